@@ -1,0 +1,39 @@
+/**
+ * The DynamoDB tables of the service: one source of truth for the CDK stack, the local run (which
+ * creates them in DynamoDB Local) and the tests. Item shapes live in `repository.ts`; this file only
+ * says what a table is made of. See docs/data-model.md.
+ */
+
+export interface TableDefinition {
+  /** Construct id in the CDK stack, and the suffix of the local table name. */
+  readonly id: string;
+  /** Environment variable that carries the physical table name to the functions and tools. */
+  readonly envVar: string;
+  readonly partitionKey: string;
+  readonly sortKey: string;
+  /** Attribute DynamoDB's TTL reads to expire items, where the table has expiring items. */
+  readonly timeToLiveAttribute?: string;
+  /** Whether a stream of new images feeds downstream consumers (the Lead Created event). */
+  readonly streamNewImages: boolean;
+}
+
+/** API keys (by SHA-256 hash) and account configuration: accounts, projects, campaigns, sub sources. */
+export const configTable: TableDefinition = {
+  id: 'Config',
+  envVar: 'CONFIG_TABLE_NAME',
+  partitionKey: 'pk',
+  sortKey: 'sk',
+  streamNewImages: false,
+};
+
+/** Leads, and the (account, project, mobile) claims that make the duplicate check race-safe. */
+export const leadsTable: TableDefinition = {
+  id: 'Leads',
+  envVar: 'LEADS_TABLE_NAME',
+  partitionKey: 'pk',
+  sortKey: 'sk',
+  timeToLiveAttribute: 'expires_at',
+  streamNewImages: true,
+};
+
+export const tables = [configTable, leadsTable] as const;
