@@ -1,0 +1,110 @@
+import type { AccountView } from './account-directory.ts';
+import {
+  CampaignNotFoundError,
+  LeadAlreadyExistsError,
+  ProjectNotFoundError,
+  SubSourceNotFoundError,
+} from './errors.ts';
+import { socialPlatforms, type AccountConfig, type LeadRecord, type LeadSource } from './lead.ts';
+import type { LeadStore } from './ports.ts';
+
+/** The sub source a lead names: a Website sub source name, or a social platform. */
+export interface SubSourceClaim {
+  readonly kind: 'website' | 'social';
+  readonly name: string;
+}
+
+/** A validated lead as the endpoint received it. */
+export interface LeadSubmission {
+  readonly source: LeadSource;
+  readonly subSource: SubSourceClaim | null;
+  readonly name: string;
+  readonly mobile_number: string;
+  readonly email?: string;
+  readonly alternate_number?: string;
+  readonly projectID: string;
+  readonly campaignID: string;
+  /** The endpoint's own optional fields that were given (notes, utm_*, platform, ...). */
+  readonly details: Readonly<Record<string, string>>;
+}
+
+export interface CreateLeadDependencies {
+  readonly leads: LeadStore;
+  readonly newLeadId: () => string;
+  readonly now: () => Date;
+}
+
+/**
+ * Creates a lead for the account: checks its sub source, project and campaign (in that order, the
+ * first failure answers), then stores it as the original of its mobile number in the project, or
+ * handles it as a duplicate under the account's setting. Returns the stored lead.
+ */
+export const createLead = async (
+  submission: LeadSubmission,
+  account: AccountView,
+  { leads, newLeadId, now }: CreateLeadDependencies,
+): Promise<LeadRecord> => {
+  let config = account.config;
+  config = await configSatisfying(account, config, (c) => hasSubSource(c, submission.subSource), SubSourceNotFoundError);
+  config = await configSatisfying(account, config, (c) => c.projects.has(submission.projectID), ProjectNotFoundError);
+  config = await configSatisfying(
+    account,
+    config,
+    (c) => c.campaigns.get(submission.campaignID)?.projectId === submission.projectID,
+    CampaignNotFoundError,
+  );
+
+  const lead = leadRecord(submission, newLeadId(), now());
+  const outcome = await leads.insertOriginal(config.id, lead);
+  if (outcome.kind === 'stored') return lead;
+
+  if (config.duplicateSetting === 'ignore') throw new LeadAlreadyExistsError();
+  const repeat: LeadRecord = {
+    ...lead,
+    is_repeated: true,
+    parent_lead_id: config.duplicateSetting === 'merge' ? outcome.originalLeadId : null,
+  };
+  await leads.insertRepeat(config.id, repeat);
+  return repeat;
+};
+
+/**
+ * The configuration when it satisfies the check; a cached one that does not is re-read once before
+ * the refusal, so a project, campaign or sub source created since the cache was filled is found.
+ */
+const configSatisfying = async (
+  account: AccountView,
+  config: AccountConfig,
+  check: (config: AccountConfig) => boolean,
+  Refusal: new () => Error,
+): Promise<AccountConfig> => {
+  if (check(config)) return config;
+  const current = await account.current();
+  if (check(current)) return current;
+  throw new Refusal();
+};
+
+const hasSubSource = (config: AccountConfig, claim: SubSourceClaim | null): boolean => {
+  if (!claim) return true;
+  if (claim.kind === 'website') return config.websiteSubSources.has(claim.name);
+  return (socialPlatforms as readonly string[]).includes(claim.name) && config.socialSubSources.has(claim.name);
+};
+
+const leadRecord = (submission: LeadSubmission, id: string, createdAt: Date): LeadRecord => {
+  const { source, subSource, details, email, alternate_number } = submission;
+  return {
+    id,
+    name: submission.name,
+    mobile_number: submission.mobile_number,
+    ...(email !== undefined && { email }),
+    ...(alternate_number !== undefined && { alternate_number }),
+    projectID: submission.projectID,
+    campaignID: submission.campaignID,
+    source,
+    sub_source: subSource?.name ?? null,
+    is_repeated: false,
+    parent_lead_id: null,
+    created_at: createdAt.toISOString(),
+    ...details,
+  };
+};

@@ -1,0 +1,60 @@
+/**
+ * Every answer the contract gives for a request it refuses, as a typed error. The HTTP layer turns
+ * these into the contract's envelope; the domain throws them without knowing about HTTP.
+ * Status codes and messages are fixed by CONTRACT.md section 1: lead senders match on them.
+ */
+
+export type FieldErrors = Readonly<Record<string, readonly string[]>>;
+
+export abstract class LeadIntakeError extends Error {
+  abstract readonly status: number;
+  /** A short, stable name for logs and the rejected-lead outcome. */
+  abstract readonly reason: string;
+}
+
+const refusal = (status: number, reason: string, message: string) =>
+  class extends LeadIntakeError {
+    readonly status = status;
+    readonly reason = reason;
+    constructor() {
+      super(message);
+    }
+  };
+
+export class ApiKeyMissingError extends refusal(401, 'api_key_missing', 'API Key missing') {}
+export class InvalidApiCredentialsError extends refusal(401, 'invalid_api_credentials', 'Invalid API credentials') {}
+export class ClientNotFoundError extends refusal(404, 'client_not_found', 'Client not found') {}
+export class PayloadTooLargeError extends refusal(413, 'payload_too_large', 'Payload too large') {}
+export class UnsupportedContentTypeError extends refusal(415, 'unsupported_content_type', 'Content-Type must be application/json') {}
+export class MalformedJsonBodyError extends refusal(400, 'malformed_json', 'Malformed JSON body') {}
+export class BodyNotAnObjectError extends refusal(400, 'body_not_an_object', 'Request body must be a JSON object') {}
+export class SubSourceNotFoundError extends refusal(422, 'sub_source_not_found', 'Sub source not found') {}
+export class ProjectNotFoundError extends refusal(422, 'project_not_found', 'Project not found') {}
+export class CampaignNotFoundError extends refusal(422, 'campaign_not_found', 'Campaign not found') {}
+export class LeadAlreadyExistsError extends refusal(422, 'duplicate_lead', 'Lead already exists') {}
+
+/** Field validation: the only refusal that lists every failing field. */
+export class FieldValidationError extends LeadIntakeError {
+  readonly status = 422;
+  readonly reason = 'field_validation';
+  readonly errors: FieldErrors;
+  constructor(errors: FieldErrors) {
+    const first = Object.values(errors)[0]?.[0] ?? 'The request is invalid';
+    super(first);
+    this.errors = errors;
+  }
+}
+
+/**
+ * The database throttled or could not be reached after the SDK's own retries. The request stored
+ * nothing it answered for; the sender should retry after `retryAfterSeconds`.
+ */
+export class ServiceUnavailableError extends LeadIntakeError {
+  readonly status = 503;
+  readonly reason = 'database_unavailable';
+  readonly retryAfterSeconds: number;
+  constructor(retryAfterSeconds: number, options?: { cause?: unknown }) {
+    super('Service temporarily unavailable, please retry', options);
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}

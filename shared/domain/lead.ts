@@ -1,0 +1,55 @@
+/** The CRM's words for what this service reads and writes (CONTRACT.md sections 3 to 5). */
+
+export type LeadSource = 'website' | 'portala' | 'portalb' | 'social';
+
+/** What the account does with a lead whose mobile number its project already has. */
+export type DuplicateSetting = 'ignore' | 'create' | 'merge';
+export const duplicateSettings: readonly DuplicateSetting[] = ['ignore', 'create', 'merge'];
+
+/** Social platforms a lead can come from; an account enables a subset as its social sub sources. */
+export const socialPlatforms = ['fb', 'ig', 'wp'] as const;
+
+export interface Project {
+  readonly id: string;
+  readonly name: string;
+}
+
+export interface Campaign {
+  readonly id: string;
+  readonly projectId: string;
+  readonly name: string;
+}
+
+export interface AccountConfig {
+  readonly id: string;
+  readonly name: string;
+  readonly duplicateSetting: DuplicateSetting;
+  readonly projects: ReadonlyMap<string, Project>;
+  readonly campaigns: ReadonlyMap<string, Campaign>;
+  /** Sub source names under the Website source; matched exactly, case-sensitive. */
+  readonly websiteSubSources: ReadonlySet<string>;
+  readonly socialSubSources: ReadonlySet<string>;
+}
+
+export interface ApiKeyGrant {
+  readonly accountId: string;
+  readonly active: boolean;
+}
+
+/** The stored lead, exactly as answered in `data` and listed by the admin CLI (CONTRACT.md section 4). */
+export interface LeadRecord {
+  readonly id: string;
+  readonly name: string;
+  readonly mobile_number: string;
+  readonly email?: string;
+  readonly alternate_number?: string;
+  readonly projectID: string;
+  readonly campaignID: string;
+  readonly source: LeadSource;
+  readonly sub_source: string | null;
+  readonly is_repeated: boolean;
+  readonly parent_lead_id: string | null;
+  readonly created_at: string;
+  /** Every optional endpoint field that was given, under its request name. */
+  readonly [endpointField: string]: string | boolean | null | undefined;
+}

@@ -1,0 +1,264 @@
+/**
+ * The one place that knows the tables' items and keys (docs/data-model.md).
+ *
+ * Config table
+ *   APIKEY#<sha256>  / APIKEY             account_id, active
+ *   ACCOUNT#<id>     / ACCOUNT            name, duplicate_setting, website_sub_sources, social_sub_sources
+ *   ACCOUNT#<id>     / PROJECT#<id>       name
+ *   ACCOUNT#<id>     / CAMPAIGN#<id>      project_id, name
+ * Leads table
+ *   LEADS#<account>#<project> / LEAD#<lead id>    the lead record, item_type "lead", account_id
+ *   LEADS#<account>#<project> / MOBILE#<mobile>   item_type "mobile_claim", lead_id of the original
+ */
+import {
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  type DynamoDBDocumentClient,
+  type QueryCommandInput,
+} from '@aws-sdk/lib-dynamodb';
+import { ServiceUnavailableError } from '../domain/errors.ts';
+import type { AccountConfig, ApiKeyGrant, Campaign, DuplicateSetting, LeadRecord, Project } from '../domain/lead.ts';
+import type { AccountConfigReader, LeadStore, OriginalLeadOutcome } from '../domain/ports.ts';
+import { asServiceFailure, RETRY_AFTER_SECONDS } from './failures.ts';
+
+export interface TableNames {
+  readonly config: string;
+  readonly leads: string;
+}
+
+export interface TransactionRetryPolicy {
+  /** Attempts of a transaction that DynamoDB cancels for a conflict with a concurrent writer. */
+  readonly attempts: number;
+  /** Upper bound of the first back-off; it doubles per attempt, and the wait is drawn below it. */
+  readonly baseDelayMs: number;
+}
+
+const DEFAULT_RETRY: TransactionRetryPolicy = { attempts: 5, baseDelayMs: 20 };
+
+/** Attributes of a lead item that are storage, not part of the lead record. */
+const INTERNAL_LEAD_ATTRIBUTES = ['pk', 'sk', 'item_type', 'account_id'] as const;
+
+const apiKeyKey = (keyHash: string) => ({ pk: `APIKEY#${keyHash}`, sk: 'APIKEY' });
+const accountPk = (accountId: string) => `ACCOUNT#${accountId}`;
+const projectPk = (accountId: string, projectId: string) => `LEADS#${accountId}#${projectId}`;
+
+export class DynamoDbRepository implements AccountConfigReader, LeadStore {
+  readonly #db: DynamoDBDocumentClient;
+  readonly #tables: TableNames;
+  readonly #retry: TransactionRetryPolicy;
+
+  constructor(db: DynamoDBDocumentClient, tables: TableNames, retry: TransactionRetryPolicy = DEFAULT_RETRY) {
+    this.#db = db;
+    this.#tables = tables;
+    this.#retry = retry;
+  }
+
+  // ---- reads on the request path -------------------------------------------------------------
+
+  async findApiKey(keyHash: string): Promise<ApiKeyGrant | undefined> {
+    // Strongly consistent: a key created a moment ago must work at once.
+    const { Item } = await this.#send(() =>
+      this.#db.send(new GetCommand({ TableName: this.#tables.config, Key: apiKeyKey(keyHash), ConsistentRead: true }),
+    ));
+    return Item ? { accountId: Item.account_id, active: Item.active === true } : undefined;
+  }
+
+  /** The whole configuration of an account in one query of its partition (pages only past 1 MB). */
+  async loadAccount(accountId: string): Promise<AccountConfig | undefined> {
+    const items = await this.#queryAll({
+      TableName: this.#tables.config,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': accountPk(accountId) },
+      ConsistentRead: true,
+    });
+    const account = items.find((item) => item.sk === 'ACCOUNT');
+    if (!account) return undefined;
+    const projects = new Map<string, Project>();
+    const campaigns = new Map<string, Campaign>();
+    for (const item of items) {
+      if (item.sk.startsWith('PROJECT#')) {
+        const id = item.sk.slice('PROJECT#'.length);
+        projects.set(id, { id, name: item.name });
+      } else if (item.sk.startsWith('CAMPAIGN#')) {
+        const id = item.sk.slice('CAMPAIGN#'.length);
+        campaigns.set(id, { id, projectId: item.project_id, name: item.name });
+      }
+    }
+    return {
+      id: accountId,
+      name: account.name,
+      duplicateSetting: account.duplicate_setting as DuplicateSetting,
+      projects,
+      campaigns,
+      websiteSubSources: new Set(account.website_sub_sources ?? []),
+      socialSubSources: new Set(account.social_sub_sources ?? []),
+    };
+  }
+
+  // ---- writes on the request path ------------------------------------------------------------
+
+  /**
+   * One TransactWriteItems: the mobile claim, guarded by attribute_not_exists, and the lead. Both are
+   * stored or neither. When the claim exists, DynamoDB hands back the existing claim in the same call
+   * (ReturnValuesOnConditionCheckFailure), which names the original lead.
+   */
+  async insertOriginal(accountId: string, lead: LeadRecord): Promise<OriginalLeadOutcome> {
+    const pk = projectPk(accountId, lead.projectID);
+    const claim = { pk, sk: `MOBILE#${lead.mobile_number}`, item_type: 'mobile_claim', lead_id: lead.id, created_at: lead.created_at };
+    const command = () =>
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Put: {
+              TableName: this.#tables.leads,
+              Item: claim,
+              ConditionExpression: 'attribute_not_exists(pk)',
+              ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+            },
+          },
+          { Put: { TableName: this.#tables.leads, Item: this.#leadItem(accountId, lead) } },
+        ],
+      });
+
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        await this.#db.send(command());
+        return { kind: 'stored' };
+      } catch (error) {
+        const reasons = cancellationReasons(error);
+        if (!reasons) throw asServiceFailure(error);
+        const [claimReason] = reasons;
+        if (claimReason?.Code === 'ConditionalCheckFailed') {
+          const originalLeadId = claimReason.Item?.lead_id?.S ?? (await this.#originalLeadId(pk, claim.sk));
+          return { kind: 'duplicate', originalLeadId };
+        }
+        const codes = reasons.map((reason) => reason.Code);
+        // Real DynamoDB cancels one of two transactions racing on the same claim; the retry then
+        // finds the claim stored (a duplicate) or free (the other writer failed).
+        if (codes.includes('TransactionConflict') && attempt < this.#retry.attempts) {
+          await sleep(Math.random() * this.#retry.baseDelayMs * 2 ** (attempt - 1));
+          continue;
+        }
+        if (codes.some((code) => code === 'TransactionConflict' || code === 'ThrottlingError' || code === 'ProvisionedThroughputExceeded')) {
+          throw new ServiceUnavailableError(RETRY_AFTER_SECONDS, { cause: error });
+        }
+        throw error;
+      }
+    }
+  }
+
+  /**
+   * A repeated lead: its id is new, so a plain put cannot overwrite anything, and a retry of the
+   * same put (by the SDK after a lost answer) stores the same item again rather than failing.
+   */
+  async insertRepeat(accountId: string, lead: LeadRecord): Promise<void> {
+    await this.#send(() => this.#db.send(new PutCommand({ TableName: this.#tables.leads, Item: this.#leadItem(accountId, lead) })));
+  }
+
+  // ---- configuration and lead listing (admin CLI, seed, tests) ---------------------------------
+
+  async saveApiKey(keyHash: string, grant: ApiKeyGrant): Promise<void> {
+    await this.#send(() =>
+      this.#db.send(new PutCommand({
+        TableName: this.#tables.config,
+        Item: { ...apiKeyKey(keyHash), account_id: grant.accountId, active: grant.active },
+      }),
+    ));
+  }
+
+  /** Writes an account with its projects and campaigns, all or nothing (up to 99 of them at once). */
+  async saveAccount(account: AccountConfig): Promise<void> {
+    const pk = accountPk(account.id);
+    const items: Record<string, unknown>[] = [
+      {
+        pk,
+        sk: 'ACCOUNT',
+        name: account.name,
+        duplicate_setting: account.duplicateSetting,
+        website_sub_sources: [...account.websiteSubSources],
+        social_sub_sources: [...account.socialSubSources],
+      },
+      ...[...account.projects.values()].map((project) => ({ pk, sk: `PROJECT#${project.id}`, name: project.name })),
+      ...[...account.campaigns.values()].map((campaign) => ({
+        pk,
+        sk: `CAMPAIGN#${campaign.id}`,
+        project_id: campaign.projectId,
+        name: campaign.name,
+      })),
+    ];
+    for (let start = 0; start < items.length; start += 100) {
+      await this.#send(() =>
+        this.#db.send(new TransactWriteCommand({
+          TransactItems: items.slice(start, start + 100).map((Item) => ({ Put: { TableName: this.#tables.config, Item } })),
+        }),
+      ));
+    }
+  }
+
+  /** The leads of an account's projects, oldest first. */
+  async listLeads(accountId: string, projectIds: Iterable<string>): Promise<LeadRecord[]> {
+    const leads: LeadRecord[] = [];
+    for (const projectId of projectIds) {
+      const items = await this.#queryAll({
+        TableName: this.#tables.leads,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :lead)',
+        ExpressionAttributeValues: { ':pk': projectPk(accountId, projectId), ':lead': 'LEAD#' },
+      });
+      leads.push(...items.map(leadRecordOf));
+    }
+    return leads.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  }
+
+  // ---- internals -----------------------------------------------------------------------------
+
+  #leadItem(accountId: string, lead: LeadRecord) {
+    return { pk: projectPk(accountId, lead.projectID), sk: `LEAD#${lead.id}`, item_type: 'lead', account_id: accountId, ...lead };
+  }
+
+  /** Only when DynamoDB did not hand the existing claim back with the cancellation. */
+  async #originalLeadId(pk: string, sk: string): Promise<string> {
+    const { Item } = await this.#send(() => this.#db.send(new GetCommand({ TableName: this.#tables.leads, Key: { pk, sk }, ConsistentRead: true })));
+    if (!Item) throw new Error('mobile claim vanished after a failed condition');
+    return Item.lead_id;
+  }
+
+  async #queryAll(input: QueryCommandInput): Promise<Record<string, any>[]> {
+    const items: Record<string, any>[] = [];
+    let ExclusiveStartKey: Record<string, unknown> | undefined;
+    do {
+      const page = await this.#send(() => this.#db.send(new QueryCommand({ ...input, ExclusiveStartKey })));
+      items.push(...(page.Items ?? []));
+      ExclusiveStartKey = page.LastEvaluatedKey;
+    } while (ExclusiveStartKey);
+    return items;
+  }
+
+  /** Sends one request, turning a database outage into the contract's 503. */
+  async #send<T>(request: () => Promise<T>): Promise<T> {
+    try {
+      return await request();
+    } catch (error) {
+      throw asServiceFailure(error);
+    }
+  }
+}
+
+interface CancellationReason {
+  readonly Code?: string;
+  readonly Item?: Record<string, { S?: string }>;
+}
+
+const cancellationReasons = (error: unknown): readonly CancellationReason[] | undefined =>
+  error instanceof Error && error.name === 'TransactionCanceledException'
+    ? ((error as Error & { CancellationReasons?: CancellationReason[] }).CancellationReasons ?? [])
+    : undefined;
+
+const leadRecordOf = (item: Record<string, unknown>): LeadRecord => {
+  const record = { ...item };
+  for (const attribute of INTERNAL_LEAD_ATTRIBUTES) delete record[attribute];
+  return record as unknown as LeadRecord;
+};
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

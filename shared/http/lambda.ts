@@ -1,0 +1,35 @@
+import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import type { AccountView } from '../domain/account-directory.ts';
+import type { ValidatedFields } from '../schemas/validate.ts';
+
+/** API Gateway HTTP API events (payload format 2.0), as the deployed API and the local server send. */
+export type LeadEvent = APIGatewayProxyEventV2;
+export interface LeadResponse {
+  statusCode: number;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+/** What the middleware chain learns about a request and hands on, down to the handler. */
+export interface LeadContext extends Context {
+  requestId: string;
+  account?: AccountView;
+  body?: Readonly<Record<string, unknown>>;
+  fields?: ValidatedFields;
+  /** Lead id and outcome for the request's log line. */
+  leadId?: string;
+  outcome?: string;
+}
+
+/** Header names are case-insensitive; API Gateway lower-cases them, other callers may not. */
+export const header = (event: Pick<LeadEvent, 'headers'>, name: string): string | undefined => {
+  const headers = event.headers ?? {};
+  const direct = headers[name];
+  if (direct !== undefined) return direct;
+  const wanted = name.toLowerCase();
+  for (const [key, value] of Object.entries(headers)) if (key.toLowerCase() === wanted) return value;
+  return undefined;
+};
+
+export const httpMethod = (event: LeadEvent): string =>
+  (event.requestContext?.http?.method ?? (event as unknown as { httpMethod?: string }).httpMethod ?? 'POST').toUpperCase();

@@ -1,0 +1,68 @@
+import middy from '@middy/core';
+import type { AccountDirectory } from '../domain/account-directory.ts';
+import { createLead, type CreateLeadDependencies, type LeadSubmission } from '../domain/create-lead.ts';
+import type { LeadEndpoint } from '../endpoints.ts';
+import type { LogSink } from '../log.ts';
+import { commonLeadFields } from '../schemas/lead-fields.ts';
+import { leadFieldValidator, type ValidatedFields } from '../schemas/validate.ts';
+import { leadCreated } from './envelope.ts';
+import type { LeadContext, LeadEvent, LeadResponse } from './lambda.ts';
+import { apiKeyAccount } from './middleware/api-key-account.ts';
+import { httpEnvelope } from './middleware/http-envelope.ts';
+import { jsonObjectBody } from './middleware/json-object-body.ts';
+import { leadFields } from './middleware/lead-fields.ts';
+
+/** Everything a lead handler needs from its container, built once per container (see runtime.ts). */
+export interface LeadRuntime extends CreateLeadDependencies {
+  readonly directory: AccountDirectory;
+  readonly log: LogSink;
+  readonly corsAllowedOrigins: readonly string[];
+}
+
+/** 64 KiB: a body of exactly 65,536 bytes is read (CONTRACT.md section 1). */
+export const MAX_BODY_BYTES = 65_536;
+
+/**
+ * The Lambda handler of one endpoint. The chain runs the contract's checks in its order: API key,
+ * then size, Content-Type and JSON, then fields; the domain then checks sub source, project,
+ * campaign and duplicates, and stores the lead.
+ */
+export const leadHandler = (endpoint: LeadEndpoint, runtime: LeadRuntime) =>
+  middy<LeadEvent, LeadResponse, Error, LeadContext>()
+    .use(
+      httpEnvelope({
+        endpoint: endpoint.name,
+        log: runtime.log,
+        ...(endpoint.browserFacing && { cors: { allowedOrigins: runtime.corsAllowedOrigins } }),
+      }),
+    )
+    .use(apiKeyAccount(runtime.directory))
+    .use(jsonObjectBody({ maxBytes: MAX_BODY_BYTES }))
+    .use(leadFields(leadFieldValidator(endpoint.fields, endpoint.unknownFields)))
+    .handler(async (_event, context) => {
+      const lead = await createLead(submissionOf(endpoint, context.fields!), context.account!, runtime);
+      context.leadId = lead.id;
+      context.outcome = lead.is_repeated ? 'repeated' : 'created';
+      return leadCreated(endpoint.answersWithLead ? lead : undefined);
+    });
+
+const COMMON_FIELDS = new Set(Object.keys(commonLeadFields));
+
+const submissionOf = (endpoint: LeadEndpoint, fields: ValidatedFields): LeadSubmission => {
+  const details: Record<string, string> = {};
+  for (const [field, value] of Object.entries(fields)) {
+    // The Website sub source is stored as the lead's sub_source, not as a detail.
+    if (!COMMON_FIELDS.has(field) && field !== 'sub_source') details[field] = value;
+  }
+  return {
+    source: endpoint.source,
+    subSource: endpoint.subSource(fields),
+    name: fields.name!,
+    mobile_number: fields.mobile_number!,
+    ...(fields.email !== undefined && { email: fields.email }),
+    ...(fields.alternate_number !== undefined && { alternate_number: fields.alternate_number }),
+    projectID: fields.projectID!,
+    campaignID: fields.campaignID!,
+    details,
+  };
+};

@@ -1,0 +1,99 @@
+import { randomUUID } from 'node:crypto';
+import type { MiddlewareObj, Request } from '@middy/core';
+import { LeadIntakeError } from '../../domain/errors.ts';
+import { maskEmail, maskMobile, redact, type LogSink } from '../../log.ts';
+import { failure, jsonResponse } from '../envelope.ts';
+import { header, httpMethod, type LeadContext, type LeadEvent, type LeadResponse } from '../lambda.ts';
+
+export interface CorsOptions {
+  /** Origins a browser may post from; `*` allows any. */
+  readonly allowedOrigins: readonly string[];
+}
+
+export interface HttpEnvelopeOptions {
+  readonly endpoint: string;
+  readonly log: LogSink;
+  /** Browser-facing endpoints only: answers preflight and sets Access-Control-Allow-Origin. */
+  readonly cors?: CorsOptions;
+}
+
+type LeadRequest = Request<LeadEvent, LeadResponse, Error, LeadContext>;
+
+/** Request headers a browser form may send; named, not `*`, since `*` does not cover credentials. */
+const CORS_ALLOWED_HEADERS = 'content-type, x-api-key, accept';
+
+/**
+ * The outermost middleware: gives the request its id, and turns whatever the chain produced (a
+ * response, a refusal, an unexpected error) into the contract's answer with `x-request-id`, CORS
+ * headers where the endpoint has them, and the request's one log line. Nothing inside the chain
+ * writes headers or logs.
+ */
+export const httpEnvelope = ({ endpoint, log, cors }: HttpEnvelopeOptions): MiddlewareObj<LeadEvent, LeadResponse, Error, LeadContext> => {
+  const started = new WeakMap<LeadRequest, number>();
+
+  const finish = (request: LeadRequest, response: LeadResponse, error?: unknown): LeadResponse => {
+    const { context, event } = request;
+    response.headers = { ...response.headers, 'x-request-id': context.requestId, ...(cors && corsHeaders(cors, event)) };
+    log({
+      level: response.statusCode >= 500 ? 'error' : 'info',
+      requestId: context.requestId,
+      endpoint,
+      accountId: context.account?.config.id,
+      outcome: context.outcome ?? outcomeOf(response, error),
+      status: response.statusCode,
+      durationMs: Math.round((performance.now() - (started.get(request) ?? performance.now())) * 10) / 10,
+      ...(context.leadId && { leadId: context.leadId }),
+      ...(context.fields?.mobile_number && { mobile: maskMobile(context.fields.mobile_number) }),
+      ...(context.fields?.email && { email: maskEmail(context.fields.email) }),
+      ...(error !== undefined && !(error instanceof LeadIntakeError) && { error: describe(error) }),
+    });
+    return response;
+  };
+
+  return {
+    before: (request) => {
+      started.set(request, performance.now());
+      request.context.requestId = request.event.requestContext?.requestId || request.context.awsRequestId || randomUUID();
+      if (cors && httpMethod(request.event) === 'OPTIONS') {
+        request.context.outcome = 'preflight';
+        return finish(request, preflight());
+      }
+      return undefined;
+    },
+    after: (request) => {
+      finish(request, request.response!);
+    },
+    onError: (request) => {
+      request.response = finish(request, failure(request.error, request.context.requestId), request.error);
+    },
+  };
+};
+
+const preflight = (): LeadResponse => {
+  const response = jsonResponse(204, null, {
+    'access-control-allow-methods': 'POST, OPTIONS',
+    'access-control-allow-headers': CORS_ALLOWED_HEADERS,
+    'access-control-max-age': '600',
+  });
+  delete response.body;
+  return response;
+};
+
+const corsHeaders = ({ allowedOrigins }: CorsOptions, event: LeadEvent): Record<string, string> => {
+  if (allowedOrigins.includes('*')) return { 'access-control-allow-origin': '*' };
+  const origin = header(event, 'origin');
+  // A listed origin is echoed; any other gets the first listed one, which its browser then refuses.
+  return {
+    'access-control-allow-origin': origin && allowedOrigins.includes(origin) ? origin : (allowedOrigins[0] ?? 'null'),
+    vary: 'Origin',
+  };
+};
+
+const outcomeOf = (response: LeadResponse, error: unknown): string =>
+  error instanceof LeadIntakeError ? error.reason : response.statusCode >= 500 ? 'failed' : 'ok';
+
+/** An unexpected error for the log: its kind and a redacted message, never a key or contact detail. */
+const describe = (error: unknown) =>
+  error instanceof Error
+    ? { name: error.name, message: redact(error.message).slice(0, 500), stack: redact(error.stack ?? '').slice(0, 2000) }
+    : { name: typeof error };

@@ -1,0 +1,58 @@
+/**
+ * The container's wiring, read from its environment: one DynamoDB client, one repository, one
+ * configuration cache, shared by every request the container serves (and by the four endpoints
+ * when the local server runs them in one process).
+ */
+import { AccountDirectory } from './domain/account-directory.ts';
+import { newLeadId } from './domain/lead-id.ts';
+import { createDocumentClient } from './dynamodb/client.ts';
+import { DynamoDbRepository, type TableNames } from './dynamodb/repository.ts';
+import { configTable, leadsTable } from './dynamodb/tables.ts';
+import type { LeadRuntime } from './http/lead-handler.ts';
+import { stdoutSink } from './log.ts';
+import { runtimeSettings } from './routes.ts';
+
+export const DEFAULT_CONFIG_CACHE_TTL_SECONDS = 30;
+
+const required = (name: string, env: NodeJS.ProcessEnv): string => {
+  const value = env[name];
+  if (!value) throw new Error(`Environment variable ${name} is not set`);
+  return value;
+};
+
+export const tableNamesFromEnvironment = (env: NodeJS.ProcessEnv = process.env): TableNames => ({
+  config: required(configTable.envVar, env),
+  leads: required(leadsTable.envVar, env),
+});
+
+export interface RuntimeParts {
+  readonly repository: DynamoDbRepository;
+  readonly configCacheTtlSeconds: number;
+  readonly corsAllowedOrigins: readonly string[];
+  readonly log?: LeadRuntime['log'];
+}
+
+export const leadRuntime = ({ repository, configCacheTtlSeconds, corsAllowedOrigins, log = stdoutSink }: RuntimeParts): LeadRuntime => ({
+  directory: new AccountDirectory(repository, { ttlMs: configCacheTtlSeconds * 1000 }),
+  leads: repository,
+  newLeadId,
+  now: () => new Date(),
+  log,
+  corsAllowedOrigins,
+});
+
+let containerRuntime: LeadRuntime | undefined;
+
+/** The runtime of this container, built on first use from the environment. */
+export const runtimeFromEnvironment = (env: NodeJS.ProcessEnv = process.env): LeadRuntime => {
+  if (containerRuntime) return containerRuntime;
+  const ttl = Number(env[runtimeSettings.configCacheTtlSeconds] ?? DEFAULT_CONFIG_CACHE_TTL_SECONDS);
+  if (!Number.isFinite(ttl) || ttl < 0) throw new Error(`${runtimeSettings.configCacheTtlSeconds} must be a number of seconds`);
+  const endpoint = env[runtimeSettings.dynamodbEndpoint];
+  containerRuntime = leadRuntime({
+    repository: new DynamoDbRepository(createDocumentClient(endpoint ? { endpoint } : {}), tableNamesFromEnvironment(env)),
+    configCacheTtlSeconds: ttl,
+    corsAllowedOrigins: (env[runtimeSettings.corsAllowedOrigins] ?? '*').split(',').map((origin) => origin.trim()).filter(Boolean),
+  });
+  return containerRuntime;
+};

@@ -1,0 +1,69 @@
+import * as v from 'valibot';
+import { FieldValidationError } from '../domain/errors.ts';
+import { JsonNumber } from './json-number.ts';
+import { numericTextFields, type LeadFieldSchemas } from './lead-fields.ts';
+
+export type UnknownFieldPolicy = 'ignore' | 'reject';
+
+/** Validated, normalised fields: trimmed text, 10-digit mobiles; absent optional fields left out. */
+export type ValidatedFields = Readonly<Record<string, string>>;
+
+export interface LeadFieldValidator {
+  (body: Readonly<Record<string, unknown>>): ValidatedFields;
+}
+
+/**
+ * Builds the validator of one endpoint: trims text, reads `""` and `null` as absent, reads numbers
+ * in the id and phone fields as their digits, then checks every field and throws a
+ * FieldValidationError listing each failing one, in the order of the schema.
+ */
+export const leadFieldValidator = (fields: LeadFieldSchemas, unknownFields: UnknownFieldPolicy): LeadFieldValidator => {
+  const schema = v.object(fields);
+  const order = Object.keys(fields);
+
+  return (body) => {
+    const input: Record<string, unknown> = {};
+    for (const field of order) {
+      if (!Object.hasOwn(body, field)) continue;
+      const value = readValue(field, body[field]);
+      if (value !== undefined) input[field] = value;
+    }
+
+    const errors: Record<string, string[]> = {};
+    const result = v.safeParse(schema, input, { abortEarly: false });
+    if (!result.success) {
+      for (const issue of result.issues) {
+        const field = String(issue.path?.[0]?.key ?? '');
+        const message = issue.type === 'object' && issue.input === undefined ? `${field} is required` : issue.message;
+        (errors[field] ??= []).push(message);
+      }
+    } else if (result.output.alternate_number !== undefined && result.output.alternate_number === result.output.mobile_number) {
+      errors.alternate_number = ['alternate_number must differ from mobile_number'];
+    }
+    if (unknownFields === 'reject') {
+      for (const field of Object.keys(body)) {
+        if (!Object.hasOwn(fields, field)) errors[field] = [`${field} is not accepted on this endpoint`];
+      }
+    }
+
+    if (Object.keys(errors).length > 0) throw new FieldValidationError(inSchemaOrder(errors, order));
+    return result.output as ValidatedFields;
+  };
+};
+
+const readValue = (field: string, value: unknown): unknown => {
+  if (value === null) return undefined;
+  if (typeof value === 'string') {
+    const trimmed = value.trim();
+    return trimmed === '' ? undefined : trimmed;
+  }
+  if (value instanceof JsonNumber && numericTextFields.has(field)) return value.digits ?? value;
+  return value;
+};
+
+const inSchemaOrder = (errors: Record<string, string[]>, order: readonly string[]) => {
+  const sorted: Record<string, string[]> = {};
+  for (const field of order) if (errors[field]) sorted[field] = errors[field];
+  for (const [field, messages] of Object.entries(errors)) sorted[field] ??= messages;
+  return sorted;
+};
