@@ -1,0 +1,92 @@
+/**
+ * The HTTP API (API Gateway v2, payload format 2.0): one POST route per lead endpoint from shared/routes.ts,
+ * plus an OPTIONS route on browser-facing endpoints (the website handler answers CORS preflight itself, the
+ * same code locally and deployed, so the API has no CORS configuration of its own). One `$default` stage,
+ * auto-deployed, throttled, with JSON access logs. See docs/decisions/0001-http-api.md.
+ */
+import { Validations } from 'aws-cdk-lib';
+import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
+import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import type { EndpointName, LeadRoute } from '../../shared/routes.ts';
+
+export interface LeadApiProps {
+  readonly apiName: string;
+  readonly routes: readonly LeadRoute[];
+  readonly functions: Readonly<Record<EndpointName, lambda.IFunction>>;
+  readonly throttlingRateLimit: number;
+  readonly throttlingBurstLimit: number;
+  readonly logRetentionDays: number;
+}
+
+/**
+ * One JSON object per request. No header, body or query string is logged: the API key travels in a header
+ * and lead data in the body, and neither may reach the logs.
+ */
+export const accessLogFields = {
+  requestId: '$context.requestId',
+  requestTime: '$context.requestTime',
+  ip: '$context.identity.sourceIp',
+  userAgent: '$context.identity.userAgent',
+  routeKey: '$context.routeKey',
+  status: '$context.status',
+  protocol: '$context.protocol',
+  responseLength: '$context.responseLength',
+  responseLatency: '$context.responseLatency',
+  integrationStatus: '$context.integrationStatus',
+  integrationLatency: '$context.integrationLatency',
+  integrationError: '$context.integrationErrorMessage',
+  error: '$context.error.message',
+} as const;
+
+export class LeadApi extends Construct {
+  readonly api: apigw.HttpApi;
+  readonly stage: apigw.HttpStage;
+  readonly accessLogGroup: logs.LogGroup;
+  /** `{base_url}` of the spec: `https://<api-id>.execute-api.<region>.amazonaws.com`, no trailing slash. */
+  readonly baseUrl: string;
+
+  constructor(scope: Construct, id: string, props: LeadApiProps) {
+    super(scope, id);
+
+    this.api = new apigw.HttpApi(this, 'HttpApi', {
+      apiName: props.apiName,
+      description: 'Lead intake: website, portal A, portal B and social lead endpoints',
+      createDefaultStage: false,
+    });
+
+    this.accessLogGroup = new logs.LogGroup(this, 'AccessLogs', { retention: props.logRetentionDays as logs.RetentionDays });
+    this.stage = new apigw.HttpStage(this, 'DefaultStage', {
+      httpApi: this.api,
+      stageName: '$default',
+      autoDeploy: true,
+      throttle: { rateLimit: props.throttlingRateLimit, burstLimit: props.throttlingBurstLimit },
+      accessLogSettings: {
+        destination: new apigw.LogGroupLogDestination(this.accessLogGroup),
+        format: AccessLogFormat.custom(JSON.stringify(accessLogFields)),
+      },
+    });
+    this.baseUrl = this.api.apiEndpoint;
+
+    for (const route of props.routes) {
+      const integration = new HttpLambdaIntegration(`${route.endpoint}Integration`, props.functions[route.endpoint]);
+      const methods = route.browserFacing ? [apigw.HttpMethod.POST, apigw.HttpMethod.OPTIONS] : [apigw.HttpMethod.POST];
+      const httpRoutes = this.api.addRoutes({ path: route.path, methods, integration });
+      httpRoutes.forEach((httpRoute, i) => {
+        Validations.of(httpRoute.node.defaultChild!).acknowledge({
+          id: 'AwsSolutions-APIG4',
+          reason:
+            methods[i] === apigw.HttpMethod.OPTIONS
+              ? 'CORS preflight: browsers send OPTIONS without credentials by design, so it cannot be authorised; ' +
+                'the website function answers it with the allowed origins and headers and stores nothing.'
+              : 'Lead senders authenticate with the x-api-key header, which the function checks against the hashed ' +
+                'keys in the Config table (its 401/404 answers are part of the public contract); an API Gateway ' +
+                'authorizer cannot express that, and cdk-nag cannot see it.',
+        });
+      });
+    }
+  }
+}

@@ -1,0 +1,83 @@
+/**
+ * One lead endpoint's Lambda function, with the defaults every endpoint shares: Node.js 24 on arm64, an ESM
+ * bundle built by the local esbuild (never Docker) with the AWS SDK inside it, source maps, its own log
+ * group with a retention, and a role that can write to that log group and nothing else until granted more.
+ */
+import { Duration } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+
+export interface LeadFunctionProps {
+  /** Absolute path of the handler module; it exports `handler`. */
+  readonly entry: string;
+  /** Repository root: where package-lock.json and tsconfig.json are. */
+  readonly projectRoot: string;
+  readonly description: string;
+  /** MB. */
+  readonly memorySize: number;
+  readonly logRetentionDays: number;
+  readonly environment: Record<string, string>;
+  /**
+   * The DynamoDB client gives up on a request after a few short attempts; 10 s leaves room for a cold start
+   * plus a throttled-then-retried transaction, and still fails well inside API Gateway's 30 s.
+   * @default 10 seconds
+   */
+  readonly timeout?: Duration;
+}
+
+/** Loads `createRequire` so bundled CommonJS dependencies can still `require` Node built-ins from ESM. */
+export const esmRequireBanner =
+  "import { createRequire as __leadIntakeCreateRequire } from 'node:module'; const require = __leadIntakeCreateRequire(import.meta.url);";
+
+export class LeadFunction extends Construct {
+  readonly function: nodejs.NodejsFunction;
+  readonly logGroup: logs.LogGroup;
+
+  constructor(scope: Construct, id: string, props: LeadFunctionProps) {
+    super(scope, id);
+
+    this.logGroup = new logs.LogGroup(this, 'LogGroup', { retention: props.logRetentionDays as logs.RetentionDays });
+
+    // Our own role instead of the default one with the AWSLambdaBasicExecutionRole managed policy: that
+    // policy may create any log group and write to all of them; this role writes to its own log group only.
+    const role = new iam.Role(this, 'Role', {
+      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+      description: `Execution role of ${props.description}`,
+    });
+    this.logGroup.grantWrite(role);
+
+    this.function = new nodejs.NodejsFunction(this, 'Function', {
+      entry: props.entry,
+      handler: 'handler',
+      projectRoot: props.projectRoot,
+      depsLockFilePath: `${props.projectRoot}/package-lock.json`,
+      description: props.description,
+      runtime: lambda.Runtime.NODEJS_24_X,
+      architecture: lambda.Architecture.ARM_64,
+      memorySize: props.memorySize,
+      timeout: props.timeout ?? Duration.seconds(10),
+      role,
+      logGroup: this.logGroup,
+      environment: {
+        ...props.environment,
+        NODE_OPTIONS: '--enable-source-maps',
+      },
+      bundling: {
+        format: nodejs.OutputFormat.ESM,
+        target: 'node24',
+        mainFields: ['module', 'main'],
+        banner: esmRequireBanner,
+        minify: true,
+        sourceMap: true,
+        sourceMapMode: nodejs.SourceMapMode.DEFAULT,
+        sourcesContent: false,
+        // Bundle the AWS SDK too: a pinned, tree-shaken client instead of whatever the runtime ships.
+        externalModules: [],
+        forceDockerBundling: false,
+      },
+    });
+  }
+}

@@ -1,0 +1,92 @@
+/**
+ * The lead intake service in one stack: tables, four lead functions, the HTTP API, the Lead Created event
+ * pipeline, and monitoring. Environment-agnostic; every operator setting is a prop or a context value
+ * (lib/settings.ts).
+ */
+import { fileURLToPath } from 'node:url';
+import * as path from 'node:path';
+import { CfnOutput, Stack, Tags, type StackProps } from 'aws-cdk-lib';
+import type { Construct } from 'constructs';
+import { leadRoutes, runtimeSettings, type EndpointName } from '../shared/routes.ts';
+import { LeadApi } from './constructs/lead-api.ts';
+import { LeadEvents } from './constructs/lead-events.ts';
+import { LeadFunction } from './constructs/lead-function.ts';
+import { LeadTables } from './constructs/lead-tables.ts';
+import { Monitoring } from './constructs/monitoring.ts';
+import { resolveSettings, type LeadIntakeSettings } from './settings.ts';
+
+/** Repository root: the `entry` paths of shared/routes.ts are relative to it. */
+export const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+export interface LeadIntakeStackProps extends StackProps, Partial<LeadIntakeSettings> {}
+
+/** Output keys, for tools that read the deployed stack (the admin CLI reads the table names). */
+export const stackOutputs = {
+  baseUrl: 'BaseUrl',
+  configTableName: 'ConfigTableName',
+  leadsTableName: 'LeadsTableName',
+  eventBusName: 'EventBusName',
+  alarmTopicArn: 'AlarmTopicArn',
+  dashboardName: 'DashboardName',
+} as const;
+
+export class LeadIntakeStack extends Stack {
+  readonly settings: LeadIntakeSettings;
+
+  constructor(scope: Construct, id: string, props: LeadIntakeStackProps = {}) {
+    super(scope, id, { description: 'Lead intake service of the real-estate CRM', ...props });
+    const settings = resolveSettings(this.node, props);
+    this.settings = settings;
+    Tags.of(this).add('service', 'lead-intake');
+    Tags.of(this).add('stage', settings.stage);
+
+    const tables = new LeadTables(this, 'Tables');
+
+    const functions = {} as Record<EndpointName, LeadFunction>;
+    for (const route of leadRoutes) {
+      const fn = new LeadFunction(this, `${route.endpoint}Lead`, {
+        entry: path.join(projectRoot, route.entry),
+        projectRoot,
+        description: `Lead intake ${settings.stage}: POST ${route.path}`,
+        memorySize: settings.memorySize,
+        logRetentionDays: settings.logRetentionDays,
+        environment: {
+          ...tables.environment,
+          [runtimeSettings.configCacheTtlSeconds]: String(settings.configCacheTtlSeconds),
+          ...(route.browserFacing ? { [runtimeSettings.corsAllowedOrigins]: settings.corsAllowedOrigins.join(',') } : {}),
+        },
+      });
+      tables.grantLeadIntake(fn.function);
+      functions[route.endpoint] = fn;
+    }
+    const lambdas = Object.fromEntries(Object.entries(functions).map(([name, fn]) => [name, fn.function])) as Record<EndpointName, LeadFunction['function']>;
+
+    const api = new LeadApi(this, 'Api', {
+      apiName: `lead-intake-${settings.stage}`,
+      routes: leadRoutes,
+      functions: lambdas,
+      throttlingRateLimit: settings.throttlingRateLimit,
+      throttlingBurstLimit: settings.throttlingBurstLimit,
+      logRetentionDays: settings.logRetentionDays,
+    });
+
+    const events = new LeadEvents(this, 'Events', { leadsTable: tables.leads, logRetentionDays: settings.logRetentionDays });
+
+    const monitoring = new Monitoring(this, 'Monitoring', {
+      dashboardName: `lead-intake-${settings.stage}`,
+      api: api.api,
+      functions: lambdas,
+      tables: { Config: tables.config, Leads: tables.leads },
+      pipes: events.pipes,
+      deadLetterQueue: events.deadLetterQueue,
+      alarmEmail: settings.alarmEmail,
+    });
+
+    new CfnOutput(this, stackOutputs.baseUrl, { value: api.baseUrl, description: '{base_url}: POST {base_url}/api/<endpoint>-lead-create' });
+    new CfnOutput(this, stackOutputs.configTableName, { value: tables.config.tableName, description: 'Config table (API keys, accounts): seed it with the admin CLI' });
+    new CfnOutput(this, stackOutputs.leadsTableName, { value: tables.leads.tableName, description: 'Leads table' });
+    new CfnOutput(this, stackOutputs.eventBusName, { value: events.bus.eventBusName, description: 'Bus carrying Lead Created events' });
+    new CfnOutput(this, stackOutputs.alarmTopicArn, { value: monitoring.topic.topicArn, description: 'SNS topic of the alarms' });
+    new CfnOutput(this, stackOutputs.dashboardName, { value: monitoring.dashboard.dashboardName, description: 'CloudWatch dashboard' });
+  }
+}

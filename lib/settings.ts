@@ -1,0 +1,129 @@
+/**
+ * Operator settings of the stack: each one is a typed prop with a documented default, and each can be given
+ * as CDK context instead (`cdk deploy -c stage=prod -c alarmEmail=ops@example.com`), under the same name.
+ * An explicit prop wins over context, and context over the default.
+ */
+import * as logs from 'aws-cdk-lib/aws-logs';
+import type { Node } from 'constructs';
+
+export interface LeadIntakeSettings {
+  /**
+   * Name of the deployment (`dev`, `staging`, `prod`): it names the stack (`LeadIntake-<stage>`), the API,
+   * the dashboard, and tags every resource. Letters, digits and `-`, starting with a letter.
+   * @default 'dev'
+   */
+  readonly stage: string;
+  /**
+   * Steady-state requests per second the API's stage lets through (all four routes together) before it
+   * answers 429. @default 50
+   */
+  readonly throttlingRateLimit: number;
+  /** Burst of requests the stage absorbs above the rate. @default 100 */
+  readonly throttlingBurstLimit: number;
+  /**
+   * Origins allowed to post to the website endpoint from a browser; `*` allows any. Context takes a
+   * comma-separated string (`-c corsAllowedOrigins=https://a.example,https://b.example`) or a JSON array.
+   * @default ['*']
+   */
+  readonly corsAllowedOrigins: readonly string[];
+  /**
+   * Days the function, access and pipe logs are kept; one of CloudWatch Logs' allowed values
+   * (1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, ...). @default 30
+   */
+  readonly logRetentionDays: number;
+  /** Address subscribed by e-mail to the alarm topic (it must confirm). @default none: no subscription */
+  readonly alarmEmail?: string;
+  /** Memory of each lead function, in MB (arm64 CPU share grows with it). @default 512 */
+  readonly memorySize: number;
+  /**
+   * Seconds a function container keeps an account's configuration and API key before re-reading them:
+   * also the longest a revoked key or a changed setting can take to apply. @default 60
+   */
+  readonly configCacheTtlSeconds: number;
+}
+
+export const defaultSettings: LeadIntakeSettings = {
+  stage: 'dev',
+  throttlingRateLimit: 50,
+  throttlingBurstLimit: 100,
+  corsAllowedOrigins: ['*'],
+  logRetentionDays: 30,
+  memorySize: 512,
+  configCacheTtlSeconds: 60,
+};
+
+type SettingName = keyof LeadIntakeSettings;
+
+/** Props, then context, then defaults; every value is checked, so a typo fails the synth, not the deploy. */
+export function resolveSettings(node: Node, props: Partial<LeadIntakeSettings> = {}): LeadIntakeSettings {
+  const raw = (name: SettingName): unknown => props[name] ?? node.tryGetContext(name) ?? defaultSettings[name];
+
+  const alarmEmail = raw('alarmEmail');
+  return {
+    stage: stageName(raw('stage')),
+    throttlingRateLimit: number('throttlingRateLimit', raw('throttlingRateLimit'), { min: 1, max: 10_000 }),
+    throttlingBurstLimit: number('throttlingBurstLimit', raw('throttlingBurstLimit'), { min: 1, max: 5_000, integer: true }),
+    corsAllowedOrigins: origins(raw('corsAllowedOrigins')),
+    logRetentionDays: retentionDays(raw('logRetentionDays')),
+    alarmEmail: alarmEmail === undefined || alarmEmail === '' ? undefined : email(alarmEmail),
+    memorySize: number('memorySize', raw('memorySize'), { min: 128, max: 10_240, integer: true }),
+    configCacheTtlSeconds: number('configCacheTtlSeconds', raw('configCacheTtlSeconds'), { min: 0, max: 3_600, integer: true }),
+  };
+}
+
+/** The stage as given in context (or the default), for naming the stack before it exists. */
+export function stageFromContext(node: Node): string {
+  return stageName(node.tryGetContext('stage') ?? defaultSettings.stage);
+}
+
+export function stackNameFor(stage: string): string {
+  return `LeadIntake-${stage}`;
+}
+
+function stageName(value: unknown): string {
+  if (typeof value !== 'string' || !/^[A-Za-z][A-Za-z0-9-]{0,19}$/.test(value)) {
+    throw new Error(`stage must be 1 to 20 letters, digits or '-', starting with a letter; got ${JSON.stringify(value)}`);
+  }
+  return value;
+}
+
+function number(name: SettingName, value: unknown, limits: { min: number; max: number; integer?: boolean }): number {
+  const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+  if (typeof n !== 'number' || !Number.isFinite(n) || n < limits.min || n > limits.max || (limits.integer && !Number.isInteger(n))) {
+    const kind = limits.integer ? 'an integer' : 'a number';
+    throw new Error(`${name} must be ${kind} from ${limits.min} to ${limits.max}; got ${JSON.stringify(value)}`);
+  }
+  return n;
+}
+
+function retentionDays(value: unknown): number {
+  const days = number('logRetentionDays', value, { min: 1, max: 3_653, integer: true });
+  const allowed = Object.values(logs.RetentionDays).filter((v): v is number => typeof v === 'number' && v !== logs.RetentionDays.INFINITE);
+  if (!allowed.includes(days)) {
+    throw new Error(`logRetentionDays must be one of ${allowed.join(', ')}; got ${days}`);
+  }
+  return days;
+}
+
+function origins(value: unknown): readonly string[] {
+  let list: unknown = value;
+  if (typeof value === 'string') {
+    list = value.trim().startsWith('[') ? JSON.parse(value) : value.split(',').map((o) => o.trim());
+  }
+  if (!Array.isArray(list) || list.length === 0) {
+    throw new Error(`corsAllowedOrigins must be '*' or a list of origins; got ${JSON.stringify(value)}`);
+  }
+  for (const origin of list) {
+    if (typeof origin !== 'string' || (origin !== '*' && !/^https?:\/\/[^\s,/]+$/.test(origin))) {
+      throw new Error(`corsAllowedOrigins: each origin is '*' or scheme://host[:port] with no path; got ${JSON.stringify(origin)}`);
+    }
+  }
+  return list as string[];
+}
+
+function email(value: unknown): string {
+  if (typeof value !== 'string' || !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(value)) {
+    throw new Error(`alarmEmail must be an e-mail address; got ${JSON.stringify(value)}`);
+  }
+  return value;
+}
