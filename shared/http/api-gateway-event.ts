@@ -1,0 +1,65 @@
+/**
+ * API Gateway HTTP API events (payload format 2.0), built the way the deployed API builds them: for
+ * the local server, `npm run invoke` and the tests, so the handlers only ever see one event shape.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Context } from 'aws-lambda';
+import type { LeadEvent } from './lambda.ts';
+
+export interface HttpRequestParts {
+  readonly method?: string;
+  readonly path: string;
+  /** Header names as sent; API Gateway lower-cases them, and so does this. */
+  readonly headers?: Readonly<Record<string, string | undefined>>;
+  readonly body?: string | Buffer;
+  readonly sourceIp?: string;
+  readonly requestId?: string;
+}
+
+export const apiGatewayEvent = ({ method = 'POST', path, headers = {}, body, sourceIp = '127.0.0.1', requestId = randomUUID() }: HttpRequestParts): LeadEvent => {
+  const lowerCased: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) if (value !== undefined) lowerCased[name.toLowerCase()] = value;
+  // API Gateway base64-encodes bodies it does not take for text; a Buffer stands for such a body.
+  const isBase64Encoded = Buffer.isBuffer(body);
+  const now = new Date();
+  return {
+    version: '2.0',
+    routeKey: `${method} ${path}`,
+    rawPath: path,
+    rawQueryString: '',
+    headers: lowerCased,
+    requestContext: {
+      accountId: 'local',
+      apiId: 'local',
+      domainName: lowerCased.host ?? 'localhost',
+      domainPrefix: 'localhost',
+      http: { method, path, protocol: 'HTTP/1.1', sourceIp, userAgent: lowerCased['user-agent'] ?? '' },
+      requestId,
+      routeKey: `${method} ${path}`,
+      stage: '$default',
+      time: now.toUTCString(),
+      timeEpoch: now.getTime(),
+    },
+    ...(body !== undefined && { body: isBase64Encoded ? body.toString('base64') : body }),
+    isBase64Encoded,
+  };
+};
+
+/** A Lambda context for in-process invocations, with the remaining time Middy reads. */
+export const lambdaContext = (functionName: string, timeoutMs = 10_000): Context => {
+  const deadline = Date.now() + timeoutMs;
+  return {
+    callbackWaitsForEmptyEventLoop: false,
+    functionName,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
+    memoryLimitInMB: '512',
+    awsRequestId: randomUUID(),
+    logGroupName: `/aws/lambda/${functionName}`,
+    logStreamName: 'local',
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+};

@@ -1,0 +1,137 @@
+/**
+ * A complete service for one test file: its own tables on the run's DynamoDB Local, a repository,
+ * the four handlers, captured log lines, and a counter of DynamoDB round trips (an SDK middleware).
+ */
+import { randomUUID } from 'node:crypto';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { hashApiKey } from '../../shared/domain/account-directory.ts';
+import type { DuplicateSetting } from '../../shared/domain/lead.ts';
+import { createDocumentClient, createDynamoDbClient } from '../../shared/dynamodb/client.ts';
+import { createTables } from '../../shared/dynamodb/create-tables.ts';
+import { DynamoDbRepository, type TransactionRetryPolicy } from '../../shared/dynamodb/repository.ts';
+import { portalAEndpoint, portalBEndpoint, socialEndpoint, websiteEndpoint, type LeadEndpoint } from '../../shared/endpoints.ts';
+import { apiGatewayEvent, lambdaContext } from '../../shared/http/api-gateway-event.ts';
+import type { LeadContext, LeadResponse } from '../../shared/http/lambda.ts';
+import { leadHandler } from '../../shared/http/lead-handler.ts';
+import { leadRoutes, type EndpointName } from '../../shared/routes.ts';
+import { leadRuntime } from '../../shared/runtime.ts';
+
+export const endpoints: Record<EndpointName, LeadEndpoint> = {
+  website: websiteEndpoint,
+  portala: portalAEndpoint,
+  portalb: portalBEndpoint,
+  social: socialEndpoint,
+};
+export const endpointNames = Object.keys(endpoints) as EndpointName[];
+
+export interface AccountSeed {
+  readonly id: string;
+  readonly duplicateSetting?: DuplicateSetting;
+  /** Project id to its campaign ids. */
+  readonly projects?: Record<string, string[]>;
+  readonly website?: string[];
+  readonly social?: string[];
+}
+
+export interface Answer {
+  readonly status: number;
+  readonly headers: Record<string, string>;
+  readonly body: any;
+}
+
+export interface ServiceOptions {
+  readonly configCacheTtlSeconds?: number;
+  readonly corsAllowedOrigins?: string[];
+  readonly retry?: TransactionRetryPolicy;
+  /** Runs on the SDK client before the handlers are built: fault injection. */
+  readonly instrument?: (client: DynamoDBClient) => void;
+}
+
+export const testService = async (options: ServiceOptions = {}) => {
+  const endpoint = process.env.TEST_DYNAMODB_ENDPOINT;
+  if (!endpoint) throw new Error('TEST_DYNAMODB_ENDPOINT is not set: run the tests with npm test');
+  const client = createDynamoDbClient({ endpoint });
+  const calls: string[] = [];
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      calls.push(String(context.commandName));
+      return next(args);
+    },
+    { step: 'initialize', name: 'countRoundTrips' },
+  );
+  options.instrument?.(client);
+  const tables = await createTables(client, `t${randomUUID().slice(0, 8)}_`);
+  const repository = new DynamoDbRepository(createDocumentClient({ client }), tables, options.retry);
+  const logs: Record<string, unknown>[] = [];
+  const runtime = leadRuntime({
+    repository,
+    configCacheTtlSeconds: options.configCacheTtlSeconds ?? 30,
+    corsAllowedOrigins: options.corsAllowedOrigins ?? ['*'],
+    log: (line) => logs.push({ ...line }),
+  });
+  const handlers = Object.fromEntries(endpointNames.map((name) => [name, leadHandler(endpoints[name], runtime)])) as Record<
+    EndpointName,
+    ReturnType<typeof leadHandler>
+  >;
+
+  const seedAccount = async ({ id, duplicateSetting = 'ignore', projects = {}, website = [], social = [] }: AccountSeed) => {
+    await repository.saveAccount({
+      id,
+      name: `Account ${id}`,
+      duplicateSetting,
+      projects: new Map(Object.keys(projects).map((projectId) => [projectId, { id: projectId, name: `Project ${projectId}` }])),
+      campaigns: new Map(
+        Object.entries(projects).flatMap(([projectId, campaignIds]) =>
+          campaignIds.map((campaignId) => [campaignId, { id: campaignId, projectId, name: `Campaign ${campaignId}` }] as const),
+        ),
+      ),
+      websiteSubSources: new Set(website),
+      socialSubSources: new Set(social),
+    });
+  };
+
+  const issueKey = async (accountId: string, { active = true }: { active?: boolean } = {}) => {
+    const key = `key-${randomUUID()}`;
+    await repository.saveApiKey(hashApiKey(key), { accountId, active });
+    return key;
+  };
+
+  /** Calls an endpoint's handler as API Gateway would. */
+  const call = async (
+    name: EndpointName,
+    request: { body?: unknown; rawBody?: string | Buffer; headers?: Record<string, string | undefined>; apiKey?: string; method?: string },
+  ): Promise<Answer> => {
+    const route = leadRoutes.find((r) => r.endpoint === name)!;
+    const headers = { 'content-type': 'application/json', ...(request.apiKey !== undefined && { 'x-api-key': request.apiKey }), ...request.headers };
+    const body = request.rawBody ?? (request.body === undefined ? undefined : JSON.stringify(request.body));
+    const event = apiGatewayEvent({ method: request.method ?? 'POST', path: route.path, headers, ...(body !== undefined && { body }) });
+    const response = (await handlers[name](event, lambdaContext(name) as LeadContext)) as LeadResponse;
+    return { status: response.statusCode, headers: response.headers, body: response.body ? JSON.parse(response.body) : undefined };
+  };
+
+  const roundTrips = {
+    reset: () => void (calls.length = 0),
+    count: () => calls.length,
+    commands: () => [...calls],
+  };
+
+  return { client, tables, repository, runtime, handlers, logs, seedAccount, issueKey, call, roundTrips };
+};
+
+export type TestService = Awaited<ReturnType<typeof testService>>;
+
+let sequence = 0;
+/** A fresh valid Indian mobile number for each call. */
+export const uniqueMobile = (): string => `9${String(Date.now() % 1e5).padStart(5, '0')}${String(sequence++ % 10_000).padStart(4, '0')}`;
+
+/** A valid body for an endpoint, with overrides. */
+export const validBody = (name: EndpointName, project: { projectID: string; campaignID: string }, overrides: Record<string, unknown> = {}) => {
+  const common = { name: 'Asha Verma', mobile_number: uniqueMobile(), ...project };
+  const own: Record<EndpointName, Record<string, unknown>> = {
+    website: { sub_source: 'Skyline landing page' },
+    portala: { notes: 'Looking for a 2 BHK' },
+    portalb: { notes: 'Wants a site visit' },
+    social: { platform: 'fb' },
+  };
+  return { ...common, ...own[name], ...overrides };
+};
