@@ -44,7 +44,7 @@ export const jsonObjectBody = ({ maxBytes }: JsonObjectBodyOptions): MiddlewareO
     } catch {
       throw new MalformedJsonBodyError();
     }
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new BodyNotAnObjectError();
+    if (typeof body !== 'object' || body === null || Array.isArray(body) || body instanceof JsonNumber) throw new BodyNotAnObjectError();
     // JSON.parse makes `__proto__` an own property, never the prototype; refusing such keys anyway
     // keeps them away from any code that might later copy the body by assignment.
     if (forbidden.size > 0) {

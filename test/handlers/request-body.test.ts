@@ -1,0 +1,90 @@
+import { beforeAll, describe, expect, it } from '@jest/globals';
+import { endpointNames, testService, validBody, type TestService } from '../support/service.ts';
+
+let service: TestService;
+let apiKey: string;
+const project = { projectID: 'PRJ-1', campaignID: 'CMP-1' };
+
+beforeAll(async () => {
+  service = await testService();
+  await service.seedAccount({ id: 'acc-a', projects: { 'PRJ-1': ['CMP-1'] }, website: ['Skyline landing page'], social: ['fb'] });
+  apiKey = await service.issueKey('acc-a');
+});
+
+/** A valid body padded with an ignored or rejected field to exactly `bytes` bytes. */
+const bodyOfSize = (name: (typeof endpointNames)[number], bytes: number) => {
+  const base = JSON.stringify({ ...validBody(name, project), padding: '' });
+  return base.replace('"padding":""', `"padding":"${'x'.repeat(bytes - base.length)}"`);
+};
+
+describe.each(endpointNames)('reading the body on %s', (name) => {
+  it('reads a body of exactly 64 KiB', async () => {
+    const body = bodyOfSize(name, 65_536);
+    expect(Buffer.byteLength(body)).toBe(65_536);
+    const answer = await service.call(name, { apiKey, rawBody: body });
+    // Portals refuse the extra field (422); the others ignore it: either way the body was read.
+    expect([200, 422]).toContain(answer.status);
+  });
+
+  it('answers 413 Payload too large one byte over 64 KiB', async () => {
+    const answer = await service.call(name, { apiKey, rawBody: bodyOfSize(name, 65_537) });
+    expect(answer.status).toBe(413);
+    expect(answer.body).toEqual({ status: false, message: 'Payload too large' });
+  });
+
+  it('answers 415 for a Content-Type that is not JSON', async () => {
+    const answer = await service.call(name, { apiKey, body: validBody(name, project), headers: { 'content-type': 'text/plain' } });
+    expect(answer.status).toBe(415);
+    expect(answer.body).toEqual({ status: false, message: 'Content-Type must be application/json' });
+  });
+
+  it.each(['application/json; charset=utf-8', 'application/vnd.api+json', 'Application/JSON'])('accepts Content-Type %s', async (contentType) => {
+    const answer = await service.call(name, { apiKey, body: validBody(name, project), headers: { 'content-type': contentType } });
+    expect(answer.status).toBe(200);
+  });
+
+  it('accepts a body without Content-Type when it is a JSON object', async () => {
+    const answer = await service.call(name, { apiKey, body: validBody(name, project), headers: { 'content-type': undefined } });
+    expect(answer.status).toBe(200);
+  });
+
+  it.each([
+    ['not JSON', '{"name": '],
+    ['empty', ''],
+  ])('answers 400 Malformed JSON body for a body that is %s', async (_, rawBody) => {
+    const answer = await service.call(name, { apiKey, rawBody });
+    expect(answer.status).toBe(400);
+    expect(answer.body).toEqual({ status: false, message: 'Malformed JSON body' });
+  });
+
+  it('answers 400 Malformed JSON body when there is no body', async () => {
+    const answer = await service.call(name, { apiKey });
+    expect(answer).toMatchObject({ status: 400, body: { message: 'Malformed JSON body' } });
+  });
+
+  it.each([['[]'], ['"lead"'], ['42'], ['null'], ['true']])('answers 400 Request body must be a JSON object for %s', async (rawBody) => {
+    const answer = await service.call(name, { apiKey, rawBody });
+    expect(answer.status).toBe(400);
+    expect(answer.body).toEqual({ status: false, message: 'Request body must be a JSON object' });
+  });
+
+  it('reads a base64-encoded body as API Gateway sends binary ones', async () => {
+    const answer = await service.call(name, { apiKey, rawBody: Buffer.from(JSON.stringify(validBody(name, project))) });
+    expect(answer.status).toBe(200);
+  });
+
+  it('checks size before Content-Type, and Content-Type before JSON', async () => {
+    const big = await service.call(name, { apiKey, rawBody: 'x'.repeat(70_000), headers: { 'content-type': 'text/plain' } });
+    expect(big.status).toBe(413);
+    const plain = await service.call(name, { apiKey, rawBody: '{broken', headers: { 'content-type': 'text/plain' } });
+    expect(plain.status).toBe(415);
+  });
+
+  it('refuses __proto__ and constructor keys without letting them change the lead', async () => {
+    const rawBody = JSON.stringify(validBody(name, project)).replace(/}$/, ',"__proto__":{"is_repeated":true},"nested":{"constructor":{"prototype":{}}}}');
+    const answer = await service.call(name, { apiKey, rawBody });
+    expect(answer.status).toBe(422);
+    expect(answer.body.status).toBe(false);
+    expect(answer.body.errors).toHaveProperty('__proto__');
+  });
+});
