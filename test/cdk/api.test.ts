@@ -1,0 +1,105 @@
+import { describe, expect, test } from '@jest/globals';
+import { Match } from 'aws-cdk-lib/assertions';
+import { leadRoutes } from '../../shared/routes.ts';
+import { logicalIdOf, resources, synthesize } from './synth.ts';
+
+const { template } = synthesize();
+
+/** Function logical id a route's integration invokes, by route key. */
+function routeTargets(): Record<string, string> {
+  const integrations = resources(template, 'AWS::ApiGatewayV2::Integration');
+  const targets: Record<string, string> = {};
+  for (const route of Object.values(resources(template, 'AWS::ApiGatewayV2::Route'))) {
+    const integrationId = (route.Properties!.Target['Fn::Join'][1] as unknown[])[1] as { Ref: string };
+    const integration = integrations[integrationId.Ref]!;
+    targets[route.Properties!.RouteKey] = integration.Properties!.IntegrationUri['Fn::GetAtt'][0];
+  }
+  return targets;
+}
+
+function functionFor(path: string): string {
+  return logicalIdOf(template, 'AWS::Lambda::Function', { Description: Match.stringLikeRegexp(`POST ${path}$`) });
+}
+
+describe('The HTTP API', () => {
+  test('is an HTTP API (API Gateway v2) with no CORS configuration of its own', () => {
+    template.resourceCountIs('AWS::ApiGatewayV2::Api', 1);
+    template.hasResourceProperties('AWS::ApiGatewayV2::Api', {
+      ProtocolType: 'HTTP',
+      CorsConfiguration: Match.absent(),
+    });
+  });
+
+  test('routes POST of each of the four lead paths to its own function, and nothing else but the website preflight', () => {
+    const targets = routeTargets();
+    expect(Object.keys(targets).sort()).toEqual([
+      'OPTIONS /api/website-lead-create',
+      'POST /api/portala-lead-create',
+      'POST /api/portalb-lead-create',
+      'POST /api/social-lead-create',
+      'POST /api/website-lead-create',
+    ]);
+    for (const route of leadRoutes) {
+      expect(targets[`POST ${route.path}`]).toBe(functionFor(route.path));
+    }
+    expect(new Set(leadRoutes.map((r) => targets[`POST ${r.path}`])).size).toBe(4);
+  });
+
+  test('sends the website preflight (OPTIONS) to the website function, which answers CORS itself', () => {
+    expect(routeTargets()['OPTIONS /api/website-lead-create']).toBe(functionFor('/api/website-lead-create'));
+  });
+
+  test('hands the functions payload format 2.0 events', () => {
+    template.allResourcesProperties('AWS::ApiGatewayV2::Integration', {
+      IntegrationType: 'AWS_PROXY',
+      PayloadFormatVersion: '2.0',
+    });
+  });
+
+  test('lets API Gateway invoke each function only from its own route', () => {
+    for (const route of leadRoutes) {
+      template.hasResourceProperties('AWS::Lambda::Permission', {
+        Action: 'lambda:InvokeFunction',
+        Principal: 'apigateway.amazonaws.com',
+        FunctionName: { 'Fn::GetAtt': [functionFor(route.path), 'Arn'] },
+        SourceArn: { 'Fn::Join': ['', Match.arrayWith([`/*/*${route.path}`])] },
+      });
+    }
+  });
+
+  test('serves one auto-deployed $default stage, so {base_url} carries no stage segment', () => {
+    template.resourceCountIs('AWS::ApiGatewayV2::Stage', 1);
+    template.hasResourceProperties('AWS::ApiGatewayV2::Stage', { StageName: '$default', AutoDeploy: true });
+    template.hasOutput('BaseUrl', {
+      // https://<api-id>.execute-api.<region>.amazonaws.com, with no stage and no trailing slash
+      Value: { 'Fn::GetAtt': [logicalIdOf(template, 'AWS::ApiGatewayV2::Api'), 'ApiEndpoint'] },
+    });
+  });
+
+  test('throttles the stage at 50 requests per second with bursts of 100 by default', () => {
+    template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      DefaultRouteSettings: { ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 },
+    });
+  });
+
+  test('takes the throttling limits from context', () => {
+    const custom = synthesize({ context: { throttlingRateLimit: '200', throttlingBurstLimit: '400' } }).template;
+    custom.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      DefaultRouteSettings: { ThrottlingRateLimit: 200, ThrottlingBurstLimit: 400 },
+    });
+  });
+
+  test('writes one JSON access log line per request, with no header, body or query string', () => {
+    const stage = Object.values(resources(template, 'AWS::ApiGatewayV2::Stage'))[0]!;
+    const { DestinationArn, Format } = stage.Properties!.AccessLogSettings;
+    expect(DestinationArn).toEqual({ 'Fn::GetAtt': [expect.stringMatching(/^ApiAccessLogs/), 'Arn'] });
+    const fields = JSON.parse(Format) as Record<string, string>;
+    expect(fields).toMatchObject({
+      requestId: '$context.requestId',
+      routeKey: '$context.routeKey',
+      status: '$context.status',
+      integrationError: '$context.integrationErrorMessage',
+    });
+    expect(Format).not.toMatch(/header|body|querystring|x-api-key/i);
+  });
+});

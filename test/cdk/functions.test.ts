@@ -1,0 +1,102 @@
+import { describe, expect, test } from '@jest/globals';
+import { Match } from 'aws-cdk-lib/assertions';
+import { leadRoutes } from '../../shared/routes.ts';
+import { logicalIdOf, resources, synthesize } from './synth.ts';
+
+const { template } = synthesize();
+
+function fnOf(path: string) {
+  const id = logicalIdOf(template, 'AWS::Lambda::Function', { Description: Match.stringLikeRegexp(`POST ${path}$`) });
+  return { id, ...resources(template, 'AWS::Lambda::Function')[id]! };
+}
+
+/** Every statement of the policies attached to a function's role. */
+function statementsOf(path: string): Array<{ Action: string | string[]; Resource: unknown; Effect: string }> {
+  const roleId = fnOf(path).Properties!.Role['Fn::GetAtt'][0];
+  return Object.values(resources(template, 'AWS::IAM::Policy'))
+    .filter((p) => (p.Properties!.Roles as Array<{ Ref: string }>).some((r) => r.Ref === roleId))
+    .flatMap((p) => p.Properties!.PolicyDocument.Statement);
+}
+
+const actions = (a: string | string[]) => [a].flat().sort();
+
+describe('The lead functions', () => {
+  test('are four, one per endpoint', () => {
+    template.resourceCountIs('AWS::Lambda::Function', 4);
+  });
+
+  test('run Node.js 24 on arm64 with the bundled ESM handler, 512 MB and a 10 s timeout by default', () => {
+    template.allResourcesProperties('AWS::Lambda::Function', {
+      Runtime: 'nodejs24.x',
+      Architectures: ['arm64'],
+      Handler: 'index.handler',
+      MemorySize: 512,
+      Timeout: 10,
+    });
+  });
+
+  test('take their memory size from context', () => {
+    synthesize({ context: { memorySize: '1024' } }).template.allResourcesProperties('AWS::Lambda::Function', { MemorySize: 1024 });
+  });
+
+  test('get the table names, the config cache TTL and source-mapped stack traces in their environment', () => {
+    template.allResourcesProperties('AWS::Lambda::Function', {
+      Environment: {
+        Variables: Match.objectLike({
+          CONFIG_TABLE_NAME: { Ref: 'ConfigTable' },
+          LEADS_TABLE_NAME: { Ref: 'LeadsTable' },
+          CONFIG_CACHE_TTL_SECONDS: '60',
+          NODE_OPTIONS: '--enable-source-maps',
+        }),
+      },
+    });
+  });
+
+  test('give only the browser-facing website function the allowed CORS origins, * by default', () => {
+    expect(fnOf('/api/website-lead-create').Properties!.Environment.Variables.CORS_ALLOWED_ORIGINS).toBe('*');
+    for (const path of ['/api/portala-lead-create', '/api/portalb-lead-create', '/api/social-lead-create']) {
+      expect(fnOf(path).Properties!.Environment.Variables.CORS_ALLOWED_ORIGINS).toBeUndefined();
+    }
+  });
+
+  test('take the CORS origins and the config cache TTL from context', () => {
+    const custom = synthesize({ context: { corsAllowedOrigins: 'https://a.example, https://b.example', configCacheTtlSeconds: 300 } }).template;
+    custom.hasResourceProperties('AWS::Lambda::Function', {
+      Description: Match.stringLikeRegexp('website'),
+      Environment: { Variables: Match.objectLike({ CORS_ALLOWED_ORIGINS: 'https://a.example,https://b.example', CONFIG_CACHE_TTL_SECONDS: '300' }) },
+    });
+  });
+
+  test('each log to their own log group, kept 30 days by default', () => {
+    const logGroups = new Set(leadRoutes.map((r) => fnOf(r.path).Properties!.LoggingConfig.LogGroup.Ref));
+    expect(logGroups.size).toBe(4);
+    for (const id of logGroups) {
+      expect(resources(template, 'AWS::Logs::LogGroup')[id]!.Properties!.RetentionInDays).toBe(30);
+    }
+    synthesize({ context: { logRetentionDays: '90' } }).template.allResourcesProperties('AWS::Logs::LogGroup', { RetentionInDays: 90 });
+  });
+
+  test('use no AWS managed policy', () => {
+    template.allResourcesProperties('AWS::IAM::Role', { ManagedPolicyArns: Match.absent() });
+  });
+
+  describe.each(leadRoutes.map((r) => [r.endpoint, r.path] as const))('the %s function', (_endpoint, path) => {
+    test('reads the Config table with GetItem and Query only', () => {
+      const onConfig = statementsOf(path).filter((s) => JSON.stringify(s.Resource).includes('"ConfigTable"'));
+      expect(onConfig).toEqual([{ Effect: 'Allow', Action: ['dynamodb:GetItem', 'dynamodb:Query'], Resource: { 'Fn::GetAtt': ['ConfigTable', 'Arn'] } }]);
+    });
+
+    test('writes the Leads table with PutItem only', () => {
+      const onLeads = statementsOf(path).filter((s) => JSON.stringify(s.Resource).includes('"LeadsTable"'));
+      expect(onLeads).toEqual([{ Effect: 'Allow', Action: 'dynamodb:PutItem', Resource: { 'Fn::GetAtt': ['LeadsTable', 'Arn'] } }]);
+    });
+
+    test('can otherwise only write to its own log group', () => {
+      const rest = statementsOf(path).filter((s) => !/"(ConfigTable|LeadsTable)"/.test(JSON.stringify(s.Resource)));
+      expect(rest).toEqual([
+        { Effect: 'Allow', Action: ['logs:CreateLogStream', 'logs:PutLogEvents'], Resource: { 'Fn::GetAtt': [fnOf(path).Properties!.LoggingConfig.LogGroup.Ref, 'Arn'] } },
+      ]);
+      expect(statementsOf(path).flatMap((s) => actions(s.Action))).not.toContainEqual(expect.stringContaining('*'));
+    });
+  });
+});

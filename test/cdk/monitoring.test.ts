@@ -1,0 +1,71 @@
+import { describe, expect, test } from '@jest/globals';
+import { Match } from 'aws-cdk-lib/assertions';
+import { logicalIdOf, resources, synthesize } from './synth.ts';
+
+const { template } = synthesize();
+const alarms = Object.values(resources(template, 'AWS::CloudWatch::Alarm')).map((a) => a.Properties!);
+const topicId = logicalIdOf(template, 'AWS::SNS::Topic');
+const metricNames = (alarm: Record<string, any>): string[] =>
+  alarm.MetricName ? [alarm.MetricName] : alarm.Metrics.filter((m: any) => m.MetricStat).map((m: any) => m.MetricStat.Metric.MetricName);
+
+describe('Monitoring', () => {
+  test('alarms on the API 5XX rate, as a share of requests', () => {
+    const rate = alarms.filter((a) => metricNames(a).includes('5xx'));
+    expect(rate).toHaveLength(1);
+    expect(metricNames(rate[0]!).sort()).toEqual(['5xx', 'Count']);
+    expect(rate[0]!.Threshold).toBe(5);
+  });
+
+  test('alarms on errors and on throttles of each of the four functions', () => {
+    expect(alarms.filter((a) => a.MetricName === 'Errors' && a.Namespace === 'AWS/Lambda')).toHaveLength(4);
+    expect(alarms.filter((a) => a.MetricName === 'Throttles' && a.Namespace === 'AWS/Lambda')).toHaveLength(4);
+  });
+
+  test('alarms on throttled reads and writes of each table', () => {
+    const throttles = alarms.filter((a) => metricNames(a).includes('WriteThrottleEvents'));
+    expect(throttles).toHaveLength(2);
+    for (const alarm of throttles) expect(metricNames(alarm).sort()).toEqual(['ReadThrottleEvents', 'WriteThrottleEvents']);
+  });
+
+  test('alarms on failed pipe executions and on anything in the dead-letter queue', () => {
+    const pipeIds = Object.keys(resources(template, 'AWS::Pipes::Pipe')).sort();
+    const pipeAlarms = alarms.filter((a) => metricNames(a).includes('ExecutionFailed'));
+    expect(pipeAlarms.map((a) => a.Metrics[0].MetricStat.Metric).map((m: any) => [m.Namespace, m.Dimensions[0].Value.Ref]).sort())
+      .toEqual(pipeIds.map((id) => ['AWS/EventBridge/Pipes', id]));
+    expect(alarms.filter((a) => a.MetricName === 'ApproximateNumberOfMessagesVisible')).toHaveLength(1);
+  });
+
+  test('sends every alarm, and its recovery, to the alarm topic', () => {
+    expect(alarms).toHaveLength(14);
+    for (const alarm of alarms) {
+      expect(alarm.AlarmActions).toEqual([{ Ref: topicId }]);
+      expect(alarm.OKActions).toEqual([{ Ref: topicId }]);
+      expect(alarm.TreatMissingData).toBe('notBreaching');
+    }
+    template.hasOutput('AlarmTopicArn', { Value: { Ref: topicId } });
+  });
+
+  test('keeps the alarm topic encrypted with a rotated key CloudWatch may use, and SSL-only', () => {
+    const keyId = logicalIdOf(template, 'AWS::KMS::Key');
+    template.hasResourceProperties('AWS::SNS::Topic', { KmsMasterKeyId: { 'Fn::GetAtt': [keyId, 'Arn'] } });
+    template.hasResourceProperties('AWS::KMS::Key', {
+      EnableKeyRotation: true,
+      KeyPolicy: { Statement: Match.arrayWith([Match.objectLike({ Principal: { Service: 'cloudwatch.amazonaws.com' }, Action: ['kms:Decrypt', 'kms:GenerateDataKey*'] })]) },
+    });
+    template.hasResourceProperties('AWS::SNS::TopicPolicy', {
+      PolicyDocument: { Statement: [Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })] },
+    });
+  });
+
+  test('subscribes no one by default, and the alarm e-mail address when given in context', () => {
+    template.resourceCountIs('AWS::SNS::Subscription', 0);
+    synthesize({ context: { alarmEmail: 'ops@example.com' } }).template.hasResourceProperties('AWS::SNS::Subscription', {
+      Protocol: 'email', Endpoint: 'ops@example.com', TopicArn: { Ref: Match.anyValue() },
+    });
+  });
+
+  test('draws a dashboard named after the stage', () => {
+    template.hasResourceProperties('AWS::CloudWatch::Dashboard', { DashboardName: 'lead-intake-dev' });
+    synthesize({ context: { stage: 'prod' } }).template.hasResourceProperties('AWS::CloudWatch::Dashboard', { DashboardName: 'lead-intake-prod' });
+  });
+});

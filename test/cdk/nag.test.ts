@@ -1,0 +1,42 @@
+import { describe, expect, test } from '@jest/globals';
+import { CfnResource, Validations } from 'aws-cdk-lib';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import type { IConstruct } from 'constructs';
+import { synthesize } from './synth.ts';
+
+const { stack } = synthesize();
+
+function allConstructs(root: IConstruct): IConstruct[] {
+  return [root, ...root.node.children.flatMap(allConstructs)];
+}
+
+/** Every acknowledgment in the stack: where it is, and what it says. */
+const acknowledgments = allConstructs(stack).flatMap((construct) =>
+  construct.node.metadata
+    .filter((entry) => entry.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY)
+    .flatMap((entry) => Object.entries(entry.data as Record<string, string>).map(([id, reason]) => ({ construct, id, reason }))),
+);
+
+describe('cdk-nag (AWS Solutions checks)', () => {
+  test('finds no unacknowledged error or warning', () => {
+    const report = new AwsSolutionsChecks().validateScope(stack);
+    const findings = report.violations.map((v) => `${v.severity} ${v.ruleName} at ${v.violatingResources.map((r) => r.constructPath).join(', ')}`);
+    expect(findings).toEqual([]);
+  });
+
+  test('is acknowledged only on single resources, each time with a reason', () => {
+    expect(acknowledgments.length).toBeGreaterThan(0);
+    for (const { construct, reason } of acknowledgments) {
+      expect(CfnResource.isCfnResource(construct)).toBe(true);
+      expect(String(reason).length).toBeGreaterThan(60);
+    }
+  });
+
+  test('acknowledges only: routes without an API Gateway authorizer, and the dead-letter queue having no DLQ', () => {
+    const byRule = acknowledgments.map(({ construct, id }) => `${id.replace(/^annotation::/i, '')} ${(construct as CfnResource).cfnResourceType}`);
+    expect(byRule.sort()).toEqual([
+      ...Array(5).fill('AwsSolutions-APIG4 AWS::ApiGatewayV2::Route'),
+      'AwsSolutions-SQS3 AWS::SQS::Queue',
+    ]);
+  });
+});

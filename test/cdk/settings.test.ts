@@ -1,0 +1,42 @@
+import { describe, expect, test } from '@jest/globals';
+import { App } from 'aws-cdk-lib';
+import { defaultSettings, resolveSettings, stackNameFor, stageFromContext } from '../../lib/settings.ts';
+
+const withContext = (context: Record<string, unknown>) => new App({ context }).node;
+
+describe('Operator settings', () => {
+  test('have documented defaults', () => {
+    expect(resolveSettings(withContext({}))).toEqual({
+      stage: 'dev', throttlingRateLimit: 50, throttlingBurstLimit: 100, corsAllowedOrigins: ['*'],
+      logRetentionDays: 30, alarmEmail: undefined, memorySize: 512, configCacheTtlSeconds: 60,
+    });
+    expect(defaultSettings.alarmEmail).toBeUndefined();
+  });
+
+  test('read context strings as the CLI passes them', () => {
+    expect(resolveSettings(withContext({
+      stage: 'prod', throttlingRateLimit: '12.5', throttlingBurstLimit: '20', corsAllowedOrigins: '["https://a.example"]',
+      logRetentionDays: '365', alarmEmail: 'ops@example.com', memorySize: '1024', configCacheTtlSeconds: '0',
+    }))).toEqual({
+      stage: 'prod', throttlingRateLimit: 12.5, throttlingBurstLimit: 20, corsAllowedOrigins: ['https://a.example'],
+      logRetentionDays: 365, alarmEmail: 'ops@example.com', memorySize: 1024, configCacheTtlSeconds: 0,
+    });
+  });
+
+  test('prefer props over context', () => {
+    expect(resolveSettings(withContext({ memorySize: '1024' }), { memorySize: 768 }).memorySize).toBe(768);
+  });
+
+  test.each([
+    ['stage', 'prod env'], ['memorySize', '100'], ['memorySize', '512.5'], ['logRetentionDays', '10'],
+    ['throttlingBurstLimit', 'lots'], ['corsAllowedOrigins', 'https://a.example/path'], ['alarmEmail', 'ops'],
+    ['configCacheTtlSeconds', '-1'],
+  ])('refuse an invalid %s (%s) at synth time', (name, value) => {
+    expect(() => resolveSettings(withContext({ [name]: value }))).toThrow(name);
+  });
+
+  test('name the stack after the stage', () => {
+    expect(stackNameFor(stageFromContext(withContext({ stage: 'prod' })))).toBe('LeadIntake-prod');
+    expect(stackNameFor(stageFromContext(withContext({})))).toBe('LeadIntake-dev');
+  });
+});

@@ -1,0 +1,41 @@
+/**
+ * Fault injection on a real SDK client: a middleware that fails chosen commands before they are sent,
+ * as DynamoDB would answer them. Everything else reaches DynamoDB Local.
+ */
+import { TransactionCanceledException, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+
+export type Fault = (commandName: string) => Error | undefined;
+
+export const injectFaults = (client: DynamoDBClient, fault: Fault) => {
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      const error = fault(String(context.commandName));
+      if (error) throw error;
+      return next(args);
+    },
+    { step: 'initialize', name: 'injectFaults', priority: 'low' },
+  );
+};
+
+/** What real DynamoDB answers when two transactions race on one item (DynamoDB Local never does). */
+export const transactionConflict = () =>
+  new TransactionCanceledException({
+    message: 'Transaction cancelled, please refer cancellation reasons for specific reasons [TransactionConflict, None]',
+    $metadata: { httpStatusCode: 400 },
+    CancellationReasons: [{ Code: 'TransactionConflict', Message: 'Transaction is ongoing for the item' }, { Code: 'None' }],
+  });
+
+export const namedError = (name: string, message = name, extra: Record<string, unknown> = {}) =>
+  Object.assign(new Error(message), { name, $metadata: {}, ...extra });
+
+/** Once armed, fails the next `times` calls of a command, then lets calls through. */
+export const failFirst = (commandName: string, times: number, error: () => Error) => {
+  let armed = false;
+  let failures = 0;
+  const fault: Fault = (name) => {
+    if (!armed || name !== commandName || failures >= times) return undefined;
+    failures += 1;
+    return error();
+  };
+  return { fault, arm: () => void (armed = true), failures: () => failures };
+};
