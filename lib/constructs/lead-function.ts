@@ -77,6 +77,7 @@ export class LeadFunction extends Construct {
         // Bundle the AWS SDK too: a pinned, tree-shaken client instead of whatever the runtime ships.
         externalModules: [],
         forceDockerBundling: false,
+        logLevel: nodejs.LogLevel.WARNING,
       },
     });
   }
