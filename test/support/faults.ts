@@ -37,5 +37,5 @@ export const failFirst = (commandName: string, times: number, error: () => Error
     failures += 1;
     return error();
   };
-  return { fault, arm: () => void (armed = true), failures: () => failures };
+  return { fault, arm: () => void (armed = true), disarm: () => void (armed = false), failures: () => failures };
 };

@@ -1,0 +1,67 @@
+import { beforeAll, describe, expect, it } from '@jest/globals';
+import type { DuplicateSetting } from '../../shared/domain/lead.ts';
+import { testService, uniqueMobile, validBody, type TestService } from '../support/service.ts';
+
+/** DynamoDB requests per lead request, counted by an SDK middleware on the real client. */
+let service: TestService;
+const keys: Partial<Record<DuplicateSetting, string>> = {};
+const project = { projectID: 'PRJ-1', campaignID: 'CMP-1' };
+
+beforeAll(async () => {
+  service = await testService();
+  for (const setting of ['ignore', 'create', 'merge'] as const) {
+    await service.seedAccount({ id: `acc-${setting}`, duplicateSetting: setting, projects: { 'PRJ-1': ['CMP-1'] }, website: ['Skyline landing page'] });
+    keys[setting] = await service.issueKey(`acc-${setting}`);
+  }
+});
+
+const roundTripsOf = async (setting: DuplicateSetting, body: Record<string, unknown>) => {
+  service.roundTrips.reset();
+  const answer = await service.call('website', { apiKey: keys[setting]!, body });
+  return { answer, count: service.roundTrips.count(), commands: service.roundTrips.commands() };
+};
+
+describe('DynamoDB round trips per request', () => {
+  it('loads the configuration of a cold container in two requests, then stores the lead in one', async () => {
+    const { answer, commands } = await roundTripsOf('ignore', validBody('website', project));
+    expect(answer.status).toBe(200);
+    expect(commands).toEqual(['GetItemCommand', 'QueryCommand', 'TransactWriteItemsCommand']);
+  });
+
+  it('stores a new lead in exactly one request when warm', async () => {
+    await roundTripsOf('create', validBody('website', project));
+    const { answer, commands } = await roundTripsOf('create', validBody('website', project));
+    expect(answer.status).toBe(200);
+    expect(commands).toEqual(['TransactWriteItemsCommand']);
+  });
+
+  it('refuses a duplicate under Ignore in one request', async () => {
+    const mobile = uniqueMobile();
+    await roundTripsOf('ignore', validBody('website', project, { mobile_number: mobile }));
+    const { answer, count } = await roundTripsOf('ignore', validBody('website', project, { mobile_number: mobile }));
+    expect(answer.status).toBe(422);
+    expect(count).toBe(1);
+  });
+
+  it.each(['create', 'merge'] as const)('stores a repeated lead under %s in two requests', async (setting) => {
+    const mobile = uniqueMobile();
+    await roundTripsOf(setting, validBody('website', project, { mobile_number: mobile }));
+    const { answer, commands } = await roundTripsOf(setting, validBody('website', project, { mobile_number: mobile }));
+    expect(answer.body.data.is_repeated).toBe(true);
+    expect(commands).toEqual(['TransactWriteItemsCommand', 'PutItemCommand']);
+  });
+
+  it('spends no request on a refusal of the fields when warm', async () => {
+    await roundTripsOf('merge', validBody('website', project));
+    const { answer, count } = await roundTripsOf('merge', { name: 'x' });
+    expect(answer.status).toBe(422);
+    expect(count).toBe(0);
+  });
+
+  it('re-reads the configuration once before refusing an unknown project when warm', async () => {
+    await roundTripsOf('merge', validBody('website', project));
+    const { answer, commands } = await roundTripsOf('merge', validBody('website', { projectID: 'PRJ-404', campaignID: 'CMP-1' }));
+    expect(answer.body.message).toBe('Project not found');
+    expect(commands).toEqual(['QueryCommand']);
+  });
+});
