@@ -15,6 +15,7 @@ import {
   PutCommand,
   QueryCommand,
   TransactWriteCommand,
+  UpdateCommand,
   type DynamoDBDocumentClient,
   type QueryCommandInput,
 } from '@aws-sdk/lib-dynamodb';
@@ -194,6 +195,37 @@ export class DynamoDbRepository implements AccountConfigReader, LeadStore {
           TransactItems: items.slice(start, start + 100).map((Item) => ({ Put: { TableName: this.#tables.config, Item } })),
         }),
       ));
+    }
+  }
+
+  /** Marks a key inactive; false when no such key is stored. */
+  async revokeApiKey(keyHash: string): Promise<boolean> {
+    return this.#updateExisting({
+      TableName: this.#tables.config,
+      Key: apiKeyKey(keyHash),
+      UpdateExpression: 'SET active = :inactive',
+      ExpressionAttributeValues: { ':inactive': false },
+    });
+  }
+
+  /** Changes an account's duplicate setting; false when the account does not exist. */
+  async setDuplicateSetting(accountId: string, setting: DuplicateSetting): Promise<boolean> {
+    return this.#updateExisting({
+      TableName: this.#tables.config,
+      Key: { pk: accountPk(accountId), sk: 'ACCOUNT' },
+      UpdateExpression: 'SET duplicate_setting = :setting',
+      ExpressionAttributeValues: { ':setting': setting },
+    });
+  }
+
+  /** An update of an item that must exist already: false, and nothing written, when it does not. */
+  async #updateExisting(input: { TableName: string; Key: Record<string, string>; UpdateExpression: string; ExpressionAttributeValues: Record<string, unknown> }): Promise<boolean> {
+    try {
+      await this.#db.send(new UpdateCommand({ ...input, ConditionExpression: 'attribute_exists(pk)' }));
+      return true;
+    } catch (error) {
+      if (error instanceof Error && error.name === 'ConditionalCheckFailedException') return false;
+      throw asServiceFailure(error);
     }
   }
 
