@@ -1,0 +1,234 @@
+/**
+ * `npm run admin -- <command>`: configuration and leads of the service (CONTRACT.md section 6).
+ *
+ * Against DYNAMODB_ENDPOINT when it is set (a local DynamoDB; table names default to those of
+ * `npm start`), otherwise against AWS with the default credential chain and the deployed stack's
+ * table names in CONFIG_TABLE_NAME and LEADS_TABLE_NAME.
+ *
+ * Exit codes: 0 done, 1 the command failed (unknown account or key, invalid seed, database error),
+ * 2 bad arguments.
+ */
+import { randomBytes } from 'node:crypto';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { hashApiKey } from '../shared/domain/account-directory.ts';
+import { duplicateSettings, type DuplicateSetting, type LeadRecord } from '../shared/domain/lead.ts';
+import { createDocumentClient } from '../shared/dynamodb/client.ts';
+import { DynamoDbRepository, type TableNames } from '../shared/dynamodb/repository.ts';
+import { configTable, leadsTable } from '../shared/dynamodb/tables.ts';
+import { runtimeSettings } from '../shared/routes.ts';
+import { describeError, localTableNames } from './local/environment.ts';
+import { applySeed, readSeedFile, SeedError } from './local/seed.ts';
+
+export interface AdminIo {
+  readonly env: NodeJS.ProcessEnv;
+  readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
+}
+
+/** Bad arguments: exit code 2, with the command's usage. */
+class UsageError extends Error {
+  readonly command: string | undefined;
+  constructor(message: string, command?: string) {
+    super(message);
+    this.command = command;
+  }
+}
+
+/** The command ran and failed: exit code 1. */
+class CommandError extends Error {}
+
+interface Command {
+  readonly usage: string;
+  readonly summary: string;
+  readonly options: NonNullable<ParseArgsConfig['options']>;
+  readonly positionals: readonly string[];
+  readonly run: (args: { values: Record<string, string | boolean | undefined>; positionals: string[] }, repository: () => DynamoDbRepository, io: AdminIo) => Promise<void>;
+}
+
+const HELP = { help: { type: 'boolean', short: 'h' } } as const;
+
+const commands: Record<string, Command> = {
+  seed: {
+    usage: 'seed FILE',
+    summary: 'Apply a seed file (accounts, projects, campaigns, sub sources, API keys); checked whole first, idempotent.',
+    options: HELP,
+    positionals: ['FILE'],
+    run: async ({ positionals: [file] }, repository, io) => {
+      const seed = await readSeedFile(file!);
+      await applySeed(repository(), seed);
+      io.stdout(`Applied ${file}: ${seed.accounts.length} account(s), ${seed.apiKeys.length} API key(s).\n`);
+    },
+  },
+  'create-key': {
+    usage: 'create-key --account ID',
+    summary: 'Create an active API key for an account and print it, once: only its SHA-256 hash is stored.',
+    options: { ...HELP, account: { type: 'string' } },
+    positionals: [],
+    run: async ({ values }, repository, io) => {
+      const accountId = required(values.account, '--account', 'create-key');
+      const repo = repository();
+      if (!(await repo.loadAccount(accountId))) throw new CommandError(`account ${JSON.stringify(accountId)} does not exist`);
+      const key = `lk_${randomBytes(24).toString('base64url')}`;
+      await repo.saveApiKey(hashApiKey(key), { accountId, active: true });
+      io.stdout(`${key}\n`);
+      io.stderr(`API key created for account ${accountId}. It is shown only this once: store it now.\n`);
+    },
+  },
+  'revoke-key': {
+    usage: 'revoke-key KEY',
+    summary: 'Make an API key inactive: it then answers 401 Invalid API credentials.',
+    options: HELP,
+    positionals: ['KEY'],
+    run: async ({ positionals: [key] }, repository, io) => {
+      if (!(await repository().revokeApiKey(hashApiKey(key!)))) throw new CommandError('no such API key');
+      io.stdout('API key revoked.\n');
+    },
+  },
+  'set-duplicates': {
+    usage: 'set-duplicates --account ID ignore|create|merge',
+    summary: "Set an account's duplicate handling: ignore (422 Lead already exists), create (a repeated lead), merge (linked to the original).",
+    options: { ...HELP, account: { type: 'string' } },
+    positionals: ['SETTING'],
+    run: async ({ values, positionals: [setting] }, repository, io) => {
+      const accountId = required(values.account, '--account', 'set-duplicates');
+      if (!duplicateSettings.includes(setting as DuplicateSetting)) {
+        throw new UsageError(`the setting must be one of ${duplicateSettings.join(', ')}, not ${JSON.stringify(setting)}`, 'set-duplicates');
+      }
+      if (!(await repository().setDuplicateSetting(accountId, setting as DuplicateSetting))) {
+        throw new CommandError(`account ${JSON.stringify(accountId)} does not exist`);
+      }
+      io.stdout(`Duplicate handling of account ${accountId} is now ${setting}.\n`);
+    },
+  },
+  leads: {
+    usage: 'leads --account ID [--project ID] [--json]',
+    summary: "List an account's leads, oldest first: a table, or with --json the lead records as a JSON array.",
+    options: { ...HELP, account: { type: 'string' }, project: { type: 'string' }, json: { type: 'boolean' } },
+    positionals: [],
+    run: async ({ values }, repository, io) => {
+      const accountId = required(values.account, '--account', 'leads');
+      const repo = repository();
+      const account = await repo.loadAccount(accountId);
+      if (!account) throw new CommandError(`account ${JSON.stringify(accountId)} does not exist`);
+      const project = values.project as string | undefined;
+      if (project !== undefined && !account.projects.has(project)) {
+        throw new CommandError(`project ${JSON.stringify(project)} is not a project of account ${accountId}`);
+      }
+      const leads = await repo.listLeads(accountId, project === undefined ? account.projects.keys() : [project]);
+      io.stdout(values.json ? `${JSON.stringify(leads, null, 2)}\n` : leadTable(leads));
+    },
+  },
+};
+
+const required = (value: string | boolean | undefined, option: string, command: string): string => {
+  if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`${option} is required`, command);
+  return value;
+};
+
+const usageOf = (name: string, command: Command) => `Usage: npm run admin -- ${command.usage}\n  ${command.summary}\n`;
+
+const generalUsage = () =>
+  [
+    'Usage: npm run admin -- <command> [options]     (npm run -s admin -- ... prints only the output)',
+    '',
+    ...Object.values(commands).map((c) => `  ${c.usage.padEnd(48)} ${c.summary}`),
+    '',
+    '  <command> --help                                 this command in detail',
+    '',
+    'Database: DYNAMODB_ENDPOINT when set (tables default to those of npm start), else AWS with the default',
+    'credential chain and the stack outputs in CONFIG_TABLE_NAME and LEADS_TABLE_NAME.',
+    '',
+  ].join('\n');
+
+/** The lead records as a table for a terminal; every field of each lead stays in --json. */
+const leadTable = (leads: readonly LeadRecord[]): string => {
+  if (leads.length === 0) return 'No leads.\n';
+  const columns: [string, (lead: LeadRecord) => unknown][] = [
+    ['id', (l) => l.id],
+    ['created_at', (l) => l.created_at],
+    ['project', (l) => l.projectID],
+    ['campaign', (l) => l.campaignID],
+    ['source', (l) => l.source],
+    ['sub_source', (l) => l.sub_source],
+    ['name', (l) => l.name],
+    ['mobile', (l) => l.mobile_number],
+    ['email', (l) => l.email],
+    ['repeat of', (l) => (l.is_repeated ? (l.parent_lead_id ?? 'yes') : '')],
+  ];
+  const rows = leads.map((lead) => columns.map(([, cell]) => String(cell(lead) ?? '').replace(/\s+/g, ' ')));
+  const widths = columns.map(([title], i) => Math.max(title.length, ...rows.map((row) => row[i]!.length)));
+  const line = (cells: string[]) => `${cells.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()}\n`;
+  return line(columns.map(([title]) => title)) + rows.map(line).join('') + `${leads.length} lead(s)\n`;
+};
+
+/** The tables and client: local when DYNAMODB_ENDPOINT is set, else AWS with the stack's table names. */
+const repositoryFor = (env: NodeJS.ProcessEnv): DynamoDbRepository => {
+  const endpoint = env[runtimeSettings.dynamodbEndpoint];
+  let tables: TableNames;
+  if (endpoint) {
+    tables = localTableNames(env);
+  } else {
+    const config = env[configTable.envVar];
+    const leads = env[leadsTable.envVar];
+    if (!config || !leads) {
+      throw new CommandError(
+        `set ${configTable.envVar} and ${leadsTable.envVar} to the deployed stack's table names (its outputs ConfigTableName and LeadsTableName), or DYNAMODB_ENDPOINT for a local DynamoDB`,
+      );
+    }
+    tables = { config, leads };
+  }
+  return new DynamoDbRepository(createDocumentClient(endpoint ? { endpoint } : {}), tables);
+};
+
+/** Runs one admin command; returns the exit code. */
+export const runAdmin = async (argv: readonly string[], io: AdminIo): Promise<number> => {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    (name === undefined ? io.stderr : io.stdout)(generalUsage());
+    return name === undefined ? 2 : 0;
+  }
+  const command = commands[name];
+  try {
+    if (!command) throw new UsageError(`unknown command ${JSON.stringify(name)}`);
+    let parsed: ReturnType<typeof parseArgs>;
+    try {
+      parsed = parseArgs({ args: [...rest], options: command.options, allowPositionals: true, strict: true });
+    } catch (error) {
+      // parseArgs adds advice on positionals that start with '-'; the first sentence is the problem.
+      throw new UsageError((error as Error).message.split(/\.\s|\n/)[0]!, name);
+    }
+    if (parsed.values.help) {
+      io.stdout(usageOf(name, command));
+      return 0;
+    }
+    if (parsed.positionals.length !== command.positionals.length) {
+      const expected = command.positionals.length === 0 ? 'no arguments' : command.positionals.join(' ');
+      throw new UsageError(`expected ${expected}, got ${parsed.positionals.length === 0 ? 'none' : parsed.positionals.map((p) => JSON.stringify(p)).join(' ')}`, name);
+    }
+    let repository: DynamoDbRepository | undefined;
+    await command.run(parsed as Parameters<Command['run']>[0], () => (repository ??= repositoryFor(io.env)), io);
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      const where = error.command ?? name;
+      io.stderr(`admin ${where}: ${error.message}\n`);
+      io.stderr(error.command && commands[error.command] ? usageOf(error.command, commands[error.command]!) : generalUsage());
+      return 2;
+    }
+    if (error instanceof SeedError) {
+      io.stderr(`admin ${name}: ${error.message}\n`);
+      return 1;
+    }
+    io.stderr(`admin ${name}: ${error instanceof CommandError ? error.message : describeError(error)}\n`);
+    return 1;
+  }
+};
+
+if (import.meta.main) {
+  const code = await runAdmin(process.argv.slice(2), {
+    env: process.env,
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+  });
+  process.exitCode = code;
+}

@@ -1,0 +1,100 @@
+/**
+ * `npm run invoke -- <website|portala|portalb|social> <event.json> [<event.json> ...]`: runs one real
+ * handler in-process on API Gateway (HTTP API, payload 2.0) event files, in order, and prints each
+ * response as the handler returned it.
+ *
+ * With DYNAMODB_ENDPOINT set it uses that database as it is (for example the one `npm start` runs;
+ * table names as for the admin CLI). Otherwise it starts a throw-away in-memory DynamoDB Local,
+ * creates the tables and applies the seed (LEAD_INTAKE_SEED, or seed/demo.json), and stops it after.
+ *
+ * Exit codes: 0 every event was answered (whatever its status), 1 an event could not be run, 2 bad
+ * arguments.
+ */
+import { readFile } from 'node:fs/promises';
+import * as path from 'node:path';
+import { lambdaContext } from '../shared/http/api-gateway-event.ts';
+import type { LeadEvent, LeadResponse } from '../shared/http/lambda.ts';
+import type { EndpointName } from '../shared/routes.ts';
+import { createDocumentClient, createDynamoDbClient } from '../shared/dynamodb/client.ts';
+import { DynamoDbRepository } from '../shared/dynamodb/repository.ts';
+import { runtimeSettings } from '../shared/routes.ts';
+import { startDynamoDbLocal, type RunningDynamoDbLocal } from './dynamodb-local.ts';
+import { DEFAULT_SEED_FILE, describeError, endpointNames, ensureTables, loadHandlers, localTableNames } from './local/environment.ts';
+import { applySeed, readSeedFile } from './local/seed.ts';
+
+export interface InvokeIo {
+  readonly env: NodeJS.ProcessEnv;
+  readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
+}
+
+const USAGE = `Usage: npm run invoke -- <${endpointNames.join('|')}> <event.json> [<event.json> ...]
+  Runs the endpoint's handler in-process on each API Gateway event file, in order, and prints its response.
+  With DYNAMODB_ENDPOINT set it uses that database; otherwise a throw-away in-memory DynamoDB Local with
+  the seed (LEAD_INTAKE_SEED, default seed/demo.json). Example events are in events/.
+`;
+
+/** Reads an event file: an API Gateway HTTP API event (payload format 2.0). */
+export const readEvent = async (file: string): Promise<LeadEvent> => {
+  let event: unknown;
+  try {
+    event = JSON.parse(await readFile(file, 'utf8'));
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    throw new Error(`${file}: cannot read an event from it (${reason})`);
+  }
+  const shape = event as Partial<LeadEvent> | null;
+  if (typeof shape !== 'object' || shape === null || shape.version !== '2.0' || typeof shape.requestContext?.http?.method !== 'string') {
+    throw new Error(`${file}: not an API Gateway HTTP API event (payload format 2.0: version "2.0", requestContext.http.method)`);
+  }
+  return event as LeadEvent;
+};
+
+export const runInvoke = async (argv: readonly string[], io: InvokeIo): Promise<number> => {
+  const [endpoint, ...files] = argv;
+  if (endpoint === '--help' || endpoint === '-h') {
+    io.stdout(USAGE);
+    return 0;
+  }
+  if (endpoint === undefined || !endpointNames.includes(endpoint as EndpointName) || files.length === 0) {
+    const problem = endpoint === undefined ? 'no endpoint given' : !endpointNames.includes(endpoint as EndpointName) ? `unknown endpoint ${JSON.stringify(endpoint)}` : 'no event file given';
+    io.stderr(`invoke: ${problem}\n${USAGE}`);
+    return 2;
+  }
+
+  let dynamo: RunningDynamoDbLocal | undefined;
+  try {
+    const events = await Promise.all(files.map((file) => readEvent(path.resolve(file))));
+    const tables = localTableNames(io.env);
+    let databaseEndpoint = io.env[runtimeSettings.dynamodbEndpoint];
+    if (!databaseEndpoint) {
+      const seed = await readSeedFile(path.resolve(io.env.LEAD_INTAKE_SEED || DEFAULT_SEED_FILE));
+      dynamo = await startDynamoDbLocal();
+      databaseEndpoint = dynamo.endpoint;
+      const client = createDynamoDbClient({ endpoint: databaseEndpoint });
+      await ensureTables(client, tables);
+      await applySeed(new DynamoDbRepository(createDocumentClient({ client }), tables), seed);
+    }
+    const handler = (await loadHandlers(databaseEndpoint, tables, endpoint as EndpointName))[endpoint as EndpointName]!;
+    for (const [i, event] of events.entries()) {
+      if (files.length > 1) io.stdout(`# ${files[i]}\n`);
+      const response: LeadResponse = await handler(event, lambdaContext(`lead-intake-${endpoint}`));
+      io.stdout(`${JSON.stringify(response, null, 2)}\n`);
+    }
+    return 0;
+  } catch (error) {
+    io.stderr(`invoke: ${describeError(error)}\n`);
+    return 1;
+  } finally {
+    await dynamo?.stop();
+  }
+};
+
+if (import.meta.main) {
+  // The handler's request log goes to stdout as in Lambda; the responses follow it.
+  process.exitCode = await runInvoke(process.argv.slice(2), {
+    env: process.env,
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+  });
+}

@@ -1,0 +1,102 @@
+/**
+ * The local HTTP front of the lead handlers: plays API Gateway's part. Routes come from the route table
+ * the CDK stack uses; each request becomes the payload 2.0 event API Gateway sends (lower-cased headers,
+ * request id, source IP, a body that is not UTF-8 text base64-encoded), and the handler's answer is
+ * written back as it is.
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { apiGatewayEvent, lambdaContext } from '../../shared/http/api-gateway-event.ts';
+import { leadRoutes, type LeadRoute } from '../../shared/routes.ts';
+import type { LeadHandlers } from './environment.ts';
+
+/**
+ * Bytes of a body the server reads, to protect the process; the handler itself answers 413 above
+ * 64 KiB, after the key check, so a larger body is handed on cut here, still too large.
+ */
+export const MAX_READ_BYTES = 1024 * 1024;
+
+export interface LocalServerOptions {
+  readonly handlers: LeadHandlers;
+  /** Called when a handler throws (it should never: the envelope middleware answers every error). */
+  readonly onHandlerError?: (error: unknown) => void;
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+const json = (response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
+  const text = JSON.stringify(body);
+  response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), ...headers });
+  response.end(text);
+};
+
+/** Reads the body, keeping at most `limit + 1` bytes; the rest is drained and dropped. */
+const readBody = (request: IncomingMessage, limit: number): Promise<Buffer> =>
+  new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let kept = 0;
+    request.on('data', (chunk: Buffer) => {
+      if (kept > limit) return;
+      const part = chunk.subarray(0, limit + 1 - kept);
+      chunks.push(part);
+      kept += part.length;
+    });
+    request.on('end', () => resolve(Buffer.concat(chunks)));
+    request.on('error', reject);
+  });
+
+/** API Gateway joins repeated headers with commas. */
+const headersOf = (request: IncomingMessage): Record<string, string> => {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(',') : value;
+  }
+  return headers;
+};
+
+/** A body as API Gateway hands it on: absent when empty, text when it is UTF-8, else base64 (a Buffer). */
+const bodyOf = (raw: Buffer): string | Buffer | undefined => {
+  if (raw.length === 0) return undefined;
+  try {
+    return utf8.decode(raw);
+  } catch {
+    return raw;
+  }
+};
+
+const methodsOf = (route: LeadRoute) => (route.browserFacing ? ['POST', 'OPTIONS'] : ['POST']);
+
+export const createLocalServer = ({ handlers, onHandlerError }: LocalServerOptions): Server =>
+  createServer(async (request, response) => {
+    try {
+      const method = (request.method ?? 'GET').toUpperCase();
+      const { pathname } = new URL(request.url ?? '/', 'http://localhost');
+      const route = leadRoutes.find((r) => r.path === pathname);
+      if (!route) {
+        request.resume();
+        return json(response, 404, { status: false, message: 'Not found' });
+      }
+      const allowed = methodsOf(route);
+      if (!allowed.includes(method)) {
+        request.resume();
+        return json(response, 405, { status: false, message: 'Method not allowed' }, { allow: allowed.join(', ') });
+      }
+      const body = bodyOf(await readBody(request, MAX_READ_BYTES));
+      const event = apiGatewayEvent({
+        method,
+        path: route.path,
+        headers: headersOf(request),
+        ...(body !== undefined && { body }),
+        sourceIp: (request.socket.remoteAddress ?? '127.0.0.1').replace(/^::ffff:/, ''),
+        requestId: randomUUID(),
+      });
+      const answer = await handlers[route.endpoint](event, lambdaContext(`lead-intake-${route.endpoint}`));
+      const payload = answer.body ?? '';
+      response.writeHead(answer.statusCode, { ...answer.headers, 'content-length': Buffer.byteLength(payload) });
+      response.end(payload);
+    } catch (error) {
+      onHandlerError?.(error);
+      if (!response.headersSent) json(response, 500, { status: false, message: 'Lead could not be created' });
+      else response.destroy();
+    }
+  });

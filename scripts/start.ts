@@ -1,0 +1,204 @@
+/**
+ * `npm start`: the service on a laptop (CONTRACT.md section 6). Starts DynamoDB Local (unless
+ * DYNAMODB_ENDPOINT names a running one), creates the missing tables from the stack's definitions,
+ * applies the seed, and serves the four routes on http://127.0.0.1:$PORT through the real handlers.
+ * Ctrl-C or SIGTERM stops the HTTP server and DynamoDB Local.
+ *
+ *   PORT                  HTTP port (3000)
+ *   DYNAMODB_PORT         port of the embedded DynamoDB Local (8000)
+ *   LEAD_INTAKE_DATA_DIR  its data folder (.data); `:memory:` keeps nothing
+ *   LEAD_INTAKE_SEED      seed file (seed/demo.json)
+ *   DYNAMODB_ENDPOINT     use this DynamoDB instead of starting one
+ */
+import type { ChildProcess } from 'node:child_process';
+import { mkdir } from 'node:fs/promises';
+import { createServer as createNetServer } from 'node:net';
+import * as path from 'node:path';
+import type { Server } from 'node:http';
+import { createDocumentClient, createDynamoDbClient } from '../shared/dynamodb/client.ts';
+import { DynamoDbRepository } from '../shared/dynamodb/repository.ts';
+import { leadRoutes, runtimeSettings } from '../shared/routes.ts';
+import { startDynamoDbLocal, type RunningDynamoDbLocal } from './dynamodb-local.ts';
+import { DEFAULT_SEED_FILE, describeError, ensureTables, loadHandlers, localTableNames, type LeadHandlers } from './local/environment.ts';
+import { createLocalServer } from './local/http-server.ts';
+import { applySeed, demoKeyOf, readSeedFile, type Seed } from './local/seed.ts';
+
+const env = process.env;
+const HOST = '127.0.0.1';
+
+let stopping = false;
+let dynamoStarting: Promise<RunningDynamoDbLocal> | undefined;
+let dynamoProcess: ChildProcess | undefined;
+let server: Server | undefined;
+
+/** Stops what was started, in reverse order, and exits. A second signal does not start it again. */
+const shutdown = async (code: number): Promise<never> => {
+  if (!stopping) {
+    stopping = true;
+    if (server) {
+      server.close();
+      server.closeAllConnections();
+    }
+    const dynamo = await dynamoStarting?.catch(() => undefined);
+    await dynamo?.stop();
+  }
+  process.exit(code);
+};
+
+const fail = async (message: string): Promise<never> => {
+  process.stderr.write(`npm start: ${message}\n`);
+  return shutdown(1);
+};
+
+const portSetting = (name: string, fallback: number): number => {
+  const value = env[name];
+  if (value === undefined || value === '') return fallback;
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 1 || port > 65_535) {
+    process.stderr.write(`npm start: ${name} must be a port number (1-65535), not ${JSON.stringify(value)}\n`);
+    process.exit(1);
+  }
+  return port;
+};
+
+/** True when nothing listens on the port (checked before starting anything). */
+const portIsFree = (port: number, host: string): Promise<boolean> =>
+  new Promise((resolve, reject) => {
+    const probe = createNetServer();
+    probe.once('error', (error: NodeJS.ErrnoException) => (error.code === 'EADDRINUSE' || error.code === 'EACCES' ? resolve(false) : reject(error)));
+    probe.listen({ port, host, exclusive: true }, () => probe.close(() => resolve(true)));
+  });
+
+const listen = (httpServer: Server, port: number): Promise<void> =>
+  new Promise((resolve, reject) => {
+    httpServer.once('error', reject);
+    httpServer.listen(port, HOST, () => {
+      httpServer.off('error', reject);
+      resolve();
+    });
+  });
+
+/** A string for a POSIX shell, inside single quotes. */
+const shellQuote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
+
+const banner = (baseUrl: string, dynamodb: string, storage: string, seedFile: string, seed: Seed): string => {
+  const lines = [
+    '',
+    `Lead intake service: ${baseUrl}`,
+    `DynamoDB:            ${dynamodb} (${storage})`,
+    `Seed:                ${path.relative(process.cwd(), seedFile) || seedFile} (${seed.accounts.length} account(s), ${seed.apiKeys.length} API key(s))`,
+  ];
+  const demo = demoKeyOf(seed);
+  if (!demo) {
+    lines.push('', 'The seed has no active API key of an account it defines: create one with `npm run admin -- create-key --account ID`.');
+  } else {
+    const { key, account } = demo;
+    const project = [...account.projects.values()][0];
+    const campaign = [...account.campaigns.values()].find((c) => c.projectId === project?.id);
+    const common = { projectID: project?.id ?? '<project id>', campaignID: campaign?.id ?? '<campaign id>' };
+    const bodies: Record<string, Record<string, string>> = {
+      website: { name: 'Asha Verma', mobile_number: '+91 98765 43210', ...common, sub_source: [...account.websiteSubSources][0] ?? '<website sub source>' },
+      portala: { name: 'Ravi Kumar', mobile_number: '9876500001', ...common, notes: '2 BHK, ready to move' },
+      portalb: { name: 'Meera Iyer', mobile_number: '9876500002', ...common, notes: 'Site visit on Sunday' },
+      social: { name: 'Kabir Shah', mobile_number: '9876500003', ...common, platform: [...account.socialSubSources][0] ?? 'fb' },
+    };
+    lines.push(`Demo API key:        ${key} (account ${account.id})`, '', 'Try it:');
+    for (const route of leadRoutes) {
+      lines.push(
+        `curl -s -X POST ${baseUrl}${route.path} -H ${shellQuote(`x-api-key: ${key}`)} -H 'content-type: application/json' -d ${shellQuote(JSON.stringify(bodies[route.endpoint]))}`,
+      );
+    }
+    lines.push('', `Leads: DYNAMODB_ENDPOINT=${dynamodb} npm run -s admin -- leads --account ${account.id}`);
+  }
+  lines.push('Ctrl-C stops the service and its database.', '');
+  return lines.join('\n');
+};
+
+const main = async () => {
+  process.on('SIGINT', () => void shutdown(0));
+  process.on('SIGTERM', () => void shutdown(0));
+  // Last resort for an abnormal exit: never leave DynamoDB Local's Java process behind.
+  process.on('exit', () => {
+    if (dynamoProcess && dynamoProcess.exitCode === null && dynamoProcess.signalCode === null) dynamoProcess.kill('SIGKILL');
+  });
+
+  // Should whatever started this process die without passing a signal on (a shell wrapper killed by
+  // its parent), stop anyway rather than leave the service and DynamoDB Local running unowned.
+  const parent = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== parent) void shutdown(0);
+  }, 500).unref();
+
+  const port = portSetting('PORT', 3000);
+  const dynamoPort = portSetting('DYNAMODB_PORT', 8000);
+  const seedFile = path.resolve(env.LEAD_INTAKE_SEED || DEFAULT_SEED_FILE);
+  const dataDirSetting = env.LEAD_INTAKE_DATA_DIR || '.data';
+  const inMemory = dataDirSetting === ':memory:';
+  const external = env[runtimeSettings.dynamodbEndpoint];
+
+  // Everything that can be checked is checked before anything starts.
+  let seed: Seed;
+  try {
+    seed = await readSeedFile(seedFile);
+  } catch (error) {
+    return fail(describeError(error));
+  }
+  if (!(await portIsFree(port, HOST))) return fail(`port ${port} is already in use on ${HOST}; set PORT to a free port`);
+
+  let endpoint: string;
+  let storage: string;
+  if (external) {
+    endpoint = external;
+    storage = 'DYNAMODB_ENDPOINT: not started here';
+  } else {
+    if (!(await portIsFree(dynamoPort, '0.0.0.0'))) {
+      return fail(
+        `DynamoDB port ${dynamoPort} is already in use; set DYNAMODB_PORT to a free port, or DYNAMODB_ENDPOINT=http://127.0.0.1:${dynamoPort} to use the database already there`,
+      );
+    }
+    const dataDir = inMemory ? undefined : path.resolve(dataDirSetting);
+    if (dataDir) await mkdir(dataDir, { recursive: true });
+    storage = dataDir ? `data in ${path.relative(process.cwd(), dataDir) || dataDir}, kept across restarts` : 'in memory, nothing is kept';
+    dynamoStarting = startDynamoDbLocal({ port: dynamoPort, ...(dataDir && { dataDir }) });
+    let dynamo: RunningDynamoDbLocal;
+    try {
+      dynamo = await dynamoStarting;
+    } catch (error) {
+      return fail(`DynamoDB Local did not start: ${describeError(error)}`);
+    }
+    dynamoProcess = dynamo.process;
+    if (stopping) return;
+    dynamo.process.once('exit', (code, signal) => {
+      if (!stopping) void fail(`DynamoDB Local stopped unexpectedly (${signal ?? `exit code ${code}`})`);
+    });
+    endpoint = dynamo.endpoint;
+  }
+
+  const tables = localTableNames(env);
+  try {
+    const client = createDynamoDbClient({ endpoint });
+    await ensureTables(client, tables);
+    await applySeed(new DynamoDbRepository(createDocumentClient({ client }), tables), seed);
+  } catch (error) {
+    return fail(`could not prepare the database at ${endpoint}: ${describeError(error)}`);
+  }
+  if (stopping) return;
+
+  // Locally an admin command should apply at once: the handlers re-read keys and settings each time.
+  env[runtimeSettings.configCacheTtlSeconds] ??= '0';
+  const handlers = (await loadHandlers(endpoint, tables)) as LeadHandlers;
+  server = createLocalServer({
+    handlers,
+    onHandlerError: (error) => process.stderr.write(`npm start: a handler failed: ${describeError(error)}\n`),
+  });
+  try {
+    await listen(server, port);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return fail(code === 'EADDRINUSE' ? `port ${port} is already in use on ${HOST}; set PORT to a free port` : describeError(error));
+  }
+  if (stopping) return;
+  process.stdout.write(`${banner(`http://${HOST}:${port}`, endpoint, storage, seedFile, seed)}\n`);
+};
+
+main().catch((error: unknown) => fail(describeError(error)));
