@@ -4,6 +4,10 @@ import { leadRoutes } from '../../shared/routes.ts';
 import { logicalIdOf, resources, synthesize } from './synth.ts';
 
 const { template } = synthesize();
+/** One synth with every function setting given in context, as the CLI passes it (strings). */
+const custom = synthesize({
+  context: { memorySize: '1024', corsAllowedOrigins: 'https://a.example, https://b.example', configCacheTtlSeconds: '300', logRetentionDays: '90' },
+}).template;
 
 function fnOf(path: string) {
   const id = logicalIdOf(template, 'AWS::Lambda::Function', { Description: Match.stringLikeRegexp(`POST ${path}$`) });
@@ -36,7 +40,7 @@ describe('The lead functions', () => {
   });
 
   test('take their memory size from context', () => {
-    synthesize({ context: { memorySize: '1024' } }).template.allResourcesProperties('AWS::Lambda::Function', { MemorySize: 1024 });
+    custom.allResourcesProperties('AWS::Lambda::Function', { MemorySize: 1024 });
   });
 
   test('get the table names, the config cache TTL and source-mapped stack traces in their environment', () => {
@@ -60,20 +64,19 @@ describe('The lead functions', () => {
   });
 
   test('take the CORS origins and the config cache TTL from context', () => {
-    const custom = synthesize({ context: { corsAllowedOrigins: 'https://a.example, https://b.example', configCacheTtlSeconds: 300 } }).template;
     custom.hasResourceProperties('AWS::Lambda::Function', {
       Description: Match.stringLikeRegexp('website'),
       Environment: { Variables: Match.objectLike({ CORS_ALLOWED_ORIGINS: 'https://a.example,https://b.example', CONFIG_CACHE_TTL_SECONDS: '300' }) },
     });
   });
 
-  test('each log to their own log group, kept 30 days by default', () => {
+  test('each log to their own log group, kept 30 days by default or as long as the context says', () => {
     const logGroups = new Set(leadRoutes.map((r) => fnOf(r.path).Properties!.LoggingConfig.LogGroup.Ref));
     expect(logGroups.size).toBe(4);
     for (const id of logGroups) {
       expect(resources(template, 'AWS::Logs::LogGroup')[id]!.Properties!.RetentionInDays).toBe(30);
     }
-    synthesize({ context: { logRetentionDays: '90' } }).template.allResourcesProperties('AWS::Logs::LogGroup', { RetentionInDays: 90 });
+    custom.allResourcesProperties('AWS::Logs::LogGroup', { RetentionInDays: 90 });
   });
 
   test('use no AWS managed policy', () => {

@@ -3,6 +3,7 @@ import { Match } from 'aws-cdk-lib/assertions';
 import { logicalIdOf, resources, synthesize } from './synth.ts';
 
 const { template } = synthesize();
+const custom = synthesize({ context: { stage: 'prod', alarmEmail: 'ops@example.com' } }).template;
 const alarms = Object.values(resources(template, 'AWS::CloudWatch::Alarm')).map((a) => a.Properties!);
 const topicId = logicalIdOf(template, 'AWS::SNS::Topic');
 const metricNames = (alarm: Record<string, any>): string[] =>
@@ -59,13 +60,13 @@ describe('Monitoring', () => {
 
   test('subscribes no one by default, and the alarm e-mail address when given in context', () => {
     template.resourceCountIs('AWS::SNS::Subscription', 0);
-    synthesize({ context: { alarmEmail: 'ops@example.com' } }).template.hasResourceProperties('AWS::SNS::Subscription', {
+    custom.hasResourceProperties('AWS::SNS::Subscription', {
       Protocol: 'email', Endpoint: 'ops@example.com', TopicArn: { Ref: Match.anyValue() },
     });
   });
 
   test('draws a dashboard named after the stage', () => {
     template.hasResourceProperties('AWS::CloudWatch::Dashboard', { DashboardName: 'lead-intake-dev' });
-    synthesize({ context: { stage: 'prod' } }).template.hasResourceProperties('AWS::CloudWatch::Dashboard', { DashboardName: 'lead-intake-prod' });
+    custom.hasResourceProperties('AWS::CloudWatch::Dashboard', { DashboardName: 'lead-intake-prod' });
   });
 });
