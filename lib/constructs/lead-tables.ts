@@ -12,11 +12,12 @@ import { configTable, leadsTable, type TableDefinition } from '../../shared/dyna
  * What a lead function may do, per table. Reading: the API key, the account and its projects, campaigns
  * and sub sources (GetItem, Query). Writing: a new lead is a TransactWriteItems of two conditional Puts (the
  * lead and its mobile claim), a repeated lead a PutItem; IAM authorises each Put of a transaction as
- * `dynamodb:PutItem`. New item types in the Leads table need no new action as long as they are Puts.
+ * `dynamodb:PutItem`. GetItem on Leads serves the rare read-back of a write whose answer was lost (a
+ * timeout after DynamoDB applied it), so such a lead is answered 200 rather than 503.
  */
 export const leadFunctionTableAccess = {
   config: ['dynamodb:GetItem', 'dynamodb:Query'],
-  leads: ['dynamodb:PutItem'],
+  leads: ['dynamodb:PutItem', 'dynamodb:GetItem'],
 } as const;
 
 export class LeadTables extends Construct {

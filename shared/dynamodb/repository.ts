@@ -22,7 +22,7 @@ import {
 import { ServiceUnavailableError } from '../domain/errors.ts';
 import type { AccountConfig, ApiKeyGrant, Campaign, DuplicateSetting, LeadRecord, Project } from '../domain/lead.ts';
 import type { AccountConfigReader, LeadStore, OriginalLeadOutcome } from '../domain/ports.ts';
-import { asServiceFailure, RETRY_AFTER_SECONDS } from './failures.ts';
+import { asServiceFailure, isDatabaseUnavailable, RETRY_AFTER_SECONDS } from './failures.ts';
 
 export interface TableNames {
   readonly config: string;
@@ -129,7 +129,10 @@ export class DynamoDbRepository implements AccountConfigReader, LeadStore {
         return { kind: 'stored' };
       } catch (error) {
         const reasons = cancellationReasons(error);
-        if (!reasons) throw asServiceFailure(error);
+        if (!reasons) {
+          if (await this.#storedDespite(error, accountId, lead)) return { kind: 'stored' };
+          throw asServiceFailure(error);
+        }
         const [claimReason] = reasons;
         if (claimReason?.Code === 'ConditionalCheckFailed') {
           const originalLeadId = claimReason.Item?.lead_id?.S ?? (await this.#originalLeadId(pk, claim.sk));
@@ -155,7 +158,12 @@ export class DynamoDbRepository implements AccountConfigReader, LeadStore {
    * same put (by the SDK after a lost answer) stores the same item again rather than failing.
    */
   async insertRepeat(accountId: string, lead: LeadRecord): Promise<void> {
-    await this.#send(() => this.#db.send(new PutCommand({ TableName: this.#tables.leads, Item: this.#leadItem(accountId, lead) })));
+    try {
+      await this.#db.send(new PutCommand({ TableName: this.#tables.leads, Item: this.#leadItem(accountId, lead) }));
+    } catch (error) {
+      if (await this.#storedDespite(error, accountId, lead)) return;
+      throw asServiceFailure(error);
+    }
   }
 
   // ---- configuration and lead listing (admin CLI, seed, tests) ---------------------------------
@@ -247,6 +255,28 @@ export class DynamoDbRepository implements AccountConfigReader, LeadStore {
 
   #leadItem(accountId: string, lead: LeadRecord) {
     return { pk: projectPk(accountId, lead.projectID), sk: `LEAD#${lead.id}`, item_type: 'lead', account_id: accountId, ...lead };
+  }
+
+  /**
+   * A write that timed out or lost its connection may still have been applied. Before answering 503
+   * (which tells the sender nothing was stored), read the lead back: if it is there, it was stored,
+   * and the sender must hear 200, or its retry would store the lead twice.
+   */
+  async #storedDespite(error: unknown, accountId: string, lead: LeadRecord): Promise<boolean> {
+    if (!isDatabaseUnavailable(error)) return false;
+    try {
+      const { Item } = await this.#db.send(
+        new GetCommand({
+          TableName: this.#tables.leads,
+          Key: { pk: projectPk(accountId, lead.projectID), sk: `LEAD#${lead.id}` },
+          ConsistentRead: true,
+          ProjectionExpression: 'pk',
+        }),
+      );
+      return Item !== undefined;
+    } catch {
+      return false;
+    }
   }
 
   /** Only when DynamoDB did not hand the existing claim back with the cancellation. */

@@ -49,7 +49,7 @@ describe('The lead functions', () => {
         Variables: Match.objectLike({
           CONFIG_TABLE_NAME: { Ref: 'ConfigTable' },
           LEADS_TABLE_NAME: { Ref: 'LeadsTable' },
-          CONFIG_CACHE_TTL_SECONDS: '60',
+          CONFIG_CACHE_TTL_SECONDS: '30',
           NODE_OPTIONS: '--enable-source-maps',
         }),
       },
@@ -89,9 +89,9 @@ describe('The lead functions', () => {
       expect(onConfig).toEqual([{ Effect: 'Allow', Action: ['dynamodb:GetItem', 'dynamodb:Query'], Resource: { 'Fn::GetAtt': ['ConfigTable', 'Arn'] } }]);
     });
 
-    test('writes the Leads table with PutItem only', () => {
+    test('writes the Leads table with PutItem, and reads back a lead with GetItem, only', () => {
       const onLeads = statementsOf(path).filter((s) => JSON.stringify(s.Resource).includes('"LeadsTable"'));
-      expect(onLeads).toEqual([{ Effect: 'Allow', Action: 'dynamodb:PutItem', Resource: { 'Fn::GetAtt': ['LeadsTable', 'Arn'] } }]);
+      expect(onLeads).toEqual([{ Effect: 'Allow', Action: ['dynamodb:GetItem', 'dynamodb:PutItem'], Resource: { 'Fn::GetAtt': ['LeadsTable', 'Arn'] } }]);
     });
 
     test('can otherwise only write to its own log group', () => {

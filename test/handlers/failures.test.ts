@@ -42,6 +42,29 @@ describe('when DynamoDB throttles or cannot be reached', () => {
   });
 });
 
+describe('a write DynamoDB applied but whose answer was lost', () => {
+  it.each([
+    ['a new lead', 'TransactWriteItemsCommand', 1],
+    ['a repeated lead under Merge', 'PutItemCommand', 2],
+  ])('answers 200 for %s, since the lead is stored', async (_, command, requests) => {
+    const lost = failFirst(command, 1, () => namedError('TimeoutError', 'socket timed out after the request was sent'));
+    const service = await testService({ instrument: (client) => injectFaults(client, lost.fault, 'after') });
+    await service.seedAccount({ id: 'acc-a', duplicateSetting: 'merge', projects: { 'PRJ-1': ['CMP-1'] } });
+    const apiKey = await service.issueKey('acc-a');
+    const mobile = uniqueMobile();
+    for (let i = 1; i < requests; i += 1) await service.call('portala', { apiKey, body: validBody('portala', project, { mobile_number: mobile }) });
+    lost.arm();
+
+    const answer = await service.call('portala', { apiKey, body: validBody('portala', project, { mobile_number: mobile }) });
+
+    expect(lost.failures()).toBe(1);
+    expect(answer.status).toBe(200);
+    const stored = await service.repository.listLeads('acc-a', ['PRJ-1']);
+    expect(stored.map((lead) => lead.id)).toContain(answer.body.data.id);
+    expect(stored).toHaveLength(requests);
+  });
+});
+
 describe('an unexpected failure', () => {
   it.each(endpointNames)('answers 500 on %s with the request id and nothing internal', async (name) => {
     const { service, apiKey } = await faultyService('TransactWriteItemsCommand', () =>

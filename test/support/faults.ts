@@ -6,14 +6,24 @@ import { TransactionCanceledException, type DynamoDBClient } from '@aws-sdk/clie
 
 export type Fault = (commandName: string) => Error | undefined;
 
-export const injectFaults = (client: DynamoDBClient, fault: Fault) => {
+/**
+ * `before`: the request never reaches DynamoDB. `after`: DynamoDB applies it, but its answer is lost
+ * (a timeout or a reset connection on the way back).
+ */
+export const injectFaults = (client: DynamoDBClient, fault: Fault, when: 'before' | 'after' = 'before') => {
   client.middlewareStack.add(
     (next, context) => async (args) => {
+      if (when === 'before') {
+        const error = fault(String(context.commandName));
+        if (error) throw error;
+        return next(args);
+      }
+      const result = await next(args);
       const error = fault(String(context.commandName));
       if (error) throw error;
-      return next(args);
+      return result;
     },
-    { step: 'initialize', name: 'injectFaults', priority: 'low' },
+    { step: 'initialize', name: `injectFaults-${when}`, priority: 'low' },
   );
 };
 
