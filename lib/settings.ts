@@ -37,7 +37,7 @@ export interface LeadIntakeSettings {
   readonly memorySize: number;
   /**
    * Seconds a function container keeps an account's configuration and API key before re-reading them:
-   * also the longest a revoked key or a changed setting can take to apply. @default 60
+   * also the longest a revoked key or a changed setting can take to apply. @default 30
    */
   readonly configCacheTtlSeconds: number;
 }
@@ -49,7 +49,7 @@ export const defaultSettings: LeadIntakeSettings = {
   corsAllowedOrigins: ['*'],
   logRetentionDays: 30,
   memorySize: 512,
-  configCacheTtlSeconds: 60,
+  configCacheTtlSeconds: 30,
 };
 
 type SettingName = keyof LeadIntakeSettings;

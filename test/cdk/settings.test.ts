@@ -8,7 +8,7 @@ describe('Operator settings', () => {
   test('have documented defaults', () => {
     expect(resolveSettings(withContext({}))).toEqual({
       stage: 'dev', throttlingRateLimit: 50, throttlingBurstLimit: 100, corsAllowedOrigins: ['*'],
-      logRetentionDays: 30, alarmEmail: undefined, memorySize: 512, configCacheTtlSeconds: 60,
+      logRetentionDays: 30, alarmEmail: undefined, memorySize: 512, configCacheTtlSeconds: 30,
     });
     expect(defaultSettings.alarmEmail).toBeUndefined();
   });
