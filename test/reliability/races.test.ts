@@ -1,0 +1,97 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { DuplicateSetting, LeadRecord } from '../../shared/domain/lead.ts';
+import { leadRoutes, type EndpointName } from '../../shared/routes.ts';
+import { createLocalServer } from '../../scripts/local/http-server.ts';
+import { endpointNames, testService, uniqueMobile, validBody, type TestService } from '../support/service.ts';
+
+/**
+ * Simultaneous requests through the local HTTP server (the real handlers, over DynamoDB Local): exactly
+ * one original per (project, mobile), and exactly the leads answered 200 are stored.
+ */
+let service: TestService;
+let server: Server;
+let baseUrl: string;
+const keys: Partial<Record<DuplicateSetting, string>> = {};
+const settings: DuplicateSetting[] = ['ignore', 'create', 'merge'];
+const projects = [
+  { projectID: 'PRJ-1', campaignID: 'CMP-1' },
+  { projectID: 'PRJ-2', campaignID: 'CMP-2' },
+];
+
+beforeAll(async () => {
+  service = await testService();
+  for (const setting of settings) {
+    await service.seedAccount({
+      id: `acc-${setting}`,
+      duplicateSetting: setting,
+      projects: { 'PRJ-1': ['CMP-1'], 'PRJ-2': ['CMP-2'] },
+      website: ['Skyline landing page'],
+      social: ['fb', 'ig', 'wp'],
+    });
+    keys[setting] = await service.issueKey(`acc-${setting}`);
+  }
+  server = createLocalServer({ handlers: service.handlers });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve));
+});
+
+const post = async (name: EndpointName, apiKey: string, body: unknown) => {
+  const route = leadRoutes.find((r) => r.endpoint === name)!;
+  const response = await fetch(`${baseUrl}${route.path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, body: (await response.json()) as { data?: LeadRecord; message: string } };
+};
+
+const storedWith = async (setting: DuplicateSetting, projectID: string, mobile: string) =>
+  (await service.repository.listLeads(`acc-${setting}`, [projectID])).filter((lead) => lead.mobile_number === mobile);
+
+const checkOutcome = async (setting: DuplicateSetting, projectID: string, mobile: string, answers: { status: number }[]) => {
+  const stored = await storedWith(setting, projectID, mobile);
+  const originals = stored.filter((lead) => !lead.is_repeated);
+  const accepted = answers.filter((answer) => answer.status === 200).length;
+  expect(answers.every((answer) => answer.status === 200 || answer.status === 422)).toBe(true);
+  expect(originals).toHaveLength(1);
+  expect(stored).toHaveLength(accepted);
+  if (setting === 'ignore') expect(accepted).toBe(1);
+  else expect(accepted).toBe(answers.length);
+  const parent = setting === 'merge' ? originals[0]!.id : null;
+  for (const repeat of stored.filter((lead) => lead.is_repeated)) expect(repeat.parent_lead_id).toBe(parent);
+};
+
+describe.each(settings)('100 simultaneous requests for one new mobile under %s', (setting) => {
+  it('give exactly one original, mixed across the four endpoints', async () => {
+    const mobile = uniqueMobile();
+    const answers = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => {
+        const name = endpointNames[i % endpointNames.length]!;
+        return post(name, keys[setting]!, validBody(name, projects[0]!, { mobile_number: mobile }));
+      }),
+    );
+    await checkOutcome(setting, 'PRJ-1', mobile, answers);
+  });
+
+  it('keep several mobiles and projects apart when interleaved', async () => {
+    const targets = Array.from({ length: 4 }, (_, i) => ({ mobile: uniqueMobile(), project: projects[i % 2]! }));
+    const requests = Array.from({ length: 80 }, (_, i) => ({ i, target: targets[i % targets.length]!, name: endpointNames[(i >> 2) % 4]! }));
+    const answers = await Promise.all(
+      requests.map(async ({ target, name }) => ({ target, answer: await post(name, keys[setting]!, validBody(name, target.project, { mobile_number: target.mobile })) })),
+    );
+    for (const target of targets) {
+      await checkOutcome(
+        setting,
+        target.project.projectID,
+        target.mobile,
+        answers.filter((a) => a.target === target).map((a) => a.answer),
+      );
+    }
+  });
+});
