@@ -2,6 +2,7 @@
  * The fields of a lead, as valibot schemas: the common fields once, and each endpoint's own fields
  * as data. CONTRACT.md section 2 sets every rule here.
  */
+import { isIP } from 'node:net';
 import * as v from 'valibot';
 import { normaliseIndianMobile } from '../domain/mobile.ts';
 
@@ -69,7 +70,14 @@ export const websiteLeadFields = {
   utm_term: optionalText('utm_term', 500),
   gclid: optionalText('gclid', 500),
   fbclid: optionalText('fbclid', 500),
-  visitor_ip: v.optional(v.pipe(v.string('visitor_ip must be text'), v.ip('visitor_ip must be a valid IPv4 or IPv6 address'))),
+  // Node's own parser: valibot's ip() refuses IPv6 with an embedded IPv4 (`::ffff:10.0.0.1`), which
+  // dual-stack servers report for IPv4 visitors.
+  visitor_ip: v.optional(
+    v.pipe(
+      v.string('visitor_ip must be text'),
+      v.check((value) => isIP(value) !== 0, 'visitor_ip must be a valid IPv4 or IPv6 address'),
+    ),
+  ),
 };
 
 export const portalLeadFields = {

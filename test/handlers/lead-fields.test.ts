@@ -88,6 +88,11 @@ describe('fields of the website endpoint', () => {
     expect(answer.body.errors).toEqual({ sub_source: ['sub_source is required'] });
   });
 
+  it.each(['203.0.113.7', '2001:db8::1', '::ffff:203.0.113.7'])('accepts the visitor IP %s', async (visitor_ip) => {
+    const answer = await service.call('website', { apiKey, body: validBody('website', project, { visitor_ip }) });
+    expect(answer.status).toBe(200);
+  });
+
   it('refuses a visitor IP that is not an IPv4 or IPv6 address', async () => {
     const answer = await service.call('website', { apiKey, body: validBody('website', project, { visitor_ip: '999.1.1.1' }) });
     expect(answer.body.errors).toEqual({ visitor_ip: ['visitor_ip must be a valid IPv4 or IPv6 address'] });
