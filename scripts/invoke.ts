@@ -13,7 +13,7 @@
 import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { lambdaContext } from '../shared/http/api-gateway-event.ts';
-import type { LeadEvent, LeadResponse } from '../shared/http/lambda.ts';
+import type { LeadContext, LeadEvent, LeadResponse } from '../shared/http/lambda.ts';
 import type { EndpointName } from '../shared/routes.ts';
 import { createDocumentClient, createDynamoDbClient } from '../shared/dynamodb/client.ts';
 import { DynamoDbRepository } from '../shared/dynamodb/repository.ts';
@@ -78,7 +78,7 @@ export const runInvoke = async (argv: readonly string[], io: InvokeIo): Promise<
     const handler = (await loadHandlers(databaseEndpoint, tables, endpoint as EndpointName))[endpoint as EndpointName]!;
     for (const [i, event] of events.entries()) {
       if (files.length > 1) io.stdout(`# ${files[i]}\n`);
-      const response: LeadResponse = await handler(event, lambdaContext(`lead-intake-${endpoint}`));
+      const response: LeadResponse = await handler(event, lambdaContext(`lead-intake-${endpoint}`) as LeadContext);
       io.stdout(`${JSON.stringify(response, null, 2)}\n`);
     }
     return 0;

@@ -3,12 +3,11 @@
  * loaded in-process with the environment the deployed functions get.
  */
 import * as path from 'node:path';
-import type { Context } from 'aws-lambda';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { createTable } from '../../shared/dynamodb/create-tables.ts';
 import type { TableNames } from '../../shared/dynamodb/repository.ts';
 import { configTable, leadsTable } from '../../shared/dynamodb/tables.ts';
-import type { LeadEvent, LeadResponse } from '../../shared/http/lambda.ts';
+import type { LeadContext, LeadEvent, LeadResponse } from '../../shared/http/lambda.ts';
 import { leadRoutes, runtimeSettings, type EndpointName } from '../../shared/routes.ts';
 
 /** Repository root: route entries (shared/routes.ts) and the default seed are relative to it. */
@@ -31,7 +30,8 @@ export const ensureTables = async (client: DynamoDBClient, names: TableNames): P
   await createTable(client, leadsTable, names.leads);
 };
 
-export type LambdaHandler = (event: LeadEvent, context: Context) => Promise<LeadResponse>;
+/** A lead function's handler as Lambda calls it (a Middy handler also takes an options argument). */
+export type LambdaHandler = (event: LeadEvent, context: LeadContext, ...more: never[]) => Promise<LeadResponse>;
 export type LeadHandlers = Readonly<Record<EndpointName, LambdaHandler>>;
 
 export const endpointNames = leadRoutes.map((route) => route.endpoint);

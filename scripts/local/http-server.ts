@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { apiGatewayEvent, lambdaContext } from '../../shared/http/api-gateway-event.ts';
+import type { LeadContext } from '../../shared/http/lambda.ts';
 import { leadRoutes, type LeadRoute } from '../../shared/routes.ts';
 import type { LeadHandlers } from './environment.ts';
 
@@ -90,7 +91,7 @@ export const createLocalServer = ({ handlers, onHandlerError }: LocalServerOptio
         sourceIp: (request.socket.remoteAddress ?? '127.0.0.1').replace(/^::ffff:/, ''),
         requestId: randomUUID(),
       });
-      const answer = await handlers[route.endpoint](event, lambdaContext(`lead-intake-${route.endpoint}`));
+      const answer = await handlers[route.endpoint](event, lambdaContext(`lead-intake-${route.endpoint}`) as LeadContext);
       const payload = answer.body ?? '';
       response.writeHead(answer.statusCode, { ...answer.headers, 'content-length': Buffer.byteLength(payload) });
       response.end(payload);

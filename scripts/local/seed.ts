@@ -73,13 +73,13 @@ export const parseSeed = (input: unknown, source = 'seed'): Seed => {
   list(input.accounts, 'accounts').forEach((raw, i) => {
     let at = `accounts[${i}]`;
     if (!isObject(raw)) return problem(`${at} must be an object`);
-    fields(raw, at, ['id', 'name', 'duplicateHandling', 'projects', 'subSources']);
     const id = text(raw.id, `${at}.id`, ID_MAX, { noHash: true });
     if (id !== undefined) {
       at = `account ${show(id)}`;
       if (accountIds.has(id)) problem(`account id ${show(id)} appears more than once`);
       accountIds.add(id);
     }
+    fields(raw, at, ['id', 'name', 'duplicateHandling', 'projects', 'subSources']);
     const name = text(raw.name, `${at}.name`, 200);
     const duplicateSetting = raw.duplicateHandling ?? 'ignore';
     if (!duplicateSettings.includes(duplicateSetting as DuplicateSetting)) {
@@ -91,13 +91,13 @@ export const parseSeed = (input: unknown, source = 'seed'): Seed => {
     list(raw.projects, `${at}.projects`).forEach((rawProject, j) => {
       let projectAt = `${at}.projects[${j}]`;
       if (!isObject(rawProject)) return problem(`${projectAt} must be an object`);
-      fields(rawProject, projectAt, ['id', 'name', 'campaigns']);
       const projectId = text(rawProject.id, `${projectAt}.id`, ID_MAX);
       if (projectId !== undefined) {
         projectAt = `${at}, project ${show(projectId)}`;
         if (projects.has(projectId)) problem(`${at}: project id ${show(projectId)} appears more than once`);
         projects.set(projectId, { id: projectId, name: rawProject.name === undefined ? projectId : (text(rawProject.name, `${projectAt}.name`, 200) ?? projectId) });
       }
+      fields(rawProject, projectAt, ['id', 'name', 'campaigns']);
       list(rawProject.campaigns, `${projectAt}.campaigns`).forEach((rawCampaign, k) => {
         const campaignAt = `${projectAt}.campaigns[${k}]`;
         if (!isObject(rawCampaign)) return problem(`${campaignAt} must be an object`);

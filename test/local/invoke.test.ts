@@ -1,0 +1,128 @@
+import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { apiGatewayEvent } from '../../shared/http/api-gateway-event.ts';
+import { leadRoutes } from '../../shared/routes.ts';
+import { projectRoot } from '../../scripts/local/environment.ts';
+import { runInvoke } from '../../scripts/invoke.ts';
+import { applySeed, readSeedFile } from '../../scripts/local/seed.ts';
+import { testService, type TestService } from '../support/service.ts';
+
+const eventsDir = path.join(projectRoot, 'events');
+const eventFile = (name: string) => path.join(eventsDir, name);
+
+/** What each example event answers on the demo seed, run in this order on a fresh database. */
+const examples: [file: string, endpoint: string, status: number, message: string | undefined][] = [
+  ['website.json', 'website', 200, 'Lead created successfully'],
+  ['portala.json', 'portala', 200, 'Lead created successfully'],
+  ['portalb.json', 'portalb', 200, 'Lead created successfully'],
+  ['social.json', 'social', 200, 'Lead created successfully'],
+  ['website-duplicate.json', 'website', 422, 'Lead already exists'],
+  ['website-missing-key.json', 'website', 401, 'API Key missing'],
+  ['portala-bad-mobile.json', 'portala', 422, 'mobile_number must be a 10-digit Indian mobile number starting with 6, 7, 8 or 9'],
+  ['social-unknown-platform.json', 'social', 422, 'Sub source not found'],
+  ['website-preflight.json', 'website', 204, undefined],
+];
+
+let service: TestService;
+let env: NodeJS.ProcessEnv;
+/** What the handlers log (to stdout, as in Lambda), kept off the test output. */
+const logged: string[] = [];
+
+const invoke = async (...argv: string[]) => {
+  let stdout = '';
+  let stderr = '';
+  const code = await runInvoke(argv, { env, stdout: (text) => void (stdout += text), stderr: (text) => void (stderr += text) });
+  return { code, stdout, stderr };
+};
+
+beforeAll(async () => {
+  jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => logged.push(String(chunk)) > 0);
+  service = await testService();
+  await applySeed(service.repository, await readSeedFile(path.join(projectRoot, 'seed', 'demo.json')));
+  env = { DYNAMODB_ENDPOINT: process.env.TEST_DYNAMODB_ENDPOINT, CONFIG_TABLE_NAME: service.tables.config, LEADS_TABLE_NAME: service.tables.leads };
+});
+
+afterAll(() => {
+  jest.restoreAllMocks();
+});
+
+describe('the example events in events/', () => {
+  it('has an example for each endpoint, and one for each failure the issue names', () => {
+    expect(readdirSync(eventsDir).sort()).toEqual(examples.map(([file]) => file).sort());
+    for (const route of leadRoutes) expect(readdirSync(eventsDir)).toContain(`${route.endpoint}.json`);
+  });
+
+  it.each(examples)('%s has the shape API Gateway sends to the %s route', (file, endpoint) => {
+    const event = JSON.parse(readFileSync(eventFile(file), 'utf8'));
+    const route = leadRoutes.find((r) => r.endpoint === endpoint)!;
+    const reference = apiGatewayEvent({ method: event.requestContext.http.method, path: route.path, body: '{}' });
+    const keys = (object: object) => Object.keys(object).filter((key) => key !== 'body').sort();
+    expect(keys(event)).toEqual(keys(reference));
+    expect(keys(event.requestContext)).toEqual(keys(reference.requestContext));
+    expect(keys(event.requestContext.http)).toEqual(keys(reference.requestContext.http));
+    expect(event).toMatchObject({ version: '2.0', rawPath: route.path, routeKey: reference.routeKey, isBase64Encoded: false });
+    for (const name of Object.keys(event.headers)) expect(name).toBe(name.toLowerCase());
+  });
+});
+
+describe('npm run invoke', () => {
+  it.each(examples)('runs the handler on %s (%s) and prints its answer', async (file, endpoint, status, message) => {
+    const { code, stdout, stderr } = await invoke(endpoint, eventFile(file));
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    const response = JSON.parse(stdout);
+    expect(response.statusCode).toBe(status);
+    expect(response.headers['x-request-id']).toBe(JSON.parse(readFileSync(eventFile(file), 'utf8')).requestContext.requestId);
+    if (message === undefined) expect(response.body).toBeUndefined();
+    else expect(JSON.parse(response.body).message).toBe(message);
+  });
+
+  it('stored the leads the example events created, under the demo account', async () => {
+    const leads = await service.repository.listLeads('acc-demo', ['PRJ-1']);
+    expect(leads.map((lead) => [lead.source, lead.mobile_number])).toEqual([
+      ['website', '9810000001'],
+      ['portala', '9810000002'],
+      ['portalb', '9810000003'],
+      ['social', '9810000004'],
+    ]);
+  });
+
+  it("logged one line per event, without the key", () => {
+    expect(logged.filter((line) => line.includes('"requestId":"local-event-'))).toHaveLength(examples.length);
+    expect(logged.join('')).not.toContain('demo-key-please-change');
+  });
+
+  it.each([
+    [[], 'invoke: no endpoint given'],
+    [['webform', 'events/website.json'], 'invoke: unknown endpoint "webform"'],
+    [['website'], 'invoke: no event file given'],
+  ])('refuses %j with exit code 2 and the usage', async (argv, message) => {
+    const { code, stderr } = await invoke(...argv);
+    expect(code).toBe(2);
+    expect(stderr.split('\n')[0]).toBe(message);
+    expect(stderr).toContain('Usage: npm run invoke --');
+  });
+
+  it('refuses a file that is not an API Gateway event, naming it', async () => {
+    const { code, stderr } = await invoke('website', path.join(projectRoot, 'seed', 'demo.json'));
+    expect(code).toBe(1);
+    expect(stderr).toContain('demo.json: not an API Gateway HTTP API event');
+  });
+
+  it('starts its own seeded DynamoDB Local when no endpoint is set, and runs events in order', async () => {
+    const child = spawn('npm', ['run', '--silent', 'invoke', '--', 'website', 'events/website.json', 'events/website-duplicate.json'], {
+      cwd: projectRoot,
+      env: { ...process.env, DYNAMODB_ENDPOINT: '', CONFIG_TABLE_NAME: '', LEADS_TABLE_NAME: '', LEAD_INTAKE_SEED: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    const code = await new Promise((resolve) => child.on('exit', resolve));
+    expect(code).toBe(0);
+    const statuses = [...stdout.matchAll(/"statusCode": (\d+)/g)].map((match) => Number(match[1]));
+    expect(statuses).toEqual([200, 422]);
+    expect(stdout).toContain('# events/website-duplicate.json');
+  }, 60_000);
+});

@@ -1,0 +1,124 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from '@jest/globals';
+import { demoKeyOf, parseSeed, SeedError } from '../../scripts/local/seed.ts';
+
+const demoFile = JSON.parse(readFileSync(new URL('../../seed/demo.json', import.meta.url), 'utf8'));
+
+/** A valid seed, changed by `edit` (a deep copy each time). */
+const seedWith = (edit: (seed: any) => void = () => undefined) => {
+  const seed = structuredClone(demoFile);
+  edit(seed);
+  return seed;
+};
+
+const problemsOf = (input: unknown): readonly string[] => {
+  try {
+    parseSeed(input);
+  } catch (error) {
+    if (error instanceof SeedError) return error.problems;
+    throw error;
+  }
+  throw new Error('the seed was accepted');
+};
+
+describe('reading a seed file', () => {
+  it('reads the demo seed, which is the contract example, into an account with its configuration', () => {
+    expect(demoFile).toEqual({
+      accounts: [
+        {
+          id: 'acc-demo',
+          name: 'Demo Realty',
+          duplicateHandling: 'ignore',
+          projects: [{ id: 'PRJ-1', name: 'Skyline Towers', campaigns: [{ id: 'CMP-1', name: 'Diwali launch' }] }],
+          subSources: { website: ['Skyline landing page'], social: ['fb', 'ig', 'wp'] },
+        },
+      ],
+      apiKeys: [{ key: 'demo-key-please-change', accountId: 'acc-demo', active: true }],
+    });
+    const seed = parseSeed(demoFile);
+    const [account] = seed.accounts;
+    expect(account).toMatchObject({ id: 'acc-demo', name: 'Demo Realty', duplicateSetting: 'ignore' });
+    expect([...account!.projects.values()]).toEqual([{ id: 'PRJ-1', name: 'Skyline Towers' }]);
+    expect([...account!.campaigns.values()]).toEqual([{ id: 'CMP-1', projectId: 'PRJ-1', name: 'Diwali launch' }]);
+    expect([...account!.websiteSubSources]).toEqual(['Skyline landing page']);
+    expect([...account!.socialSubSources]).toEqual(['fb', 'ig', 'wp']);
+    expect(seed.apiKeys).toEqual([{ key: 'demo-key-please-change', accountId: 'acc-demo', active: true }]);
+  });
+
+  it('defaults duplicate handling to ignore, names to ids, sub sources to none and keys to active', () => {
+    const seed = parseSeed({
+      accounts: [{ id: 'a1', name: 'A', projects: [{ id: 'P', campaigns: [{ id: 'C' }] }] }],
+      apiKeys: [{ key: 'k', accountId: 'a1' }],
+    });
+    expect(seed.accounts[0]).toMatchObject({ duplicateSetting: 'ignore', websiteSubSources: new Set(), socialSubSources: new Set() });
+    expect(seed.accounts[0]!.campaigns.get('C')).toEqual({ id: 'C', projectId: 'P', name: 'C' });
+    expect(seed.apiKeys[0]!.active).toBe(true);
+  });
+
+  it('accepts a key whose account the seed does not define (that key answers Client not found)', () => {
+    const seed = parseSeed(seedWith((s) => s.apiKeys.push({ key: 'orphan', accountId: 'acc-gone', active: true })));
+    expect(seed.apiKeys.map((k) => k.accountId)).toEqual(['acc-demo', 'acc-gone']);
+  });
+
+  it('shows as demo key the first active key of an account the seed defines', () => {
+    const seed = parseSeed(
+      seedWith((s) => {
+        s.apiKeys.unshift({ key: 'inactive', accountId: 'acc-demo', active: false }, { key: 'orphan', accountId: 'acc-gone' });
+      }),
+    );
+    expect(demoKeyOf(seed)).toMatchObject({ key: 'demo-key-please-change', account: { id: 'acc-demo' } });
+    expect(demoKeyOf(parseSeed({ accounts: [], apiKeys: [{ key: 'orphan', accountId: 'x' }] }))).toBeUndefined();
+  });
+});
+
+describe('refusing a seed that breaks the format, naming the problem', () => {
+  it.each([
+    ['an account id that appears twice', (s: any) => s.accounts.push({ ...s.accounts[0] }), 'account id "acc-demo" appears more than once'],
+    ['a project id that appears twice in an account', (s: any) => s.accounts[0].projects.push({ id: 'PRJ-1', campaigns: [] }), 'project id "PRJ-1" appears more than once'],
+    [
+      'a campaign in two projects',
+      (s: any) => s.accounts[0].projects.push({ id: 'PRJ-2', campaigns: [{ id: 'CMP-1' }] }),
+      'campaign "CMP-1" is in two projects, "PRJ-1" and "PRJ-2"',
+    ],
+    ['a campaign twice in one project', (s: any) => s.accounts[0].projects[0].campaigns.push({ id: 'CMP-1' }), 'campaign "CMP-1" appears twice in project "PRJ-1"'],
+    ['an unknown duplicate setting', (s: any) => (s.accounts[0].duplicateHandling = 'Merge'), 'duplicateHandling must be one of ignore, create, merge, not "Merge"'],
+    ['a social sub source outside fb, ig, wp', (s: any) => s.accounts[0].subSources.social.push('tiktok'), 'social sub source "tiktok" is not one of fb, ig, wp'],
+    ['an account id containing #', (s: any) => (s.accounts[0].id = 'acc#1'), 'accounts[0].id "acc#1" must not contain "#"'],
+    ['an account without a name', (s: any) => delete s.accounts[0].name, 'account "acc-demo".name must be a non-empty string'],
+    ['an id with surrounding spaces', (s: any) => (s.accounts[0].projects[0].id = ' PRJ-1'), 'has leading or trailing spaces'],
+    ['a misspelt field', (s: any) => (s.accounts[0].duplicatehandling = 'merge'), 'account "acc-demo": unknown field "duplicatehandling"'],
+    ['the same key twice', (s: any) => s.apiKeys.push({ ...s.apiKeys[0] }), 'apiKeys[1].key is the same key as an earlier entry'],
+    ['a key that is not active true or false', (s: any) => (s.apiKeys[0].active = 'yes'), 'apiKeys[0].active must be true or false'],
+    ['projects that are not a list', (s: any) => (s.accounts[0].projects = {}), 'account "acc-demo".projects must be an array'],
+  ])('refuses %s', (_what, edit, message) => {
+    expect(problemsOf(seedWith(edit))).toEqual([expect.stringContaining(message)]);
+  });
+
+  it('lists every problem of the file at once', () => {
+    const problems = problemsOf(
+      seedWith((s) => {
+        s.accounts[0].duplicateHandling = 'never';
+        s.accounts[0].subSources.social = ['FB'];
+        s.apiKeys[0].accountId = '';
+      }),
+    );
+    expect(problems).toHaveLength(3);
+  });
+
+  it('refuses a file that is not an object', () => {
+    expect(problemsOf([])).toEqual([expect.stringContaining('JSON object')]);
+  });
+
+  it('never repeats a key in its error', () => {
+    const error = (() => {
+      try {
+        parseSeed(seedWith((s) => s.apiKeys.push({ key: 'demo-key-please-change ', accountId: 'acc-demo' }, { key: 'demo-key-please-change', accountId: 'acc-demo' })));
+      } catch (caught) {
+        return caught as Error;
+      }
+      throw new Error('the seed was accepted');
+    })();
+    expect(error.message).toContain('apiKeys[2].key is the same key');
+    expect(error.message).not.toContain('demo-key-please-change');
+  });
+});
