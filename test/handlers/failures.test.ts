@@ -29,6 +29,7 @@ describe('when DynamoDB throttles or cannot be reached', () => {
     expect(answer.headers['retry-after']).toBe('1');
     expect(answer.headers['x-request-id']).toBeTruthy();
     expect(await service.repository.listLeads('acc-a', ['PRJ-1'])).toHaveLength(0);
+    expect(await service.repository.checkIntegrity()).toEqual([]);
   });
 
   it('answers 503 when the repeated lead of a Merge cannot be written, after storing only the original', async () => {
@@ -39,6 +40,7 @@ describe('when DynamoDB throttles or cannot be reached', () => {
     faults.disarm();
     expect(answer.status).toBe(503);
     expect(await service.repository.listLeads('acc-a', ['PRJ-1'])).toHaveLength(1);
+    expect(await service.repository.checkIntegrity()).toEqual([]);
   });
 });
 
@@ -62,6 +64,7 @@ describe('a write DynamoDB applied but whose answer was lost', () => {
     const stored = await service.repository.listLeads('acc-a', ['PRJ-1']);
     expect(stored.map((lead) => lead.id)).toContain(answer.body.data.id);
     expect(stored).toHaveLength(requests);
+    expect(await service.repository.checkIntegrity()).toEqual([]);
   });
 });
 

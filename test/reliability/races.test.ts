@@ -65,6 +65,7 @@ const checkOutcome = async (setting: DuplicateSetting, projectID: string, mobile
   else expect(accepted).toBe(answers.length);
   const parent = setting === 'merge' ? originals[0]!.id : null;
   for (const repeat of stored.filter((lead) => lead.is_repeated)) expect(repeat.parent_lead_id).toBe(parent);
+  expect(await service.repository.checkIntegrity()).toEqual([]);
 };
 
 describe.each(settings)('100 simultaneous requests for one new mobile under %s', (setting) => {
