@@ -28,13 +28,30 @@ const NETWORK_ERRORS = new Set([
 /** Seconds a sender should wait before retrying after a 503. */
 export const RETRY_AFTER_SECONDS = 1;
 
-export const isDatabaseUnavailable = (error: unknown): boolean => {
-  if (!(error instanceof Error)) return false;
-  const { code, $metadata } = error as Error & { code?: string; $metadata?: { httpStatusCode?: number } };
+const NETWORK_MESSAGE = new RegExp(`\\b(${[...NETWORK_ERRORS].join('|')})\\b`);
+
+interface ErrorShape {
+  readonly name?: unknown;
+  readonly code?: unknown;
+  readonly message?: unknown;
+  readonly $metadata?: { readonly httpStatusCode?: number };
+  readonly cause?: unknown;
+}
+
+/**
+ * Read by shape, not by `instanceof`: the SDK wraps some socket errors ("AWS SDK error wrapper for
+ * Error: connect ECONNREFUSED ...") and errors may come from another realm, so the error's name, code,
+ * HTTP status, message and cause are what tell an outage apart.
+ */
+export const isDatabaseUnavailable = (error: unknown, depth = 0): boolean => {
+  if (typeof error !== 'object' || error === null || depth > 3) return false;
+  const { name, code, message, $metadata, cause } = error as ErrorShape;
   return (
-    UNAVAILABLE_ERRORS.has(error.name) ||
-    (code !== undefined && NETWORK_ERRORS.has(code)) ||
-    ($metadata?.httpStatusCode ?? 0) >= 500
+    (typeof name === 'string' && UNAVAILABLE_ERRORS.has(name)) ||
+    (typeof code === 'string' && NETWORK_ERRORS.has(code)) ||
+    ($metadata?.httpStatusCode ?? 0) >= 500 ||
+    (typeof message === 'string' && NETWORK_MESSAGE.test(message)) ||
+    isDatabaseUnavailable(cause, depth + 1)
   );
 };
 

@@ -344,8 +344,8 @@ interface CancellationReason {
 }
 
 const cancellationReasons = (error: unknown): readonly CancellationReason[] | undefined =>
-  error instanceof Error && error.name === 'TransactionCanceledException'
-    ? ((error as Error & { CancellationReasons?: CancellationReason[] }).CancellationReasons ?? [])
+  (error as { name?: unknown } | null)?.name === 'TransactionCanceledException'
+    ? ((error as { CancellationReasons?: CancellationReason[] }).CancellationReasons ?? [])
     : undefined;
 
 const leadRecordOf = (item: Record<string, unknown>): LeadRecord => {
