@@ -1,0 +1,50 @@
+/** The bench's size, from environment variables; `--quick` shrinks every default for a smoke run. */
+
+export const SECTIONS = ['roundtrips', 'latency', 'throughput', 'scale', 'coldstart'] as const;
+export type Section = (typeof SECTIONS)[number];
+
+export interface BenchConfig {
+  readonly sections: readonly Section[];
+  /** Section 2: measured requests per subject (floor, handler, HTTP), after the warm-up. */
+  readonly samples: number;
+  readonly warmup: number;
+  /** Section 3: connection counts, and the seconds of each of the four legs per level. */
+  readonly concurrency: readonly number[];
+  readonly legSeconds: number;
+  /** Section 4: leads preloaded into the hot project, and as many again spread over `projects`. */
+  readonly preload: number;
+  readonly projects: number;
+  readonly scaleSamples: number;
+  /** Section 5: fresh processes per subject. */
+  readonly coldRuns: number;
+  readonly output: string;
+}
+
+const number = (env: NodeJS.ProcessEnv, name: string, fallback: number): number => {
+  const value = env[name];
+  if (value === undefined || value === '') return fallback;
+  const parsed = Number(value);
+  if (!Number.isFinite(parsed) || parsed < 0) throw new Error(`${name} must be a non-negative number, not ${JSON.stringify(value)}`);
+  return parsed;
+};
+
+export const benchConfig = (env: NodeJS.ProcessEnv = process.env, argv: readonly string[] = process.argv.slice(2)): BenchConfig => {
+  const quick = argv.includes('--quick');
+  const sections = (env.BENCH_SECTIONS ?? SECTIONS.join(','))
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const section of sections) if (!(SECTIONS as readonly string[]).includes(section)) throw new Error(`BENCH_SECTIONS: unknown section ${section} (${SECTIONS.join(', ')})`);
+  return {
+    sections: sections as Section[],
+    samples: number(env, 'BENCH_SAMPLES', quick ? 50 : 600),
+    warmup: number(env, 'BENCH_WARMUP', quick ? 10 : 60),
+    concurrency: (env.BENCH_CONCURRENCY ?? '1,8,32').split(',').map((c) => Number(c.trim())).filter((c) => Number.isInteger(c) && c > 0),
+    legSeconds: number(env, 'BENCH_LEG_SECONDS', quick ? 1 : 4),
+    preload: number(env, 'BENCH_PRELOAD', quick ? 2_000 : 25_000),
+    projects: number(env, 'BENCH_PROJECTS', quick ? 50 : 1_000),
+    scaleSamples: number(env, 'BENCH_SCALE_SAMPLES', quick ? 30 : 200),
+    coldRuns: number(env, 'BENCH_COLD_RUNS', quick ? 2 : 7),
+    output: env.BENCH_OUTPUT ?? 'bench/results.json',
+  };
+};

@@ -1,0 +1,150 @@
+/** The bench's table: one row per figure, with its floor, the ratio, the target and whether it is met. */
+import type { ColdStartResult } from './cold-start.ts';
+import type { LatencyResult } from './latency.ts';
+import type { RoundTripCase } from './round-trips.ts';
+import type { ScaleResult } from './scale.ts';
+import type { ThroughputLevel } from './throughput.ts';
+
+export interface Row {
+  readonly section: string;
+  readonly measure: string;
+  readonly value: string;
+  readonly floor: string;
+  readonly ratio: string;
+  readonly target: string;
+  /** undefined: informative, no target. */
+  readonly met?: boolean;
+}
+
+export interface Results {
+  roundTrips?: RoundTripCase[];
+  latency?: LatencyResult;
+  throughput?: ThroughputLevel[];
+  scale?: ScaleResult;
+  coldStart?: ColdStartResult;
+}
+
+const ms = (x: number) => `${x.toFixed(2)} ms`;
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+const x = (r: number) => `${r.toFixed(2)}x`;
+
+export const rowsOf = (results: Results): Row[] => {
+  const rows: Row[] = [];
+  const add = (row: Row) => rows.push(row);
+
+  for (const c of results.roundTrips ?? []) {
+    add({
+      section: '1 round trips',
+      measure: `${c.case} (${c.status})`,
+      value: `${c.roundTrips}: ${c.commands.map((name) => name.replace(/Command$/, '')).join(' + ')}`,
+      floor: '',
+      ratio: '',
+      target: `${c.targetKind === 'max' ? '<= ' : ''}${c.target}, answers ${c.expectedStatus}`,
+      met: c.met,
+    });
+  }
+
+  const l = results.latency;
+  if (l) {
+    const s = '2 latency';
+    add({ section: s, measure: 'floor: bare TransactWriteItems p50 / p99', value: `${ms(l.floor.p50)} / ${ms(l.floor.p99)}`, floor: '', ratio: '', target: '' });
+    add({ section: s, measure: 'handler in-process, new lead p50', value: ms(l.handler.p50), floor: ms(l.floor.p50), ratio: x(l.handlerOverFloorP50), target: '<= 1.15x', met: l.handlerOverFloorP50 <= 1.15 });
+    add({ section: s, measure: 'handler in-process, new lead p99', value: ms(l.handler.p99), floor: ms(l.floor.p99), ratio: x(l.handlerOverFloorP99), target: '' });
+    add({ section: s, measure: 'HTTP (npm start), new lead p50', value: ms(l.http.p50), floor: ms(l.floor.p50), ratio: x(l.httpOverFloorP50), target: '' });
+    add({ section: s, measure: 'HTTP (npm start), new lead p99', value: ms(l.http.p99), floor: ms(l.floor.p99), ratio: x(l.httpOverFloorP99), target: '' });
+    add({ section: s, measure: `errors (${l.floor.n} samples each)`, value: String(l.errors), floor: '', ratio: '', target: '0', met: l.errors === 0 });
+  }
+
+  for (const t of results.throughput ?? []) {
+    add({
+      section: '3 throughput',
+      measure: `HTTP leads/s at concurrency ${t.concurrency} (p99 ${t.httpP99Ms} ms)`,
+      value: `${t.httpPerSecond}/s, ${t.httpErrors} errors`,
+      floor: `${t.floorPerSecond}/s, ${t.floorErrors} errors`,
+      ratio: x(t.httpOverFloor),
+      target: '>= 0.8x, 0 errors',
+      met: t.httpOverFloor >= 0.8 && t.httpErrors === 0,
+    });
+    const cpu = (c: Record<string, number>) => Object.entries(c).map(([name, ms]) => `${name} ${ms}`).join(', ');
+    add({
+      section: '3 throughput',
+      measure: `CPU ms per lead at concurrency ${t.concurrency} (machine busy ${Math.round(t.machineBusyHttp * 100)}% / ${Math.round(t.machineBusyFloor * 100)}%)`,
+      value: cpu(t.httpCpuMsPerLead),
+      floor: cpu(t.floorCpuMsPerRequest),
+      ratio: x(t.httpCpuMsPerLead.total! / t.floorCpuMsPerRequest.total!),
+      target: '',
+    });
+  }
+
+  const sc = results.scale;
+  if (sc) {
+    const s = '4 scale';
+    add({ section: s, measure: 'new lead p50, empty table (before the load)', value: ms(sc.emptyTable.p50), floor: '', ratio: '', target: '' });
+    add({ section: s, measure: 'new lead p50, empty project (after the load)', value: ms(sc.emptyProject.p50), floor: ms(sc.emptyTable.p50), ratio: x(sc.emptyProjectAfterOverEmptyTable), target: '' });
+    add({ section: s, measure: `new lead p50, project with ${sc.preloadPerLayout.toLocaleString('en')} leads`, value: ms(sc.hotProject.p50), floor: ms(sc.emptyProject.p50), ratio: x(sc.hotOverEmpty), target: '<= 1.1x', met: sc.hotOverEmpty <= 1.1 });
+    add({
+      section: s,
+      measure: `new lead p50, ${sc.preloadPerLayout.toLocaleString('en')} leads over ${sc.spreadProjects.toLocaleString('en')} projects`,
+      value: ms(sc.spreadProject.p50),
+      floor: ms(sc.emptyProject.p50),
+      ratio: x(sc.spreadOverEmpty),
+      target: '<= 1.1x',
+      met: sc.spreadOverEmpty <= 1.1,
+    });
+    add({ section: s, measure: 'preload (BatchWriteItem of repository items)', value: `${sc.preloadSeconds} s, ${sc.preloadItemsPerSecond} items/s`, floor: '', ratio: '', target: '' });
+    add({ section: s, measure: 'errors', value: String(sc.errors), floor: '', ratio: '', target: '0', met: sc.errors === 0 });
+  }
+
+  const cs = results.coldStart;
+  if (cs) {
+    const s = '5 cold start';
+    for (const b of cs.bundles) {
+      add({
+        section: s,
+        measure: `${b.function} bundle, minified (gzipped)`,
+        value: `${kb(b.minifiedBytes)} (${kb(b.gzippedBytes)})`,
+        floor: '',
+        ratio: '',
+        target: b.informative ? '' : '<= 250 KB',
+        ...(!b.informative && { met: b.minifiedBytes <= 250 * 1024 }),
+      });
+    }
+    const floorRow = cs.rows.find((r) => r.subject === cs.floor)!;
+    for (const r of cs.rows) {
+      const isFunction = r.subject.includes('first request');
+      const asDeployed = isFunction && !r.subject.includes('no --enable') && !r.subject.includes('proposed');
+      add({
+        section: s,
+        measure: `${r.subject}${r.statuses.length ? ` (${r.statuses.join('/')})` : ''}`,
+        value:
+          `${r.medianMs} ms: import ${r.medianImportMs}` +
+          (r.medianFirstRequestMs === undefined ? '' : `, 1st request ${r.medianFirstRequestMs} (warm ${r.medianWarmRequestMs})`) +
+          `; CPU ${r.medianCpuMs}`,
+        floor: r === floorRow ? '' : `${floorRow.medianMs} ms`,
+        ratio: r === floorRow ? '' : x(r.overFloor),
+        target: asDeployed ? '<= 1.5x' : '',
+        ...(asDeployed && { met: r.overFloor <= 1.5 && r.statuses.length > 0 && r.statuses.every((st) => st === 200) }),
+      });
+    }
+  }
+  return rows;
+};
+
+export const formatTable = (rows: readonly Row[]): string => {
+  const header: Row = { section: 'section', measure: 'measure', value: 'value', floor: 'floor', ratio: 'ratio', target: 'target', met: undefined };
+  const cells = (r: Row, isHeader = false) => [r.section, r.measure, r.value, r.floor, r.ratio, r.target, isHeader ? 'met' : r.met === undefined ? '' : r.met ? 'yes' : 'NO'];
+  const table = [cells(header, true), ...rows.map((r) => cells(r))];
+  const widths = table[0]!.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
+  const line = (row: string[]) => row.map((cell, i) => cell.padEnd(widths[i]!)).join(' | ').trimEnd();
+  return [line(table[0]!), widths.map((w) => '-'.repeat(w)).join('-|-'), ...table.slice(1).map(line)].join('\n');
+};
+
+/** The same rows as a Markdown table, for docs/performance.md. */
+export const markdownTable = (rows: readonly Row[]): string => {
+  const esc = (s: string) => s.replaceAll('|', '\\|');
+  return [
+    '| section | measure | value | floor | ratio | target | met |',
+    '|---|---|---|---|---|---|---|',
+    ...rows.map((r) => `| ${[r.section, r.measure, r.value, r.floor, r.ratio, r.target, r.met === undefined ? '' : r.met ? 'yes' : '**no**'].map(esc).join(' | ')} |`),
+  ].join('\n');
+};
