@@ -65,7 +65,15 @@ export const startDynamoDbLocal = async ({ port, dataDir, startTimeoutMs = 30_00
     stderr = (stderr + chunk.toString()).slice(-4000);
   });
   const endpoint = `http://127.0.0.1:${listenPort}`;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  // Whatever ends this process (a crash, an uncaught error), no orphan Java outlives it.
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  const exited = new Promise<void>((resolve) =>
+    child.once('exit', () => {
+      process.removeListener('exit', killOnExit);
+      resolve();
+    }),
+  );
 
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) {
