@@ -18,6 +18,7 @@ describe('when DynamoDB throttles or cannot be reached', () => {
     ['throttling on the key lookup', 'GetItemCommand', () => namedError('ThrottlingException')],
     ['provisioned throughput exceeded on the configuration', 'QueryCommand', () => namedError('ProvisionedThroughputExceededException')],
     ['a refused connection on the lead write', 'TransactWriteItemsCommand', () => namedError('Error', 'connect ECONNREFUSED 127.0.0.1:1', { code: 'ECONNREFUSED' })],
+    ['a reset connection on the key lookup', 'GetItemCommand', () => namedError('Error', 'socket hang up', { code: 'ECONNRESET' })],
     ['a timeout on the lead write', 'TransactWriteItemsCommand', () => namedError('TimeoutError', 'socket timed out')],
     ['a 500 from DynamoDB', 'TransactWriteItemsCommand', () => namedError('InternalServerError', 'internal', { $metadata: { httpStatusCode: 500 } })],
   ])('answers 503 with Retry-After for %s, storing nothing', async (_, command, error) => {

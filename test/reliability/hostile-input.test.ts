@@ -57,6 +57,8 @@ const rawBody = fc.oneof(
   fc.json().chain((json) => fc.nat(json.length).map((cut) => json.slice(0, cut))),
   fc.string({ unit: 'binary' }),
   fc.constantFrom(`{"name":"a","name":"b","mobile_number":"9876543210","projectID":"PRJ-1","campaignID":"CMP-1","notes":"x","sub_source":"Skyline landing page","platform":"fb"}`),
+  fc.integer({ min: 1, max: 5_000 }).map((depth) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`),
+  fc.integer({ min: 1, max: 5_000 }).map((depth) => JSON.stringify({ ...plausible, extra: 0 }).replace('0}', `${'['.repeat(depth)}${']'.repeat(depth)}}`)),
   fc.integer({ min: 65_000, max: 66_000 }).map((size) => JSON.stringify({ ...plausible, notes: 'x'.repeat(size) })),
 );
 const contentType = fc.option(
