@@ -1,0 +1,287 @@
+/**
+ * Lead form for the website endpoint (POST {api-base}/api/website-lead-create).
+ *
+ * Enhances every <form data-lead-form> on the page. Configuration is on the form:
+ *   data-api-base    the service's base URL, e.g. https://api.example.com (no trailing /api)
+ *   data-api-key     an API key dedicated to this form (it is visible to every visitor)
+ *   data-project     projectID
+ *   data-campaign    campaignID
+ *   data-sub-source  a Website sub source of the account, e.g. "Skyline landing page"
+ *   data-message-*   optional: replaces a message below (data-message-success, -duplicate, ...)
+ *
+ * UTM parameters and gclid/fbclid of the page URL are kept for the visit (sessionStorage) and sent
+ * with the lead. Field errors of the service (422 `errors`) are shown under their fields.
+ */
+
+const ENDPOINT = '/api/website-lead-create';
+const TRACKING_PARAMETERS = ['utm_id', 'utm_campaign', 'utm_source', 'utm_medium', 'utm_term', 'gclid', 'fbclid'];
+const TRACKING_STORAGE_KEY = 'lead-form:tracking';
+const TRACKING_MAX_LENGTH = 500; // the service's limit for each of them
+const TIMEOUT_MS = 20_000;
+
+/** What a visitor reads. Each can be replaced with a data-message-<name> attribute on the form. */
+const MESSAGES = {
+  sending: 'Sending…',
+  success: 'Thank you! We have received your details and will call you soon.',
+  invalid: 'Please correct the highlighted fields.',
+  invalidOne: 'Please correct the highlighted field.',
+  duplicate: 'You have already registered with this mobile number. Our team will call you soon.',
+  tooLarge: 'Your message is too long. Please shorten it and send again.',
+  busy: 'We are very busy right now. Please try again in a minute.',
+  network: 'We could not reach our server. Please check your internet connection and try again.',
+  timeout: 'Our server is taking too long to answer. Please try again in a minute.',
+  setup: 'Sorry, this form is not working right now. Please try again later or contact us directly.',
+  unexpected: 'Sorry, something went wrong on our side. Please try again in a few minutes.',
+};
+
+/** Answers that mean the form itself is set up wrongly: the visitor can do nothing about them. */
+const SETUP_MESSAGES = new Set([
+  'API Key missing',
+  'Invalid API credentials',
+  'Client not found',
+  'Sub source not found',
+  'Project not found',
+  'Campaign not found',
+  'Content-Type must be application/json',
+  'Malformed JSON body',
+  'Request body must be a JSON object',
+]);
+
+/** UTM parameters and click ids of this visit: the URL's, else those kept from an earlier page. */
+export const trackingParameters = (search = window.location.search) => {
+  let kept = {};
+  try {
+    kept = JSON.parse(window.sessionStorage.getItem(TRACKING_STORAGE_KEY) || '{}') || {};
+  } catch {
+    // storage blocked or unreadable: the URL alone
+  }
+  const params = new URLSearchParams(search);
+  const fromUrl = {};
+  for (const name of TRACKING_PARAMETERS) {
+    const value = (params.get(name) || '').trim().slice(0, TRACKING_MAX_LENGTH);
+    if (value) fromUrl[name] = value;
+  }
+  // A new campaign click replaces the whole set, rather than mixing two visits.
+  const tracking = Object.keys(fromUrl).length > 0 ? fromUrl : kept;
+  try {
+    window.sessionStorage.setItem(TRACKING_STORAGE_KEY, JSON.stringify(tracking));
+  } catch {
+    // not kept: fine
+  }
+  const result = {};
+  for (const name of TRACKING_PARAMETERS) {
+    if (typeof tracking[name] === 'string' && tracking[name]) result[name] = tracking[name];
+  }
+  return result;
+};
+
+const messageOf = (form, name) => {
+  const attribute = `message${name[0].toUpperCase()}${name.slice(1)}`;
+  return form.dataset[attribute] || MESSAGES[name];
+};
+
+/** A control's visible label, without its "(optional)" mark. */
+const labelOf = (control) => {
+  const label = control.labels && control.labels[0];
+  if (!label) return control.name;
+  const copy = label.cloneNode(true);
+  copy.querySelectorAll('.lead-form__optional').forEach((mark) => mark.remove());
+  return copy.textContent.replace(/\s+/g, ' ').trim() || control.name;
+};
+
+/** "mobile_number must be ..." reads "Mobile number must be ..." next to the field. */
+const fieldMessage = (control, message) =>
+  message.startsWith(`${control.name} `) ? `${labelOf(control)}${message.slice(control.name.length)}` : message;
+
+const errorElementOf = (control) => {
+  const form = control.form;
+  const id = `${control.id || `lead-form-${control.name}`}-error`;
+  let element = form.querySelector(`#${CSS.escape(id)}`);
+  if (!element) {
+    element = document.createElement('p');
+    element.className = 'lead-form__error';
+    element.id = id;
+    element.hidden = true;
+    (control.closest('.lead-form__field') || control.parentElement).append(element);
+  }
+  return element;
+};
+
+const describedBy = (control) => (control.getAttribute('aria-describedby') || '').split(/\s+/).filter(Boolean);
+
+const showFieldError = (control, text) => {
+  const error = errorElementOf(control);
+  error.textContent = text;
+  error.hidden = false;
+  control.setAttribute('aria-invalid', 'true');
+  const ids = describedBy(control);
+  if (!ids.includes(error.id)) control.setAttribute('aria-describedby', [...ids, error.id].join(' '));
+};
+
+const clearFieldError = (control) => {
+  if (control.getAttribute('aria-invalid') !== 'true') return;
+  control.removeAttribute('aria-invalid');
+  const error = errorElementOf(control);
+  error.textContent = '';
+  error.hidden = true;
+  const ids = describedBy(control).filter((id) => id !== error.id);
+  if (ids.length) control.setAttribute('aria-describedby', ids.join(' '));
+  else control.removeAttribute('aria-describedby');
+};
+
+/** The form's named controls that hold a value (not buttons). */
+const controlsOf = (form) =>
+  Array.from(form.elements).filter((element) => element.name && !['submit', 'button', 'reset', 'fieldset'].includes(element.type));
+
+const setMessage = (form, text, kind) => {
+  const region = form.querySelector('.lead-form__message');
+  if (!region) return;
+  region.textContent = text;
+  region.classList.toggle('lead-form__message--success', kind === 'success');
+  region.classList.toggle('lead-form__message--error', kind === 'error');
+};
+
+const configOf = (form) => {
+  const { apiBase = '', apiKey = '', project = '', campaign = '', subSource = '' } = form.dataset;
+  return { url: `${apiBase.trim().replace(/\/+$/, '')}${ENDPOINT}`, apiKey: apiKey.trim(), project, campaign, subSource };
+};
+
+const payloadOf = (form, config) => {
+  const payload = {
+    ...trackingParameters(),
+    projectID: config.project,
+    campaignID: config.campaign,
+    sub_source: config.subSource,
+  };
+  // Form controls come last: a page may offer its own projectID choice, for instance.
+  for (const [name, value] of new FormData(form)) {
+    if (typeof value !== 'string') continue;
+    const text = value.trim();
+    if (text) payload[name] = text;
+  }
+  return payload;
+};
+
+/** Sends the lead; resolves to { status, body } (body null when the answer is not JSON). */
+const send = async (config, payload) => {
+  const response = await fetch(config.url, {
+    method: 'POST',
+    mode: 'cors',
+    credentials: 'omit',
+    headers: { 'content-type': 'application/json', accept: 'application/json', 'x-api-key': config.apiKey },
+    body: JSON.stringify(payload),
+    ...(typeof AbortSignal.timeout === 'function' && { signal: AbortSignal.timeout(TIMEOUT_MS) }),
+  });
+  let body = null;
+  try {
+    body = await response.json();
+  } catch {
+    // a proxy's HTML error page, or an empty body
+  }
+  return { status: response.status, body };
+};
+
+/** For the site owner, in the browser console; never shown to visitors. */
+const reportSetupProblem = (status, message, detail) => {
+  console.error(`Lead form: the lead service answered ${status} ${JSON.stringify(message)}${detail ? ` (${detail})` : ''}. Check the form's data-api-key, data-project, data-campaign and data-sub-source.`);
+};
+
+/** Shows the service's answer: success, field errors under their fields, or a message in words. */
+const showAnswer = (form, { status, body }) => {
+  const message = body && typeof body.message === 'string' ? body.message : '';
+  if (status === 200 && body && body.status === true) {
+    form.reset();
+    setMessage(form, messageOf(form, 'success'), 'success');
+    form.dispatchEvent(new CustomEvent('lead-form:success', { detail: body.data }));
+    return;
+  }
+  if (status === 422 && body && body.errors && typeof body.errors === 'object') {
+    const controls = controlsOf(form);
+    const shown = [];
+    const elsewhere = [];
+    for (const [field, problems] of Object.entries(body.errors)) {
+      const text = Array.isArray(problems) ? problems.join(' ') : String(problems);
+      const control = controls.find((c) => c.name === field && c.type !== 'hidden');
+      if (control) {
+        showFieldError(control, fieldMessage(control, text));
+        shown.push(control);
+      } else {
+        elsewhere.push(`${field}: ${text}`);
+      }
+    }
+    if (elsewhere.length) {
+      reportSetupProblem(status, message, elsewhere.join('; '));
+      setMessage(form, messageOf(form, 'setup'), 'error');
+    } else {
+      setMessage(form, messageOf(form, shown.length === 1 ? 'invalidOne' : 'invalid'), 'error');
+    }
+    const first = controls.find((c) => shown.includes(c));
+    if (first) first.focus();
+    return;
+  }
+  if (status === 422 && message === 'Lead already exists') return setMessage(form, messageOf(form, 'duplicate'), 'error');
+  if (status === 413) return setMessage(form, messageOf(form, 'tooLarge'), 'error');
+  if (status === 503 || status === 429) return setMessage(form, messageOf(form, 'busy'), 'error');
+  if (status === 401 || status === 404 || SETUP_MESSAGES.has(message)) {
+    reportSetupProblem(status, message);
+    return setMessage(form, messageOf(form, 'setup'), 'error');
+  }
+  setMessage(form, messageOf(form, 'unexpected'), 'error');
+};
+
+/** Required fields left empty are reported here, without a round trip. */
+const checkRequired = (form) => {
+  const missing = controlsOf(form).filter((control) => control.required && !control.value.trim());
+  for (const control of missing) showFieldError(control, `${labelOf(control)} is required`);
+  return missing;
+};
+
+export const enhanceLeadForm = (form) => {
+  if (form.dataset.leadFormReady) return;
+  form.dataset.leadFormReady = 'true';
+  form.noValidate = true; // our messages, in the page, instead of the browser's bubbles
+  trackingParameters(); // keep them now, should the visitor browse on before sending
+  const button = form.querySelector('[type="submit"]');
+  const buttonText = button ? button.textContent : '';
+  let sending = false;
+
+  form.addEventListener('input', (event) => {
+    if (event.target instanceof Element && event.target.name) clearFieldError(event.target);
+  });
+
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    if (sending) return;
+    controlsOf(form).forEach(clearFieldError);
+    const missing = checkRequired(form);
+    if (missing.length) {
+      setMessage(form, messageOf(form, missing.length === 1 ? 'invalidOne' : 'invalid'), 'error');
+      missing[0].focus();
+      return;
+    }
+    const config = configOf(form);
+    sending = true;
+    form.setAttribute('aria-busy', 'true');
+    if (button) {
+      button.disabled = true;
+      button.textContent = messageOf(form, 'sending');
+    }
+    setMessage(form, '', null);
+    try {
+      showAnswer(form, await send(config, payloadOf(form, config)));
+    } catch (error) {
+      // fetch rejects on network failures, on CORS refusals (origin not allowed) and on timeouts.
+      const timedOut = error && (error.name === 'TimeoutError' || error.name === 'AbortError');
+      setMessage(form, messageOf(form, timedOut ? 'timeout' : 'network'), 'error');
+    } finally {
+      sending = false;
+      form.removeAttribute('aria-busy');
+      if (button) {
+        button.disabled = false;
+        button.textContent = buttonText;
+      }
+    }
+  });
+};
+
+document.querySelectorAll('form[data-lead-form]').forEach(enhanceLeadForm);
