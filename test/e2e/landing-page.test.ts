@@ -1,0 +1,331 @@
+/**
+ * The landing-page form (examples/landing-page/) in headless Chromium against `npm start`: the page is
+ * served from another origin than the API, so every submission is a real cross-origin request with its
+ * CORS preflight. Fill, submit, see the success; the same mobile again is a duplicate; an invalid mobile
+ * shows its error next to the field; a page on an origin CORS_ALLOWED_ORIGINS does not list cannot post;
+ * and the stored lead carries the UTM values and gclid of the page URL.
+ *
+ * Needs Debian's `chromium` (/usr/bin/chromium; .ci/run installs it). Without it the test fails.
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { freePort } from '../../scripts/dynamodb-local.ts';
+import { projectRoot } from '../../scripts/local/environment.ts';
+
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+const PAGE_DIR = path.join(projectRoot, 'examples', 'landing-page');
+const ARTIFACTS = path.join(projectRoot, 'test', 'e2e', 'artifacts');
+
+const KEY = 'landing-page-e2e-key';
+const ACCOUNT = 'acc-landing';
+const PROJECT = 'PRJ-L';
+const CAMPAIGN = 'CMP-L';
+const SUB_SOURCE = 'Lakeside landing page';
+
+const MESSAGES = {
+  success: 'Thank you! We have received your details and will call you soon.',
+  duplicate: 'You have already registered with this mobile number. Our team will call you soon.',
+  invalidOne: 'Please correct the highlighted field.',
+  network: 'We could not reach our server. Please check your internet connection and try again.',
+};
+
+const dir = mkdtempSync(path.join(tmpdir(), 'lead-intake-landing-'));
+const seedFile = path.join(dir, 'seed.json');
+writeFileSync(
+  seedFile,
+  JSON.stringify({
+    accounts: [
+      {
+        id: ACCOUNT,
+        name: 'Lakeside Realty',
+        duplicateHandling: 'ignore',
+        projects: [{ id: PROJECT, name: 'Lakeside', campaigns: [{ id: CAMPAIGN, name: 'Diwali' }] }],
+        subSources: { website: [SUB_SOURCE], social: ['fb'] },
+      },
+    ],
+    apiKeys: [{ key: KEY, accountId: ACCOUNT, active: true }],
+  }),
+);
+
+/** Environment of a child: none of the test run's database settings. */
+const childEnv = (extra: Record<string, string>) => {
+  const env: NodeJS.ProcessEnv = { ...process.env, LEAD_INTAKE_DATA_DIR: ':memory:', LEAD_INTAKE_SEED: seedFile, ...extra };
+  for (const name of ['DYNAMODB_ENDPOINT', 'CONFIG_TABLE_NAME', 'LEADS_TABLE_NAME', 'CONFIG_CACHE_TTL_SECONDS', 'CORS_ALLOWED_ORIGINS']) {
+    if (!(name in extra)) delete env[name];
+  }
+  return env;
+};
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+};
+
+/**
+ * The landing page as a website would serve it: its files as they are, with the form's data
+ * attributes set to this test's service (what a site owner edits when pasting the form).
+ */
+const staticServer = (config: Record<string, string>): Server =>
+  createServer((request, response) => {
+    const { pathname } = new URL(request.url ?? '/', 'http://localhost');
+    const name = pathname === '/' ? 'index.html' : pathname.slice(1);
+    const type = CONTENT_TYPES[path.extname(name)];
+    const file = path.join(PAGE_DIR, name);
+    if (!type || path.dirname(file) !== PAGE_DIR || !existsSync(file)) {
+      response.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+      return;
+    }
+    let body = readFileSync(file, 'utf8');
+    if (name === 'index.html') {
+      for (const [attribute, value] of Object.entries(config)) {
+        const pattern = new RegExp(`${attribute}="[^"]*"`);
+        if (!pattern.test(body)) throw new Error(`index.html has no ${attribute}`);
+        body = body.replace(pattern, `${attribute}="${value}"`);
+      }
+    }
+    response.writeHead(200, { 'content-type': type, 'cache-control': 'no-store' }).end(body);
+  });
+
+const waitFor = async (condition: () => boolean, what: string, timeoutMs = 45_000) => {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+};
+
+/** Process ids whose command line matches a pattern (pgrep -f). */
+const processesMatching = (pattern: string): number[] => {
+  try {
+    return execFileSync('pgrep', ['-f', pattern], { encoding: 'utf8' }).trim().split('\n').filter(Boolean).map(Number);
+  } catch {
+    return []; // pgrep exits 1 when nothing matches
+  }
+};
+
+const processGroup = (pgid: number): number[] => {
+  try {
+    return execFileSync('pgrep', ['-g', String(pgid)], { encoding: 'utf8' }).trim().split('\n').filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+};
+
+const killGroup = (pgid: number | undefined) => {
+  if (pgid === undefined) return;
+  try {
+    process.kill(-pgid, 'SIGKILL');
+  } catch {
+    // gone already
+  }
+};
+
+describe('landing-page form in headless Chromium, against npm start', () => {
+  let service: ChildProcess | undefined;
+  let serviceExited: Promise<number | null>;
+  let serviceOutput = '';
+  let serviceErrors = '';
+  let dynamoPort: number;
+  let apiBase: string;
+  let pageServer: Server | undefined;
+  let pageOrigin: string;
+  let pagePort: number;
+  let profileDir: string;
+  let browser: BrowserContext | undefined;
+  let page: Page;
+
+  const apiUrl = () => `${apiBase}/api/website-lead-create`;
+  const message = () => page.locator('.lead-form__message');
+  const mobile = () => page.getByLabel('Mobile number');
+
+  /** Clicks submit and waits for the API's answer and the message it leads to. */
+  const submit = async (target: Page = page) => {
+    const answer = target.waitForResponse((response) => response.url() === apiUrl() && response.request().method() === 'POST');
+    await target.getByRole('button', { name: 'Request a call back' }).click();
+    const response = await answer;
+    await target.locator('.lead-form__message:not(:empty)').waitFor();
+    return { status: response.status(), body: (await response.json()) as { status: boolean; message: string; errors?: Record<string, string[]> } };
+  };
+
+  beforeAll(async () => {
+    if (!existsSync(CHROMIUM)) {
+      throw new Error(`Chromium is missing: ${CHROMIUM} not found. Install Debian's chromium package (apt-get install -y chromium); .ci/run does this on CI.`);
+    }
+
+    // The page's server first: the service is told to allow exactly its origin.
+    pagePort = await freePort();
+    pageOrigin = `http://127.0.0.1:${pagePort}`;
+    const port = await freePort();
+    dynamoPort = await freePort();
+    apiBase = `http://127.0.0.1:${port}`;
+    pageServer = staticServer({
+      'data-api-base': apiBase,
+      'data-api-key': KEY,
+      'data-project': PROJECT,
+      'data-campaign': CAMPAIGN,
+      'data-sub-source': SUB_SOURCE,
+    });
+    await new Promise<void>((resolve) => pageServer!.listen(pagePort, '127.0.0.1', resolve));
+
+    // Its own process group, so that whatever it leaves behind can be found and cleaned up.
+    service = spawn('npm', ['start'], {
+      cwd: projectRoot,
+      env: childEnv({ PORT: String(port), DYNAMODB_PORT: String(dynamoPort), CORS_ALLOWED_ORIGINS: pageOrigin }),
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    service.stdout!.on('data', (chunk) => (serviceOutput += chunk));
+    service.stderr!.on('data', (chunk) => (serviceErrors += chunk));
+    serviceExited = new Promise((resolve) => service!.on('exit', (code) => resolve(code)));
+
+    mkdirSync(ARTIFACTS, { recursive: true });
+    profileDir = mkdtempSync(path.join(tmpdir(), 'lead-intake-chromium-'));
+    const launching = chromium.launchPersistentContext(profileDir, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: CHROMIUM_ARGS,
+      viewport: { width: 720, height: 1000 },
+      timeout: 30_000,
+    });
+    await Promise.race([
+      waitFor(() => serviceOutput.includes('Ctrl-C stops'), 'the npm start banner'),
+      serviceExited.then((code) => Promise.reject(new Error(`npm start exited with ${code}: ${serviceErrors}`))),
+    ]);
+    browser = await launching;
+    page = browser.pages()[0] ?? (await browser.newPage());
+    await page.goto(`${pageOrigin}/?utm_source=google&utm_campaign=diwali&gclid=abc123`);
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close().catch(() => undefined);
+    killGroup(service?.pid);
+    await new Promise((resolve) => (pageServer ? pageServer.close(resolve) : resolve(undefined)));
+    rmSync(profileDir, { recursive: true, force: true });
+  });
+
+  it('sends the lead cross-origin and shows the success', async () => {
+    await page.getByLabel('Name').fill('Priya Nair');
+    await mobile().fill('+91 98450 12345');
+    await page.getByLabel('Email').fill('priya@example.com');
+    await page.getByLabel('Location').fill('Whitefield');
+    await page.getByLabel('Profession').fill('Engineer');
+    await page.getByLabel('Message').fill('3 BHK, east facing');
+    const sent = page.waitForRequest((request) => request.url() === apiUrl() && request.method() === 'POST');
+
+    const { status, body } = await submit();
+    expect([status, body.message]).toEqual([200, 'Lead created successfully']);
+    const request = await sent;
+    expect(await request.allHeaders()).toMatchObject({ origin: pageOrigin, 'x-api-key': KEY });
+    expect((await (await request.response())!.allHeaders())['access-control-allow-origin']).toBe(pageOrigin);
+
+    expect(await message().textContent()).toBe(MESSAGES.success);
+    expect(await message().getAttribute('role')).toBe('status');
+    expect(await mobile().inputValue()).toBe(''); // the form is cleared for the next visitor
+    await page.screenshot({ path: path.join(ARTIFACTS, 'landing-page-success.png'), fullPage: true });
+  });
+
+  it('says so when the same mobile is sent again (Lead already exists)', async () => {
+    await page.getByLabel('Name').fill('Priya N.');
+    await mobile().fill('98450 12345');
+    const { status, body } = await submit();
+    expect([status, body.message]).toEqual([422, 'Lead already exists']);
+    expect(await message().textContent()).toBe(MESSAGES.duplicate);
+  });
+
+  it('shows an invalid mobile number next to the mobile field', async () => {
+    await page.getByLabel('Name').fill('Arjun Rao');
+    await mobile().fill('12345');
+    const { status, body } = await submit();
+    expect(status).toBe(422);
+    expect(Object.keys(body.errors ?? {})).toEqual(['mobile_number']);
+
+    const error = page.locator('#lf-mobile-error');
+    expect(await error.isVisible()).toBe(true);
+    expect(await error.textContent()).toBe('Mobile number must be a 10-digit Indian mobile number starting with 6, 7, 8 or 9');
+    expect(await mobile().getAttribute('aria-invalid')).toBe('true');
+    expect((await mobile().getAttribute('aria-describedby'))?.split(' ')).toEqual(['lf-mobile-hint', 'lf-mobile-error']);
+    expect(await page.evaluate('document.activeElement.id')).toBe('lf-mobile');
+    expect(await message().textContent()).toBe(MESSAGES.invalidOne);
+    expect(await page.getByLabel('Name').getAttribute('aria-invalid')).toBeNull();
+
+    await page.screenshot({ path: path.join(ARTIFACTS, 'landing-page.png'), fullPage: true });
+
+    // Correcting the field clears its error.
+    await mobile().fill('9845012346');
+    expect(await mobile().getAttribute('aria-invalid')).toBeNull();
+    expect(await error.isVisible()).toBe(false);
+  });
+
+  it('cannot post from an origin CORS_ALLOWED_ORIGINS does not list, and says so in words', async () => {
+    const other = await browser!.newPage();
+    try {
+      // Same files, another origin: http://localhost:<port> is not http://127.0.0.1:<port>.
+      await other.goto(`http://localhost:${pagePort}/`);
+      await other.getByLabel('Name').fill('Someone Else');
+      await other.getByLabel('Mobile number').fill('9000000009');
+      const failed = other.waitForEvent('requestfailed', (request) => request.url() === apiUrl());
+      await other.getByRole('button', { name: 'Request a call back' }).click();
+      await failed;
+      await other.locator('.lead-form__message:not(:empty)').waitFor();
+      expect(await other.locator('.lead-form__message').textContent()).toBe(MESSAGES.network);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('stored one lead, with the UTM values and gclid of the page URL', () => {
+    const stdout = execFileSync('npm', ['run', '-s', 'admin', '--', 'leads', '--account', ACCOUNT, '--json'], {
+      cwd: projectRoot,
+      env: { ...childEnv({}), DYNAMODB_ENDPOINT: `http://127.0.0.1:${dynamoPort}` },
+      encoding: 'utf8',
+    });
+    const leads = JSON.parse(stdout) as Record<string, unknown>[];
+    expect(leads).toHaveLength(1);
+    expect(leads[0]).toMatchObject({
+      name: 'Priya Nair',
+      mobile_number: '9845012345',
+      email: 'priya@example.com',
+      projectID: PROJECT,
+      campaignID: CAMPAIGN,
+      source: 'website',
+      sub_source: SUB_SOURCE,
+      location: 'Whitefield',
+      profession: 'Engineer',
+      notes: '3 BHK, east facing',
+      utm_source: 'google',
+      utm_campaign: 'diwali',
+      gclid: 'abc123',
+      is_repeated: false,
+    });
+    for (const absent of ['utm_id', 'utm_medium', 'utm_term', 'fbclid', 'alternate_number']) expect(leads[0]).not.toHaveProperty(absent);
+  });
+
+  it('stops cleanly: the browser closes, npm start exits 0 on SIGTERM, nothing is left behind', async () => {
+    await browser!.close();
+    browser = undefined;
+    expect(processesMatching(profileDir)).toEqual([]);
+
+    const pgid = service!.pid!;
+    process.kill(pgid, 'SIGTERM');
+    expect(await serviceExited).toBe(0);
+    await waitFor(() => processGroup(pgid).length === 0, 'the process group to empty', 10_000).catch(() => undefined);
+    expect(processGroup(pgid)).toEqual([]);
+    expect(processesMatching(`DynamoDBLocal.jar.* -port ${dynamoPort}( |$)`)).toEqual([]);
+  }, 20_000);
+});
