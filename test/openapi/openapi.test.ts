@@ -1,0 +1,220 @@
+import { readFileSync } from 'node:fs';
+import { isDeepStrictEqual } from 'node:util';
+import { describe, expect, it } from '@jest/globals';
+import * as v from 'valibot';
+import {
+  ApiKeyMissingError,
+  BodyNotAnObjectError,
+  CampaignNotFoundError,
+  ClientNotFoundError,
+  FieldValidationError,
+  InvalidApiCredentialsError,
+  LeadAlreadyExistsError,
+  MalformedJsonBodyError,
+  PayloadTooLargeError,
+  ProjectNotFoundError,
+  ServiceUnavailableError,
+  SubSourceNotFoundError,
+  UnsupportedContentTypeError,
+} from '../../shared/domain/errors.ts';
+import { LEAD_CREATED } from '../../shared/http/envelope.ts';
+import { leadRoutes, type EndpointName } from '../../shared/routes.ts';
+import { leadFieldValidator } from '../../shared/schemas/validate.ts';
+import {
+  buildOpenApiDocument,
+  IDEMPOTENCY_KEY_REUSED,
+  INVALID_IDEMPOTENCY_KEY,
+  LEAD_WOULD_BE_CREATED,
+  leadEndpoints,
+  OPENAPI_FILE,
+  requestSchema,
+  serialiseOpenApiDocument,
+} from '../../scripts/openapi/build.ts';
+
+// The document is plain JSON; reading it loosely keeps the assertions short.
+type Loose = any;
+
+const committedText = readFileSync(OPENAPI_FILE, 'utf8');
+const committed: Loose = JSON.parse(committedText);
+const fresh: Loose = buildOpenApiDocument();
+
+/** The first place two JSON values differ, as a path, for the failure message. */
+const firstDifference = (a: unknown, b: unknown, at = '$'): string | undefined => {
+  if (isDeepStrictEqual(a, b)) return undefined;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) return at;
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  for (const key of keys) {
+    const found = firstDifference((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key], `${at}.${key}`);
+    if (found) return found;
+  }
+  return `${at} (key order)`;
+};
+
+const post = (document: Loose, endpoint: EndpointName): Loose => document.paths[leadRoutes.find((r) => r.endpoint === endpoint)!.path].post;
+const json = (response: Loose): Loose => response.content['application/json'];
+const exampleMessages = (response: Loose): string[] => Object.values(json(response).examples as Record<string, Loose>).map((e) => e.value.message);
+const resolve = (document: Loose, reference: Loose): Loose => {
+  if (!reference?.$ref) return reference;
+  const [, , kind, name] = (reference.$ref as string).split('/');
+  return document.components[kind!][name!];
+};
+
+const endpoints = leadRoutes.map((route) => route.endpoint);
+
+describe('docs/openapi.json', () => {
+  it('is what the schemas give now (run npm run openapi after changing them)', () => {
+    const difference = firstDifference(committed, fresh);
+    if (difference !== undefined) throw new Error(`docs/openapi.json is out of date at ${difference}: run npm run openapi`);
+    if (committedText !== serialiseOpenApiDocument(fresh)) throw new Error('docs/openapi.json is not formatted as npm run openapi writes it: run npm run openapi');
+  });
+
+  it('is built the same way twice (no timestamps, stable key order)', () => {
+    expect(serialiseOpenApiDocument(buildOpenApiDocument())).toBe(serialiseOpenApiDocument(fresh));
+  });
+
+  it('follows a change of a valibot schema, so the check above catches a document left behind', () => {
+    const website = leadEndpoints.website;
+    const changed = { ...website, fields: { ...website.fields, name: v.pipe(v.string(), v.minLength(1), v.maxLength(300)) } };
+    expect(committed.components.schemas.WebsiteLeadRequest.properties.name.maxLength).toBe(200);
+    expect(requestSchema(changed)).not.toEqual(committed.components.schemas.WebsiteLeadRequest);
+    expect((requestSchema(changed).properties as Loose).name.maxLength).toBe(300);
+  });
+
+  it('refuses a field whose rule JSON Schema cannot hold when it has no description', () => {
+    const website = leadEndpoints.website;
+    const changed = { ...website, fields: { ...website.fields, floor: v.optional(v.pipe(v.string(), v.check((value) => value !== '13'))) } };
+    expect(() => requestSchema(changed)).toThrow(/website\.floor .*describe it/);
+  });
+});
+
+describe('the document', () => {
+  it('is OpenAPI 3.1 with the key as an apiKey scheme in x-api-key, for every operation but preflight', () => {
+    expect(fresh.openapi).toBe('3.1.0');
+    expect(fresh.components.securitySchemes.apiKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'x-api-key' });
+    expect(fresh.security).toEqual([{ apiKey: [] }]);
+    for (const endpoint of endpoints) expect(post(fresh, endpoint).security).toBeUndefined();
+    expect(fresh.paths['/api/website-lead-create'].options.security).toEqual([]);
+  });
+
+  it('names {base_url} as a server variable and the local server', () => {
+    expect(fresh.servers.map((s: Loose) => s.url)).toEqual(['{base_url}', 'http://127.0.0.1:3000']);
+    expect(fresh.servers[0].variables.base_url.default).toMatch(/^https:\/\//);
+  });
+
+  it('has every route and method of the route table, and nothing else', () => {
+    expect(Object.keys(fresh.paths)).toEqual(leadRoutes.map((route) => route.path));
+    for (const route of leadRoutes) {
+      expect(Object.keys(fresh.paths[route.path])).toEqual(route.browserFacing ? ['post', 'options'] : ['post']);
+    }
+    expect(new Set(endpoints.map((e) => post(fresh, e).operationId)).size).toBe(4);
+  });
+
+  it('documents Idempotency-Key and x-dry-run as optional headers of the four operations', () => {
+    const { IdempotencyKey, DryRun } = fresh.components.parameters;
+    expect(IdempotencyKey).toMatchObject({ name: 'Idempotency-Key', in: 'header', required: false, schema: { minLength: 1, maxLength: 255 } });
+    expect(IdempotencyKey.description).toContain(IDEMPOTENCY_KEY_REUSED);
+    expect(DryRun).toMatchObject({ name: 'x-dry-run', in: 'header', required: false, schema: { enum: ['true'] } });
+    for (const endpoint of endpoints) {
+      expect(post(fresh, endpoint).parameters.map((p: Loose) => resolve(fresh, p).name)).toEqual(['Idempotency-Key', 'x-dry-run']);
+    }
+  });
+});
+
+describe.each(endpoints)('%s: request', (endpoint) => {
+  const { fields, unknownFields } = leadEndpoints[endpoint];
+  const operation = post(fresh, endpoint);
+  const schema = resolve(fresh, json(operation.requestBody).schema);
+
+  it('has the fields of its valibot schema, the required ones required', () => {
+    expect(Object.keys(schema.properties)).toEqual(Object.keys(fields));
+    const required = Object.entries(fields)
+      .filter(([, field]) => field.type !== 'optional')
+      .map(([name]) => name);
+    expect(schema.required).toEqual(required);
+    expect(schema.additionalProperties).toBe(unknownFields === 'reject' ? false : undefined);
+  });
+
+  it('accepts a string or a non-negative integer for the id and phone fields', () => {
+    for (const field of ['mobile_number', 'alternate_number', 'projectID', 'campaignID']) {
+      expect(schema.properties[field].anyOf).toEqual([expect.objectContaining({ type: 'string' }), { type: 'integer', minimum: 0 }]);
+    }
+    expect(schema.properties.mobile_number.description).toContain('+91 98765 43210');
+  });
+
+  it('has examples that pass the endpoint’s own validator', () => {
+    const examples = Object.values(json(operation.requestBody).examples as Record<string, Loose>);
+    expect(examples.length).toBeGreaterThan(0);
+    const validate = leadFieldValidator(fields, unknownFields);
+    for (const example of examples) expect(() => validate(example.value)).not.toThrow();
+  });
+});
+
+describe.each(endpoints)('%s: answers', (endpoint) => {
+  const operation = post(fresh, endpoint);
+  const { responses } = operation;
+  const message = (Refusal: new () => Error) => new Refusal().message;
+
+  it('has every status of the contract', () => {
+    expect(Object.keys(responses).sort()).toEqual(['200', '400', '401', '404', '413', '415', '422', '500', '503']);
+    for (const response of Object.values(responses as Record<string, Loose>)) expect(response.headers['x-request-id']).toBeDefined();
+  });
+
+  it('answers success as the contract says', () => {
+    const ok = json(responses['200']);
+    const created = ok.examples.created.value;
+    expect(created).toMatchObject({ status: true, message: LEAD_CREATED });
+    const successSchema = resolve(fresh, ok.schema.oneOf[0]);
+    if (endpoint === 'social') {
+      expect(created).not.toHaveProperty('data');
+      expect(successSchema.properties).not.toHaveProperty('data');
+      expect(successSchema.additionalProperties).toBe(false);
+    } else {
+      expect(successSchema.required).toEqual(['status', 'message', 'data']);
+      const request = Object.values(json(operation.requestBody).examples as Record<string, Loose>)[0].value;
+      const validated = leadFieldValidator(leadEndpoints[endpoint].fields, leadEndpoints[endpoint].unknownFields)(request);
+      expect(created.data).toMatchObject({ ...validated, source: endpoint, is_repeated: false, parent_lead_id: null });
+      expect(created.data.mobile_number).toMatch(/^[6-9]\d{9}$/);
+    }
+    expect(ok.examples.dryRun.value).toMatchObject({ status: true, message: LEAD_WOULD_BE_CREATED, dry_run: true, data: expect.any(Object) });
+    expect(responses['200'].headers['idempotent-replayed']).toBeDefined();
+  });
+
+  it.each([
+    ['401', [message(ApiKeyMissingError), message(InvalidApiCredentialsError)]],
+    ['404', [message(ClientNotFoundError)]],
+    ['413', [message(PayloadTooLargeError)]],
+    ['415', [message(UnsupportedContentTypeError)]],
+    ['400', [message(MalformedJsonBodyError), message(BodyNotAnObjectError), INVALID_IDEMPOTENCY_KEY]],
+    ['503', [new ServiceUnavailableError(1).message]],
+  ])('answers %s with exactly its messages', (status, messages) => {
+    expect(exampleMessages(responses[status])).toEqual(messages);
+    expect(json(responses[status]).schema.properties.message.enum).toEqual(messages);
+    expect(resolve(fresh, json(responses[status]).schema.allOf[0]).properties.status).toEqual({ const: false });
+  });
+
+  it('answers 503 with Retry-After', () => {
+    expect(resolve(fresh, responses['503'].headers['Retry-After']).schema).toEqual({ type: 'integer', minimum: 0 });
+  });
+
+  it('answers 422 with the errors shape and each of its messages', () => {
+    const unprocessable = json(responses['422']);
+    const { fieldValidation, ...others } = unprocessable.examples;
+    expect(fieldValidation.value.status).toBe(false);
+    const errors = fieldValidation.value.errors as Record<string, string[]>;
+    expect(Object.keys(errors).length).toBeGreaterThan(0);
+    expect(fieldValidation.value.message).toBe(Object.values(errors)[0]![0]);
+    expect(new FieldValidationError(errors).message).toBe(fieldValidation.value.message);
+    expect(resolve(fresh, unprocessable.schema.oneOf[0]).required).toEqual(['status', 'message', 'errors']);
+
+    const subSource = endpoint === 'website' || endpoint === 'social' ? [message(SubSourceNotFoundError)] : [];
+    const messages = [...subSource, message(ProjectNotFoundError), message(CampaignNotFoundError), message(LeadAlreadyExistsError), IDEMPOTENCY_KEY_REUSED];
+    expect(Object.values(others as Record<string, Loose>).map((e) => e.value)).toEqual(messages.map((text) => ({ status: false, message: text })));
+    expect(unprocessable.schema.oneOf[1].properties.message.enum).toEqual(messages);
+  });
+
+  it('answers 500 with the request id in the message', () => {
+    const unexpected = json(responses['500']);
+    expect(new RegExp(unexpected.schema.properties.message.pattern).test(unexpected.examples.unexpected.value.message)).toBe(true);
+    expect(unexpected.examples.unexpected.value.message).toMatch(/^Lead could not be created \(request .+\)$/);
+  });
+});
