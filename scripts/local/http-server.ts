@@ -10,6 +10,7 @@ import { apiGatewayEvent, lambdaContext } from '../../shared/http/api-gateway-ev
 import type { LeadContext } from '../../shared/http/lambda.ts';
 import { leadRoutes, type LeadRoute } from '../../shared/routes.ts';
 import type { LeadHandlers } from './environment.ts';
+import { serveDocs } from './docs-routes.ts';
 
 /**
  * Bytes of a body the server reads, to protect the process; the handler itself answers 413 above
@@ -75,6 +76,7 @@ export const createLocalServer = ({ handlers, onHandlerError }: LocalServerOptio
       const route = leadRoutes.find((r) => r.path === pathname);
       if (!route) {
         request.resume();
+        if (await serveDocs(method, pathname, response)) return;
         return json(response, 404, { status: false, message: 'Not found' });
       }
       const allowed = methodsOf(route);
