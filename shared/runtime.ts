@@ -35,6 +35,7 @@ export interface RuntimeParts {
 export const leadRuntime = ({ repository, configCacheTtlSeconds, corsAllowedOrigins, log = stdoutSink }: RuntimeParts): LeadRuntime => ({
   directory: new AccountDirectory(repository, { ttlMs: configCacheTtlSeconds * 1000 }),
   leads: repository,
+  rejections: repository,
   newLeadId,
   now: () => new Date(),
   log,

@@ -1,12 +1,13 @@
 import type { AccountView } from './account-directory.ts';
 import {
   CampaignNotFoundError,
+  IdempotencyKeyReusedError,
   LeadAlreadyExistsError,
   ProjectNotFoundError,
   SubSourceNotFoundError,
 } from './errors.ts';
 import { socialPlatforms, type AccountConfig, type LeadRecord, type LeadSource } from './lead.ts';
-import type { LeadStore } from './ports.ts';
+import type { IdempotencyClaim, IdempotentReplay, LeadStore } from './ports.ts';
 
 /** The sub source a lead names: a Website sub source name, or a social platform. */
 export interface SubSourceClaim {
@@ -28,6 +29,21 @@ export interface LeadSubmission {
   readonly details: Readonly<Record<string, string>>;
 }
 
+export interface CreateLeadOptions {
+  /** Retry safety: a repeat of the key stores nothing and answers the first lead again. */
+  readonly idempotency?: IdempotencyClaim;
+  /** Run every check, including the duplicate check, and store nothing. */
+  readonly dryRun?: boolean;
+}
+
+export interface LeadOutcome {
+  /** The stored lead; in a dry run, the lead that would be stored. */
+  readonly lead: LeadRecord;
+  /** The lead of an earlier submission under the same idempotency key; nothing was stored now. */
+  readonly replayed: boolean;
+  readonly dryRun: boolean;
+}
+
 export interface CreateLeadDependencies {
   readonly leads: LeadStore;
   readonly newLeadId: () => string;
@@ -37,13 +53,14 @@ export interface CreateLeadDependencies {
 /**
  * Creates a lead for the account: checks its sub source, project and campaign (in that order, the
  * first failure answers), then stores it as the original of its mobile number in the project, or
- * handles it as a duplicate under the account's setting. Returns the stored lead.
+ * handles it as a duplicate under the account's setting.
  */
 export const createLead = async (
   submission: LeadSubmission,
   account: AccountView,
   { leads, newLeadId, now }: CreateLeadDependencies,
-): Promise<LeadRecord> => {
+  { idempotency, dryRun = false }: CreateLeadOptions = {},
+): Promise<LeadOutcome> => {
   let config = account.config;
   config = await configSatisfying(account, config, (c) => hasSubSource(c, submission.subSource), SubSourceNotFoundError);
   config = await configSatisfying(account, config, (c) => c.projects.has(submission.projectID), ProjectNotFoundError);
@@ -55,17 +72,35 @@ export const createLead = async (
   );
 
   const lead = leadRecord(submission, newLeadId(), now());
-  const outcome = await leads.insertOriginal(config.id, lead);
-  if (outcome.kind === 'stored') return lead;
+  const stored = (result: LeadRecord): LeadOutcome => ({ lead: result, replayed: false, dryRun });
+
+  if (dryRun) {
+    const originalLeadId = await leads.findOriginal(config.id, lead.projectID, lead.mobile_number);
+    if (originalLeadId === undefined) return stored(lead);
+    if (config.duplicateSetting === 'ignore') throw new LeadAlreadyExistsError();
+    return stored(repeatOf(lead, config, originalLeadId));
+  }
+
+  const outcome = await leads.insertOriginal(config.id, lead, idempotency);
+  if (outcome.kind === 'stored') return stored(lead);
+  if (outcome.kind !== 'duplicate') return replayed(outcome);
 
   if (config.duplicateSetting === 'ignore') throw new LeadAlreadyExistsError();
-  const repeat: LeadRecord = {
-    ...lead,
-    is_repeated: true,
-    parent_lead_id: config.duplicateSetting === 'merge' ? outcome.originalLeadId : null,
-  };
-  await leads.insertRepeat(config.id, repeat);
-  return repeat;
+  const repeat = repeatOf(lead, config, outcome.originalLeadId);
+  const repeatOutcome = await leads.insertRepeat(config.id, repeat, idempotency);
+  return repeatOutcome.kind === 'stored' ? stored(repeat) : replayed(repeatOutcome);
+};
+
+const repeatOf = (lead: LeadRecord, config: AccountConfig, originalLeadId: string): LeadRecord => ({
+  ...lead,
+  is_repeated: true,
+  parent_lead_id: config.duplicateSetting === 'merge' ? originalLeadId : null,
+});
+
+/** The idempotency key was used before: the first lead again, or a refusal when the body differs. */
+const replayed = (outcome: IdempotentReplay): LeadOutcome => {
+  if (outcome.kind === 'key_reused') throw new IdempotencyKeyReusedError();
+  return { lead: outcome.lead, replayed: true, dryRun: false };
 };
 
 /**

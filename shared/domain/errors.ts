@@ -32,6 +32,8 @@ export class SubSourceNotFoundError extends refusal(422, 'sub_source_not_found',
 export class ProjectNotFoundError extends refusal(422, 'project_not_found', 'Project not found') {}
 export class CampaignNotFoundError extends refusal(422, 'campaign_not_found', 'Campaign not found') {}
 export class LeadAlreadyExistsError extends refusal(422, 'duplicate_lead', 'Lead already exists') {}
+export class IdempotencyKeyReusedError extends refusal(422, 'idempotency_key_reused', 'Idempotency key reused with a different payload') {}
+export class InvalidIdempotencyKeyError extends refusal(400, 'invalid_idempotency_key', 'Idempotency-Key must be 1 to 255 printable ASCII characters') {}
 
 /** Field validation: the only refusal that lists every failing field. */
 export class FieldValidationError extends LeadIntakeError {

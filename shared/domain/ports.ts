@@ -10,17 +10,55 @@ export interface AccountConfigReader {
   loadAccount(accountId: string): Promise<AccountConfig | undefined>;
 }
 
+/**
+ * A sender's retry-safety token: the first submission under a key stores the lead and the key in the
+ * same write; a later one with the same key stores nothing.
+ */
+export interface IdempotencyClaim {
+  /** The Idempotency-Key header as sent, scoped to the account by the store. */
+  readonly key: string;
+  /** Digest of the endpoint and body, to tell a retry from a different lead under a reused key. */
+  readonly requestHash: string;
+}
+
+/** What a write under an idempotency key found instead of storing: the key was used already. */
+export type IdempotentReplay =
+  | { readonly kind: 'replay'; readonly lead: LeadRecord }
+  | { readonly kind: 'key_reused' };
+
 export type OriginalLeadOutcome =
   | { readonly kind: 'stored' }
   /** The project already has a lead with this mobile number; nothing was stored. */
-  | { readonly kind: 'duplicate'; readonly originalLeadId: string };
+  | { readonly kind: 'duplicate'; readonly originalLeadId: string }
+  | IdempotentReplay;
+
+export type RepeatLeadOutcome = { readonly kind: 'stored' } | IdempotentReplay;
 
 export interface LeadStore {
   /**
    * Stores the lead as the original of its (account, project, mobile) in one atomic write, or
    * stores nothing and names the original that exists already.
    */
-  insertOriginal(accountId: string, lead: LeadRecord): Promise<OriginalLeadOutcome>;
+  insertOriginal(accountId: string, lead: LeadRecord, idempotency?: IdempotencyClaim): Promise<OriginalLeadOutcome>;
   /** Stores a repeated lead (the original exists already). */
-  insertRepeat(accountId: string, lead: LeadRecord): Promise<void>;
+  insertRepeat(accountId: string, lead: LeadRecord, idempotency?: IdempotencyClaim): Promise<RepeatLeadOutcome>;
+  /** The original lead's id for a mobile number in a project, read without writing (dry runs). */
+  findOriginal(accountId: string, projectId: string, mobile: string): Promise<string | undefined>;
+}
+
+/** A request an account's lead sender made that was refused with a 422, kept for the account owner. */
+export interface Rejection {
+  readonly at: string;
+  readonly requestId: string;
+  readonly endpoint: string;
+  readonly reason: string;
+  readonly message: string;
+  /** Last four digits only. */
+  readonly mobile?: string;
+  /** The fields that failed, with the field messages, or the offending ids and sub source. */
+  readonly fields: Readonly<Record<string, unknown>>;
+}
+
+export interface RejectionLog {
+  record(accountId: string, rejection: Rejection): Promise<void>;
 }

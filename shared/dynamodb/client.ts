@@ -20,7 +20,8 @@ export const createDynamoDbClient = ({ endpoint, region }: DocumentClientOptions
     // DynamoDB Local accepts any credentials; a tester's machine may have none configured.
     ...(endpoint && !process.env.AWS_ACCESS_KEY_ID && { credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
     maxAttempts: 3,
-    requestHandler: { connectionTimeout: 1_000, requestTimeout: 3_000 },
+    // Without throwOnRequestTimeout the SDK only warns and keeps waiting on a hung request.
+    requestHandler: { connectionTimeout: 1_000, requestTimeout: 3_000, throwOnRequestTimeout: true },
   });
 
 export const createDocumentClient = (options: DocumentClientOptions = {}): DynamoDBDocumentClient =>

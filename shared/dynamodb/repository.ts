@@ -9,7 +9,10 @@
  * Leads table
  *   LEADS#<account>#<project> / LEAD#<lead id>    the lead record, item_type "lead", account_id
  *   LEADS#<account>#<project> / MOBILE#<mobile>   item_type "mobile_claim", lead_id of the original
+ *   IDEMPOTENCY#<account>#<sha256 of key> / IDEMPOTENCY   request_hash, lead (JSON), expires_at (24 h)
+ *   REJECTIONS#<account> / <ISO time>#<request id>       a refused request (30 days)
  */
+import { createHash } from 'node:crypto';
 import {
   GetCommand,
   PutCommand,
@@ -22,7 +25,16 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { ServiceUnavailableError } from '../domain/errors.ts';
 import type { AccountConfig, ApiKeyGrant, Campaign, DuplicateSetting, LeadRecord, Project } from '../domain/lead.ts';
-import type { AccountConfigReader, LeadStore, OriginalLeadOutcome } from '../domain/ports.ts';
+import type {
+  AccountConfigReader,
+  IdempotencyClaim,
+  IdempotentReplay,
+  LeadStore,
+  OriginalLeadOutcome,
+  Rejection,
+  RejectionLog,
+  RepeatLeadOutcome,
+} from '../domain/ports.ts';
 import { asServiceFailure, isDatabaseUnavailable, RETRY_AFTER_SECONDS } from './failures.ts';
 
 export interface TableNames {
@@ -42,11 +54,17 @@ const DEFAULT_RETRY: TransactionRetryPolicy = { attempts: 5, baseDelayMs: 20 };
 /** Attributes of a lead item that are storage, not part of the lead record. */
 const INTERNAL_LEAD_ATTRIBUTES = ['pk', 'sk', 'item_type', 'account_id'] as const;
 
+/** How long an idempotency key holds, and a rejected request is kept for its account. */
+const IDEMPOTENCY_SECONDS = 24 * 60 * 60;
+const REJECTION_SECONDS = 30 * 24 * 60 * 60;
+
 const apiKeyKey = (keyHash: string) => ({ pk: `APIKEY#${keyHash}`, sk: 'APIKEY' });
+const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+const epochSeconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
 const accountPk = (accountId: string) => `ACCOUNT#${accountId}`;
 const projectPk = (accountId: string, projectId: string) => `LEADS#${accountId}#${projectId}`;
 
-export class DynamoDbRepository implements AccountConfigReader, LeadStore {
+export class DynamoDbRepository implements AccountConfigReader, LeadStore, RejectionLog {
   readonly #db: DynamoDBDocumentClient;
   readonly #tables: TableNames;
   readonly #retry: TransactionRetryPolicy;
@@ -106,7 +124,7 @@ export class DynamoDbRepository implements AccountConfigReader, LeadStore {
    * stored or neither. When the claim exists, DynamoDB hands back the existing claim in the same call
    * (ReturnValuesOnConditionCheckFailure), which names the original lead.
    */
-  async insertOriginal(accountId: string, lead: LeadRecord): Promise<OriginalLeadOutcome> {
+  async insertOriginal(accountId: string, lead: LeadRecord, idempotency?: IdempotencyClaim): Promise<OriginalLeadOutcome> {
     const pk = projectPk(accountId, lead.projectID);
     const claim = { pk, sk: `MOBILE#${lead.mobile_number}`, item_type: 'mobile_claim', lead_id: lead.id, created_at: lead.created_at };
     const command = () =>
@@ -121,6 +139,7 @@ export class DynamoDbRepository implements AccountConfigReader, LeadStore {
             },
           },
           { Put: { TableName: this.#tables.leads, Item: this.#leadItem(accountId, lead) } },
+          ...(idempotency ? [this.#idempotencyPut(accountId, lead, idempotency)] : []),
         ],
       });
 
@@ -134,37 +153,109 @@ export class DynamoDbRepository implements AccountConfigReader, LeadStore {
           if (await this.#storedDespite(error, accountId, lead)) return { kind: 'stored' };
           throw asServiceFailure(error);
         }
+        // The key was used before: whatever else failed, the sender is retrying (or reusing it).
+        const replay = idempotency && replayOf(reasons[2], idempotency);
+        if (replay) return replay;
         const [claimReason] = reasons;
         if (claimReason?.Code === 'ConditionalCheckFailed') {
           const originalLeadId = claimReason.Item?.lead_id?.S ?? (await this.#originalLeadId(pk, claim.sk));
           return { kind: 'duplicate', originalLeadId };
         }
-        const codes = reasons.map((reason) => reason.Code);
         // Real DynamoDB cancels one of two transactions racing on the same claim; the retry then
         // finds the claim stored (a duplicate) or free (the other writer failed).
-        if (codes.includes('TransactionConflict') && attempt < this.#retry.attempts) {
+        if (isConflict(reasons) && attempt < this.#retry.attempts) {
           await sleep(Math.random() * this.#retry.baseDelayMs * 2 ** (attempt - 1));
           continue;
         }
-        if (codes.some((code) => code === 'TransactionConflict' || code === 'ThrottlingError' || code === 'ProvisionedThroughputExceeded')) {
-          throw new ServiceUnavailableError(RETRY_AFTER_SECONDS, { cause: error });
-        }
-        throw error;
+        throw cancellationFailure(reasons, error);
       }
     }
   }
 
   /**
    * A repeated lead: its id is new, so a plain put cannot overwrite anything, and a retry of the
-   * same put (by the SDK after a lost answer) stores the same item again rather than failing.
+   * same put (by the SDK after a lost answer) stores the same item again rather than failing. Under
+   * an idempotency key, the key is written with it in one transaction.
    */
-  async insertRepeat(accountId: string, lead: LeadRecord): Promise<void> {
-    try {
-      await this.#db.send(new PutCommand({ TableName: this.#tables.leads, Item: this.#leadItem(accountId, lead) }));
-    } catch (error) {
-      if (await this.#storedDespite(error, accountId, lead)) return;
-      throw asServiceFailure(error);
+  async insertRepeat(accountId: string, lead: LeadRecord, idempotency?: IdempotencyClaim): Promise<RepeatLeadOutcome> {
+    const item = this.#leadItem(accountId, lead);
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        if (idempotency) {
+          await this.#db.send(
+            new TransactWriteCommand({
+              TransactItems: [{ Put: { TableName: this.#tables.leads, Item: item } }, this.#idempotencyPut(accountId, lead, idempotency)],
+            }),
+          );
+        } else {
+          await this.#db.send(new PutCommand({ TableName: this.#tables.leads, Item: item }));
+        }
+        return { kind: 'stored' };
+      } catch (error) {
+        const reasons = cancellationReasons(error);
+        if (!reasons) {
+          if (await this.#storedDespite(error, accountId, lead)) return { kind: 'stored' };
+          throw asServiceFailure(error);
+        }
+        const replay = idempotency && replayOf(reasons[1], idempotency);
+        if (replay) return replay;
+        if (isConflict(reasons) && attempt < this.#retry.attempts) {
+          await sleep(Math.random() * this.#retry.baseDelayMs * 2 ** (attempt - 1));
+          continue;
+        }
+        throw cancellationFailure(reasons, error);
+      }
     }
+  }
+
+  async findOriginal(accountId: string, projectId: string, mobile: string): Promise<string | undefined> {
+    const { Item } = await this.#send(() =>
+      this.#db.send(
+        new GetCommand({ TableName: this.#tables.leads, Key: { pk: projectPk(accountId, projectId), sk: `MOBILE#${mobile}` }, ConsistentRead: true }),
+      ),
+    );
+    return Item?.lead_id;
+  }
+
+  async record(accountId: string, rejection: Rejection): Promise<void> {
+    await this.#send(() =>
+      this.#db.send(
+        new PutCommand({
+          TableName: this.#tables.leads,
+          Item: {
+            pk: `REJECTIONS#${accountId}`,
+            sk: `${rejection.at}#${rejection.requestId}`,
+            item_type: 'rejection',
+            ...rejection,
+            expires_at: epochSeconds(rejection.at) + REJECTION_SECONDS,
+          },
+        }),
+      ),
+    );
+  }
+
+  /**
+   * The idempotency record of a key: written only if the key is unused (or expired, since DynamoDB's
+   * TTL deletes lazily), holding the lead so a retry is answered with it without another read.
+   */
+  #idempotencyPut(accountId: string, lead: LeadRecord, { key, requestHash }: IdempotencyClaim) {
+    return {
+      Put: {
+        TableName: this.#tables.leads,
+        Item: {
+          pk: `IDEMPOTENCY#${accountId}#${sha256(key)}`,
+          sk: 'IDEMPOTENCY',
+          item_type: 'idempotency_key',
+          request_hash: requestHash,
+          lead: JSON.stringify(lead),
+          created_at: lead.created_at,
+          expires_at: epochSeconds(lead.created_at) + IDEMPOTENCY_SECONDS,
+        },
+        ConditionExpression: 'attribute_not_exists(pk) OR expires_at < :now',
+        ExpressionAttributeValues: { ':now': epochSeconds(lead.created_at) },
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
+      },
+    };
   }
 
   // ---- configuration and lead listing (admin CLI, seed, tests) ---------------------------------
@@ -236,6 +327,16 @@ export class DynamoDbRepository implements AccountConfigReader, LeadStore {
       if (error instanceof Error && error.name === 'ConditionalCheckFailedException') return false;
       throw asServiceFailure(error);
     }
+  }
+
+  /** The requests refused for an account in the last 30 days, oldest first, from `since` (ISO time). */
+  async listRejections(accountId: string, since?: string): Promise<Rejection[]> {
+    const items = await this.#queryAll({
+      TableName: this.#tables.leads,
+      KeyConditionExpression: since ? 'pk = :pk AND sk >= :since' : 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': `REJECTIONS#${accountId}`, ...(since && { ':since': since }) },
+    });
+    return items.map(({ pk: _pk, sk: _sk, item_type: _type, expires_at: _expires, ...rejection }) => rejection as Rejection);
   }
 
   /** The leads of an account's projects, oldest first. */
@@ -347,6 +448,21 @@ const cancellationReasons = (error: unknown): readonly CancellationReason[] | un
   (error as { name?: unknown } | null)?.name === 'TransactionCanceledException'
     ? ((error as { CancellationReasons?: CancellationReason[] }).CancellationReasons ?? [])
     : undefined;
+
+const isConflict = (reasons: readonly CancellationReason[]) => reasons.some((reason) => reason.Code === 'TransactionConflict');
+
+/** A cancelled transaction that is not a duplicate: an outage to retry later (503), or a defect. */
+const cancellationFailure = (reasons: readonly CancellationReason[], error: unknown) =>
+  reasons.some((r) => r.Code === 'TransactionConflict' || r.Code === 'ThrottlingError' || r.Code === 'ProvisionedThroughputExceeded')
+    ? new ServiceUnavailableError(RETRY_AFTER_SECONDS, { cause: error })
+    : error;
+
+const replayOf = (reason: CancellationReason | undefined, { requestHash }: IdempotencyClaim): IdempotentReplay | undefined => {
+  if (reason?.Code !== 'ConditionalCheckFailed') return undefined;
+  const item = reason.Item;
+  if (item?.request_hash?.S !== requestHash || item.lead?.S === undefined) return { kind: 'key_reused' };
+  return { kind: 'replay', lead: JSON.parse(item.lead.S) as LeadRecord };
+};
 
 const leadRecordOf = (item: Record<string, unknown>): LeadRecord => {
   const record = { ...item };

@@ -4,6 +4,7 @@ import type { LeadRecord } from '../domain/lead.ts';
 import type { LeadResponse } from './lambda.ts';
 
 export const LEAD_CREATED = 'Lead created successfully';
+export const LEAD_WOULD_BE_CREATED = 'Lead would be created';
 
 export const jsonResponse = (statusCode: number, body: unknown, headers: Record<string, string> = {}): LeadResponse => ({
   statusCode,
@@ -11,8 +12,12 @@ export const jsonResponse = (statusCode: number, body: unknown, headers: Record<
   body: JSON.stringify(body),
 });
 
-export const leadCreated = (lead: LeadRecord | undefined): LeadResponse =>
-  jsonResponse(200, { status: true, message: LEAD_CREATED, ...(lead && { data: lead }) });
+export const leadCreated = (lead: LeadRecord | undefined, headers: Record<string, string> = {}): LeadResponse =>
+  jsonResponse(200, { status: true, message: LEAD_CREATED, ...(lead && { data: lead }) }, headers);
+
+/** A dry run's answer: what would be stored, on every endpoint (a sender testing wants to see it). */
+export const leadWouldBeCreated = (lead: LeadRecord): LeadResponse =>
+  jsonResponse(200, { status: true, message: LEAD_WOULD_BE_CREATED, dry_run: true, data: lead });
 
 /** The answer to a failed request: the refusal the contract names, or a 500 that says nothing inside. */
 export const failure = (error: unknown, requestId: string): LeadResponse => {

@@ -1,5 +1,6 @@
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import type { AccountView } from '../domain/account-directory.ts';
+import type { IdempotencyClaim } from '../domain/ports.ts';
 import type { ValidatedFields } from '../schemas/validate.ts';
 
 /** API Gateway HTTP API events (payload format 2.0), as the deployed API and the local server send. */
@@ -16,6 +17,10 @@ export interface LeadContext extends Context {
   account?: AccountView;
   body?: Readonly<Record<string, unknown>>;
   fields?: ValidatedFields;
+  /** The sender's Idempotency-Key and the digest of what it was sent with. */
+  idempotency?: IdempotencyClaim;
+  /** `x-dry-run: true`: every check, nothing stored. */
+  dryRun?: boolean;
   /** Lead id and outcome for the request's log line. */
   leadId?: string;
   outcome?: string;

@@ -2,19 +2,23 @@ import middy from '@middy/core';
 import type { AccountDirectory } from '../domain/account-directory.ts';
 import { createLead, type CreateLeadDependencies, type LeadSubmission } from '../domain/create-lead.ts';
 import type { LeadEndpoint } from '../endpoints.ts';
+import type { RejectionLog } from '../domain/ports.ts';
 import type { LogSink } from '../log.ts';
 import { commonLeadFields } from '../schemas/lead-fields.ts';
 import { leadFieldValidator, type ValidatedFields } from '../schemas/validate.ts';
-import { leadCreated } from './envelope.ts';
+import { leadCreated, leadWouldBeCreated } from './envelope.ts';
 import type { LeadContext, LeadEvent, LeadResponse } from './lambda.ts';
 import { apiKeyAccount } from './middleware/api-key-account.ts';
 import { httpEnvelope } from './middleware/http-envelope.ts';
 import { jsonObjectBody } from './middleware/json-object-body.ts';
 import { leadFields } from './middleware/lead-fields.ts';
+import { rejectionLog } from './middleware/rejection-log.ts';
+import { submissionOptions } from './middleware/submission-options.ts';
 
 /** Everything a lead handler needs from its container, built once per container (see runtime.ts). */
 export interface LeadRuntime extends CreateLeadDependencies {
   readonly directory: AccountDirectory;
+  readonly rejections: RejectionLog;
   readonly log: LogSink;
   readonly corsAllowedOrigins: readonly string[];
 }
@@ -36,14 +40,24 @@ export const leadHandler = (endpoint: LeadEndpoint, runtime: LeadRuntime) =>
         ...(endpoint.browserFacing && { cors: { allowedOrigins: runtime.corsAllowedOrigins } }),
       }),
     )
+    .use(rejectionLog(runtime.rejections, endpoint.name, runtime.log))
     .use(apiKeyAccount(runtime.directory))
     .use(jsonObjectBody({ maxBytes: MAX_BODY_BYTES }))
+    .use(submissionOptions(endpoint.name))
     .use(leadFields(leadFieldValidator(endpoint.fields, endpoint.unknownFields)))
     .handler(async (_event, context) => {
-      const lead = await createLead(submissionOf(endpoint, context.fields!), context.account!, runtime);
+      const { idempotency, dryRun } = context;
+      const { lead, replayed } = await createLead(submissionOf(endpoint, context.fields!), context.account!, runtime, {
+        ...(idempotency && { idempotency }),
+        dryRun: dryRun === true,
+      });
       context.leadId = lead.id;
-      context.outcome = lead.is_repeated ? 'repeated' : 'created';
-      return leadCreated(endpoint.answersWithLead ? lead : undefined);
+      if (dryRun) {
+        context.outcome = 'dry_run';
+        return leadWouldBeCreated(lead);
+      }
+      context.outcome = replayed ? 'idempotent_replay' : lead.is_repeated ? 'repeated' : 'created';
+      return leadCreated(endpoint.answersWithLead ? lead : undefined, replayed ? { 'idempotent-replayed': 'true' } : {});
     });
 
 const COMMON_FIELDS = new Set(Object.keys(commonLeadFields));

@@ -35,12 +35,12 @@ describe('DynamoDB round trips per request', () => {
     expect(commands).toEqual(['TransactWriteItemsCommand']);
   });
 
-  it('refuses a duplicate under Ignore in one request', async () => {
+  it('refuses a duplicate under Ignore in one request, and records the rejection in one more', async () => {
     const mobile = uniqueMobile();
     await roundTripsOf('ignore', validBody('website', project, { mobile_number: mobile }));
-    const { answer, count } = await roundTripsOf('ignore', validBody('website', project, { mobile_number: mobile }));
+    const { answer, commands } = await roundTripsOf('ignore', validBody('website', project, { mobile_number: mobile }));
     expect(answer.status).toBe(422);
-    expect(count).toBe(1);
+    expect(commands).toEqual(['TransactWriteItemsCommand', 'PutItemCommand']);
   });
 
   it.each(['create', 'merge'] as const)('stores a repeated lead under %s in two requests', async (setting) => {
@@ -51,17 +51,25 @@ describe('DynamoDB round trips per request', () => {
     expect(commands).toEqual(['TransactWriteItemsCommand', 'PutItemCommand']);
   });
 
-  it('spends no request on a refusal of the fields when warm', async () => {
+  it('spends no request on checking the fields when warm, only the record of their rejection', async () => {
     await roundTripsOf('merge', validBody('website', project));
-    const { answer, count } = await roundTripsOf('merge', { name: 'x' });
+    const { answer, commands } = await roundTripsOf('merge', { name: 'x' });
     expect(answer.status).toBe(422);
-    expect(count).toBe(0);
+    expect(commands).toEqual(['PutItemCommand']);
+  });
+
+  it('spends no request on a malformed body when warm', async () => {
+    await roundTripsOf('merge', validBody('website', project));
+    service.roundTrips.reset();
+    const answer = await service.call('website', { apiKey: keys.merge!, rawBody: '{oops' });
+    expect(answer.status).toBe(400);
+    expect(service.roundTrips.count()).toBe(0);
   });
 
   it('re-reads the configuration once before refusing an unknown project when warm', async () => {
     await roundTripsOf('merge', validBody('website', project));
     const { answer, commands } = await roundTripsOf('merge', validBody('website', { projectID: 'PRJ-404', campaignID: 'CMP-1' }));
     expect(answer.body.message).toBe('Project not found');
-    expect(commands).toEqual(['QueryCommand']);
+    expect(commands).toEqual(['QueryCommand', 'PutItemCommand']);
   });
 });

@@ -20,7 +20,7 @@ export interface HttpEnvelopeOptions {
 type LeadRequest = Request<LeadEvent, LeadResponse, Error, LeadContext>;
 
 /** Request headers a browser form may send; named, not `*`, since `*` does not cover credentials. */
-const CORS_ALLOWED_HEADERS = 'content-type, x-api-key, accept';
+const CORS_ALLOWED_HEADERS = 'content-type, x-api-key, accept, idempotency-key, x-dry-run';
 
 /**
  * The outermost middleware: gives the request its id, and turns whatever the chain produced (a
@@ -79,7 +79,15 @@ const preflight = (): LeadResponse => {
   return response;
 };
 
-const corsHeaders = ({ allowedOrigins }: CorsOptions, event: LeadEvent): Record<string, string> => {
+/** Response headers a browser script may read: the request id to quote, when to retry, replays. */
+const CORS_EXPOSED_HEADERS = 'x-request-id, retry-after, idempotent-replayed';
+
+const corsHeaders = (options: CorsOptions, event: LeadEvent): Record<string, string> => ({
+  ...allowOrigin(options, event),
+  'access-control-expose-headers': CORS_EXPOSED_HEADERS,
+});
+
+const allowOrigin = ({ allowedOrigins }: CorsOptions, event: LeadEvent): Record<string, string> => {
   if (allowedOrigins.includes('*')) return { 'access-control-allow-origin': '*' };
   const origin = header(event, 'origin');
   // A listed origin is echoed; any other gets the first listed one, which its browser then refuses.
@@ -93,7 +101,7 @@ const outcomeOf = (response: LeadResponse, error: unknown): string =>
   error instanceof LeadIntakeError ? error.reason : response.statusCode >= 500 ? 'failed' : 'ok';
 
 /** An unexpected error for the log: its kind and a redacted message, never a key or contact detail. */
-const describe = (error: unknown) =>
+export const describe = (error: unknown) =>
   error instanceof Error
     ? { name: error.name, message: redact(error.message).slice(0, 500), stack: redact(error.stack ?? '').slice(0, 2000) }
     : { name: typeof error };

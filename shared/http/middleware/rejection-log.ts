@@ -1,0 +1,55 @@
+import type { MiddlewareObj } from '@middy/core';
+import {
+  CampaignNotFoundError,
+  FieldValidationError,
+  LeadAlreadyExistsError,
+  LeadIntakeError,
+  ProjectNotFoundError,
+  SubSourceNotFoundError,
+} from '../../domain/errors.ts';
+import type { Rejection, RejectionLog } from '../../domain/ports.ts';
+import { maskMobile, type LogSink } from '../../log.ts';
+import type { LeadContext, LeadEvent, LeadResponse } from '../lambda.ts';
+import { describe } from './http-envelope.ts';
+
+/**
+ * Keeps every 422 an account's senders receive, so its owner can answer "why is this portal lead
+ * missing?". Recording never changes the answer, and a failure to record is logged, not answered.
+ */
+export const rejectionLog = (rejections: RejectionLog, endpoint: string, log: LogSink): MiddlewareObj<LeadEvent, LeadResponse, Error, LeadContext> => ({
+  onError: async (request) => {
+    const { error, context } = request;
+    if (!(error instanceof LeadIntakeError) || error.status !== 422 || !context.account || context.dryRun) return;
+    try {
+      await rejections.record(context.account.config.id, rejectionOf(endpoint, error, context));
+    } catch (failure) {
+      log({ level: 'warn', requestId: context.requestId, endpoint, message: 'rejection not recorded', error: describe(failure) });
+    }
+  },
+});
+
+const rejectionOf = (endpoint: string, error: LeadIntakeError, context: LeadContext): Rejection => {
+  const fields = context.fields ?? {};
+  const mobile = fields.mobile_number ?? digitsOf(context.body?.mobile_number);
+  return {
+    at: new Date().toISOString(),
+    requestId: context.requestId,
+    endpoint,
+    reason: error.reason,
+    message: error.message,
+    ...(mobile && mobile.length >= 4 && { mobile: maskMobile(mobile) }),
+    fields: offendingFields(error, fields),
+  };
+};
+
+/** What failed, without contact details: field messages, or the ids and sub source that were not found. */
+const offendingFields = (error: LeadIntakeError, fields: Readonly<Record<string, string>>): Record<string, unknown> => {
+  if (error instanceof FieldValidationError) return error.errors;
+  if (error instanceof SubSourceNotFoundError) return fields.platform !== undefined ? { platform: fields.platform } : { sub_source: fields.sub_source };
+  if (error instanceof ProjectNotFoundError) return { projectID: fields.projectID };
+  if (error instanceof CampaignNotFoundError) return { projectID: fields.projectID, campaignID: fields.campaignID };
+  if (error instanceof LeadAlreadyExistsError) return { projectID: fields.projectID };
+  return {};
+};
+
+const digitsOf = (value: unknown): string | undefined => (typeof value === 'string' ? value.replace(/\D/g, '') : undefined);
