@@ -8,7 +8,7 @@
  * on a client whose middleware takes the marshalled TransactWriteItems and answers it unsent; its items
  * (claim and lead) are then written 24 to a BatchWriteItem, several batches in flight.
  */
-import { BatchWriteItemCommand, type TransactWriteItemsCommandInput, type WriteRequest } from '@aws-sdk/client-dynamodb';
+import { BatchWriteItemCommand, DynamoDBClient, type TransactWriteItemsCommandInput, type WriteRequest } from '@aws-sdk/client-dynamodb';
 import { newLeadId } from '../shared/domain/lead-id.ts';
 import type { LeadRecord } from '../shared/domain/lead.ts';
 import { createDocumentClient, createDynamoDbClient } from '../shared/dynamodb/client.ts';
@@ -93,7 +93,8 @@ export const measureScale = async (
     }
   }
   const items = repositoryItems();
-  const writer = createDynamoDbClient({ endpoint });
+  // Not the service's client: bulk writes on a loaded DynamoDB Local may take longer than its 3 s request timeout.
+  const writer = new DynamoDBClient({ endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' }, maxAttempts: 10 });
   let written = 0;
   const started = performance.now();
   const worker = async () => {
