@@ -13,6 +13,8 @@ import * as path from 'node:path';
 import { toJsonSchema } from '@valibot/to-json-schema';
 import * as v from 'valibot';
 import {
+  IdempotencyKeyReusedError,
+  InvalidIdempotencyKeyError,
   ApiKeyMissingError,
   BodyNotAnObjectError,
   CampaignNotFoundError,
@@ -30,7 +32,7 @@ import {
 } from '../../shared/domain/errors.ts';
 import { socialPlatforms } from '../../shared/domain/lead.ts';
 import { portalAEndpoint, portalBEndpoint, socialEndpoint, websiteEndpoint, type LeadEndpoint } from '../../shared/endpoints.ts';
-import { LEAD_CREATED } from '../../shared/http/envelope.ts';
+import { LEAD_CREATED, LEAD_WOULD_BE_CREATED } from '../../shared/http/envelope.ts';
 import { MAX_BODY_BYTES } from '../../shared/http/lead-handler.ts';
 import { commonLeadFields, numericTextFields } from '../../shared/schemas/lead-fields.ts';
 import { leadFieldValidator, type ValidatedFields } from '../../shared/schemas/validate.ts';
@@ -54,12 +56,11 @@ export const leadEndpoints: Readonly<Record<EndpointName, LeadEndpoint>> = {
 };
 
 // ---------------------------------------------------------------------------------------------------
-// Additions announced in issue 7, items 1 and 3. Their strings are written here as announced; when the
-// implementation lands with its own error classes, take the messages from shared/domain/errors.ts.
+// Additions beyond the contract (retry-safe submissions and dry runs), with the service's own strings.
 
-export const IDEMPOTENCY_KEY_REUSED = 'Idempotency key reused with a different payload';
-export const INVALID_IDEMPOTENCY_KEY = 'Idempotency-Key must be 1 to 255 printable ASCII characters';
-export const LEAD_WOULD_BE_CREATED = 'Lead would be created';
+export const IDEMPOTENCY_KEY_REUSED = new IdempotencyKeyReusedError().message;
+export const INVALID_IDEMPOTENCY_KEY = new InvalidIdempotencyKeyError().message;
+export { LEAD_WOULD_BE_CREATED };
 
 // ---------------------------------------------------------------------------------------------------
 // What the contract says in words about each field: rules a valibot `check` or `transform` holds cannot
@@ -604,6 +605,7 @@ export const buildOpenApiDocument = (): JsonObject => {
         description: 'The deployed API (stack output BaseUrl)',
         variables: { base_url: { default: 'https://abc123.execute-api.ap-south-1.amazonaws.com', description: 'The base address of the deployed API' } },
       },
+      { url: '/', description: 'The server showing this page (npm start serves it at /docs)' },
       { url: 'http://127.0.0.1:3000', description: 'Local (npm start)' },
     ],
     security: [{ apiKey: [] }],

@@ -96,8 +96,8 @@ describe('the document', () => {
     expect(fresh.paths['/api/website-lead-create'].options.security).toEqual([]);
   });
 
-  it('names {base_url} as a server variable and the local server', () => {
-    expect(fresh.servers.map((s: Loose) => s.url)).toEqual(['{base_url}', 'http://127.0.0.1:3000']);
+  it('names {base_url} as a server variable, the serving server and the local server', () => {
+    expect(fresh.servers.map((s: Loose) => s.url)).toEqual(['{base_url}', '/', 'http://127.0.0.1:3000']);
     expect(fresh.servers[0].variables.base_url.default).toMatch(/^https:\/\//);
   });
 
