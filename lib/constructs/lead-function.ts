@@ -32,6 +32,10 @@ export interface LeadFunctionProps {
 export const esmRequireBanner =
   "import { createRequire as __leadIntakeCreateRequire } from 'node:module'; const require = __leadIntakeCreateRequire(import.meta.url);";
 
+/** The SDK's default credential chain, and the module that replaces it in the bundles. */
+export const SDK_DEFAULT_CREDENTIALS = '@aws-sdk/credential-provider-node';
+export const LAMBDA_CREDENTIALS = './shared/dynamodb/lambda-credentials.ts';
+
 export class LeadFunction extends Construct {
   readonly function: nodejs.NodejsFunction;
   readonly logGroup: logs.LogGroup;
@@ -76,6 +80,9 @@ export class LeadFunction extends Construct {
         sourcesContent: false,
         // Bundle the AWS SDK too: a pinned, tree-shaken client instead of whatever the runtime ships.
         externalModules: [],
+        // Lambda hands the role's credentials over in the environment: the SDK's default credential chain
+        // (and the STS/SSO clients it brings) is replaced by the environment provider alone.
+        esbuildArgs: { [`--alias:${SDK_DEFAULT_CREDENTIALS}`]: LAMBDA_CREDENTIALS },
         forceDockerBundling: false,
         logLevel: nodejs.LogLevel.WARNING,
       },

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, describe, expect, test } from '@jest/globals';
@@ -19,8 +19,14 @@ describe('Bundling the lead functions', () => {
       const hashes = new Set(functions.map((fn) => String(fn.Properties!.Code.S3Key).replace(/\.zip$/, '')));
       expect(hashes.size).toBe(4);
       for (const hash of hashes) {
-        expect(statSync(path.join(outdir, `asset.${hash}`, 'index.mjs')).size).toBeGreaterThan(1_000);
+        const bundle = path.join(outdir, `asset.${hash}`, 'index.mjs');
+        expect(statSync(bundle).size).toBeGreaterThan(1_000);
+        // The cold-start budget of docs/performance.md: at most 250 KB minified.
+        expect(statSync(bundle).size).toBeLessThanOrEqual(250 * 1024);
         expect(statSync(path.join(outdir, `asset.${hash}`, 'index.mjs.map')).size).toBeGreaterThan(0);
+        // Only the environment credentials provider: no STS/SSO clients from the default chain.
+        const code = readFileSync(bundle, 'utf8');
+        expect(code).not.toMatch(/sso-oidc|AssumeRoleWithWebIdentity/);
       }
     } finally {
       if (docker === undefined) delete process.env.CDK_DOCKER;
