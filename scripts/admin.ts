@@ -12,6 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { hashApiKey } from '../shared/domain/account-directory.ts';
 import { duplicateSettings, type DuplicateSetting, type LeadRecord } from '../shared/domain/lead.ts';
+import type { Rejection } from '../shared/domain/ports.ts';
 import { createDocumentClient } from '../shared/dynamodb/client.ts';
 import { DynamoDbRepository, type TableNames } from '../shared/dynamodb/repository.ts';
 import { configTable, leadsTable } from '../shared/dynamodb/tables.ts';
@@ -118,27 +119,59 @@ const commands: Record<string, Command> = {
       io.stdout(values.json ? `${JSON.stringify(leads, null, 2)}\n` : leadTable(leads));
     },
   },
+  rejections: {
+    usage: 'rejections --account ID [--since ISO-8601] [--json]',
+    summary: "List an account's rejected submissions (422s) of the last 30 days, oldest first: a table, or a JSON array with --json.",
+    options: { ...HELP, account: { type: 'string' }, since: { type: 'string' }, json: { type: 'boolean' } },
+    positionals: [],
+    run: async ({ values }, repository, io) => {
+      const accountId = required(values.account, '--account', 'rejections');
+      const since = values.since === undefined ? undefined : isoTime(values.since as string, '--since', 'rejections');
+      const repo = repository();
+      if (!(await repo.loadAccount(accountId))) throw new CommandError(`account ${JSON.stringify(accountId)} does not exist`);
+      // Kept 30 days: DynamoDB's TTL deletes lazily (up to days late), so older records are not shown.
+      const oldest = new Date(Date.now() - REJECTIONS_KEPT_MS).toISOString();
+      const rejections = (await repo.listRejections(accountId, since)).filter((rejection) => rejection.at >= oldest);
+      io.stdout(values.json ? `${JSON.stringify(rejections, null, 2)}\n` : rejectionTable(rejections));
+    },
+  },
 };
+
+const REJECTIONS_KEPT_MS = 30 * 24 * 60 * 60 * 1000;
 
 const required = (value: string | boolean | undefined, option: string, command: string): string => {
   if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`${option} is required`, command);
   return value;
 };
 
+/** An ISO-8601 date or date-time (`2025-01-31`, `2025-01-31T09:30`, `2025-01-31T09:30:00.000+05:30`), as UTC ISO text. */
+const isoTime = (value: string, option: string, command: string): string => {
+  const match = /^(\d{4})-(\d{2})-(\d{2})(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/i.exec(value.trim());
+  const time = match ? new Date(value.trim()) : undefined;
+  // V8 reads 2025-02-30 as March 2: the day must exist in its month.
+  const day = match && new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])));
+  if (!match || !time || Number.isNaN(time.getTime()) || !day || day.getUTCDate() !== Number(match[3]) || day.getUTCMonth() !== Number(match[2]) - 1) {
+    throw new UsageError(`${option} must be an ISO-8601 date or date-time such as 2025-01-31 or 2025-01-31T09:30:00Z, not ${JSON.stringify(value)}`, command);
+  }
+  return time.toISOString();
+};
+
 const usageOf = (name: string, command: Command) => `Usage: npm run admin -- ${command.usage}\n  ${command.summary}\n`;
 
-const generalUsage = () =>
-  [
+const generalUsage = () => {
+  const width = Math.max(...Object.values(commands).map((c) => c.usage.length));
+  return [
     'Usage: npm run admin -- <command> [options]     (npm run -s admin -- ... prints only the output)',
     '',
-    ...Object.values(commands).map((c) => `  ${c.usage.padEnd(48)} ${c.summary}`),
+    ...Object.values(commands).map((c) => `  ${c.usage.padEnd(width)}  ${c.summary}`),
     '',
-    '  <command> --help                                 this command in detail',
+    `  ${'<command> --help'.padEnd(width)}  this command in detail`,
     '',
     'Database: DYNAMODB_ENDPOINT when set (tables default to those of npm start), else AWS with the default',
     'credential chain and the stack outputs in CONFIG_TABLE_NAME and LEADS_TABLE_NAME.',
     '',
   ].join('\n');
+};
 
 /** The lead records as a table for a terminal; every field of each lead stays in --json. */
 const leadTable = (leads: readonly LeadRecord[]): string => {
@@ -155,11 +188,39 @@ const leadTable = (leads: readonly LeadRecord[]): string => {
     ['email', (l) => l.email],
     ['repeat of', (l) => (l.is_repeated ? (l.parent_lead_id ?? 'yes') : '')],
   ];
-  const rows = leads.map((lead) => columns.map(([, cell]) => String(cell(lead) ?? '').replace(/\s+/g, ' ')));
+  return table(columns, leads) + `${leads.length} lead(s)\n`;
+};
+
+/** A header line and one line per item, in padded columns. */
+const table = <T,>(columns: readonly [string, (item: T) => unknown][], items: readonly T[]): string => {
+  const rows = items.map((item) => columns.map(([, cell]) => String(cell(item) ?? '').replace(/\s+/g, ' ')));
   const widths = columns.map(([title], i) => Math.max(title.length, ...rows.map((row) => row[i]!.length)));
   const line = (cells: string[]) => `${cells.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()}\n`;
-  return line(columns.map(([title]) => title)) + rows.map(line).join('') + `${leads.length} lead(s)\n`;
+  return line(columns.map(([title]) => title)) + rows.map(line).join('');
 };
+
+/** The rejections as a table for a terminal; every field of each stays in --json. */
+const rejectionTable = (rejections: readonly Rejection[]): string => {
+  if (rejections.length === 0) return 'No rejected submissions.\n';
+  const columns: [string, (rejection: Rejection) => unknown][] = [
+    ['time', (r) => r.at],
+    ['endpoint', (r) => r.endpoint],
+    ['reason', (r) => r.reason],
+    ['message', (r) => r.message],
+    ['mobile', (r) => r.mobile],
+    ['fields', (r) => compactFields(r.fields)],
+  ];
+  return table(columns, rejections) + `${rejections.length} rejected submission(s)\n`;
+};
+
+/** `mobile_number: must be a 10-digit ...; email: must be ...` or `projectID: PRJ-9`: one line per rejection. */
+const compactFields = (fields: Readonly<Record<string, unknown>>): string =>
+  Object.entries(fields ?? {})
+    .map(([name, value]) => {
+      const text = Array.isArray(value) ? value.join(' ') : typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value);
+      return `${name}: ${text.startsWith(`${name} `) ? text.slice(name.length + 1) : text}`;
+    })
+    .join('; ');
 
 /** The tables and client: local when DYNAMODB_ENDPOINT is set, else AWS with the stack's table names. */
 const repositoryFor = (env: NodeJS.ProcessEnv): DynamoDbRepository => {

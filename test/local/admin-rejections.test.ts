@@ -1,0 +1,161 @@
+/**
+ * `npm run admin -- rejections`: the rejected submissions the handlers recorded, listed from this
+ * file's own tables on the test run's DynamoDB Local.
+ */
+import { beforeAll, describe, expect, it } from '@jest/globals';
+import { runAdmin } from '../../scripts/admin.ts';
+import { testService, validBody, type TestService } from '../support/service.ts';
+
+let service: TestService;
+let env: NodeJS.ProcessEnv;
+let key: string;
+const ACCOUNT = 'acc-rejections';
+const project = { projectID: 'PRJ-1', campaignID: 'CMP-1' };
+
+/** Runs an admin command against this file's tables, as `npm run admin -- ...argv` would. */
+const admin = async (...argv: string[]) => {
+  let stdout = '';
+  let stderr = '';
+  const code = await runAdmin(argv, { env, stdout: (text) => void (stdout += text), stderr: (text) => void (stderr += text) });
+  return { code, stdout, stderr };
+};
+
+const listed = async (...options: string[]) => {
+  const { code, stdout, stderr } = await admin('rejections', '--account', ACCOUNT, '--json', ...options);
+  expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+  return JSON.parse(stdout) as Record<string, any>[];
+};
+
+/** A request the handlers refuse with 422, so that they record it. */
+const refused = async (...args: Parameters<TestService['call']>) => {
+  const answer = await service.call(...args);
+  expect(answer.status).toBe(422);
+  return answer;
+};
+
+const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
+
+/** The first batch: one rejection of each kind; `between` is a time after all of them. */
+let first: { requestId: string; message: string }[] = [];
+let between: string;
+let duplicateMobile: string;
+
+beforeAll(async () => {
+  service = await testService({ configCacheTtlSeconds: 0 });
+  env = { DYNAMODB_ENDPOINT: process.env.TEST_DYNAMODB_ENDPOINT, CONFIG_TABLE_NAME: service.tables.config, LEADS_TABLE_NAME: service.tables.leads };
+  await service.seedAccount({ id: ACCOUNT, duplicateSetting: 'ignore', projects: { 'PRJ-1': ['CMP-1'], 'PRJ-2': ['CMP-2'] }, website: ['Skyline landing page'], social: ['fb'] });
+  await service.seedAccount({ id: 'acc-other', projects: { 'PRJ-1': ['CMP-1'] }, website: ['Skyline landing page'] });
+  key = await service.issueKey(ACCOUNT);
+
+  const original = validBody('website', project);
+  duplicateMobile = original.mobile_number;
+  expect((await service.call('website', { apiKey: key, body: original })).status).toBe(200);
+  const answers = [
+    await refused('website', { apiKey: key, body: { ...original, name: 'Asha V.' } }),
+    await refused('portala', { apiKey: key, body: validBody('portala', { projectID: 'PRJ-9', campaignID: 'CMP-1' }) }),
+    await refused('portalb', { apiKey: key, body: validBody('portalb', { projectID: 'PRJ-1', campaignID: 'CMP-2' }) }),
+    await refused('social', { apiKey: key, body: validBody('social', project, { platform: 'ig' }) }),
+    await refused('website', { apiKey: key, body: validBody('website', project, { mobile_number: '12345', email: 'not-an-email' }) }),
+  ];
+  first = answers.map((answer) => ({ requestId: answer.headers['x-request-id']!, message: answer.body.message }));
+  // Another account's rejection is not this account's.
+  await refused('website', { apiKey: await service.issueKey('acc-other'), body: validBody('website', project, { sub_source: 'Elsewhere' }) });
+  await tick();
+  between = new Date().toISOString();
+  await tick();
+  await refused('website', { apiKey: key, body: validBody('website', project, { sub_source: 'Unknown page' }) });
+});
+
+describe('admin rejections', () => {
+  it("lists the account's rejected submissions as JSON, oldest first, with reason, masked mobile and fields", async () => {
+    const rejections = await listed();
+    expect(rejections).toHaveLength(first.length + 1);
+    expect(rejections.map((r) => r.at)).toEqual(rejections.map((r) => r.at).sort());
+    expect(rejections.slice(0, first.length).map((r) => ({ requestId: r.requestId, message: r.message }))).toEqual(first);
+    expect(rejections[0]).toEqual({
+      at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
+      requestId: first[0]!.requestId,
+      endpoint: expect.any(String),
+      reason: expect.any(String),
+      message: 'Lead already exists',
+      mobile: `******${duplicateMobile.slice(-4)}`,
+      fields: { projectID: 'PRJ-1' },
+    });
+    expect(rejections.map((r) => [r.message, r.fields])).toEqual([
+      ['Lead already exists', { projectID: 'PRJ-1' }],
+      ['Project not found', { projectID: 'PRJ-9' }],
+      ['Campaign not found', { projectID: 'PRJ-1', campaignID: 'CMP-2' }],
+      ['Sub source not found', { platform: 'ig' }],
+      [expect.any(String), { mobile_number: expect.any(Array), email: expect.any(Array) }],
+      ['Sub source not found', { sub_source: 'Unknown page' }],
+    ]);
+    expect(new Set(rejections.map((r) => r.endpoint)).size).toBe(4);
+    expect(JSON.stringify(rejections)).not.toContain(duplicateMobile);
+  });
+
+  it('lists only the rejections from --since on, normalised to UTC', async () => {
+    const after = await listed('--since', between);
+    expect(after.map((r) => r.fields)).toEqual([{ sub_source: 'Unknown page' }]);
+
+    // The same instant written in India time.
+    const at = new Date(between);
+    const local = new Date(at.getTime() + 330 * 60_000).toISOString().replace('Z', '+05:30');
+    expect(await listed('--since', local)).toEqual(after);
+
+    expect(await listed('--since', '2000-01-01')).toHaveLength(first.length + 1);
+    expect(await listed('--since', '2999-12-31T23:59')).toEqual([]);
+    expect((await admin('rejections', '--account', ACCOUNT, '--since', '2999-12-31')).stdout).toBe('No rejected submissions.\n');
+  });
+
+  it('leaves out records older than 30 days that TTL has not deleted yet', async () => {
+    const old = { at: new Date(Date.now() - 31 * 24 * 3_600_000).toISOString(), requestId: 'old-request', endpoint: 'website', reason: 'x', message: 'Project not found', fields: {} };
+    await service.repository.record('acc-other', old);
+    const { stdout } = await admin('rejections', '--account', 'acc-other', '--json', '--since', '2000-01-01');
+    expect(JSON.parse(stdout).map((r: { fields: unknown }) => r.fields)).toEqual([{ sub_source: 'Elsewhere' }]);
+  });
+
+  it('prints a readable table without --json', async () => {
+    const rejections = await listed();
+    const { code, stdout } = await admin('rejections', '--account', ACCOUNT);
+    expect(code).toBe(0);
+    const lines = stdout.trim().split('\n');
+    expect(lines[0]).toMatch(/^time\s+endpoint\s+reason\s+message\s+mobile\s+fields$/);
+    expect(lines).toHaveLength(rejections.length + 2);
+    expect(lines[1]).toContain(rejections[0]!.at);
+    expect(lines[1]).toContain(rejections[0]!.endpoint);
+    expect(lines[1]).toContain('Lead already exists');
+    expect(lines[1]).toContain(`******${duplicateMobile.slice(-4)}`);
+    expect(lines[1]).toMatch(/projectID: PRJ-1$/);
+    expect(lines[3]).toMatch(/projectID: PRJ-1; campaignID: CMP-2$/);
+    expect(lines[5]).toMatch(/mobile_number: must be .*; email: must be /);
+    expect(lines.at(-1)).toBe(`${rejections.length} rejected submission(s)`);
+  });
+
+  it('refuses an account that does not exist', async () => {
+    expect(await admin('rejections', '--account', 'acc-missing')).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'admin rejections: account "acc-missing" does not exist\n',
+    });
+  });
+
+  it.each(['yesterday', 'March 7 2025', '2025-02-30', '2025-13-01', '2025-06-01T25:00Z', '2025-06', ''])(
+    'refuses --since %j with a one-line error, the usage and exit code 2',
+    async (since) => {
+      const { code, stdout, stderr } = await admin('rejections', '--account', ACCOUNT, '--since', since);
+      expect(code).toBe(2);
+      expect(stdout).toBe('');
+      const lines = stderr.split('\n');
+      expect(lines[0]).toBe(`admin rejections: --since must be an ISO-8601 date or date-time such as 2025-01-31 or 2025-01-31T09:30:00Z, not ${JSON.stringify(since)}`);
+      expect(lines[1]).toBe('Usage: npm run admin -- rejections --account ID [--since ISO-8601] [--json]');
+    },
+  );
+
+  it('needs --account, and prints its usage with --help and in the general help', async () => {
+    expect(await admin('rejections')).toMatchObject({ code: 2, stderr: expect.stringMatching(/^admin rejections: --account is required\n/) });
+    const help = await admin('rejections', '--help');
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: npm run admin -- rejections --account ID \[--since ISO-8601\] \[--json\]\n/);
+    expect((await admin('--help')).stdout).toContain('rejections --account ID');
+  });
+});
