@@ -186,6 +186,9 @@ const main = async () => {
 
   // Locally an admin command should apply at once: the handlers re-read keys and settings each time.
   env[runtimeSettings.configCacheTtlSeconds] ??= '0';
+  // CloudWatch embedded-metric lines are for AWS; locally they would bury the request log. Opt in with
+  // POWERTOOLS_METRICS_DISABLED=false.
+  env.POWERTOOLS_METRICS_DISABLED ??= 'true';
   const handlers = (await loadHandlers(endpoint, tables)) as LeadHandlers;
   server = createLocalServer({
     handlers,

@@ -6,10 +6,6 @@
 
 export type LogSink = (line: Readonly<Record<string, unknown>>) => void;
 
-export const stdoutSink: LogSink = (line) => {
-  process.stdout.write(`${JSON.stringify(line)}\n`);
-};
-
 export const maskMobile = (mobile: string): string => `******${mobile.slice(-4)}`;
 
 export const maskEmail = (email: string): string => {

@@ -6,11 +6,11 @@
 import { AccountDirectory } from './domain/account-directory.ts';
 import { newLeadId } from './domain/lead-id.ts';
 import { createDocumentClient } from './dynamodb/client.ts';
-import { DynamoDbRepository, type TableNames } from './dynamodb/repository.ts';
+import { DynamoDbLeadStore, type TableNames } from './dynamodb/repository.ts';
 import { configTable, leadsTable } from './dynamodb/tables.ts';
 import type { LeadRuntime } from './http/lead-handler.ts';
-import { stdoutSink } from './log.ts';
 import { runtimeSettings } from './routes.ts';
+import { telemetrySink } from './telemetry.ts';
 
 export const DEFAULT_CONFIG_CACHE_TTL_SECONDS = 30;
 
@@ -26,13 +26,13 @@ export const tableNamesFromEnvironment = (env: NodeJS.ProcessEnv = process.env):
 });
 
 export interface RuntimeParts {
-  readonly repository: DynamoDbRepository;
+  readonly repository: DynamoDbLeadStore;
   readonly configCacheTtlSeconds: number;
   readonly corsAllowedOrigins: readonly string[];
   readonly log?: LeadRuntime['log'];
 }
 
-export const leadRuntime = ({ repository, configCacheTtlSeconds, corsAllowedOrigins, log = stdoutSink }: RuntimeParts): LeadRuntime => ({
+export const leadRuntime = ({ repository, configCacheTtlSeconds, corsAllowedOrigins, log = telemetrySink() }: RuntimeParts): LeadRuntime => ({
   directory: new AccountDirectory(repository, { ttlMs: configCacheTtlSeconds * 1000 }),
   leads: repository,
   rejections: repository,
@@ -51,7 +51,7 @@ export const runtimeFromEnvironment = (env: NodeJS.ProcessEnv = process.env): Le
   if (!Number.isFinite(ttl) || ttl < 0) throw new Error(`${runtimeSettings.configCacheTtlSeconds} must be a number of seconds`);
   const endpoint = env[runtimeSettings.dynamodbEndpoint];
   containerRuntime = leadRuntime({
-    repository: new DynamoDbRepository(createDocumentClient(endpoint ? { endpoint } : {}), tableNamesFromEnvironment(env)),
+    repository: new DynamoDbLeadStore(createDocumentClient(endpoint ? { endpoint } : {}), tableNamesFromEnvironment(env)),
     configCacheTtlSeconds: ttl,
     corsAllowedOrigins: (env[runtimeSettings.corsAllowedOrigins] ?? '*').split(',').map((origin) => origin.trim()).filter(Boolean),
   });

@@ -64,14 +64,18 @@ const epochSeconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
 const accountPk = (accountId: string) => `ACCOUNT#${accountId}`;
 const projectPk = (accountId: string, projectId: string) => `LEADS#${accountId}#${projectId}`;
 
-export class DynamoDbRepository implements AccountConfigReader, LeadStore, RejectionLog {
-  readonly #db: DynamoDBDocumentClient;
-  readonly #tables: TableNames;
+/**
+ * What the lead functions use: the request path only, so the Lambda bundles carry nothing else
+ * (the cold-start budget of docs/performance.md).
+ */
+export class DynamoDbLeadStore implements AccountConfigReader, LeadStore, RejectionLog {
+  protected readonly db: DynamoDBDocumentClient;
+  protected readonly tables: TableNames;
   readonly #retry: TransactionRetryPolicy;
 
   constructor(db: DynamoDBDocumentClient, tables: TableNames, retry: TransactionRetryPolicy = DEFAULT_RETRY) {
-    this.#db = db;
-    this.#tables = tables;
+    this.db = db;
+    this.tables = tables;
     this.#retry = retry;
   }
 
@@ -79,16 +83,16 @@ export class DynamoDbRepository implements AccountConfigReader, LeadStore, Rejec
 
   async findApiKey(keyHash: string): Promise<ApiKeyGrant | undefined> {
     // Strongly consistent: a key created a moment ago must work at once.
-    const { Item } = await this.#send(() =>
-      this.#db.send(new GetCommand({ TableName: this.#tables.config, Key: apiKeyKey(keyHash), ConsistentRead: true }),
+    const { Item } = await this.send(() =>
+      this.db.send(new GetCommand({ TableName: this.tables.config, Key: apiKeyKey(keyHash), ConsistentRead: true }),
     ));
     return Item ? { accountId: Item.account_id, active: Item.active === true } : undefined;
   }
 
   /** The whole configuration of an account in one query of its partition (pages only past 1 MB). */
   async loadAccount(accountId: string): Promise<AccountConfig | undefined> {
-    const items = await this.#queryAll({
-      TableName: this.#tables.config,
+    const items = await this.queryAll({
+      TableName: this.tables.config,
       KeyConditionExpression: 'pk = :pk',
       ExpressionAttributeValues: { ':pk': accountPk(accountId) },
       ConsistentRead: true,
@@ -132,20 +136,20 @@ export class DynamoDbRepository implements AccountConfigReader, LeadStore, Rejec
         TransactItems: [
           {
             Put: {
-              TableName: this.#tables.leads,
+              TableName: this.tables.leads,
               Item: claim,
               ConditionExpression: 'attribute_not_exists(pk)',
               ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
             },
           },
-          { Put: { TableName: this.#tables.leads, Item: this.#leadItem(accountId, lead) } },
+          { Put: { TableName: this.tables.leads, Item: this.#leadItem(accountId, lead) } },
           ...(idempotency ? [this.#idempotencyPut(accountId, lead, idempotency)] : []),
         ],
       });
 
     for (let attempt = 1; ; attempt += 1) {
       try {
-        await this.#db.send(command());
+        await this.db.send(command());
         return { kind: 'stored' };
       } catch (error) {
         const reasons = cancellationReasons(error);
@@ -182,13 +186,13 @@ export class DynamoDbRepository implements AccountConfigReader, LeadStore, Rejec
     for (let attempt = 1; ; attempt += 1) {
       try {
         if (idempotency) {
-          await this.#db.send(
+          await this.db.send(
             new TransactWriteCommand({
-              TransactItems: [{ Put: { TableName: this.#tables.leads, Item: item } }, this.#idempotencyPut(accountId, lead, idempotency)],
+              TransactItems: [{ Put: { TableName: this.tables.leads, Item: item } }, this.#idempotencyPut(accountId, lead, idempotency)],
             }),
           );
         } else {
-          await this.#db.send(new PutCommand({ TableName: this.#tables.leads, Item: item }));
+          await this.db.send(new PutCommand({ TableName: this.tables.leads, Item: item }));
         }
         return { kind: 'stored' };
       } catch (error) {
@@ -209,19 +213,19 @@ export class DynamoDbRepository implements AccountConfigReader, LeadStore, Rejec
   }
 
   async findOriginal(accountId: string, projectId: string, mobile: string): Promise<string | undefined> {
-    const { Item } = await this.#send(() =>
-      this.#db.send(
-        new GetCommand({ TableName: this.#tables.leads, Key: { pk: projectPk(accountId, projectId), sk: `MOBILE#${mobile}` }, ConsistentRead: true }),
+    const { Item } = await this.send(() =>
+      this.db.send(
+        new GetCommand({ TableName: this.tables.leads, Key: { pk: projectPk(accountId, projectId), sk: `MOBILE#${mobile}` }, ConsistentRead: true }),
       ),
     );
     return Item?.lead_id;
   }
 
   async record(accountId: string, rejection: Rejection): Promise<void> {
-    await this.#send(() =>
-      this.#db.send(
+    await this.send(() =>
+      this.db.send(
         new PutCommand({
-          TableName: this.#tables.leads,
+          TableName: this.tables.leads,
           Item: {
             pk: `REJECTIONS#${accountId}`,
             sk: `${rejection.at}#${rejection.requestId}`,
@@ -241,7 +245,7 @@ export class DynamoDbRepository implements AccountConfigReader, LeadStore, Rejec
   #idempotencyPut(accountId: string, lead: LeadRecord, { key, requestHash }: IdempotencyClaim) {
     return {
       Put: {
-        TableName: this.#tables.leads,
+        TableName: this.tables.leads,
         Item: {
           pk: `IDEMPOTENCY#${accountId}#${sha256(key)}`,
           sk: 'IDEMPOTENCY',
@@ -258,12 +262,68 @@ export class DynamoDbRepository implements AccountConfigReader, LeadStore, Rejec
     };
   }
 
-  // ---- configuration and lead listing (admin CLI, seed, tests) ---------------------------------
+  // ---- internals -----------------------------------------------------------------------------
 
+  #leadItem(accountId: string, lead: LeadRecord) {
+    return { pk: projectPk(accountId, lead.projectID), sk: `LEAD#${lead.id}`, item_type: 'lead', account_id: accountId, ...lead };
+  }
+
+  /**
+   * A write that timed out or lost its connection may still have been applied. Before answering 503
+   * (which tells the sender nothing was stored), read the lead back: if it is there, it was stored,
+   * and the sender must hear 200, or its retry would store the lead twice.
+   */
+  async #storedDespite(error: unknown, accountId: string, lead: LeadRecord): Promise<boolean> {
+    if (!isDatabaseUnavailable(error)) return false;
+    try {
+      const { Item } = await this.db.send(
+        new GetCommand({
+          TableName: this.tables.leads,
+          Key: { pk: projectPk(accountId, lead.projectID), sk: `LEAD#${lead.id}` },
+          ConsistentRead: true,
+          ProjectionExpression: 'pk',
+        }),
+      );
+      return Item !== undefined;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Only when DynamoDB did not hand the existing claim back with the cancellation. */
+  async #originalLeadId(pk: string, sk: string): Promise<string> {
+    const { Item } = await this.send(() => this.db.send(new GetCommand({ TableName: this.tables.leads, Key: { pk, sk }, ConsistentRead: true })));
+    if (!Item) throw new Error('mobile claim vanished after a failed condition');
+    return Item.lead_id;
+  }
+
+  protected async queryAll(input: QueryCommandInput): Promise<Record<string, any>[]> {
+    const items: Record<string, any>[] = [];
+    let ExclusiveStartKey: Record<string, unknown> | undefined;
+    do {
+      const page = await this.send(() => this.db.send(new QueryCommand({ ...input, ExclusiveStartKey })));
+      items.push(...(page.Items ?? []));
+      ExclusiveStartKey = page.LastEvaluatedKey;
+    } while (ExclusiveStartKey);
+    return items;
+  }
+
+  /** Sends one request, turning a database outage into the contract's 503. */
+  protected async send<T>(request: () => Promise<T>): Promise<T> {
+    try {
+      return await request();
+    } catch (error) {
+      throw asServiceFailure(error);
+    }
+  }
+}
+
+/** The request path, plus configuration, lead listing and integrity checks: the admin CLI, seed and tests. */
+export class DynamoDbRepository extends DynamoDbLeadStore {
   async saveApiKey(keyHash: string, grant: ApiKeyGrant): Promise<void> {
-    await this.#send(() =>
-      this.#db.send(new PutCommand({
-        TableName: this.#tables.config,
+    await this.send(() =>
+      this.db.send(new PutCommand({
+        TableName: this.tables.config,
         Item: { ...apiKeyKey(keyHash), account_id: grant.accountId, active: grant.active },
       }),
     ));
@@ -290,9 +350,9 @@ export class DynamoDbRepository implements AccountConfigReader, LeadStore, Rejec
       })),
     ];
     for (let start = 0; start < items.length; start += 100) {
-      await this.#send(() =>
-        this.#db.send(new TransactWriteCommand({
-          TransactItems: items.slice(start, start + 100).map((Item) => ({ Put: { TableName: this.#tables.config, Item } })),
+      await this.send(() =>
+        this.db.send(new TransactWriteCommand({
+          TransactItems: items.slice(start, start + 100).map((Item) => ({ Put: { TableName: this.tables.config, Item } })),
         }),
       ));
     }
@@ -301,7 +361,7 @@ export class DynamoDbRepository implements AccountConfigReader, LeadStore, Rejec
   /** Marks a key inactive; false when no such key is stored. */
   async revokeApiKey(keyHash: string): Promise<boolean> {
     return this.#updateExisting({
-      TableName: this.#tables.config,
+      TableName: this.tables.config,
       Key: apiKeyKey(keyHash),
       UpdateExpression: 'SET active = :inactive',
       ExpressionAttributeValues: { ':inactive': false },
@@ -311,7 +371,7 @@ export class DynamoDbRepository implements AccountConfigReader, LeadStore, Rejec
   /** Changes an account's duplicate setting; false when the account does not exist. */
   async setDuplicateSetting(accountId: string, setting: DuplicateSetting): Promise<boolean> {
     return this.#updateExisting({
-      TableName: this.#tables.config,
+      TableName: this.tables.config,
       Key: { pk: accountPk(accountId), sk: 'ACCOUNT' },
       UpdateExpression: 'SET duplicate_setting = :setting',
       ExpressionAttributeValues: { ':setting': setting },
@@ -321,7 +381,7 @@ export class DynamoDbRepository implements AccountConfigReader, LeadStore, Rejec
   /** An update of an item that must exist already: false, and nothing written, when it does not. */
   async #updateExisting(input: { TableName: string; Key: Record<string, string>; UpdateExpression: string; ExpressionAttributeValues: Record<string, unknown> }): Promise<boolean> {
     try {
-      await this.#db.send(new UpdateCommand({ ...input, ConditionExpression: 'attribute_exists(pk)' }));
+      await this.db.send(new UpdateCommand({ ...input, ConditionExpression: 'attribute_exists(pk)' }));
       return true;
     } catch (error) {
       if (error instanceof Error && error.name === 'ConditionalCheckFailedException') return false;
@@ -331,8 +391,8 @@ export class DynamoDbRepository implements AccountConfigReader, LeadStore, Rejec
 
   /** The requests refused for an account in the last 30 days, oldest first, from `since` (ISO time). */
   async listRejections(accountId: string, since?: string): Promise<Rejection[]> {
-    const items = await this.#queryAll({
-      TableName: this.#tables.leads,
+    const items = await this.queryAll({
+      TableName: this.tables.leads,
       KeyConditionExpression: since ? 'pk = :pk AND sk >= :since' : 'pk = :pk',
       ExpressionAttributeValues: { ':pk': `REJECTIONS#${accountId}`, ...(since && { ':since': since }) },
     });
@@ -343,8 +403,8 @@ export class DynamoDbRepository implements AccountConfigReader, LeadStore, Rejec
   async listLeads(accountId: string, projectIds: Iterable<string>): Promise<LeadRecord[]> {
     const leads: LeadRecord[] = [];
     for (const projectId of projectIds) {
-      const items = await this.#queryAll({
-        TableName: this.#tables.leads,
+      const items = await this.queryAll({
+        TableName: this.tables.leads,
         KeyConditionExpression: 'pk = :pk AND begins_with(sk, :lead)',
         ExpressionAttributeValues: { ':pk': projectPk(accountId, projectId), ':lead': 'LEAD#' },
       });
@@ -363,7 +423,7 @@ export class DynamoDbRepository implements AccountConfigReader, LeadStore, Rejec
     const items: Record<string, any>[] = [];
     let ExclusiveStartKey: Record<string, unknown> | undefined;
     do {
-      const page = await this.#send(() => this.#db.send(new ScanCommand({ TableName: this.#tables.leads, ConsistentRead: true, ExclusiveStartKey })));
+      const page = await this.send(() => this.db.send(new ScanCommand({ TableName: this.tables.leads, ConsistentRead: true, ExclusiveStartKey })));
       items.push(...(page.Items ?? []));
       ExclusiveStartKey = page.LastEvaluatedKey;
     } while (ExclusiveStartKey);
@@ -381,61 +441,6 @@ export class DynamoDbRepository implements AccountConfigReader, LeadStore, Rejec
       else if (lead.parent_lead_id !== null && lead.parent_lead_id !== claim.lead_id) problems.push(`lead ${lead.id} links to ${lead.parent_lead_id}, not the original ${claim.lead_id}`);
     }
     return problems;
-  }
-
-  // ---- internals -----------------------------------------------------------------------------
-
-  #leadItem(accountId: string, lead: LeadRecord) {
-    return { pk: projectPk(accountId, lead.projectID), sk: `LEAD#${lead.id}`, item_type: 'lead', account_id: accountId, ...lead };
-  }
-
-  /**
-   * A write that timed out or lost its connection may still have been applied. Before answering 503
-   * (which tells the sender nothing was stored), read the lead back: if it is there, it was stored,
-   * and the sender must hear 200, or its retry would store the lead twice.
-   */
-  async #storedDespite(error: unknown, accountId: string, lead: LeadRecord): Promise<boolean> {
-    if (!isDatabaseUnavailable(error)) return false;
-    try {
-      const { Item } = await this.#db.send(
-        new GetCommand({
-          TableName: this.#tables.leads,
-          Key: { pk: projectPk(accountId, lead.projectID), sk: `LEAD#${lead.id}` },
-          ConsistentRead: true,
-          ProjectionExpression: 'pk',
-        }),
-      );
-      return Item !== undefined;
-    } catch {
-      return false;
-    }
-  }
-
-  /** Only when DynamoDB did not hand the existing claim back with the cancellation. */
-  async #originalLeadId(pk: string, sk: string): Promise<string> {
-    const { Item } = await this.#send(() => this.#db.send(new GetCommand({ TableName: this.#tables.leads, Key: { pk, sk }, ConsistentRead: true })));
-    if (!Item) throw new Error('mobile claim vanished after a failed condition');
-    return Item.lead_id;
-  }
-
-  async #queryAll(input: QueryCommandInput): Promise<Record<string, any>[]> {
-    const items: Record<string, any>[] = [];
-    let ExclusiveStartKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.#send(() => this.#db.send(new QueryCommand({ ...input, ExclusiveStartKey })));
-      items.push(...(page.Items ?? []));
-      ExclusiveStartKey = page.LastEvaluatedKey;
-    } while (ExclusiveStartKey);
-    return items;
-  }
-
-  /** Sends one request, turning a database outage into the contract's 503. */
-  async #send<T>(request: () => Promise<T>): Promise<T> {
-    try {
-      return await request();
-    } catch (error) {
-      throw asServiceFailure(error);
-    }
   }
 }
 
