@@ -11,6 +11,10 @@
  *
  * UTM parameters and gclid/fbclid of the page URL are kept for the visit (sessionStorage) and sent
  * with the lead. Field errors of the service (422 `errors`) are shown under their fields.
+ *
+ * Each submission carries an Idempotency-Key: the same one while the form's values are unchanged, so
+ * sending again after a network error, a timeout or a 503 gets the first answer (the lead stored once)
+ * rather than "Lead already exists"; a new one once the values change or after a success.
  */
 
 const ENDPOINT = '/api/website-lead-create';
@@ -28,6 +32,7 @@ const MESSAGES = {
   duplicate: 'You have already registered with this mobile number. Our team will call you soon.',
   tooLarge: 'Your message is too long. Please shorten it and send again.',
   busy: 'We are very busy right now. Please try again in a minute.',
+  busyFor: 'We are very busy right now. Please try again in {wait}.', // {wait}: "20 seconds", from Retry-After
   network: 'We could not reach our server. Please check your internet connection and try again.',
   timeout: 'Our server is taking too long to answer. Please try again in a minute.',
   setup: 'Sorry, this form is not working right now. Please try again later or contact us directly.',
@@ -162,23 +167,46 @@ const payloadOf = (form, config) => {
   return payload;
 };
 
-/** Sends the lead; resolves to { status, body } (body null when the answer is not JSON). */
-const send = async (config, payload) => {
+/** A random UUID; crypto.randomUUID exists only on https (and localhost) pages. */
+const newIdempotencyKey = () => {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6] & 0x0f) | 0x40; // version 4
+  bytes[8] = (bytes[8] & 0x3f) | 0x80; // RFC 4122 variant
+  const hex = Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+};
+
+/** Seconds to wait from a Retry-After header (seconds or an HTTP date); undefined when absent or unreadable. */
+const retryAfterSeconds = (value) => {
+  if (!value) return undefined;
+  const text = value.trim();
+  const seconds = /^\d+$/.test(text) ? Number(text) : Math.ceil((Date.parse(text) - Date.now()) / 1000);
+  return Number.isFinite(seconds) && seconds > 0 ? seconds : undefined;
+};
+
+/** Sends the lead; resolves to { status, body, retryAfter } (body null when the answer is not JSON). */
+const send = async (config, body, idempotencyKey) => {
   const response = await fetch(config.url, {
     method: 'POST',
     mode: 'cors',
     credentials: 'omit',
-    headers: { 'content-type': 'application/json', accept: 'application/json', 'x-api-key': config.apiKey },
-    body: JSON.stringify(payload),
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json',
+      'x-api-key': config.apiKey,
+      'idempotency-key': idempotencyKey,
+    },
+    body,
     ...(typeof AbortSignal.timeout === 'function' && { signal: AbortSignal.timeout(TIMEOUT_MS) }),
   });
-  let body = null;
+  let answer = null;
   try {
-    body = await response.json();
+    answer = await response.json();
   } catch {
     // a proxy's HTML error page, or an empty body
   }
-  return { status: response.status, body };
+  return { status: response.status, body: answer, retryAfter: retryAfterSeconds(response.headers.get('retry-after')) };
 };
 
 /** For the site owner, in the browser console; never shown to visitors. */
@@ -187,7 +215,7 @@ const reportSetupProblem = (status, message, detail) => {
 };
 
 /** Shows the service's answer: success, field errors under their fields, or a message in words. */
-const showAnswer = (form, { status, body }) => {
+const showAnswer = (form, { status, body, retryAfter }) => {
   const message = body && typeof body.message === 'string' ? body.message : '';
   if (status === 200 && body && body.status === true) {
     form.reset();
@@ -221,7 +249,10 @@ const showAnswer = (form, { status, body }) => {
   }
   if (status === 422 && message === 'Lead already exists') return setMessage(form, messageOf(form, 'duplicate'), 'error');
   if (status === 413) return setMessage(form, messageOf(form, 'tooLarge'), 'error');
-  if (status === 503 || status === 429) return setMessage(form, messageOf(form, 'busy'), 'error');
+  if (status === 503 || status === 429) {
+    const wait = retryAfter === undefined ? undefined : retryAfter < 120 ? `${retryAfter} second${retryAfter === 1 ? '' : 's'}` : `${Math.ceil(retryAfter / 60)} minutes`;
+    return setMessage(form, wait ? messageOf(form, 'busyFor').replace('{wait}', wait) : messageOf(form, 'busy'), 'error');
+  }
   if (status === 401 || status === 404 || SETUP_MESSAGES.has(message)) {
     reportSetupProblem(status, message);
     return setMessage(form, messageOf(form, 'setup'), 'error');
@@ -244,6 +275,8 @@ export const enhanceLeadForm = (form) => {
   const button = form.querySelector('[type="submit"]');
   const buttonText = button ? button.textContent : '';
   let sending = false;
+  /** The Idempotency-Key of the last submission and the exact body it was sent with. */
+  let attempt = null;
 
   form.addEventListener('input', (event) => {
     if (event.target instanceof Element && event.target.name) clearFieldError(event.target);
@@ -267,8 +300,13 @@ export const enhanceLeadForm = (form) => {
       button.textContent = messageOf(form, 'sending');
     }
     setMessage(form, '', null);
+    // The same values (the same bytes) keep the key, so that the service answers a retry with the first answer.
+    const body = JSON.stringify(payloadOf(form, config));
+    if (!attempt || attempt.body !== body) attempt = { key: newIdempotencyKey(), body };
     try {
-      showAnswer(form, await send(config, payloadOf(form, config)));
+      const answer = await send(config, body, attempt.key);
+      if (answer.status === 200 && answer.body && answer.body.status === true) attempt = null;
+      showAnswer(form, answer);
     } catch (error) {
       // fetch rejects on network failures, on CORS refusals (origin not allowed) and on timeouts.
       const timedOut = error && (error.name === 'TimeoutError' || error.name === 'AbortError');

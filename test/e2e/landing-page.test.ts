@@ -3,7 +3,8 @@
  * served from another origin than the API, so every submission is a real cross-origin request with its
  * CORS preflight. Fill, submit, see the success; the same mobile again is a duplicate; an invalid mobile
  * shows its error next to the field; a page on an origin CORS_ALLOWED_ORIGINS does not list cannot post;
- * and the stored lead carries the UTM values and gclid of the page URL.
+ * a retry of the same form after a lost answer or a 503 reuses its Idempotency-Key and stores the lead
+ * once; and the stored lead carries the UTM values and gclid of the page URL.
  *
  * Needs Debian's `chromium` (/usr/bin/chromium; .ci/run installs it). Without it the test fails.
  */
@@ -13,7 +14,7 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type BrowserContext, type Page, type Route } from 'playwright-core';
 import { freePort } from '../../scripts/dynamodb-local.ts';
 import { projectRoot } from '../../scripts/local/environment.ts';
 
@@ -42,7 +43,10 @@ const MESSAGES = {
   duplicate: 'You have already registered with this mobile number. Our team will call you soon.',
   invalidOne: 'Please correct the highlighted field.',
   network: 'We could not reach our server. Please check your internet connection and try again.',
+  busyFor7: 'We are very busy right now. Please try again in 7 seconds.',
 };
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 const dir = mkdtempSync(path.join(tmpdir(), 'lead-intake-landing-'));
 const seedFile = path.join(dir, 'seed.json');
@@ -151,6 +155,7 @@ describe('landing-page form in headless Chromium, against npm start', () => {
   let page: Page;
 
   const apiUrl = () => `${apiBase}/api/website-lead-create`;
+  let firstKey: string | undefined;
   const message = () => page.locator('.lead-form__message');
   const mobile = () => page.getByLabel('Mobile number');
 
@@ -231,7 +236,8 @@ describe('landing-page form in headless Chromium, against npm start', () => {
     const { status, body } = await submit();
     expect([status, body.message]).toEqual([200, 'Lead created successfully']);
     const request = await sent;
-    expect(await request.allHeaders()).toMatchObject({ origin: pageOrigin, 'x-api-key': KEY });
+    expect(await request.allHeaders()).toMatchObject({ origin: pageOrigin, 'x-api-key': KEY, 'idempotency-key': expect.stringMatching(UUID) });
+    firstKey = await request.headerValue('idempotency-key') ?? undefined;
     expect((await (await request.response())!.allHeaders())['access-control-allow-origin']).toBe(pageOrigin);
 
     expect(await message().textContent()).toBe(MESSAGES.success);
@@ -243,9 +249,14 @@ describe('landing-page form in headless Chromium, against npm start', () => {
   it('says so when the same mobile is sent again (Lead already exists)', async () => {
     await page.getByLabel('Name').fill('Priya N.');
     await mobile().fill('98450 12345');
+    const sent = page.waitForRequest((request) => request.url() === apiUrl() && request.method() === 'POST');
     const { status, body } = await submit();
     expect([status, body.message]).toEqual([422, 'Lead already exists']);
     expect(await message().textContent()).toBe(MESSAGES.duplicate);
+    // A new Idempotency-Key after a success: other values, another submission.
+    const key = await (await sent).headerValue('idempotency-key');
+    expect(key).toMatch(UUID);
+    expect(key).not.toBe(firstKey);
   });
 
   it('shows an invalid mobile number next to the mobile field', async () => {
@@ -289,14 +300,81 @@ describe('landing-page form in headless Chromium, against npm start', () => {
     }
   });
 
-  it('stored one lead, with the UTM values and gclid of the page URL', () => {
+  /** Intercepts the form's POSTs: `first` handles the first one, the others go to the service; the keys sent. */
+  const interceptPosts = async (first: (route: Route) => Promise<void>) => {
+    const keys: (string | undefined)[] = [];
+    await page.route(apiUrl(), async (route) => {
+      if (route.request().method() !== 'POST') return route.fallback();
+      keys.push(route.request().headers()['idempotency-key']);
+      return keys.length === 1 ? first(route) : route.fallback();
+    });
+    return keys;
+  };
+
+  it('sends the same Idempotency-Key again after a lost answer, and gets the first answer: one lead', async () => {
+    await page.getByLabel('Name').fill('Kiran Das');
+    await mobile().fill('9845012347');
+    const keys = await interceptPosts(async (route) => {
+      const delivered = await route.fetch(); // the service stores the lead ...
+      expect(delivered.status()).toBe(200);
+      await route.abort('connectionreset'); // ... and its answer never reaches the page
+    });
+    try {
+      const failed = page.waitForEvent('requestfailed', (request) => request.url() === apiUrl());
+      await page.getByRole('button', { name: 'Request a call back' }).click();
+      await failed;
+      await page.locator('.lead-form__message:not(:empty)').waitFor();
+      expect(await message().textContent()).toBe(MESSAGES.network);
+
+      const replayed = page.waitForResponse((response) => response.url() === apiUrl() && response.request().method() === 'POST');
+      const { status, body } = await submit();
+      expect([status, body.message]).toEqual([200, 'Lead created successfully']);
+      expect((await (await replayed).allHeaders())['idempotent-replayed']).toBe('true');
+      expect(await message().textContent()).toBe(MESSAGES.success);
+      expect(keys).toHaveLength(2);
+      expect(keys[0]).toMatch(UUID);
+      expect(keys[1]).toBe(keys[0]);
+    } finally {
+      await page.unrouteAll();
+    }
+  });
+
+  it("shows a 503's Retry-After, and a retry of the same form reuses its key", async () => {
+    await page.getByLabel('Name').fill('Lata Menon');
+    await mobile().fill('9845012348');
+    const keys = await interceptPosts(async (route) => {
+      // The service checks the request without storing it (a dry run), and its answer becomes a 503,
+      // with the service's own CORS headers: the page must be allowed to read Retry-After.
+      const checked = await route.fetch({ headers: { ...route.request().headers(), 'x-dry-run': 'true' } });
+      const headers = Object.fromEntries(Object.entries(checked.headers()).filter(([name]) => name !== 'content-length'));
+      await route.fulfill({
+        status: 503,
+        headers: { ...headers, 'retry-after': '7' },
+        body: JSON.stringify({ status: false, message: 'Service temporarily unavailable, please retry' }),
+      });
+    });
+    try {
+      expect((await submit()).status).toBe(503);
+      expect(await message().textContent()).toBe(MESSAGES.busyFor7);
+
+      const { status, body } = await submit();
+      expect([status, body.message]).toEqual([200, 'Lead created successfully']);
+      expect(await message().textContent()).toBe(MESSAGES.success);
+      expect(keys).toHaveLength(2);
+      expect(keys[1]).toBe(keys[0]);
+    } finally {
+      await page.unrouteAll();
+    }
+  });
+
+  it('stored each lead once, with the UTM values and gclid of the page URL', () => {
     const stdout = execFileSync('npm', ['run', '-s', 'admin', '--', 'leads', '--account', ACCOUNT, '--json'], {
       cwd: projectRoot,
       env: { ...childEnv({}), DYNAMODB_ENDPOINT: `http://127.0.0.1:${dynamoPort}` },
       encoding: 'utf8',
     });
     const leads = JSON.parse(stdout) as Record<string, unknown>[];
-    expect(leads).toHaveLength(1);
+    expect(leads.map((lead) => lead.mobile_number)).toEqual(['9845012345', '9845012347', '9845012348']);
     expect(leads[0]).toMatchObject({
       name: 'Priya Nair',
       mobile_number: '9845012345',
