@@ -83,9 +83,9 @@ export class DynamoDbLeadStore implements AccountConfigReader, LeadStore, Reject
 
   async findApiKey(keyHash: string): Promise<ApiKeyGrant | undefined> {
     // Strongly consistent: a key created a moment ago must work at once.
-    const { Item } = await this.send(() =>
-      this.db.send(new GetCommand({ TableName: this.tables.config, Key: apiKeyKey(keyHash), ConsistentRead: true }),
-    ));
+    const { Item } = await this.orUnavailable(() =>
+      this.db.send(new GetCommand({ TableName: this.tables.config, Key: apiKeyKey(keyHash), ConsistentRead: true })),
+    );
     return Item ? { accountId: Item.account_id, active: Item.active === true } : undefined;
   }
 
@@ -213,7 +213,7 @@ export class DynamoDbLeadStore implements AccountConfigReader, LeadStore, Reject
   }
 
   async findOriginal(accountId: string, projectId: string, mobile: string): Promise<string | undefined> {
-    const { Item } = await this.send(() =>
+    const { Item } = await this.orUnavailable(() =>
       this.db.send(
         new GetCommand({ TableName: this.tables.leads, Key: { pk: projectPk(accountId, projectId), sk: `MOBILE#${mobile}` }, ConsistentRead: true }),
       ),
@@ -222,7 +222,7 @@ export class DynamoDbLeadStore implements AccountConfigReader, LeadStore, Reject
   }
 
   async record(accountId: string, rejection: Rejection): Promise<void> {
-    await this.send(() =>
+    await this.orUnavailable(() =>
       this.db.send(
         new PutCommand({
           TableName: this.tables.leads,
@@ -292,7 +292,7 @@ export class DynamoDbLeadStore implements AccountConfigReader, LeadStore, Reject
 
   /** Only when DynamoDB did not hand the existing claim back with the cancellation. */
   async #originalLeadId(pk: string, sk: string): Promise<string> {
-    const { Item } = await this.send(() => this.db.send(new GetCommand({ TableName: this.tables.leads, Key: { pk, sk }, ConsistentRead: true })));
+    const { Item } = await this.orUnavailable(() => this.db.send(new GetCommand({ TableName: this.tables.leads, Key: { pk, sk }, ConsistentRead: true })));
     if (!Item) throw new Error('mobile claim vanished after a failed condition');
     return Item.lead_id;
   }
@@ -301,7 +301,7 @@ export class DynamoDbLeadStore implements AccountConfigReader, LeadStore, Reject
     const items: Record<string, any>[] = [];
     let ExclusiveStartKey: Record<string, unknown> | undefined;
     do {
-      const page = await this.send(() => this.db.send(new QueryCommand({ ...input, ExclusiveStartKey })));
+      const page = await this.orUnavailable(() => this.db.send(new QueryCommand({ ...input, ExclusiveStartKey })));
       items.push(...(page.Items ?? []));
       ExclusiveStartKey = page.LastEvaluatedKey;
     } while (ExclusiveStartKey);
@@ -309,7 +309,7 @@ export class DynamoDbLeadStore implements AccountConfigReader, LeadStore, Reject
   }
 
   /** Sends one request, turning a database outage into the contract's 503. */
-  protected async send<T>(request: () => Promise<T>): Promise<T> {
+  protected async orUnavailable<T>(request: () => Promise<T>): Promise<T> {
     try {
       return await request();
     } catch (error) {
@@ -321,12 +321,12 @@ export class DynamoDbLeadStore implements AccountConfigReader, LeadStore, Reject
 /** The request path, plus configuration, lead listing and integrity checks: the admin CLI, seed and tests. */
 export class DynamoDbRepository extends DynamoDbLeadStore {
   async saveApiKey(keyHash: string, grant: ApiKeyGrant): Promise<void> {
-    await this.send(() =>
+    await this.orUnavailable(() =>
       this.db.send(new PutCommand({
         TableName: this.tables.config,
         Item: { ...apiKeyKey(keyHash), account_id: grant.accountId, active: grant.active },
-      }),
-    ));
+      })),
+    );
   }
 
   /** Writes an account with its projects and campaigns, all or nothing (up to 99 of them at once). */
@@ -350,11 +350,11 @@ export class DynamoDbRepository extends DynamoDbLeadStore {
       })),
     ];
     for (let start = 0; start < items.length; start += 100) {
-      await this.send(() =>
+      await this.orUnavailable(() =>
         this.db.send(new TransactWriteCommand({
           TransactItems: items.slice(start, start + 100).map((Item) => ({ Put: { TableName: this.tables.config, Item } })),
-        }),
-      ));
+        })),
+      );
     }
   }
 
@@ -423,7 +423,7 @@ export class DynamoDbRepository extends DynamoDbLeadStore {
     const items: Record<string, any>[] = [];
     let ExclusiveStartKey: Record<string, unknown> | undefined;
     do {
-      const page = await this.send(() => this.db.send(new ScanCommand({ TableName: this.tables.leads, ConsistentRead: true, ExclusiveStartKey })));
+      const page = await this.orUnavailable(() => this.db.send(new ScanCommand({ TableName: this.tables.leads, ConsistentRead: true, ExclusiveStartKey })));
       items.push(...(page.Items ?? []));
       ExclusiveStartKey = page.LastEvaluatedKey;
     } while (ExclusiveStartKey);
