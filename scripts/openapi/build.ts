@@ -33,8 +33,9 @@ import {
 import { socialPlatforms } from '../../shared/domain/lead.ts';
 import { portalAEndpoint, portalBEndpoint, socialEndpoint, websiteEndpoint, type LeadEndpoint } from '../../shared/endpoints.ts';
 import { LEAD_CREATED, LEAD_WOULD_BE_CREATED } from '../../shared/http/envelope.ts';
-import { MAX_BODY_BYTES } from '../../shared/http/lead-handler.ts';
-import { commonLeadFields, numericTextFields } from '../../shared/schemas/lead-fields.ts';
+import { MAX_BODY_BYTES, submissionOf } from '../../shared/http/lead-handler.ts';
+import { leadRecord } from '../../shared/domain/create-lead.ts';
+import { numericTextFields } from '../../shared/schemas/lead-fields.ts';
 import { leadFieldValidator, type ValidatedFields } from '../../shared/schemas/validate.ts';
 import { leadRoutes, type EndpointName, type LeadRoute } from '../../shared/routes.ts';
 
@@ -216,28 +217,9 @@ const fieldErrorsOf = (endpoint: LeadEndpoint, body: Readonly<Record<string, str
   throw new Error(`OpenAPI: the invalid ${endpoint.name} example passed validation`);
 };
 
-const COMMON_FIELDS = new Set(Object.keys(commonLeadFields));
-
 /** The lead record the service stores for validated fields (CONTRACT.md section 4), with fixed id and time. */
-const exampleLead = (endpoint: LeadEndpoint, fields: ValidatedFields): JsonObject => {
-  const details: JsonObject = {};
-  for (const [field, value] of Object.entries(fields)) if (!COMMON_FIELDS.has(field) && field !== 'sub_source') details[field] = value;
-  return {
-    id: EXAMPLE_LEAD_ID,
-    name: fields.name!,
-    mobile_number: fields.mobile_number!,
-    ...(fields.email !== undefined && { email: fields.email }),
-    ...(fields.alternate_number !== undefined && { alternate_number: fields.alternate_number }),
-    projectID: fields.projectID!,
-    campaignID: fields.campaignID!,
-    source: endpoint.source,
-    sub_source: endpoint.subSource(fields)?.name ?? null,
-    is_repeated: false,
-    parent_lead_id: null,
-    created_at: EXAMPLE_CREATED_AT,
-    ...details,
-  };
-};
+const exampleLead = (endpoint: LeadEndpoint, fields: ValidatedFields): JsonObject =>
+  leadRecord(submissionOf(endpoint, fields), EXAMPLE_LEAD_ID, new Date(EXAMPLE_CREATED_AT)) as unknown as JsonObject;
 
 // ---------------------------------------------------------------------------------------------------
 // Schemas.

@@ -125,7 +125,8 @@ const hasSubSource = (config: AccountConfig, claim: SubSourceClaim | null): bool
   return (socialPlatforms as readonly string[]).includes(claim.name) && config.socialSubSources.has(claim.name);
 };
 
-const leadRecord = (submission: LeadSubmission, id: string, createdAt: Date): LeadRecord => {
+/** The lead record of a submission (CONTRACT.md section 4), before any duplicate is known. */
+export const leadRecord = (submission: LeadSubmission, id: string, createdAt: Date): LeadRecord => {
   const { source, subSource, details, email, alternate_number } = submission;
   return {
     id,

@@ -147,33 +147,15 @@ export class DynamoDbLeadStore implements AccountConfigReader, LeadStore, Reject
         ],
       });
 
-    for (let attempt = 1; ; attempt += 1) {
-      try {
-        await this.db.send(command());
-        return { kind: 'stored' };
-      } catch (error) {
-        const reasons = cancellationReasons(error);
-        if (!reasons) {
-          if (await this.#storedDespite(error, accountId, lead)) return { kind: 'stored' };
-          throw asServiceFailure(error);
-        }
-        // The key was used before: whatever else failed, the sender is retrying (or reusing it).
-        const replay = idempotency && replayOf(reasons[2], idempotency);
-        if (replay) return replay;
-        const [claimReason] = reasons;
-        if (claimReason?.Code === 'ConditionalCheckFailed') {
-          const originalLeadId = claimReason.Item?.lead_id?.S ?? (await this.#originalLeadId(pk, claim.sk));
-          return { kind: 'duplicate', originalLeadId };
-        }
-        // Real DynamoDB cancels one of two transactions racing on the same claim; the retry then
-        // finds the claim stored (a duplicate) or free (the other writer failed).
-        if (isConflict(reasons) && attempt < this.#retry.attempts) {
-          await sleep(Math.random() * this.#retry.baseDelayMs * 2 ** (attempt - 1));
-          continue;
-        }
-        throw cancellationFailure(reasons, error);
-      }
-    }
+    return this.#writeLead(accountId, lead, () => this.db.send(command()), async (reasons) => {
+      // The key was used before: whatever else failed, the sender is retrying (or reusing it).
+      const replay = idempotency && replayOf(reasons[2], idempotency);
+      if (replay) return replay;
+      const [claimReason] = reasons;
+      if (claimReason?.Code !== 'ConditionalCheckFailed') return undefined;
+      const originalLeadId = claimReason.Item?.lead_id?.S ?? (await this.#originalLeadId(pk, claim.sk));
+      return { kind: 'duplicate', originalLeadId } as const;
+    });
   }
 
   /**
@@ -183,17 +165,33 @@ export class DynamoDbLeadStore implements AccountConfigReader, LeadStore, Reject
    */
   async insertRepeat(accountId: string, lead: LeadRecord, idempotency?: IdempotencyClaim): Promise<RepeatLeadOutcome> {
     const item = this.#leadItem(accountId, lead);
-    for (let attempt = 1; ; attempt += 1) {
-      try {
-        if (idempotency) {
-          await this.db.send(
+    const send = idempotency
+      ? () =>
+          this.db.send(
             new TransactWriteCommand({
               TransactItems: [{ Put: { TableName: this.tables.leads, Item: item } }, this.#idempotencyPut(accountId, lead, idempotency)],
             }),
-          );
-        } else {
-          await this.db.send(new PutCommand({ TableName: this.tables.leads, Item: item }));
-        }
+          )
+      : () => this.db.send(new PutCommand({ TableName: this.tables.leads, Item: item }));
+    return this.#writeLead(accountId, lead, send, async (reasons) => (idempotency && replayOf(reasons[1], idempotency)) || undefined);
+  }
+
+  /**
+   * Sends a write of the lead until it is stored or refused. A cancelled transaction is read by
+   * `refusal` (a duplicate, a reused idempotency key); one cancelled for a conflict with a concurrent
+   * writer is retried with jittered back-off (real DynamoDB cancels one of two transactions racing on
+   * one item; DynamoDB Local never does); throttling answers 503. A write whose answer was lost is
+   * read back before it is called failed.
+   */
+  async #writeLead<R>(
+    accountId: string,
+    lead: LeadRecord,
+    send: () => Promise<unknown>,
+    refusal: (reasons: readonly CancellationReason[]) => Promise<R | undefined>,
+  ): Promise<{ readonly kind: 'stored' } | R> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        await send();
         return { kind: 'stored' };
       } catch (error) {
         const reasons = cancellationReasons(error);
@@ -201,8 +199,8 @@ export class DynamoDbLeadStore implements AccountConfigReader, LeadStore, Reject
           if (await this.#storedDespite(error, accountId, lead)) return { kind: 'stored' };
           throw asServiceFailure(error);
         }
-        const replay = idempotency && replayOf(reasons[1], idempotency);
-        if (replay) return replay;
+        const refused = await refusal(reasons);
+        if (refused) return refused;
         if (isConflict(reasons) && attempt < this.#retry.attempts) {
           await sleep(Math.random() * this.#retry.baseDelayMs * 2 ** (attempt - 1));
           continue;

@@ -62,7 +62,8 @@ export const leadHandler = (endpoint: LeadEndpoint, runtime: LeadRuntime) =>
 
 const COMMON_FIELDS = new Set(Object.keys(commonLeadFields));
 
-const submissionOf = (endpoint: LeadEndpoint, fields: ValidatedFields): LeadSubmission => {
+/** What an endpoint received, in the domain's terms: common fields, sub source, and the endpoint's details. */
+export const submissionOf = (endpoint: LeadEndpoint, fields: ValidatedFields): LeadSubmission => {
   const details: Record<string, string> = {};
   for (const [field, value] of Object.entries(fields)) {
     // The Website sub source is stored as the lead's sub_source, not as a detail.
