@@ -9,27 +9,25 @@
  */
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { LogSink } from './log.ts';
-
-export const SERVICE_NAME = 'lead-intake';
-export const METRICS_NAMESPACE = 'LeadIntake';
+import { leadMetrics, METRICS_NAMESPACE, SERVICE_NAME } from './metric-names.ts';
 
 /** The metric a request's outcome counts in; refusals carry their reason as a dimension. */
 const metricOf = (line: Readonly<Record<string, unknown>>): { name: string; reason?: string } | undefined => {
   switch (line.outcome) {
     case 'created':
-      return { name: 'LeadsCreated' };
+      return { name: leadMetrics.created };
     case 'repeated':
-      return { name: 'LeadsRepeated' };
+      return { name: leadMetrics.repeated };
     case 'idempotent_replay':
-      return { name: 'LeadsReplayed' };
+      return { name: leadMetrics.replayed };
     case 'dry_run':
     case 'preflight':
     case undefined:
       return undefined;
     default:
       return typeof line.status === 'number' && line.status >= 500
-        ? { name: 'LeadsFailed', reason: String(line.outcome) }
-        : { name: 'LeadsRejected', reason: String(line.outcome) };
+        ? { name: leadMetrics.failed, reason: String(line.outcome) }
+        : { name: leadMetrics.rejected, reason: String(line.outcome) };
   }
 };
 

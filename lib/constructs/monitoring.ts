@@ -16,6 +16,7 @@ import * as sns from 'aws-cdk-lib/aws-sns';
 import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { leadMetrics, METRICS_NAMESPACE } from '../../shared/metric-names.ts';
 
 export interface MonitoringProps {
   readonly dashboardName: string;
@@ -160,6 +161,29 @@ export class Monitoring extends Construct {
         right: fns.map(([name, fn]) => fn.metric('ConcurrentExecutions', { period, statistic: 'Maximum', label: `${name} concurrency` })),
         width: 8,
       }),
+    );
+    // The service's own metrics (shared/telemetry.ts), per source; refusals and failures per reason.
+    const perSource = (metricName: string) =>
+      new cloudwatch.MathExpression({
+        expression: `SEARCH('{${METRICS_NAMESPACE},service,source} MetricName="${metricName}"', 'Sum', ${period.toSeconds()})`,
+        label: metricName,
+        period,
+      });
+    const perReason = (metricName: string) =>
+      new cloudwatch.MathExpression({
+        expression: `SEARCH('{${METRICS_NAMESPACE},service,source,reason} MetricName="${metricName}"', 'Sum', ${period.toSeconds()})`,
+        label: metricName,
+        period,
+      });
+    this.dashboard.addWidgets(
+      new cloudwatch.GraphWidget({ title: 'Leads created, per source', left: [perSource(leadMetrics.created)], width: 6 }),
+      new cloudwatch.GraphWidget({
+        title: 'Leads repeated and replayed, per source',
+        left: [perSource(leadMetrics.repeated), perSource(leadMetrics.replayed)],
+        width: 6,
+      }),
+      new cloudwatch.GraphWidget({ title: 'Leads refused, per source and reason', left: [perReason(leadMetrics.rejected)], width: 6 }),
+      new cloudwatch.GraphWidget({ title: 'Leads failed (5xx), per reason', left: [perReason(leadMetrics.failed)], width: 6 }),
     );
     const tables = Object.entries(props.tables);
     this.dashboard.addWidgets(

@@ -65,6 +65,14 @@ describe('Monitoring', () => {
     });
   });
 
+  test("draws the service's own lead metrics: created, repeated, replayed, refused and failed", () => {
+    const body = JSON.stringify(template.findResources('AWS::CloudWatch::Dashboard'));
+    for (const metric of ['LeadsCreated', 'LeadsRepeated', 'LeadsReplayed', 'LeadsRejected', 'LeadsFailed']) {
+      expect(body).toMatch(new RegExp(`SEARCH\\('\\{LeadIntake,service,source(,reason)?\\} MetricName=[\\\\"]+${metric}[\\\\"]+'`));
+    }
+    expect(body).toContain('{LeadIntake,service,source,reason}');
+  });
+
   test('draws a dashboard named after the stage', () => {
     template.hasResourceProperties('AWS::CloudWatch::Dashboard', { DashboardName: 'lead-intake-dev' });
     custom.hasResourceProperties('AWS::CloudWatch::Dashboard', { DashboardName: 'lead-intake-prod' });
