@@ -17,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { chromium, type BrowserContext, type Page, type Route } from 'playwright-core';
 import { freePort } from '../../scripts/dynamodb-local.ts';
 import { projectRoot } from '../../scripts/local/environment.ts';
+import { waitFor, processesMatching, processGroup, killGroup } from '../support/processes.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const CHROMIUM_ARGS = [
@@ -105,40 +106,6 @@ const staticServer = (config: Record<string, string>): Server =>
     }
     response.writeHead(200, { 'content-type': type, 'cache-control': 'no-store' }).end(body);
   });
-
-const waitFor = async (condition: () => boolean, what: string, timeoutMs = 45_000) => {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-};
-
-/** Process ids whose command line matches a pattern (pgrep -f). */
-const processesMatching = (pattern: string): number[] => {
-  try {
-    return execFileSync('pgrep', ['-f', pattern], { encoding: 'utf8' }).trim().split('\n').filter(Boolean).map(Number);
-  } catch {
-    return []; // pgrep exits 1 when nothing matches
-  }
-};
-
-const processGroup = (pgid: number): number[] => {
-  try {
-    return execFileSync('pgrep', ['-g', String(pgid)], { encoding: 'utf8' }).trim().split('\n').filter(Boolean).map(Number);
-  } catch {
-    return [];
-  }
-};
-
-const killGroup = (pgid: number | undefined) => {
-  if (pgid === undefined) return;
-  try {
-    process.kill(-pgid, 'SIGKILL');
-  } catch {
-    // gone already
-  }
-};
 
 describe('landing-page form in headless Chromium, against npm start', () => {
   let service: ChildProcess | undefined;

@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { freePort } from '../../scripts/dynamodb-local.ts';
 import { projectRoot } from '../../scripts/local/environment.ts';
+import { waitFor, processGroup, dynamoDbLocalOn, killGroup } from '../support/processes.ts';
 
 const KEY = 'e2e-key-not-secret';
 const ACCOUNT = 'acc-e2e';
@@ -54,41 +55,6 @@ const startService = (env: NodeJS.ProcessEnv): Started => {
   child.stderr!.on('data', (chunk) => (stderr += chunk));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return { child, output: () => stdout, errors: () => stderr, exited };
-};
-
-const waitFor = async (condition: () => boolean, what: string, timeoutMs = 45_000) => {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-};
-
-/** Process ids still alive in a process group. */
-const processGroup = (pgid: number): number[] => {
-  try {
-    return execFileSync('pgrep', ['-g', String(pgid)], { encoding: 'utf8' }).trim().split('\n').filter(Boolean).map(Number);
-  } catch {
-    return []; // pgrep exits 1 when nothing matches
-  }
-};
-
-/** DynamoDB Local processes listening on a port. */
-const dynamoDbLocalOn = (port: number): number[] => {
-  try {
-    return execFileSync('pgrep', ['-f', `DynamoDBLocal.jar.* -port ${port}( |$)`], { encoding: 'utf8' }).trim().split('\n').filter(Boolean).map(Number);
-  } catch {
-    return [];
-  }
-};
-
-const killGroup = (pgid: number | undefined) => {
-  if (pgid === undefined) return;
-  try {
-    process.kill(-pgid, 'SIGKILL');
-  } catch {
-    // gone already
-  }
 };
 
 describe('npm start', () => {
