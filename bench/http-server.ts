@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { freePort } from '../scripts/dynamodb-local.ts';
+import { freePort, stopChild } from '../scripts/dynamodb-local.ts';
 import type { TableNames } from '../shared/dynamodb/repository.ts';
 import { WEBSITE_SUB_SOURCE } from './service.ts';
 
@@ -72,12 +72,7 @@ export const startHttpServer = async ({ dynamodbEndpoint, tables, configCacheTtl
   child.stderr.on('data', (chunk: Buffer) => void (stderr = (stderr + chunk.toString()).slice(-4000)));
 
   const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGTERM');
-      const killer = setTimeout(() => child.kill('SIGKILL'), 5000);
-      await exited;
-      clearTimeout(killer);
-    }
+    await stopChild(child, exited);
     await rm(dir, { recursive: true, force: true });
   };
 

@@ -21,6 +21,15 @@ export interface DynamoDbLocalOptions {
   readonly startTimeoutMs?: number;
 }
 
+/** Asks a child to stop (SIGTERM), insists after 5 s (SIGKILL), and resolves once it has exited. */
+export const stopChild = async (child: ChildProcess, exited: Promise<void>): Promise<void> => {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGTERM');
+  const killer = setTimeout(() => child.kill('SIGKILL'), 5000);
+  await exited;
+  clearTimeout(killer);
+};
+
 export const freePort = (): Promise<number> =>
   new Promise((resolve, reject) => {
     const server = createServer();
@@ -75,14 +84,7 @@ export const startDynamoDbLocal = async ({ port, dataDir, startTimeoutMs = 30_00
     }),
   );
 
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGTERM');
-      const killer = setTimeout(() => child.kill('SIGKILL'), 5000);
-      await exited;
-      clearTimeout(killer);
-    }
-  };
+  const stop = () => stopChild(child, exited);
 
   const deadline = Date.now() + startTimeoutMs;
   while (!(await dynamoDbAnswers(endpoint))) {

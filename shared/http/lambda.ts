@@ -14,6 +14,8 @@ export interface LeadResponse {
 /** What the middleware chain learns about a request and hands on, down to the handler. */
 export interface LeadContext extends Context {
   requestId: string;
+  /** performance.now() when the request entered the chain, for its log line. */
+  startedAt: number;
   account?: AccountView;
   body?: Readonly<Record<string, unknown>>;
   fields?: ValidatedFields;

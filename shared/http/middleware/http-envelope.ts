@@ -29,8 +29,6 @@ const CORS_ALLOWED_HEADERS = 'content-type, x-api-key, accept, idempotency-key, 
  * writes headers or logs.
  */
 export const httpEnvelope = ({ endpoint, log, cors }: HttpEnvelopeOptions): MiddlewareObj<LeadEvent, LeadResponse, Error, LeadContext> => {
-  const started = new WeakMap<LeadRequest, number>();
-
   const finish = (request: LeadRequest, response: LeadResponse, error?: unknown): LeadResponse => {
     const { context, event } = request;
     response.headers = { ...response.headers, 'x-request-id': context.requestId, ...(cors && corsHeaders(cors, event)) };
@@ -41,7 +39,7 @@ export const httpEnvelope = ({ endpoint, log, cors }: HttpEnvelopeOptions): Midd
       accountId: context.account?.config.id,
       outcome: context.outcome ?? outcomeOf(response, error),
       status: response.statusCode,
-      durationMs: Math.round((performance.now() - (started.get(request) ?? performance.now())) * 10) / 10,
+      durationMs: Math.round((performance.now() - context.startedAt) * 10) / 10,
       ...(context.leadId && { leadId: context.leadId }),
       ...(context.fields?.mobile_number && { mobile: maskMobile(context.fields.mobile_number) }),
       ...(context.fields?.email && { email: maskEmail(context.fields.email) }),
@@ -52,7 +50,7 @@ export const httpEnvelope = ({ endpoint, log, cors }: HttpEnvelopeOptions): Midd
 
   return {
     before: (request) => {
-      started.set(request, performance.now());
+      request.context.startedAt = performance.now();
       request.context.requestId = request.event.requestContext?.requestId || request.context.awsRequestId || randomUUID();
       if (cors && httpMethod(request.event) === 'OPTIONS') {
         request.context.outcome = 'preflight';

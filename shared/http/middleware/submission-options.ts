@@ -17,7 +17,7 @@ export const submissionOptions = (endpoint: string): MiddlewareObj<LeadEvent, Le
     if (key === undefined || key === '') return;
     if (!IDEMPOTENCY_KEY.test(key)) throw new InvalidIdempotencyKeyError();
     // The endpoint and the exact body: a retry sends the same bytes; anything else is another lead.
-    const body = event.body === undefined ? '' : Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8').toString('base64');
-    context.idempotency = { key, requestHash: createHash('sha256').update(`${endpoint}\n${body}`).digest('hex') };
+    const body = Buffer.from(event.body ?? '', event.isBase64Encoded ? 'base64' : 'utf8');
+    context.idempotency = { key, requestHash: createHash('sha256').update(`${endpoint}\n`).update(body).digest('hex') };
   },
 });
