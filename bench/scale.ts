@@ -87,7 +87,7 @@ export const measureScale = async (
         parent_lead_id: null,
         created_at: createdAt,
       };
-      await shaper.insertOriginal(ACCOUNT, lead);
+      await shaper.leads.insertOriginal(ACCOUNT, lead);
       const input = capture.take<TransactWriteItemsCommandInput>();
       for (const item of input.TransactItems ?? []) yield { PutRequest: { Item: item.Put!.Item! } };
     }

@@ -104,7 +104,7 @@ export const benchService = async (endpoint: string, prefix = `b${randomUUID().s
   const repository = new DynamoDbRepository(createDocumentClient({ client }), tables);
 
   const seedAccount = async ({ id, duplicateSetting = 'ignore', projects }: AccountPlan) => {
-    await repository.saveAccount({
+    await repository.accounts.saveAccount({
       id,
       name: `Bench ${id}`,
       duplicateSetting,
@@ -118,7 +118,7 @@ export const benchService = async (endpoint: string, prefix = `b${randomUUID().s
       socialSubSources: new Set(['fb', 'ig', 'wp']),
     });
     const key = `bench-${randomUUID()}`;
-    await repository.saveApiKey(hashApiKey(key), { accountId: id, active: true });
+    await repository.keys.saveApiKey(hashApiKey(key), { accountId: id, active: true });
     return key;
   };
 
@@ -131,7 +131,7 @@ export const benchService = async (endpoint: string, prefix = `b${randomUUID().s
     capture,
     seedAccount,
     newRuntime: ({ configCacheTtlSeconds = 30 } = {}) =>
-      leadRuntime({ repository, configCacheTtlSeconds, corsAllowedOrigins: ['*'], log: quietLog }),
+      leadRuntime({ stores: repository, configCacheTtlSeconds, corsAllowedOrigins: ['*'], log: quietLog }),
     handler: (name, runtime) => leadHandler(endpoints[name], runtime),
   };
 };

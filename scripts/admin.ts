@@ -68,9 +68,9 @@ const commands: Record<string, Command> = {
     run: async ({ values }, repository, io) => {
       const accountId = required(values.account, '--account', 'create-key');
       const repo = repository();
-      if (!(await repo.loadAccount(accountId))) throw new CommandError(`account ${JSON.stringify(accountId)} does not exist`);
+      if (!(await repo.accounts.loadAccount(accountId))) throw new CommandError(`account ${JSON.stringify(accountId)} does not exist`);
       const key = `lk_${randomBytes(24).toString('base64url')}`;
-      await repo.saveApiKey(hashApiKey(key), { accountId, active: true });
+      await repo.keys.saveApiKey(hashApiKey(key), { accountId, active: true });
       io.stdout(`${key}\n`);
       io.stderr(`API key created for account ${accountId}. It is shown only this once: store it now.\n`);
     },
@@ -81,7 +81,7 @@ const commands: Record<string, Command> = {
     options: HELP,
     positionals: ['KEY'],
     run: async ({ positionals: [key] }, repository, io) => {
-      if (!(await repository().revokeApiKey(hashApiKey(key!)))) throw new CommandError('no such API key');
+      if (!(await repository().keys.revokeApiKey(hashApiKey(key!)))) throw new CommandError('no such API key');
       io.stdout('API key revoked.\n');
     },
   },
@@ -95,7 +95,7 @@ const commands: Record<string, Command> = {
       if (!duplicateSettings.includes(setting as DuplicateSetting)) {
         throw new UsageError(`the setting must be one of ${duplicateSettings.join(', ')}, not ${JSON.stringify(setting)}`, 'set-duplicates');
       }
-      if (!(await repository().setDuplicateSetting(accountId, setting as DuplicateSetting))) {
+      if (!(await repository().accounts.setDuplicateSetting(accountId, setting as DuplicateSetting))) {
         throw new CommandError(`account ${JSON.stringify(accountId)} does not exist`);
       }
       io.stdout(`Duplicate handling of account ${accountId} is now ${setting}.\n`);
@@ -109,13 +109,13 @@ const commands: Record<string, Command> = {
     run: async ({ values }, repository, io) => {
       const accountId = required(values.account, '--account', 'leads');
       const repo = repository();
-      const account = await repo.loadAccount(accountId);
+      const account = await repo.accounts.loadAccount(accountId);
       if (!account) throw new CommandError(`account ${JSON.stringify(accountId)} does not exist`);
       const project = values.project as string | undefined;
       if (project !== undefined && !account.projects.has(project)) {
         throw new CommandError(`project ${JSON.stringify(project)} is not a project of account ${accountId}`);
       }
-      const leads = await repo.listLeads(accountId, project === undefined ? account.projects.keys() : [project]);
+      const leads = await repo.leads.listLeads(accountId, project === undefined ? account.projects.keys() : [project]);
       io.stdout(values.json ? `${JSON.stringify(leads, null, 2)}\n` : leadTable(leads));
     },
   },
@@ -128,10 +128,10 @@ const commands: Record<string, Command> = {
       const accountId = required(values.account, '--account', 'rejections');
       const since = values.since === undefined ? undefined : isoTime(values.since as string, '--since', 'rejections');
       const repo = repository();
-      if (!(await repo.loadAccount(accountId))) throw new CommandError(`account ${JSON.stringify(accountId)} does not exist`);
+      if (!(await repo.accounts.loadAccount(accountId))) throw new CommandError(`account ${JSON.stringify(accountId)} does not exist`);
       // Kept 30 days: DynamoDB's TTL deletes lazily (up to days late), so older records are not shown.
       const oldest = new Date(Date.now() - REJECTIONS_KEPT_MS).toISOString();
-      const rejections = (await repo.listRejections(accountId, since)).filter((rejection) => rejection.at >= oldest);
+      const rejections = (await repo.rejections.listRejections(accountId, since)).filter((rejection) => rejection.at >= oldest);
       io.stdout(values.json ? `${JSON.stringify(rejections, null, 2)}\n` : rejectionTable(rejections));
     },
   },

@@ -6,7 +6,7 @@
 import { AccountDirectory } from './domain/account-directory.ts';
 import { newLeadId } from './domain/lead-id.ts';
 import { createDocumentClient } from './dynamodb/client.ts';
-import { DynamoDbLeadStore, type TableNames } from './dynamodb/repository.ts';
+import { requestPathStores, type RequestPathStores, type TableNames } from './dynamodb/repository.ts';
 import { configTable, leadsTable } from './dynamodb/tables.ts';
 import type { LeadRuntime } from './http/lead-handler.ts';
 import { runtimeSettings } from './routes.ts';
@@ -26,16 +26,16 @@ export const tableNamesFromEnvironment = (env: NodeJS.ProcessEnv = process.env):
 });
 
 export interface RuntimeParts {
-  readonly repository: DynamoDbLeadStore;
+  readonly stores: RequestPathStores;
   readonly configCacheTtlSeconds: number;
   readonly corsAllowedOrigins: readonly string[];
   readonly log?: LeadRuntime['log'];
 }
 
-export const leadRuntime = ({ repository, configCacheTtlSeconds, corsAllowedOrigins, log = telemetrySink() }: RuntimeParts): LeadRuntime => ({
-  directory: new AccountDirectory(repository, { ttlMs: configCacheTtlSeconds * 1000 }),
-  leads: repository,
-  rejections: repository,
+export const leadRuntime = ({ stores, configCacheTtlSeconds, corsAllowedOrigins, log = telemetrySink() }: RuntimeParts): LeadRuntime => ({
+  directory: new AccountDirectory(stores.keys, stores.accounts, { ttlMs: configCacheTtlSeconds * 1000 }),
+  leads: stores.leads,
+  rejections: stores.rejections,
   newLeadId,
   now: () => new Date(),
   log,
@@ -51,7 +51,7 @@ export const runtimeFromEnvironment = (env: NodeJS.ProcessEnv = process.env): Le
   if (!Number.isFinite(ttl) || ttl < 0) throw new Error(`${runtimeSettings.configCacheTtlSeconds} must be a number of seconds`);
   const endpoint = env[runtimeSettings.dynamodbEndpoint];
   containerRuntime = leadRuntime({
-    repository: new DynamoDbLeadStore(createDocumentClient(endpoint ? { endpoint } : {}), tableNamesFromEnvironment(env)),
+    stores: requestPathStores(createDocumentClient(endpoint ? { endpoint } : {}), tableNamesFromEnvironment(env)),
     configCacheTtlSeconds: ttl,
     corsAllowedOrigins: (env[runtimeSettings.corsAllowedOrigins] ?? '*').split(',').map((origin) => origin.trim()).filter(Boolean),
   });

@@ -194,8 +194,8 @@ export const readSeedFile = async (file: string): Promise<Seed> => {
 
 /** Writes a checked seed: each account with its projects and campaigns, then the keys, as hashes only. */
 export const applySeed = async (repository: DynamoDbRepository, seed: Seed): Promise<void> => {
-  for (const account of seed.accounts) await repository.saveAccount(account);
-  for (const { key, accountId, active } of seed.apiKeys) await repository.saveApiKey(hashApiKey(key), { accountId, active });
+  for (const account of seed.accounts) await repository.accounts.saveAccount(account);
+  for (const { key, accountId, active } of seed.apiKeys) await repository.keys.saveApiKey(hashApiKey(key), { accountId, active });
 };
 
 /**

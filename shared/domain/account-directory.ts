@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { ClientNotFoundError, InvalidApiCredentialsError } from './errors.ts';
 import type { AccountConfig } from './lead.ts';
-import type { AccountConfigReader } from './ports.ts';
+import type { AccountReader, ApiKeyReader } from './ports.ts';
 
 /**
  * The account a request acts for, with a way to re-read its configuration. A configuration that came
@@ -37,15 +37,17 @@ export const hashApiKey = (apiKey: string): string => createHash('sha256').updat
  * keeps working for up to the TTL in containers that cached it.
  */
 export class AccountDirectory {
-  readonly #reader: AccountConfigReader;
+  readonly #keys: ApiKeyReader;
+  readonly #accounts: AccountReader;
   readonly #ttlMs: number;
   readonly #maxEntries: number;
   readonly #now: () => number;
-  readonly #keys = new Map<string, Cached<string>>();
-  readonly #accounts = new Map<string, Cached<AccountConfig>>();
+  readonly #cachedKeys = new Map<string, Cached<string>>();
+  readonly #cachedAccounts = new Map<string, Cached<AccountConfig>>();
 
-  constructor(reader: AccountConfigReader, options: AccountDirectoryOptions) {
-    this.#reader = reader;
+  constructor(keys: ApiKeyReader, accounts: AccountReader, options: AccountDirectoryOptions) {
+    this.#keys = keys;
+    this.#accounts = accounts;
     this.#ttlMs = options.ttlMs;
     this.#maxEntries = options.maxEntries ?? 1000;
     this.#now = options.now ?? Date.now;
@@ -54,30 +56,30 @@ export class AccountDirectory {
   /** The account of the key; throws InvalidApiCredentials or ClientNotFound as the contract says. */
   async authenticate(apiKey: string): Promise<AccountView> {
     const accountId = await this.#accountIdOf(hashApiKey(apiKey));
-    const cached = this.#fresh(this.#accounts, accountId);
+    const cached = this.#fresh(this.#cachedAccounts, accountId);
     if (cached) return this.#view(accountId, cached, false);
     return this.#view(accountId, await this.#load(accountId), true);
   }
 
   async #accountIdOf(keyHash: string): Promise<string> {
-    const cached = this.#fresh(this.#keys, keyHash);
+    const cached = this.#fresh(this.#cachedKeys, keyHash);
     if (cached) return cached;
-    const grant = await this.#reader.findApiKey(keyHash);
+    const grant = await this.#keys.findApiKey(keyHash);
     if (!grant?.active) {
-      this.#keys.delete(keyHash);
+      this.#cachedKeys.delete(keyHash);
       throw new InvalidApiCredentialsError();
     }
-    this.#remember(this.#keys, keyHash, grant.accountId);
+    this.#remember(this.#cachedKeys, keyHash, grant.accountId);
     return grant.accountId;
   }
 
   async #load(accountId: string): Promise<AccountConfig> {
-    const config = await this.#reader.loadAccount(accountId);
+    const config = await this.#accounts.loadAccount(accountId);
     if (!config) {
-      this.#accounts.delete(accountId);
+      this.#cachedAccounts.delete(accountId);
       throw new ClientNotFoundError();
     }
-    this.#remember(this.#accounts, accountId, config);
+    this.#remember(this.#cachedAccounts, accountId, config);
     return config;
   }
 

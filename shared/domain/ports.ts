@@ -4,9 +4,12 @@
  */
 import type { AccountConfig, ApiKeyGrant, LeadRecord } from './lead.ts';
 
-export interface AccountConfigReader {
+export interface ApiKeyReader {
   /** The grant of an API key, looked up by the SHA-256 hex digest of the key. */
   findApiKey(keyHash: string): Promise<ApiKeyGrant | undefined>;
+}
+
+export interface AccountReader {
   loadAccount(accountId: string): Promise<AccountConfig | undefined>;
 }
 

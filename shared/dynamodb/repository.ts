@@ -1,476 +1,51 @@
 /**
- * The one place that knows the tables' items and keys (docs/data-model.md).
- *
- * Config table
- *   APIKEY#<sha256>  / APIKEY             account_id, active
- *   ACCOUNT#<id>     / ACCOUNT            name, duplicate_setting, website_sub_sources, social_sub_sources
- *   ACCOUNT#<id>     / PROJECT#<id>       name
- *   ACCOUNT#<id>     / CAMPAIGN#<id>      project_id, name
- * Leads table
- *   LEADS#<account>#<project> / LEAD#<lead id>    the lead record, item_type "lead", account_id
- *   LEADS#<account>#<project> / MOBILE#<mobile>   item_type "mobile_claim", lead_id of the original
- *   IDEMPOTENCY#<account>#<sha256 of key> / IDEMPOTENCY   request_hash, lead (JSON), expires_at (24 h)
- *   REJECTIONS#<account> / <ISO time>#<request id>       a refused request (30 days)
+ * The stores of the service, one module per aggregate (docs/data-model.md):
+ *   api-keys.ts    API keys                                   Config table
+ *   accounts.ts    accounts, projects, campaigns, sub sources Config table
+ *   leads.ts       leads, mobile claims, idempotency keys     Leads table
+ *   rejections.ts  refused requests kept for their account    Leads table
+ * Each module has the request path's class (all that the Lambda bundles carry) and an admin class
+ * that extends it with what the admin CLI, the seed and the tests need.
  */
-import { createHash } from 'node:crypto';
-import {
-  GetCommand,
-  PutCommand,
-  QueryCommand,
-  ScanCommand,
-  TransactWriteCommand,
-  UpdateCommand,
-  type DynamoDBDocumentClient,
-  type QueryCommandInput,
-} from '@aws-sdk/lib-dynamodb';
-import { ServiceUnavailableError } from '../domain/errors.ts';
-import type { AccountConfig, ApiKeyGrant, Campaign, DuplicateSetting, LeadRecord, Project } from '../domain/lead.ts';
-import type {
-  AccountConfigReader,
-  IdempotencyClaim,
-  IdempotentReplay,
-  LeadStore,
-  OriginalLeadOutcome,
-  Rejection,
-  RejectionLog,
-  RepeatLeadOutcome,
-} from '../domain/ports.ts';
-import { asServiceFailure, isDatabaseUnavailable, RETRY_AFTER_SECONDS } from './failures.ts';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoDbAccountReader, DynamoDbAccountStore } from './accounts.ts';
+import { DynamoDbApiKeyReader, DynamoDbApiKeyStore } from './api-keys.ts';
+import { DynamoDbLeadArchive, DynamoDbLeadStore, type TransactionRetryPolicy } from './leads.ts';
+import { DynamoDbRejectionArchive, DynamoDbRejectionLog } from './rejections.ts';
+
+export type { TransactionRetryPolicy } from './leads.ts';
 
 export interface TableNames {
   readonly config: string;
   readonly leads: string;
 }
 
-export interface TransactionRetryPolicy {
-  /** Attempts of a transaction that DynamoDB cancels for a conflict with a concurrent writer. */
-  readonly attempts: number;
-  /** Upper bound of the first back-off; it doubles per attempt, and the wait is drawn below it. */
-  readonly baseDelayMs: number;
+/** What a lead request reads and writes. */
+export interface RequestPathStores {
+  readonly keys: DynamoDbApiKeyReader;
+  readonly accounts: DynamoDbAccountReader;
+  readonly leads: DynamoDbLeadStore;
+  readonly rejections: DynamoDbRejectionLog;
 }
 
-const DEFAULT_RETRY: TransactionRetryPolicy = { attempts: 5, baseDelayMs: 20 };
+export const requestPathStores = (db: DynamoDBDocumentClient, tables: TableNames, retry?: TransactionRetryPolicy): RequestPathStores => ({
+  keys: new DynamoDbApiKeyReader(db, tables.config),
+  accounts: new DynamoDbAccountReader(db, tables.config),
+  leads: new DynamoDbLeadStore(db, tables.leads, retry),
+  rejections: new DynamoDbRejectionLog(db, tables.leads),
+});
 
-/** Attributes of a lead item that are storage, not part of the lead record. */
-const INTERNAL_LEAD_ATTRIBUTES = ['pk', 'sk', 'item_type', 'account_id'] as const;
+/** Every store with its admin operations: the admin CLI, the seed, the bench and the tests. */
+export class DynamoDbRepository implements RequestPathStores {
+  readonly keys: DynamoDbApiKeyStore;
+  readonly accounts: DynamoDbAccountStore;
+  readonly leads: DynamoDbLeadArchive;
+  readonly rejections: DynamoDbRejectionArchive;
 
-/** How long an idempotency key holds, and a rejected request is kept for its account. */
-const IDEMPOTENCY_SECONDS = 24 * 60 * 60;
-const REJECTION_SECONDS = 30 * 24 * 60 * 60;
-
-const apiKeyKey = (keyHash: string) => ({ pk: `APIKEY#${keyHash}`, sk: 'APIKEY' });
-const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
-const epochSeconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
-const accountPk = (accountId: string) => `ACCOUNT#${accountId}`;
-const projectPk = (accountId: string, projectId: string) => `LEADS#${accountId}#${projectId}`;
-
-/**
- * What the lead functions use: the request path only, so the Lambda bundles carry nothing else
- * (the cold-start budget of docs/performance.md).
- */
-export class DynamoDbLeadStore implements AccountConfigReader, LeadStore, RejectionLog {
-  protected readonly db: DynamoDBDocumentClient;
-  protected readonly tables: TableNames;
-  readonly #retry: TransactionRetryPolicy;
-
-  constructor(db: DynamoDBDocumentClient, tables: TableNames, retry: TransactionRetryPolicy = DEFAULT_RETRY) {
-    this.db = db;
-    this.tables = tables;
-    this.#retry = retry;
-  }
-
-  // ---- reads on the request path -------------------------------------------------------------
-
-  async findApiKey(keyHash: string): Promise<ApiKeyGrant | undefined> {
-    // Strongly consistent: a key created a moment ago must work at once.
-    const { Item } = await this.orUnavailable(() =>
-      this.db.send(new GetCommand({ TableName: this.tables.config, Key: apiKeyKey(keyHash), ConsistentRead: true })),
-    );
-    return Item ? { accountId: Item.account_id, active: Item.active === true } : undefined;
-  }
-
-  /** The whole configuration of an account in one query of its partition (pages only past 1 MB). */
-  async loadAccount(accountId: string): Promise<AccountConfig | undefined> {
-    const items = await this.queryAll({
-      TableName: this.tables.config,
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': accountPk(accountId) },
-      ConsistentRead: true,
-    });
-    const account = items.find((item) => item.sk === 'ACCOUNT');
-    if (!account) return undefined;
-    const projects = new Map<string, Project>();
-    const campaigns = new Map<string, Campaign>();
-    for (const item of items) {
-      if (item.sk.startsWith('PROJECT#')) {
-        const id = item.sk.slice('PROJECT#'.length);
-        projects.set(id, { id, name: item.name });
-      } else if (item.sk.startsWith('CAMPAIGN#')) {
-        const id = item.sk.slice('CAMPAIGN#'.length);
-        campaigns.set(id, { id, projectId: item.project_id, name: item.name });
-      }
-    }
-    return {
-      id: accountId,
-      name: account.name,
-      duplicateSetting: account.duplicate_setting as DuplicateSetting,
-      projects,
-      campaigns,
-      websiteSubSources: new Set(account.website_sub_sources ?? []),
-      socialSubSources: new Set(account.social_sub_sources ?? []),
-    };
-  }
-
-  // ---- writes on the request path ------------------------------------------------------------
-
-  /**
-   * One TransactWriteItems: the mobile claim, guarded by attribute_not_exists, and the lead. Both are
-   * stored or neither. When the claim exists, DynamoDB hands back the existing claim in the same call
-   * (ReturnValuesOnConditionCheckFailure), which names the original lead.
-   */
-  async insertOriginal(accountId: string, lead: LeadRecord, idempotency?: IdempotencyClaim): Promise<OriginalLeadOutcome> {
-    const pk = projectPk(accountId, lead.projectID);
-    const claim = { pk, sk: `MOBILE#${lead.mobile_number}`, item_type: 'mobile_claim', lead_id: lead.id, created_at: lead.created_at };
-    const command = () =>
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Put: {
-              TableName: this.tables.leads,
-              Item: claim,
-              ConditionExpression: 'attribute_not_exists(pk)',
-              ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-            },
-          },
-          { Put: { TableName: this.tables.leads, Item: this.#leadItem(accountId, lead) } },
-          ...(idempotency ? [this.#idempotencyPut(accountId, lead, idempotency)] : []),
-        ],
-      });
-
-    return this.#writeLead(accountId, lead, () => this.db.send(command()), async (reasons) => {
-      // The key was used before: whatever else failed, the sender is retrying (or reusing it).
-      const replay = idempotency && replayOf(reasons[2], idempotency);
-      if (replay) return replay;
-      const [claimReason] = reasons;
-      if (claimReason?.Code !== 'ConditionalCheckFailed') return undefined;
-      const originalLeadId = claimReason.Item?.lead_id?.S ?? (await this.#originalLeadId(pk, claim.sk));
-      return { kind: 'duplicate', originalLeadId } as const;
-    });
-  }
-
-  /**
-   * A repeated lead: its id is new, so a plain put cannot overwrite anything, and a retry of the
-   * same put (by the SDK after a lost answer) stores the same item again rather than failing. Under
-   * an idempotency key, the key is written with it in one transaction.
-   */
-  async insertRepeat(accountId: string, lead: LeadRecord, idempotency?: IdempotencyClaim): Promise<RepeatLeadOutcome> {
-    const item = this.#leadItem(accountId, lead);
-    const send = idempotency
-      ? () =>
-          this.db.send(
-            new TransactWriteCommand({
-              TransactItems: [{ Put: { TableName: this.tables.leads, Item: item } }, this.#idempotencyPut(accountId, lead, idempotency)],
-            }),
-          )
-      : () => this.db.send(new PutCommand({ TableName: this.tables.leads, Item: item }));
-    return this.#writeLead(accountId, lead, send, async (reasons) => (idempotency && replayOf(reasons[1], idempotency)) || undefined);
-  }
-
-  /**
-   * Sends a write of the lead until it is stored or refused. A cancelled transaction is read by
-   * `refusal` (a duplicate, a reused idempotency key); one cancelled for a conflict with a concurrent
-   * writer is retried with jittered back-off (real DynamoDB cancels one of two transactions racing on
-   * one item; DynamoDB Local never does); throttling answers 503. A write whose answer was lost is
-   * read back before it is called failed.
-   */
-  async #writeLead<R>(
-    accountId: string,
-    lead: LeadRecord,
-    send: () => Promise<unknown>,
-    refusal: (reasons: readonly CancellationReason[]) => Promise<R | undefined>,
-  ): Promise<{ readonly kind: 'stored' } | R> {
-    for (let attempt = 1; ; attempt += 1) {
-      try {
-        await send();
-        return { kind: 'stored' };
-      } catch (error) {
-        const reasons = cancellationReasons(error);
-        if (!reasons) {
-          if (await this.#storedDespite(error, accountId, lead)) return { kind: 'stored' };
-          throw asServiceFailure(error);
-        }
-        const refused = await refusal(reasons);
-        if (refused) return refused;
-        if (isConflict(reasons) && attempt < this.#retry.attempts) {
-          await sleep(Math.random() * this.#retry.baseDelayMs * 2 ** (attempt - 1));
-          continue;
-        }
-        throw cancellationFailure(reasons, error);
-      }
-    }
-  }
-
-  async findOriginal(accountId: string, projectId: string, mobile: string): Promise<string | undefined> {
-    const { Item } = await this.orUnavailable(() =>
-      this.db.send(
-        new GetCommand({ TableName: this.tables.leads, Key: { pk: projectPk(accountId, projectId), sk: `MOBILE#${mobile}` }, ConsistentRead: true }),
-      ),
-    );
-    return Item?.lead_id;
-  }
-
-  async record(accountId: string, rejection: Rejection): Promise<void> {
-    await this.orUnavailable(() =>
-      this.db.send(
-        new PutCommand({
-          TableName: this.tables.leads,
-          Item: {
-            pk: `REJECTIONS#${accountId}`,
-            sk: `${rejection.at}#${rejection.requestId}`,
-            item_type: 'rejection',
-            ...rejection,
-            expires_at: epochSeconds(rejection.at) + REJECTION_SECONDS,
-          },
-        }),
-      ),
-    );
-  }
-
-  /**
-   * The idempotency record of a key: written only if the key is unused (or expired, since DynamoDB's
-   * TTL deletes lazily), holding the lead so a retry is answered with it without another read.
-   */
-  #idempotencyPut(accountId: string, lead: LeadRecord, { key, requestHash }: IdempotencyClaim) {
-    return {
-      Put: {
-        TableName: this.tables.leads,
-        Item: {
-          pk: `IDEMPOTENCY#${accountId}#${sha256(key)}`,
-          sk: 'IDEMPOTENCY',
-          item_type: 'idempotency_key',
-          request_hash: requestHash,
-          lead: JSON.stringify(lead),
-          created_at: lead.created_at,
-          expires_at: epochSeconds(lead.created_at) + IDEMPOTENCY_SECONDS,
-        },
-        ConditionExpression: 'attribute_not_exists(pk) OR expires_at < :now',
-        ExpressionAttributeValues: { ':now': epochSeconds(lead.created_at) },
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
-      },
-    };
-  }
-
-  // ---- internals -----------------------------------------------------------------------------
-
-  #leadItem(accountId: string, lead: LeadRecord) {
-    return { pk: projectPk(accountId, lead.projectID), sk: `LEAD#${lead.id}`, item_type: 'lead', account_id: accountId, ...lead };
-  }
-
-  /**
-   * A write that timed out or lost its connection may still have been applied. Before answering 503
-   * (which tells the sender nothing was stored), read the lead back: if it is there, it was stored,
-   * and the sender must hear 200, or its retry would store the lead twice.
-   */
-  async #storedDespite(error: unknown, accountId: string, lead: LeadRecord): Promise<boolean> {
-    if (!isDatabaseUnavailable(error)) return false;
-    try {
-      const { Item } = await this.db.send(
-        new GetCommand({
-          TableName: this.tables.leads,
-          Key: { pk: projectPk(accountId, lead.projectID), sk: `LEAD#${lead.id}` },
-          ConsistentRead: true,
-          ProjectionExpression: 'pk',
-        }),
-      );
-      return Item !== undefined;
-    } catch {
-      return false;
-    }
-  }
-
-  /** Only when DynamoDB did not hand the existing claim back with the cancellation. */
-  async #originalLeadId(pk: string, sk: string): Promise<string> {
-    const { Item } = await this.orUnavailable(() => this.db.send(new GetCommand({ TableName: this.tables.leads, Key: { pk, sk }, ConsistentRead: true })));
-    if (!Item) throw new Error('mobile claim vanished after a failed condition');
-    return Item.lead_id;
-  }
-
-  protected async queryAll(input: QueryCommandInput): Promise<Record<string, any>[]> {
-    const items: Record<string, any>[] = [];
-    let ExclusiveStartKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.orUnavailable(() => this.db.send(new QueryCommand({ ...input, ExclusiveStartKey })));
-      items.push(...(page.Items ?? []));
-      ExclusiveStartKey = page.LastEvaluatedKey;
-    } while (ExclusiveStartKey);
-    return items;
-  }
-
-  /** Sends one request, turning a database outage into the contract's 503. */
-  protected async orUnavailable<T>(request: () => Promise<T>): Promise<T> {
-    try {
-      return await request();
-    } catch (error) {
-      throw asServiceFailure(error);
-    }
+  constructor(db: DynamoDBDocumentClient, tables: TableNames, retry?: TransactionRetryPolicy) {
+    this.keys = new DynamoDbApiKeyStore(db, tables.config);
+    this.accounts = new DynamoDbAccountStore(db, tables.config);
+    this.leads = new DynamoDbLeadArchive(db, tables.leads, retry);
+    this.rejections = new DynamoDbRejectionArchive(db, tables.leads);
   }
 }
-
-/** The request path, plus configuration, lead listing and integrity checks: the admin CLI, seed and tests. */
-export class DynamoDbRepository extends DynamoDbLeadStore {
-  async saveApiKey(keyHash: string, grant: ApiKeyGrant): Promise<void> {
-    await this.orUnavailable(() =>
-      this.db.send(new PutCommand({
-        TableName: this.tables.config,
-        Item: { ...apiKeyKey(keyHash), account_id: grant.accountId, active: grant.active },
-      })),
-    );
-  }
-
-  /** Writes an account with its projects and campaigns, all or nothing (up to 99 of them at once). */
-  async saveAccount(account: AccountConfig): Promise<void> {
-    const pk = accountPk(account.id);
-    const items: Record<string, unknown>[] = [
-      {
-        pk,
-        sk: 'ACCOUNT',
-        name: account.name,
-        duplicate_setting: account.duplicateSetting,
-        website_sub_sources: [...account.websiteSubSources],
-        social_sub_sources: [...account.socialSubSources],
-      },
-      ...[...account.projects.values()].map((project) => ({ pk, sk: `PROJECT#${project.id}`, name: project.name })),
-      ...[...account.campaigns.values()].map((campaign) => ({
-        pk,
-        sk: `CAMPAIGN#${campaign.id}`,
-        project_id: campaign.projectId,
-        name: campaign.name,
-      })),
-    ];
-    for (let start = 0; start < items.length; start += 100) {
-      await this.orUnavailable(() =>
-        this.db.send(new TransactWriteCommand({
-          TransactItems: items.slice(start, start + 100).map((Item) => ({ Put: { TableName: this.tables.config, Item } })),
-        })),
-      );
-    }
-  }
-
-  /** Marks a key inactive; false when no such key is stored. */
-  async revokeApiKey(keyHash: string): Promise<boolean> {
-    return this.#updateExisting({
-      TableName: this.tables.config,
-      Key: apiKeyKey(keyHash),
-      UpdateExpression: 'SET active = :inactive',
-      ExpressionAttributeValues: { ':inactive': false },
-    });
-  }
-
-  /** Changes an account's duplicate setting; false when the account does not exist. */
-  async setDuplicateSetting(accountId: string, setting: DuplicateSetting): Promise<boolean> {
-    return this.#updateExisting({
-      TableName: this.tables.config,
-      Key: { pk: accountPk(accountId), sk: 'ACCOUNT' },
-      UpdateExpression: 'SET duplicate_setting = :setting',
-      ExpressionAttributeValues: { ':setting': setting },
-    });
-  }
-
-  /** An update of an item that must exist already: false, and nothing written, when it does not. */
-  async #updateExisting(input: { TableName: string; Key: Record<string, string>; UpdateExpression: string; ExpressionAttributeValues: Record<string, unknown> }): Promise<boolean> {
-    try {
-      await this.db.send(new UpdateCommand({ ...input, ConditionExpression: 'attribute_exists(pk)' }));
-      return true;
-    } catch (error) {
-      if (error instanceof Error && error.name === 'ConditionalCheckFailedException') return false;
-      throw asServiceFailure(error);
-    }
-  }
-
-  /** The requests refused for an account in the last 30 days, oldest first, from `since` (ISO time). */
-  async listRejections(accountId: string, since?: string): Promise<Rejection[]> {
-    const items = await this.queryAll({
-      TableName: this.tables.leads,
-      KeyConditionExpression: since ? 'pk = :pk AND sk >= :since' : 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': `REJECTIONS#${accountId}`, ...(since && { ':since': since }) },
-    });
-    return items.map(({ pk: _pk, sk: _sk, item_type: _type, expires_at: _expires, ...rejection }) => rejection as Rejection);
-  }
-
-  /** The leads of an account's projects, oldest first. */
-  async listLeads(accountId: string, projectIds: Iterable<string>): Promise<LeadRecord[]> {
-    const leads: LeadRecord[] = [];
-    for (const projectId of projectIds) {
-      const items = await this.queryAll({
-        TableName: this.tables.leads,
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :lead)',
-        ExpressionAttributeValues: { ':pk': projectPk(accountId, projectId), ':lead': 'LEAD#' },
-      });
-      leads.push(...items.map(leadRecordOf));
-    }
-    return leads.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  }
-
-  /**
-   * Reads the whole Leads table and names every broken invariant of docs/data-model.md: a mobile claim
-   * without its lead, an original lead without its claim, a linked repeat whose parent is not the
-   * original. An empty list means the store is consistent. For operators and the reliability suites;
-   * a Scan, so never on the request path.
-   */
-  async checkIntegrity(): Promise<string[]> {
-    const items: Record<string, any>[] = [];
-    let ExclusiveStartKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.orUnavailable(() => this.db.send(new ScanCommand({ TableName: this.tables.leads, ConsistentRead: true, ExclusiveStartKey })));
-      items.push(...(page.Items ?? []));
-      ExclusiveStartKey = page.LastEvaluatedKey;
-    } while (ExclusiveStartKey);
-
-    const leads = new Map(items.filter((item) => item.item_type === 'lead').map((item) => [`${item.pk}|${item.id}`, item]));
-    const claims = new Map(items.filter((item) => item.item_type === 'mobile_claim').map((item) => [`${item.pk}|${item.sk.slice('MOBILE#'.length)}`, item]));
-    const problems: string[] = [];
-    for (const [key, claim] of claims) {
-      if (!leads.has(`${claim.pk}|${claim.lead_id}`)) problems.push(`mobile claim ${key} names lead ${claim.lead_id}, which is not stored`);
-    }
-    for (const lead of leads.values()) {
-      const claim = claims.get(`${lead.pk}|${lead.mobile_number}`);
-      if (!claim) problems.push(`lead ${lead.id} has no mobile claim`);
-      else if (!lead.is_repeated && claim.lead_id !== lead.id) problems.push(`lead ${lead.id} is not repeated, but the original is ${claim.lead_id}`);
-      else if (lead.parent_lead_id !== null && lead.parent_lead_id !== claim.lead_id) problems.push(`lead ${lead.id} links to ${lead.parent_lead_id}, not the original ${claim.lead_id}`);
-    }
-    return problems;
-  }
-}
-
-interface CancellationReason {
-  readonly Code?: string;
-  readonly Item?: Record<string, { S?: string }>;
-}
-
-const cancellationReasons = (error: unknown): readonly CancellationReason[] | undefined =>
-  (error as { name?: unknown } | null)?.name === 'TransactionCanceledException'
-    ? ((error as { CancellationReasons?: CancellationReason[] }).CancellationReasons ?? [])
-    : undefined;
-
-const isConflict = (reasons: readonly CancellationReason[]) => reasons.some((reason) => reason.Code === 'TransactionConflict');
-
-/** A cancelled transaction that is not a duplicate: an outage to retry later (503), or a defect. */
-const cancellationFailure = (reasons: readonly CancellationReason[], error: unknown) =>
-  reasons.some((r) => r.Code === 'TransactionConflict' || r.Code === 'ThrottlingError' || r.Code === 'ProvisionedThroughputExceeded')
-    ? new ServiceUnavailableError(RETRY_AFTER_SECONDS, { cause: error })
-    : error;
-
-const replayOf = (reason: CancellationReason | undefined, { requestHash }: IdempotencyClaim): IdempotentReplay | undefined => {
-  if (reason?.Code !== 'ConditionalCheckFailed') return undefined;
-  const item = reason.Item;
-  if (item?.request_hash?.S !== requestHash || item.lead?.S === undefined) return { kind: 'key_reused' };
-  return { kind: 'replay', lead: JSON.parse(item.lead.S) as LeadRecord };
-};
-
-const leadRecordOf = (item: Record<string, unknown>): LeadRecord => {
-  const record = { ...item };
-  for (const attribute of INTERNAL_LEAD_ATTRIBUTES) delete record[attribute];
-  return record as unknown as LeadRecord;
-};
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -14,7 +14,7 @@ describe('the deployed handler modules', () => {
     const client = createDynamoDbClient({ endpoint });
     const tables = await createTables(client, `t${randomUUID().slice(0, 8)}_`);
     const repository = new DynamoDbRepository(createDocumentClient({ client }), tables);
-    await repository.saveAccount({
+    await repository.accounts.saveAccount({
       id: 'acc-env',
       name: 'Env',
       duplicateSetting: 'ignore',
@@ -23,7 +23,7 @@ describe('the deployed handler modules', () => {
       websiteSubSources: new Set(['Skyline landing page']),
       socialSubSources: new Set(['fb']),
     });
-    await repository.saveApiKey(hashApiKey('env-key'), { accountId: 'acc-env', active: true });
+    await repository.keys.saveApiKey(hashApiKey('env-key'), { accountId: 'acc-env', active: true });
     Object.assign(process.env, { DYNAMODB_ENDPOINT: endpoint, CONFIG_TABLE_NAME: tables.config, LEADS_TABLE_NAME: tables.leads });
   });
 

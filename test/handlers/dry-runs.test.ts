@@ -16,7 +16,7 @@ beforeAll(async () => {
 
 const dryRun = (setting: DuplicateSetting, name: (typeof endpointNames)[number], body: object) =>
   service.call(name, { apiKey: keys[setting]!, body, headers: { 'x-dry-run': 'true' } });
-const leadsOf = (setting: DuplicateSetting) => service.repository.listLeads(`acc-${setting}`, ['PRJ-1']);
+const leadsOf = (setting: DuplicateSetting) => service.repository.leads.listLeads(`acc-${setting}`, ['PRJ-1']);
 
 describe('a dry run', () => {
   it.each(endpointNames)('on %s answers the would-be lead and stores nothing', async (name) => {
@@ -49,9 +49,9 @@ describe('a dry run', () => {
   });
 
   it('leaves no rejection on record', async () => {
-    const before = (await service.repository.listRejections('acc-ignore')).length;
+    const before = (await service.repository.rejections.listRejections('acc-ignore')).length;
     await dryRun('ignore', 'portala', { name: 'x' });
-    expect((await service.repository.listRejections('acc-ignore')).length).toBe(before);
+    expect((await service.repository.rejections.listRejections('acc-ignore')).length).toBe(before);
   });
 
   it('is only a dry run when the header says true', async () => {

@@ -12,7 +12,7 @@ beforeAll(async () => {
   apiKey = await service.issueKey('acc-r');
 });
 
-const lastRejection = async () => (await service.repository.listRejections('acc-r')).at(-1);
+const lastRejection = async () => (await service.repository.rejections.listRejections('acc-r')).at(-1);
 
 describe('the rejected-submissions log', () => {
   it('records a duplicate under Ignore with time, endpoint, reason and a masked mobile', async () => {
@@ -45,16 +45,16 @@ describe('the rejected-submissions log', () => {
   });
 
   it('does not record refusals that are not 422', async () => {
-    const before = (await service.repository.listRejections('acc-r')).length;
+    const before = (await service.repository.rejections.listRejections('acc-r')).length;
     await service.call('portala', { apiKey, rawBody: '{broken' });
     await service.call('portala', { apiKey: 'wrong', body: validBody('portala', project) });
-    expect((await service.repository.listRejections('acc-r')).length).toBe(before);
+    expect((await service.repository.rejections.listRejections('acc-r')).length).toBe(before);
   });
 
   it('lists from a given time', async () => {
     const since = new Date().toISOString();
     await service.call('portala', { apiKey, body: validBody('portala', { projectID: 'PRJ-8', campaignID: 'CMP-1' }) });
-    const listed = await service.repository.listRejections('acc-r', since);
+    const listed = await service.repository.rejections.listRejections('acc-r', since);
     expect(listed.map((r) => r.fields)).toEqual([{ projectID: 'PRJ-8' }]);
   });
 

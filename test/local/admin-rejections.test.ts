@@ -109,7 +109,7 @@ describe('admin rejections', () => {
 
   it('leaves out records older than 30 days that TTL has not deleted yet', async () => {
     const old = { at: new Date(Date.now() - 31 * 24 * 3_600_000).toISOString(), requestId: 'old-request', endpoint: 'website', reason: 'x', message: 'Project not found', fields: {} };
-    await service.repository.record('acc-other', old);
+    await service.repository.rejections.record('acc-other', old);
     const { stdout } = await admin('rejections', '--account', 'acc-other', '--json', '--since', '2000-01-01');
     expect(JSON.parse(stdout).map((r: { fields: unknown }) => r.fields)).toEqual([{ sub_source: 'Elsewhere' }]);
   });

@@ -80,7 +80,7 @@ describe('npm run invoke', () => {
   });
 
   it('stored the leads the example events created, under the demo account', async () => {
-    const leads = await service.repository.listLeads('acc-demo', ['PRJ-1']);
+    const leads = await service.repository.leads.listLeads('acc-demo', ['PRJ-1']);
     expect(leads.map((lead) => [lead.source, lead.mobile_number])).toEqual([
       ['website', '9810000001'],
       ['portala', '9810000002'],

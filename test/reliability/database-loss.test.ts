@@ -75,7 +75,7 @@ beforeAll(async () => {
   const client = createDynamoDbClient({ endpoint: relay.endpoint });
   const tables = await createTables(client, 'loss_');
   repository = new DynamoDbRepository(createDocumentClient({ client }), tables);
-  await repository.saveAccount({
+  await repository.accounts.saveAccount({
     id: 'acc-loss',
     name: 'Loss',
     duplicateSetting: 'create',
@@ -84,8 +84,8 @@ beforeAll(async () => {
     websiteSubSources: new Set(['Skyline landing page']),
     socialSubSources: new Set(),
   });
-  await repository.saveApiKey(hashApiKey('loss-key'), { accountId: 'acc-loss', active: true });
-  const runtime = leadRuntime({ repository, configCacheTtlSeconds: 30, corsAllowedOrigins: ['*'], log: (line) => logs.push({ ...line }) });
+  await repository.keys.saveApiKey(hashApiKey('loss-key'), { accountId: 'acc-loss', active: true });
+  const runtime = leadRuntime({ stores: repository, configCacheTtlSeconds: 30, corsAllowedOrigins: ['*'], log: (line) => logs.push({ ...line }) });
   const website = leadHandler(websiteEndpoint, runtime);
   server = createLocalServer({ handlers: { website, portala: website, portalb: website, social: website } });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -158,10 +158,10 @@ describe('losing the database in the middle of a load', () => {
     expect(answers.filter((a) => a.status === 503 && a.retryAfter !== '1')).toEqual([]);
     expect(answers.slice(outageStart, outageEnd).some((a) => a.status === 503)).toBe(true);
 
-    const stored = await repository.listLeads('acc-loss', ['PRJ-1']);
+    const stored = await repository.leads.listLeads('acc-loss', ['PRJ-1']);
     expect(stored.map((lead) => lead.mobile_number).sort()).toEqual([...sent].sort());
     const storedIds = new Set(stored.map((lead) => lead.id));
     expect(answers.filter((a) => a.status === 200 && !storedIds.has(a.leadId!))).toEqual([]);
-    expect(await repository.checkIntegrity()).toEqual([]);
+    expect(await repository.leads.checkIntegrity()).toEqual([]);
   }, 90_000);
 });

@@ -103,9 +103,9 @@ describe.each(endpointNames)('hostile requests to %s', (name) => {
       }),
       { numRuns: RUNS },
     );
-    const stored = await service.repository.listLeads('acc-fuzz', ['PRJ-1', '1001']);
+    const stored = await service.repository.leads.listLeads('acc-fuzz', ['PRJ-1', '1001']);
     for (const lead of stored) expect(obeysContract(lead)).toBe(true);
-    expect(await service.repository.checkIntegrity()).toEqual([]);
+    expect(await service.repository.leads.checkIntegrity()).toEqual([]);
     expect(JSON.stringify(service.logs)).not.toContain(apiKey);
   }, 120_000);
 });

@@ -39,7 +39,7 @@ describe('tenant isolation', () => {
   it('accepts a key with its own project and campaign', async () => {
     const answer = await service.call('portala', { apiKey: keys['acc-b']!, body: validBody('portala', { projectID: 'PRJ-B', campaignID: 'CMP-B' }) });
     expect(answer.status).toBe(200);
-    expect(await service.repository.listLeads('acc-a', ['PRJ-B'])).toHaveLength(0);
+    expect(await service.repository.leads.listLeads('acc-a', ['PRJ-B'])).toHaveLength(0);
   });
 });
 
@@ -59,7 +59,7 @@ describe('a revoked key', () => {
     const project = { projectID: 'PRJ-A', campaignID: 'CMP-A' };
     expect((await service.call('portala', { apiKey: key, body: validBody('portala', project) })).status).toBe(200);
 
-    await service.repository.revokeApiKey(hashApiKey(key));
+    await service.repository.keys.revokeApiKey(hashApiKey(key));
     await new Promise((resolve) => setTimeout(resolve, 1_100));
 
     const answer = await service.call('portala', { apiKey: key, body: validBody('portala', project) });

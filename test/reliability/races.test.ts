@@ -52,7 +52,7 @@ const post = async (name: EndpointName, apiKey: string, body: unknown) => {
 };
 
 const storedWith = async (setting: DuplicateSetting, projectID: string, mobile: string) =>
-  (await service.repository.listLeads(`acc-${setting}`, [projectID])).filter((lead) => lead.mobile_number === mobile);
+  (await service.repository.leads.listLeads(`acc-${setting}`, [projectID])).filter((lead) => lead.mobile_number === mobile);
 
 const checkOutcome = async (setting: DuplicateSetting, projectID: string, mobile: string, answers: { status: number }[]) => {
   const stored = await storedWith(setting, projectID, mobile);
@@ -65,7 +65,7 @@ const checkOutcome = async (setting: DuplicateSetting, projectID: string, mobile
   else expect(accepted).toBe(answers.length);
   const parent = setting === 'merge' ? originals[0]!.id : null;
   for (const repeat of stored.filter((lead) => lead.is_repeated)) expect(repeat.parent_lead_id).toBe(parent);
-  expect(await service.repository.checkIntegrity()).toEqual([]);
+  expect(await service.repository.leads.checkIntegrity()).toEqual([]);
 };
 
 describe.each(settings)('100 simultaneous requests for one new mobile under %s', (setting) => {

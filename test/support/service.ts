@@ -64,7 +64,7 @@ export const testService = async (options: ServiceOptions = {}) => {
   const repository = new DynamoDbRepository(createDocumentClient({ client }), tables, options.retry);
   const logs: Record<string, unknown>[] = [];
   const runtime = leadRuntime({
-    repository,
+    stores: repository,
     configCacheTtlSeconds: options.configCacheTtlSeconds ?? 30,
     corsAllowedOrigins: options.corsAllowedOrigins ?? ['*'],
     log: (line) => logs.push({ ...line }),
@@ -75,7 +75,7 @@ export const testService = async (options: ServiceOptions = {}) => {
   >;
 
   const seedAccount = async ({ id, duplicateSetting = 'ignore', projects = {}, website = [], social = [] }: AccountSeed) => {
-    await repository.saveAccount({
+    await repository.accounts.saveAccount({
       id,
       name: `Account ${id}`,
       duplicateSetting,
@@ -92,7 +92,7 @@ export const testService = async (options: ServiceOptions = {}) => {
 
   const issueKey = async (accountId: string, { active = true }: { active?: boolean } = {}) => {
     const key = `key-${randomUUID()}`;
-    await repository.saveApiKey(hashApiKey(key), { accountId, active });
+    await repository.keys.saveApiKey(hashApiKey(key), { accountId, active });
     return key;
   };
 

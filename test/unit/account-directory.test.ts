@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { AccountDirectory, hashApiKey } from '../../shared/domain/account-directory.ts';
 import { ClientNotFoundError, InvalidApiCredentialsError } from '../../shared/domain/errors.ts';
 import type { AccountConfig, ApiKeyGrant } from '../../shared/domain/lead.ts';
-import type { AccountConfigReader } from '../../shared/domain/ports.ts';
+import type { AccountReader, ApiKeyReader } from '../../shared/domain/ports.ts';
 
 const account = (id: string, projects: string[] = []): AccountConfig => ({
   id,
@@ -19,7 +19,7 @@ const memoryReader = () => {
   const keys = new Map<string, ApiKeyGrant>();
   const accounts = new Map<string, AccountConfig>();
   const reads = { keys: 0, accounts: 0 };
-  const reader: AccountConfigReader = {
+  const reader: ApiKeyReader & AccountReader = {
     findApiKey: async (hash) => (reads.keys++, keys.get(hash)),
     loadAccount: async (id) => (reads.accounts++, accounts.get(id)),
   };
@@ -31,7 +31,7 @@ describe('finding the account of an API key', () => {
     const store = memoryReader();
     store.keys.set(hashApiKey('secret'), { accountId: 'a', active: true });
     store.accounts.set('a', account('a'));
-    const view = await new AccountDirectory(store.reader, { ttlMs: 1000 }).authenticate('secret');
+    const view = await new AccountDirectory(store.reader, store.reader, { ttlMs: 1000 }).authenticate('secret');
     expect(view.config.id).toBe('a');
     expect(hashApiKey('secret')).toBe('2bb80d537b1da3e38bd30361aa855686bde0eacd7162fef6a25fe97bf527a25b');
   });
@@ -41,7 +41,7 @@ describe('finding the account of an API key', () => {
     store.keys.set(hashApiKey('inactive'), { accountId: 'a', active: false });
     store.keys.set(hashApiKey('orphan'), { accountId: 'gone', active: true });
     store.accounts.set('a', account('a'));
-    const directory = new AccountDirectory(store.reader, { ttlMs: 1000 });
+    const directory = new AccountDirectory(store.reader, store.reader, { ttlMs: 1000 });
     await expect(directory.authenticate('unknown')).rejects.toBeInstanceOf(InvalidApiCredentialsError);
     await expect(directory.authenticate('inactive')).rejects.toBeInstanceOf(InvalidApiCredentialsError);
     await expect(directory.authenticate('orphan')).rejects.toBeInstanceOf(ClientNotFoundError);
@@ -52,7 +52,7 @@ describe('finding the account of an API key', () => {
     const store = memoryReader();
     store.keys.set(hashApiKey('k'), { accountId: 'a', active: true });
     store.accounts.set('a', account('a'));
-    const directory = new AccountDirectory(store.reader, { ttlMs: 1000, now: () => now });
+    const directory = new AccountDirectory(store.reader, store.reader, { ttlMs: 1000, now: () => now });
     await directory.authenticate('k');
     await directory.authenticate('k');
     expect(store.reads).toEqual({ keys: 1, accounts: 1 });
@@ -64,7 +64,7 @@ describe('finding the account of an API key', () => {
   it('never caches a refusal: a key activated a moment ago works at once', async () => {
     const store = memoryReader();
     store.accounts.set('a', account('a'));
-    const directory = new AccountDirectory(store.reader, { ttlMs: 60_000 });
+    const directory = new AccountDirectory(store.reader, store.reader, { ttlMs: 60_000 });
     await expect(directory.authenticate('k')).rejects.toBeInstanceOf(InvalidApiCredentialsError);
     store.keys.set(hashApiKey('k'), { accountId: 'a', active: true });
     await expect(directory.authenticate('k')).resolves.toMatchObject({ config: { id: 'a' } });
@@ -75,7 +75,7 @@ describe('finding the account of an API key', () => {
     const store = memoryReader();
     store.keys.set(hashApiKey('k'), { accountId: 'a', active: true });
     store.accounts.set('a', account('a'));
-    const directory = new AccountDirectory(store.reader, { ttlMs: 1000, now: () => now });
+    const directory = new AccountDirectory(store.reader, store.reader, { ttlMs: 1000, now: () => now });
     await directory.authenticate('k');
     store.keys.set(hashApiKey('k'), { accountId: 'a', active: false });
     await expect(directory.authenticate('k')).resolves.toBeDefined();
@@ -87,7 +87,7 @@ describe('finding the account of an API key', () => {
     const store = memoryReader();
     store.keys.set(hashApiKey('k'), { accountId: 'a', active: true });
     store.accounts.set('a', account('a'));
-    const directory = new AccountDirectory(store.reader, { ttlMs: 60_000 });
+    const directory = new AccountDirectory(store.reader, store.reader, { ttlMs: 60_000 });
     const cold = await directory.authenticate('k');
     expect(await cold.current()).toBe(cold.config);
     expect(store.reads.accounts).toBe(1);
@@ -107,7 +107,7 @@ describe('finding the account of an API key', () => {
       store.keys.set(hashApiKey(id), { accountId: id, active: true });
       store.accounts.set(id, account(id));
     }
-    const directory = new AccountDirectory(store.reader, { ttlMs: 60_000, maxEntries: 2 });
+    const directory = new AccountDirectory(store.reader, store.reader, { ttlMs: 60_000, maxEntries: 2 });
     for (const id of ['a', 'b', 'c', 'a']) await directory.authenticate(id);
     expect(store.reads.keys).toBe(4);
   });

@@ -1,0 +1,278 @@
+/**
+ * Leads, their mobile claims and idempotency keys, in the Leads table (docs/data-model.md):
+ *   LEADS#<account>#<project> / LEAD#<lead id>    the lead record, item_type "lead", account_id
+ *   LEADS#<account>#<project> / MOBILE#<mobile>   item_type "mobile_claim", lead_id of the original
+ *   IDEMPOTENCY#<account>#<sha256 of key> / IDEMPOTENCY   request_hash, lead (JSON), expires_at (24 h)
+ */
+import { GetCommand, PutCommand, ScanCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { ServiceUnavailableError } from '../domain/errors.ts';
+import type { LeadRecord } from '../domain/lead.ts';
+import type { IdempotencyClaim, IdempotentReplay, LeadStore, OriginalLeadOutcome, RepeatLeadOutcome } from '../domain/ports.ts';
+import { asServiceFailure, isDatabaseUnavailable, RETRY_AFTER_SECONDS } from './failures.ts';
+import { epochSeconds, orUnavailable, queryAll, sha256 } from './requests.ts';
+
+export interface TransactionRetryPolicy {
+  /** Attempts of a transaction that DynamoDB cancels for a conflict with a concurrent writer. */
+  readonly attempts: number;
+  /** Upper bound of the first back-off; it doubles per attempt, and the wait is drawn below it. */
+  readonly baseDelayMs: number;
+}
+
+const DEFAULT_RETRY: TransactionRetryPolicy = { attempts: 5, baseDelayMs: 20 };
+
+/** Attributes of a lead item that are storage, not part of the lead record. */
+const INTERNAL_LEAD_ATTRIBUTES = ['pk', 'sk', 'item_type', 'account_id'] as const;
+
+/** How long an idempotency key holds. */
+const IDEMPOTENCY_SECONDS = 24 * 60 * 60;
+
+const projectPk = (accountId: string, projectId: string) => `LEADS#${accountId}#${projectId}`;
+
+/** The request path's lead writes: what the Lambda bundles carry. */
+export class DynamoDbLeadStore implements LeadStore {
+  protected readonly db: DynamoDBDocumentClient;
+  protected readonly table: string;
+  readonly #retry: TransactionRetryPolicy;
+
+  constructor(db: DynamoDBDocumentClient, leadsTable: string, retry: TransactionRetryPolicy = DEFAULT_RETRY) {
+    this.db = db;
+    this.table = leadsTable;
+    this.#retry = retry;
+  }
+
+
+  /**
+   * One TransactWriteItems: the mobile claim, guarded by attribute_not_exists, and the lead. Both are
+   * stored or neither. When the claim exists, DynamoDB hands back the existing claim in the same call
+   * (ReturnValuesOnConditionCheckFailure), which names the original lead.
+   */
+  async insertOriginal(accountId: string, lead: LeadRecord, idempotency?: IdempotencyClaim): Promise<OriginalLeadOutcome> {
+    const pk = projectPk(accountId, lead.projectID);
+    const claim = { pk, sk: `MOBILE#${lead.mobile_number}`, item_type: 'mobile_claim', lead_id: lead.id, created_at: lead.created_at };
+    const command = () =>
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Put: {
+              TableName: this.table,
+              Item: claim,
+              ConditionExpression: 'attribute_not_exists(pk)',
+              ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+            },
+          },
+          { Put: { TableName: this.table, Item: this.#leadItem(accountId, lead) } },
+          ...(idempotency ? [this.#idempotencyPut(accountId, lead, idempotency)] : []),
+        ],
+      });
+
+    return this.#writeLead(accountId, lead, () => this.db.send(command()), async (reasons) => {
+      // The key was used before: whatever else failed, the sender is retrying (or reusing it).
+      const replay = idempotency && replayOf(reasons[2], idempotency);
+      if (replay) return replay;
+      const [claimReason] = reasons;
+      if (claimReason?.Code !== 'ConditionalCheckFailed') return undefined;
+      const originalLeadId = claimReason.Item?.lead_id?.S ?? (await this.#originalLeadId(pk, claim.sk));
+      return { kind: 'duplicate', originalLeadId } as const;
+    });
+  }
+
+  /**
+   * A repeated lead: its id is new, so a plain put cannot overwrite anything, and a retry of the
+   * same put (by the SDK after a lost answer) stores the same item again rather than failing. Under
+   * an idempotency key, the key is written with it in one transaction.
+   */
+  async insertRepeat(accountId: string, lead: LeadRecord, idempotency?: IdempotencyClaim): Promise<RepeatLeadOutcome> {
+    const item = this.#leadItem(accountId, lead);
+    const send = idempotency
+      ? () =>
+          this.db.send(
+            new TransactWriteCommand({
+              TransactItems: [{ Put: { TableName: this.table, Item: item } }, this.#idempotencyPut(accountId, lead, idempotency)],
+            }),
+          )
+      : () => this.db.send(new PutCommand({ TableName: this.table, Item: item }));
+    return this.#writeLead(accountId, lead, send, async (reasons) => (idempotency && replayOf(reasons[1], idempotency)) || undefined);
+  }
+
+  /**
+   * Sends a write of the lead until it is stored or refused. A cancelled transaction is read by
+   * `refusal` (a duplicate, a reused idempotency key); one cancelled for a conflict with a concurrent
+   * writer is retried with jittered back-off (real DynamoDB cancels one of two transactions racing on
+   * one item; DynamoDB Local never does); throttling answers 503. A write whose answer was lost is
+   * read back before it is called failed.
+   */
+  async #writeLead<R>(
+    accountId: string,
+    lead: LeadRecord,
+    send: () => Promise<unknown>,
+    refusal: (reasons: readonly CancellationReason[]) => Promise<R | undefined>,
+  ): Promise<{ readonly kind: 'stored' } | R> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        await send();
+        return { kind: 'stored' };
+      } catch (error) {
+        const reasons = cancellationReasons(error);
+        if (!reasons) {
+          if (await this.#storedDespite(error, accountId, lead)) return { kind: 'stored' };
+          throw asServiceFailure(error);
+        }
+        const refused = await refusal(reasons);
+        if (refused) return refused;
+        if (isConflict(reasons) && attempt < this.#retry.attempts) {
+          await sleep(Math.random() * this.#retry.baseDelayMs * 2 ** (attempt - 1));
+          continue;
+        }
+        throw cancellationFailure(reasons, error);
+      }
+    }
+  }
+
+  async findOriginal(accountId: string, projectId: string, mobile: string): Promise<string | undefined> {
+    const { Item } = await orUnavailable(() =>
+      this.db.send(
+        new GetCommand({ TableName: this.table, Key: { pk: projectPk(accountId, projectId), sk: `MOBILE#${mobile}` }, ConsistentRead: true }),
+      ),
+    );
+    return Item?.lead_id;
+  }
+
+  /**
+   * The idempotency record of a key: written only if the key is unused (or expired, since DynamoDB's
+   * TTL deletes lazily), holding the lead so a retry is answered with it without another read.
+   */
+  #idempotencyPut(accountId: string, lead: LeadRecord, { key, requestHash }: IdempotencyClaim) {
+    return {
+      Put: {
+        TableName: this.table,
+        Item: {
+          pk: `IDEMPOTENCY#${accountId}#${sha256(key)}`,
+          sk: 'IDEMPOTENCY',
+          item_type: 'idempotency_key',
+          request_hash: requestHash,
+          lead: JSON.stringify(lead),
+          created_at: lead.created_at,
+          expires_at: epochSeconds(lead.created_at) + IDEMPOTENCY_SECONDS,
+        },
+        ConditionExpression: 'attribute_not_exists(pk) OR expires_at < :now',
+        ExpressionAttributeValues: { ':now': epochSeconds(lead.created_at) },
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
+      },
+    };
+  }
+
+  // ---- internals -----------------------------------------------------------------------------
+
+  #leadItem(accountId: string, lead: LeadRecord) {
+    return { pk: projectPk(accountId, lead.projectID), sk: `LEAD#${lead.id}`, item_type: 'lead', account_id: accountId, ...lead };
+  }
+
+  /**
+   * A write that timed out or lost its connection may still have been applied. Before answering 503
+   * (which tells the sender nothing was stored), read the lead back: if it is there, it was stored,
+   * and the sender must hear 200, or its retry would store the lead twice.
+   */
+  async #storedDespite(error: unknown, accountId: string, lead: LeadRecord): Promise<boolean> {
+    if (!isDatabaseUnavailable(error)) return false;
+    try {
+      const { Item } = await this.db.send(
+        new GetCommand({
+          TableName: this.table,
+          Key: { pk: projectPk(accountId, lead.projectID), sk: `LEAD#${lead.id}` },
+          ConsistentRead: true,
+          ProjectionExpression: 'pk',
+        }),
+      );
+      return Item !== undefined;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Only when DynamoDB did not hand the existing claim back with the cancellation. */
+  async #originalLeadId(pk: string, sk: string): Promise<string> {
+    const { Item } = await orUnavailable(() => this.db.send(new GetCommand({ TableName: this.table, Key: { pk, sk }, ConsistentRead: true })));
+    if (!Item) throw new Error('mobile claim vanished after a failed condition');
+    return Item.lead_id;
+  }
+}
+
+/** Leads as the admin CLI lists them, and the integrity check of the reliability suites. */
+export class DynamoDbLeadArchive extends DynamoDbLeadStore {
+  /** The leads of an account's projects, oldest first. */
+  async listLeads(accountId: string, projectIds: Iterable<string>): Promise<LeadRecord[]> {
+    const leads: LeadRecord[] = [];
+    for (const projectId of projectIds) {
+      const items = await queryAll(this.db, {
+        TableName: this.table,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :lead)',
+        ExpressionAttributeValues: { ':pk': projectPk(accountId, projectId), ':lead': 'LEAD#' },
+      });
+      leads.push(...items.map(leadRecordOf));
+    }
+    return leads.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  }
+
+  /**
+   * Reads the whole Leads table and names every broken invariant of docs/data-model.md: a mobile claim
+   * without its lead, an original lead without its claim, a linked repeat whose parent is not the
+   * original. An empty list means the store is consistent. For operators and the reliability suites;
+   * a Scan, so never on the request path.
+   */
+  async checkIntegrity(): Promise<string[]> {
+    const items: Record<string, any>[] = [];
+    let ExclusiveStartKey: Record<string, unknown> | undefined;
+    do {
+      const page = await orUnavailable(() => this.db.send(new ScanCommand({ TableName: this.table, ConsistentRead: true, ExclusiveStartKey })));
+      items.push(...(page.Items ?? []));
+      ExclusiveStartKey = page.LastEvaluatedKey;
+    } while (ExclusiveStartKey);
+
+    const leads = new Map(items.filter((item) => item.item_type === 'lead').map((item) => [`${item.pk}|${item.id}`, item]));
+    const claims = new Map(items.filter((item) => item.item_type === 'mobile_claim').map((item) => [`${item.pk}|${item.sk.slice('MOBILE#'.length)}`, item]));
+    const problems: string[] = [];
+    for (const [key, claim] of claims) {
+      if (!leads.has(`${claim.pk}|${claim.lead_id}`)) problems.push(`mobile claim ${key} names lead ${claim.lead_id}, which is not stored`);
+    }
+    for (const lead of leads.values()) {
+      const claim = claims.get(`${lead.pk}|${lead.mobile_number}`);
+      if (!claim) problems.push(`lead ${lead.id} has no mobile claim`);
+      else if (!lead.is_repeated && claim.lead_id !== lead.id) problems.push(`lead ${lead.id} is not repeated, but the original is ${claim.lead_id}`);
+      else if (lead.parent_lead_id !== null && lead.parent_lead_id !== claim.lead_id) problems.push(`lead ${lead.id} links to ${lead.parent_lead_id}, not the original ${claim.lead_id}`);
+    }
+    return problems;
+  }
+}
+
+interface CancellationReason {
+  readonly Code?: string;
+  readonly Item?: Record<string, { S?: string }>;
+}
+
+const cancellationReasons = (error: unknown): readonly CancellationReason[] | undefined =>
+  (error as { name?: unknown } | null)?.name === 'TransactionCanceledException'
+    ? ((error as { CancellationReasons?: CancellationReason[] }).CancellationReasons ?? [])
+    : undefined;
+
+const isConflict = (reasons: readonly CancellationReason[]) => reasons.some((reason) => reason.Code === 'TransactionConflict');
+
+/** A cancelled transaction that is not a duplicate: an outage to retry later (503), or a defect. */
+const cancellationFailure = (reasons: readonly CancellationReason[], error: unknown) =>
+  reasons.some((r) => r.Code === 'TransactionConflict' || r.Code === 'ThrottlingError' || r.Code === 'ProvisionedThroughputExceeded')
+    ? new ServiceUnavailableError(RETRY_AFTER_SECONDS, { cause: error })
+    : error;
+
+const replayOf = (reason: CancellationReason | undefined, { requestHash }: IdempotencyClaim): IdempotentReplay | undefined => {
+  if (reason?.Code !== 'ConditionalCheckFailed') return undefined;
+  const item = reason.Item;
+  if (item?.request_hash?.S !== requestHash || item.lead?.S === undefined) return { kind: 'key_reused' };
+  return { kind: 'replay', lead: JSON.parse(item.lead.S) as LeadRecord };
+};
+
+const leadRecordOf = (item: Record<string, unknown>): LeadRecord => {
+  const record = { ...item };
+  for (const attribute of INTERNAL_LEAD_ATTRIBUTES) delete record[attribute];
+  return record as unknown as LeadRecord;
+};
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,0 +1,49 @@
+/**
+ * What every store module shares: one request turned into the contract's 503 on an outage, a query
+ * read to its last page, and an update of an item that must exist.
+ */
+import { createHash } from 'node:crypto';
+import { QueryCommand, UpdateCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { asServiceFailure } from './failures.ts';
+
+export const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+export const epochSeconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
+
+/** Sends one request, turning a database outage into the contract's 503. */
+export const orUnavailable = async <T>(request: () => Promise<T>): Promise<T> => {
+  try {
+    return await request();
+  } catch (error) {
+    throw asServiceFailure(error);
+  }
+};
+
+/** Every item a query matches (pages only past 1 MB). */
+export const queryAll = async (db: DynamoDBDocumentClient, input: QueryCommandInput): Promise<Record<string, any>[]> => {
+  const items: Record<string, any>[] = [];
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const page = await orUnavailable(() => db.send(new QueryCommand({ ...input, ExclusiveStartKey })));
+    items.push(...(page.Items ?? []));
+    ExclusiveStartKey = page.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+  return items;
+};
+
+export interface ExistingItemUpdate {
+  readonly TableName: string;
+  readonly Key: Record<string, string>;
+  readonly UpdateExpression: string;
+  readonly ExpressionAttributeValues: Record<string, unknown>;
+}
+
+/** An update of an item that must exist already: false, and nothing written, when it does not. */
+export const updateExisting = async (db: DynamoDBDocumentClient, input: ExistingItemUpdate): Promise<boolean> => {
+  try {
+    await db.send(new UpdateCommand({ ...input, ConditionExpression: 'attribute_exists(pk)' }));
+    return true;
+  } catch (error) {
+    if (error instanceof Error && error.name === 'ConditionalCheckFailedException') return false;
+    throw asServiceFailure(error);
+  }
+};
