@@ -6,7 +6,8 @@
  * a retry of the same form after a lost answer or a 503 reuses its Idempotency-Key and stores the lead
  * once; and the stored lead carries the UTM values and gclid of the page URL.
  *
- * Needs Debian's `chromium` (/usr/bin/chromium; .ci/run installs it). Without it the test fails.
+ * The browser is a system Chromium where there is one, else the one the @sparticuz/chromium package ships
+ * (test/support/browser.ts): `npm ci && npm test` needs nothing but Node and Java.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -17,19 +18,9 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { chromium, type BrowserContext, type Page, type Route } from 'playwright-core';
 import { freePort } from '../../scripts/dynamodb-local.ts';
 import { projectRoot } from '../../scripts/local/environment.ts';
+import { chromiumLaunch } from '../support/browser.ts';
 import { waitFor, processesMatching, processGroup, killGroup } from '../support/processes.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const PAGE_DIR = path.join(projectRoot, 'examples', 'landing-page');
 const ARTIFACTS = path.join(projectRoot, 'test', 'e2e', 'artifacts');
 
@@ -136,10 +127,6 @@ describe('landing-page form in headless Chromium, against npm start', () => {
   };
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) {
-      throw new Error(`Chromium is missing: ${CHROMIUM} not found. Install Debian's chromium package (apt-get install -y chromium); .ci/run does this on CI.`);
-    }
-
     // The page's server first: the service is told to allow exactly its origin.
     pagePort = await freePort();
     pageOrigin = `http://127.0.0.1:${pagePort}`;
@@ -168,10 +155,11 @@ describe('landing-page form in headless Chromium, against npm start', () => {
 
     mkdirSync(ARTIFACTS, { recursive: true });
     profileDir = mkdtempSync(path.join(tmpdir(), 'lead-intake-chromium-'));
+    const { executablePath, args } = await chromiumLaunch();
     const launching = chromium.launchPersistentContext(profileDir, {
-      executablePath: CHROMIUM,
+      executablePath,
       headless: true,
-      args: CHROMIUM_ARGS,
+      args,
       viewport: { width: 720, height: 1000 },
       timeout: 30_000,
     });
