@@ -7,6 +7,9 @@
  * table names as for the admin CLI). Otherwise it starts a throw-away in-memory DynamoDB Local,
  * creates the tables and applies the seed (LEAD_INTAKE_SEED, or seed/demo.json), and stops it after.
  *
+ * Each event gets the function's timeout through its Lambda context, FUNCTION_TIMEOUT_SECONDS (the
+ * stack's 10 s by default), as in Lambda.
+ *
  * Exit codes: 0 every event was answered (whatever its status), 1 an event could not be run, 2 bad
  * arguments.
  */
@@ -19,7 +22,7 @@ import { createDocumentClient, createDynamoDbClient } from '../shared/dynamodb/c
 import { DynamoDbRepository } from '../shared/dynamodb/repository.ts';
 import { runtimeSettings } from '../shared/routes.ts';
 import { startDynamoDbLocal, type RunningDynamoDbLocal } from './dynamodb-local.ts';
-import { DEFAULT_SEED_FILE, describeError, endpointNames, ensureTables, loadHandlers, localTableNames } from './local/environment.ts';
+import { DEFAULT_SEED_FILE, describeError, endpointNames, ensureTables, functionTimeoutMs, loadHandlers, localTableNames } from './local/environment.ts';
 import { applySeed, readSeedFile } from './local/seed.ts';
 
 export interface InvokeIo {
@@ -31,7 +34,8 @@ export interface InvokeIo {
 const USAGE = `Usage: npm run invoke -- <${endpointNames.join('|')}> <event.json> [<event.json> ...]
   Runs the endpoint's handler in-process on each API Gateway event file, in order, and prints its response.
   With DYNAMODB_ENDPOINT set it uses that database; otherwise a throw-away in-memory DynamoDB Local with
-  the seed (LEAD_INTAKE_SEED, default seed/demo.json). Example events are in events/.
+  the seed (LEAD_INTAKE_SEED, default seed/demo.json). Each event gets the function timeout,
+  FUNCTION_TIMEOUT_SECONDS (default 10), as in Lambda. Example events are in events/.
 `;
 
 /** Reads an event file: an API Gateway HTTP API event (payload format 2.0). */
@@ -64,6 +68,7 @@ export const runInvoke = async (argv: readonly string[], io: InvokeIo): Promise<
 
   let dynamo: RunningDynamoDbLocal | undefined;
   try {
+    const timeoutMs = functionTimeoutMs(io.env);
     const events = await Promise.all(files.map((file) => readEvent(path.resolve(file))));
     const tables = localTableNames(io.env);
     let databaseEndpoint = io.env[runtimeSettings.dynamodbEndpoint];
@@ -78,7 +83,8 @@ export const runInvoke = async (argv: readonly string[], io: InvokeIo): Promise<
     const handler = (await loadHandlers(databaseEndpoint, tables, endpoint as EndpointName))[endpoint as EndpointName]!;
     for (const [i, event] of events.entries()) {
       if (files.length > 1) io.stdout(`# ${files[i]}\n`);
-      const response: LeadResponse = await handler(event, lambdaContext(`lead-intake-${endpoint}`) as LeadContext);
+      // Each event gets the function's timeout (FUNCTION_TIMEOUT_SECONDS, else the stack's), as in Lambda.
+      const response: LeadResponse = await handler(event, lambdaContext(`lead-intake-${endpoint}`, timeoutMs) as LeadContext);
       io.stdout(`${JSON.stringify(response, null, 2)}\n`);
     }
     return 0;

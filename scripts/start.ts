@@ -9,6 +9,7 @@
  *   LEAD_INTAKE_DATA_DIR  its data folder (.data); `:memory:` keeps nothing
  *   LEAD_INTAKE_SEED      seed file (seed/demo.json)
  *   DYNAMODB_ENDPOINT     use this DynamoDB instead of starting one
+ *   FUNCTION_TIMEOUT_SECONDS  each request's function timeout, as in Lambda (the stack's, 10)
  */
 import type { ChildProcess } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
@@ -19,7 +20,7 @@ import { createDocumentClient, createDynamoDbClient } from '../shared/dynamodb/c
 import { DynamoDbRepository } from '../shared/dynamodb/repository.ts';
 import { leadRoutes, runtimeSettings } from '../shared/routes.ts';
 import { startDynamoDbLocal, type RunningDynamoDbLocal } from './dynamodb-local.ts';
-import { DEFAULT_SEED_FILE, describeError, ensureTables, loadHandlers, localTableNames, type LeadHandlers } from './local/environment.ts';
+import { DEFAULT_SEED_FILE, describeError, ensureTables, functionTimeoutMs, loadHandlers, localTableNames, type LeadHandlers } from './local/environment.ts';
 import { createLocalServer } from './local/http-server.ts';
 import { applySeed, demoKeyOf, readSeedFile, type Seed } from './local/seed.ts';
 
@@ -137,6 +138,12 @@ const main = async () => {
   const external = env[runtimeSettings.dynamodbEndpoint];
 
   // Everything that can be checked is checked before anything starts.
+  let timeoutMs: number;
+  try {
+    timeoutMs = functionTimeoutMs(env);
+  } catch (error) {
+    return fail(describeError(error));
+  }
   let seed: Seed;
   try {
     seed = await readSeedFile(seedFile);
@@ -192,6 +199,7 @@ const main = async () => {
   const handlers = (await loadHandlers(endpoint, tables)) as LeadHandlers;
   server = createLocalServer({
     handlers,
+    functionTimeoutMs: timeoutMs,
     onHandlerError: (error) => process.stderr.write(`npm start: a handler failed: ${describeError(error)}\n`),
   });
   try {

@@ -21,6 +21,13 @@ export const leadRoutes: readonly LeadRoute[] = [
   { endpoint: 'social', path: '/api/social-lead-create', entry: 'functions/social/handler.ts', browserFacing: false },
 ];
 
+/**
+ * Seconds a lead function may run: the stack's timeout (lib/constructs/lead-function.ts), and what
+ * `npm start` and `npm run invoke` give each request (FUNCTION_TIMEOUT_SECONDS overrides it locally).
+ * Every answer leaves the handler before it (shared/deadline.ts); API Gateway's own limit is 30 s.
+ */
+export const FUNCTION_TIMEOUT_SECONDS = 10;
+
 /** Environment variables the lead functions read (besides the table names of ./dynamodb/tables.ts). */
 export const runtimeSettings = {
   /** Seconds a container keeps an account's configuration and API key before re-reading them. */

@@ -9,6 +9,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { FUNCTION_TIMEOUT_SECONDS } from '../../shared/routes.ts';
 
 export interface LeadFunctionProps {
   /** Absolute path of the handler module; it exports `handler`. */
@@ -21,9 +22,10 @@ export interface LeadFunctionProps {
   readonly logRetentionDays: number;
   readonly environment: Record<string, string>;
   /**
-   * The DynamoDB client gives up on a request after a few short attempts; 10 s leaves room for a cold start
-   * plus a throttled-then-retried transaction, and still fails well inside API Gateway's 30 s.
-   * @default 10 seconds
+   * Every DynamoDB call of a request is bounded by the time the function has left (shared/deadline.ts), so
+   * a slow database gives a 503 from the handler, never this timeout. 10 s leaves room for a cold start
+   * plus a throttled-then-retried transaction and its read-back, well inside API Gateway's 30 s.
+   * @default FUNCTION_TIMEOUT_SECONDS (shared/routes.ts): 10 seconds
    */
   readonly timeout?: Duration;
 }
@@ -62,7 +64,7 @@ export class LeadFunction extends Construct {
       runtime: lambda.Runtime.NODEJS_24_X,
       architecture: lambda.Architecture.ARM_64,
       memorySize: props.memorySize,
-      timeout: props.timeout ?? Duration.seconds(10),
+      timeout: props.timeout ?? Duration.seconds(FUNCTION_TIMEOUT_SECONDS),
       role,
       logGroup: this.logGroup,
       environment: {

@@ -8,7 +8,7 @@ import { createTable } from '../../shared/dynamodb/create-tables.ts';
 import type { TableNames } from '../../shared/dynamodb/repository.ts';
 import { configTable, leadsTable } from '../../shared/dynamodb/tables.ts';
 import type { LeadContext, LeadEvent, LeadResponse } from '../../shared/http/lambda.ts';
-import { leadRoutes, runtimeSettings, type EndpointName } from '../../shared/routes.ts';
+import { FUNCTION_TIMEOUT_SECONDS, leadRoutes, runtimeSettings, type EndpointName } from '../../shared/routes.ts';
 
 /** Repository root: route entries (shared/routes.ts) and the default seed are relative to it. */
 export const projectRoot = path.resolve(import.meta.dirname, '..', '..');
@@ -64,4 +64,21 @@ export const describeError = (error: unknown): string => {
     return `the database could not be reached${cause instanceof Error ? ` (${cause.message || cause.name})` : ''}`;
   }
   return error.message || error.name;
+};
+
+/** The local run's stand-in for the function timeout: seconds each request may take, as in Lambda. */
+export const FUNCTION_TIMEOUT_VARIABLE = 'FUNCTION_TIMEOUT_SECONDS';
+
+/**
+ * Milliseconds each request gets: FUNCTION_TIMEOUT_SECONDS, or the stack's timeout. Lambda allows 1 s
+ * to 900 s; fractions are accepted locally so a test can run a deadline in a second or two.
+ */
+export const functionTimeoutMs = (env: NodeJS.ProcessEnv = process.env): number => {
+  const value = env[FUNCTION_TIMEOUT_VARIABLE];
+  if (value === undefined || value.trim() === '') return FUNCTION_TIMEOUT_SECONDS * 1000;
+  const seconds = Number(value);
+  if (!Number.isFinite(seconds) || seconds < 0.5 || seconds > 900) {
+    throw new Error(`${FUNCTION_TIMEOUT_VARIABLE} must be a number of seconds from 0.5 to 900, not ${JSON.stringify(value)}`);
+  }
+  return Math.round(seconds * 1000);
 };

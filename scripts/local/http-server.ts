@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { apiGatewayEvent, lambdaContext } from '../../shared/http/api-gateway-event.ts';
 import type { LeadContext } from '../../shared/http/lambda.ts';
-import { leadRoutes, type LeadRoute } from '../../shared/routes.ts';
+import { FUNCTION_TIMEOUT_SECONDS, leadRoutes, type LeadRoute } from '../../shared/routes.ts';
 import type { LeadHandlers } from './environment.ts';
 import { serveDocs } from './docs-routes.ts';
 
@@ -20,6 +20,8 @@ export const MAX_READ_BYTES = 1024 * 1024;
 
 export interface LocalServerOptions {
   readonly handlers: LeadHandlers;
+  /** The function timeout each request gets, as in Lambda (default: the stack's). */
+  readonly functionTimeoutMs?: number;
   /** Called when a handler throws (it should never: the envelope middleware answers every error). */
   readonly onHandlerError?: (error: unknown) => void;
 }
@@ -68,7 +70,26 @@ const bodyOf = (raw: Buffer): string | Buffer | undefined => {
 
 const methodsOf = (route: LeadRoute) => (route.browserFacing ? ['POST', 'OPTIONS'] : ['POST']);
 
-export const createLocalServer = ({ handlers, onHandlerError }: LocalServerOptions): Server =>
+/** What API Gateway answers when the function did not answer in time (no envelope, no request id). */
+export const PLATFORM_TIMEOUT_BODY = { message: 'Internal Server Error' };
+
+/**
+ * A handler's answer, or `undefined` once the function's timeout has passed: Lambda would have
+ * stopped the function there, whatever it was still doing.
+ */
+const withinTimeout = async <T>(answer: Promise<T>, timeoutMs: number): Promise<T | undefined> => {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), timeoutMs);
+  });
+  try {
+    return await Promise.race([answer, timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
+};
+
+export const createLocalServer = ({ handlers, functionTimeoutMs = FUNCTION_TIMEOUT_SECONDS * 1000, onHandlerError }: LocalServerOptions): Server =>
   createServer(async (request, response) => {
     try {
       const method = (request.method ?? 'GET').toUpperCase();
@@ -93,7 +114,14 @@ export const createLocalServer = ({ handlers, onHandlerError }: LocalServerOptio
         sourceIp: (request.socket.remoteAddress ?? '127.0.0.1').replace(/^::ffff:/, ''),
         requestId: randomUUID(),
       });
-      const answer = await handlers[route.endpoint](event, lambdaContext(`lead-intake-${route.endpoint}`) as LeadContext);
+      const context = lambdaContext(`lead-intake-${route.endpoint}`, functionTimeoutMs) as LeadContext;
+      const answer = await withinTimeout(handlers[route.endpoint](event, context), functionTimeoutMs);
+      if (!answer) {
+        // The service's own deadline should never let this happen; if it does, the local run shows
+        // what API Gateway would send, not a late answer Lambda would never have delivered.
+        onHandlerError?.(new Error(`the ${route.endpoint} handler did not answer within the function timeout (${functionTimeoutMs} ms)`));
+        return json(response, 500, PLATFORM_TIMEOUT_BODY);
+      }
       const payload = answer.body ?? '';
       response.writeHead(answer.statusCode, { ...answer.headers, 'content-length': Buffer.byteLength(payload) });
       response.end(payload);

@@ -1,5 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { deadlineBoundHandler, DeadlineRetryStrategy, STANDARD_RETRY } from './deadline-bound.ts';
 
 export interface DocumentClientOptions {
   /** DynamoDB Local's URL; unset in AWS, where the regional endpoint is used. */
@@ -8,21 +9,32 @@ export interface DocumentClientOptions {
   readonly client?: DynamoDBClient;
 }
 
+/** Longest wait for a connection to DynamoDB, and for the answer to one attempt. */
+export const CONNECTION_TIMEOUT_MS = 1_000;
+export const ATTEMPT_TIMEOUT_MS = 3_000;
+
 /**
- * The DynamoDB client of a container. Short timeouts and three attempts bound a request's wait on a
- * struggling database to a few seconds, well inside API Gateway's 30 s, so the sender gets a 503 to
- * retry rather than a gateway timeout.
+ * The DynamoDB client of a container. Inside a request, every attempt and every retry is bounded by
+ * the request's deadline (shared/deadline.ts, ./deadline-bound.ts), so the sender gets a 503 to retry
+ * before the function times out; outside one (admin CLI, seeding) an attempt waits at most 3 s, and a
+ * call makes at most three attempts.
  */
-export const createDynamoDbClient = ({ endpoint, region }: DocumentClientOptions = {}): DynamoDBClient =>
-  new DynamoDBClient({
+export const createDynamoDbClient = ({ endpoint, region }: DocumentClientOptions = {}): DynamoDBClient => {
+  const client = new DynamoDBClient({
     region: region ?? process.env.AWS_REGION ?? 'local',
     ...(endpoint && { endpoint }),
     // DynamoDB Local accepts any credentials; a tester's machine may have none configured.
     ...(endpoint && !process.env.AWS_ACCESS_KEY_ID && { credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
-    maxAttempts: 3,
+    maxAttempts: STANDARD_RETRY.maxAttempts,
+    retryStrategy: new DeadlineRetryStrategy(STANDARD_RETRY),
     // Without throwOnRequestTimeout the SDK only warns and keeps waiting on a hung request.
-    requestHandler: { connectionTimeout: 1_000, requestTimeout: 3_000, throwOnRequestTimeout: true },
+    requestHandler: { connectionTimeout: CONNECTION_TIMEOUT_MS, requestTimeout: ATTEMPT_TIMEOUT_MS, throwOnRequestTimeout: true },
   });
+  // The client reads its handler from its resolved configuration on every send; wrapping the node
+  // handler the SDK built from the settings above keeps its sockets, agent and timeouts.
+  client.config.requestHandler = deadlineBoundHandler(client.config.requestHandler, ATTEMPT_TIMEOUT_MS);
+  return client;
+};
 
 export const createDocumentClient = (options: DocumentClientOptions = {}): DynamoDBDocumentClient =>
   DynamoDBDocumentClient.from(options.client ?? createDynamoDbClient(options), {

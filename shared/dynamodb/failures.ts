@@ -11,6 +11,10 @@ const UNAVAILABLE_ERRORS = new Set([
   'TimeoutError',
   'RequestTimeout',
   'RequestTimeoutException',
+  // The request's time ran out before a call or its retry could be made (shared/deadline.ts).
+  'DeadlineExceededError',
+  // A retry of a TransactWriteItems found its first attempt still running: its outcome is unknown.
+  'TransactionInProgressException',
 ]);
 
 const NETWORK_ERRORS = new Set([

@@ -8,7 +8,8 @@ import { GetCommand, PutCommand, ScanCommand, TransactWriteCommand, type DynamoD
 import { ServiceUnavailableError } from '../domain/errors.ts';
 import type { LeadRecord } from '../domain/lead.ts';
 import type { IdempotencyClaim, IdempotentReplay, LeadStore, OriginalLeadOutcome, RepeatLeadOutcome } from '../domain/ports.ts';
-import { asServiceFailure, isDatabaseUnavailable, RETRY_AFTER_SECONDS } from './failures.ts';
+import { currentDeadline, keepingBack } from '../deadline.ts';
+import { asServiceFailure, RETRY_AFTER_SECONDS } from './failures.ts';
 import { epochSeconds, orUnavailable, queryAll, sha256 } from './requests.ts';
 
 export interface TransactionRetryPolicy {
@@ -18,7 +19,14 @@ export interface TransactionRetryPolicy {
   readonly baseDelayMs: number;
 }
 
-const DEFAULT_RETRY: TransactionRetryPolicy = { attempts: 5, baseDelayMs: 20 };
+/** Pinned by test/reliability/faults-below-the-sdk.test.ts: five attempts of a conflicting transaction. */
+export const DEFAULT_RETRY: TransactionRetryPolicy = { attempts: 5, baseDelayMs: 20 };
+
+/**
+ * Time a lead write leaves for the read-back that follows a lost answer (a consistent GetItem of a
+ * few bytes). A write still unanswered this long before the request's deadline is cut off.
+ */
+export const READ_BACK_RESERVE_MS = 1_000;
 
 /** Attributes of a lead item that are storage, not part of the lead record. */
 const INTERNAL_LEAD_ATTRIBUTES = ['pk', 'sk', 'item_type', 'account_id'] as const;
@@ -68,10 +76,12 @@ export class DynamoDbLeadStore implements LeadStore {
     return this.#writeLead(accountId, lead, () => this.db.send(command()), async (reasons) => {
       // The key was used before: whatever else failed, the sender is retrying (or reusing it).
       const replay = idempotency && replayOf(reasons[2], idempotency);
-      if (replay) return replay;
+      if (replay) return replay.kind === 'replay' && replay.lead.id === lead.id ? ({ kind: 'stored' } as const) : replay;
       const [claimReason] = reasons;
       if (claimReason?.Code !== 'ConditionalCheckFailed') return undefined;
       const originalLeadId = claimReason.Item?.lead_id?.S ?? (await this.#originalLeadId(pk, claim.sk));
+      // The claim is this lead's own: an earlier attempt of this very write was applied.
+      if (originalLeadId === lead.id) return { kind: 'stored' } as const;
       return { kind: 'duplicate', originalLeadId } as const;
     });
   }
@@ -91,15 +101,21 @@ export class DynamoDbLeadStore implements LeadStore {
             }),
           )
       : () => this.db.send(new PutCommand({ TableName: this.table, Item: item }));
-    return this.#writeLead(accountId, lead, send, async (reasons) => (idempotency && replayOf(reasons[1], idempotency)) || undefined);
+    return this.#writeLead(accountId, lead, send, async (reasons) => {
+      const replay = idempotency && replayOf(reasons[1], idempotency);
+      if (!replay) return undefined;
+      return replay.kind === 'replay' && replay.lead.id === lead.id ? ({ kind: 'stored' } as const) : replay;
+    });
   }
 
   /**
    * Sends a write of the lead until it is stored or refused. A cancelled transaction is read by
    * `refusal` (a duplicate, a reused idempotency key); one cancelled for a conflict with a concurrent
-   * writer is retried with jittered back-off (real DynamoDB cancels one of two transactions racing on
-   * one item; DynamoDB Local never does); throttling answers 503. A write whose answer was lost is
-   * read back before it is called failed.
+   * writer is retried with jittered back-off while the request has time (real DynamoDB cancels one of
+   * two transactions racing on one item; DynamoDB Local never does). Anything else that leaves the
+   * lead unwritten answers 503, or 500 for a defect; before a 503, the lead is read back, since a
+   * write whose answer was lost (or whose first attempt is still running) may have been applied.
+   * The write keeps `READ_BACK_RESERVE_MS` of the request's time for that read-back.
    */
   async #writeLead<R>(
     accountId: string,
@@ -108,23 +124,29 @@ export class DynamoDbLeadStore implements LeadStore {
     refusal: (reasons: readonly CancellationReason[]) => Promise<R | undefined>,
   ): Promise<{ readonly kind: 'stored' } | R> {
     for (let attempt = 1; ; attempt += 1) {
+      let failure: unknown;
       try {
-        await send();
+        await keepingBack(READ_BACK_RESERVE_MS, send);
         return { kind: 'stored' };
       } catch (error) {
         const reasons = cancellationReasons(error);
-        if (!reasons) {
-          if (await this.#storedDespite(error, accountId, lead)) return { kind: 'stored' };
-          throw asServiceFailure(error);
+        if (reasons) {
+          const refused = await refusal(reasons);
+          if (refused) return refused;
+          if (isConflict(reasons) && attempt < this.#retry.attempts) {
+            const delay = Math.random() * this.#retry.baseDelayMs * 2 ** (attempt - 1);
+            if (currentDeadline()?.allows(delay + READ_BACK_RESERVE_MS) ?? true) {
+              await sleep(delay);
+              continue;
+            }
+          }
+          failure = cancellationFailure(reasons, error);
+        } else {
+          failure = asServiceFailure(error);
         }
-        const refused = await refusal(reasons);
-        if (refused) return refused;
-        if (isConflict(reasons) && attempt < this.#retry.attempts) {
-          await sleep(Math.random() * this.#retry.baseDelayMs * 2 ** (attempt - 1));
-          continue;
-        }
-        throw cancellationFailure(reasons, error);
       }
+      if (failure instanceof ServiceUnavailableError && (await this.#isStored(accountId, lead))) return { kind: 'stored' };
+      throw failure;
     }
   }
 
@@ -170,10 +192,10 @@ export class DynamoDbLeadStore implements LeadStore {
   /**
    * A write that timed out or lost its connection may still have been applied. Before answering 503
    * (which tells the sender nothing was stored), read the lead back: if it is there, it was stored,
-   * and the sender must hear 200, or its retry would store the lead twice.
+   * and the sender must hear 200, or its retry would store the lead twice. With no time or no
+   * database left for the read, the answer is the 503.
    */
-  async #storedDespite(error: unknown, accountId: string, lead: LeadRecord): Promise<boolean> {
-    if (!isDatabaseUnavailable(error)) return false;
+  async #isStored(accountId: string, lead: LeadRecord): Promise<boolean> {
     try {
       const { Item } = await this.db.send(
         new GetCommand({
@@ -256,7 +278,11 @@ const cancellationReasons = (error: unknown): readonly CancellationReason[] | un
 
 const isConflict = (reasons: readonly CancellationReason[]) => reasons.some((reason) => reason.Code === 'TransactionConflict');
 
-/** A cancelled transaction that is not a duplicate: an outage to retry later (503), or a defect. */
+/**
+ * A cancelled transaction that is not a duplicate: contention or throttling to retry later (503), or
+ * a defect. A cancelled transaction wrote nothing; the read-back before the 503 is for an earlier
+ * attempt of the same write whose answer was lost.
+ */
 const cancellationFailure = (reasons: readonly CancellationReason[], error: unknown) =>
   reasons.some((r) => r.Code === 'TransactionConflict' || r.Code === 'ThrottlingError' || r.Code === 'ProvisionedThroughputExceeded')
     ? new ServiceUnavailableError(RETRY_AFTER_SECONDS, { cause: error })

@@ -4,6 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'aws-lambda';
+import { FUNCTION_TIMEOUT_SECONDS } from '../routes.ts';
 import type { LeadEvent } from './lambda.ts';
 
 export interface HttpRequestParts {
@@ -45,8 +46,11 @@ export const apiGatewayEvent = ({ method = 'POST', path, headers = {}, body, sou
   };
 };
 
-/** A Lambda context for in-process invocations, with the remaining time Middy reads. */
-export const lambdaContext = (functionName: string, timeoutMs = 10_000): Context => {
+/**
+ * A Lambda context for in-process invocations: its `getRemainingTimeInMillis()` counts down from the
+ * function's timeout as Lambda's does, and the handler's deadline is taken from it.
+ */
+export const lambdaContext = (functionName: string, timeoutMs = FUNCTION_TIMEOUT_SECONDS * 1000): Context => {
   const deadline = Date.now() + timeoutMs;
   return {
     callbackWaitsForEmptyEventLoop: false,
