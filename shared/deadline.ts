@@ -11,7 +11,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
  * Milliseconds kept back from the function's timeout to turn whatever happened into an answer (the
  * envelope, the log line) and hand it to Lambda: no database wait runs into it.
  */
-export const ANSWER_RESERVE_MS = 250;
+export const ANSWER_RESERVE_MS = 500;
 
 /**
  * The shortest database attempt worth starting: a round trip to DynamoDB in the same region takes a

@@ -45,10 +45,14 @@ export interface ServiceOptions {
   readonly retry?: TransactionRetryPolicy;
   /** Runs on the SDK client before the handlers are built: fault injection. */
   readonly instrument?: (client: DynamoDBClient) => void;
+  /** The database to talk to (a fault relay in front of the run's DynamoDB Local); default the run's. */
+  readonly endpoint?: string;
+  /** The function timeout each call's Lambda context gives the handler (default the stack's). */
+  readonly functionTimeoutMs?: number;
 }
 
 export const testService = async (options: ServiceOptions = {}) => {
-  const endpoint = process.env.TEST_DYNAMODB_ENDPOINT;
+  const endpoint = options.endpoint ?? process.env.TEST_DYNAMODB_ENDPOINT;
   if (!endpoint) throw new Error('TEST_DYNAMODB_ENDPOINT is not set: run the tests with npm test');
   const client = createDynamoDbClient({ endpoint });
   const calls: string[] = [];
@@ -105,7 +109,7 @@ export const testService = async (options: ServiceOptions = {}) => {
     const headers = { 'content-type': 'application/json', ...(request.apiKey !== undefined && { 'x-api-key': request.apiKey }), ...request.headers };
     const body = request.rawBody ?? (request.body === undefined ? undefined : JSON.stringify(request.body));
     const event = apiGatewayEvent({ method: request.method ?? 'POST', path: route.path, headers, ...(body !== undefined && { body }) });
-    const response = (await handlers[name](event, lambdaContext(name) as LeadContext)) as LeadResponse;
+    const response = (await handlers[name](event, lambdaContext(name, options.functionTimeoutMs) as LeadContext)) as LeadResponse;
     return { status: response.statusCode, headers: response.headers, body: response.body ? JSON.parse(response.body) : undefined };
   };
 

@@ -1,0 +1,202 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { createLocalServer } from '../../scripts/local/http-server.ts';
+import type { LeadHandlers } from '../../scripts/local/environment.ts';
+import { leadRoutes, type EndpointName } from '../../shared/routes.ts';
+import { startFaultRelay, type FaultRelay, type RelayAction } from '../support/fault-relay.ts';
+import { endpointNames, testService, uniqueMobile, validBody, type TestService } from '../support/service.ts';
+
+/**
+ * CONTRACT.md section 7 "Deadlines": every answer comes from the handler, enveloped, before the
+ * function's timeout, whichever stage the database stopped answering in. The service talks to
+ * DynamoDB Local through a relay that can turn into a black hole (it accepts a request and never
+ * answers); the function timeout is shrunk to 2 s so each case takes about that long.
+ */
+const TIMEOUT_MS = 2_000;
+const project = { projectID: 'PRJ-1', campaignID: 'CMP-1' };
+const UNAVAILABLE = { status: false, message: 'Service temporarily unavailable, please retry' };
+const stall: RelayAction = { kind: 'stall' };
+
+let relay: FaultRelay;
+
+beforeAll(async () => {
+  relay = await startFaultRelay(process.env.TEST_DYNAMODB_ENDPOINT!);
+});
+
+beforeEach(() => {
+  relay.heal();
+  relay.clearSeen();
+});
+
+afterAll(async () => {
+  await relay?.close();
+});
+
+const serviceBehindRelay = async (configCacheTtlSeconds: number) => {
+  relay.heal();
+  const service = await testService({ endpoint: relay.endpoint, functionTimeoutMs: TIMEOUT_MS, configCacheTtlSeconds });
+  await service.seedAccount({ id: 'acc-d', duplicateSetting: 'merge', projects: { 'PRJ-1': ['CMP-1'] }, website: ['Skyline landing page'], social: ['fb'] });
+  const apiKey = await service.issueKey('acc-d');
+  return { service, apiKey };
+};
+
+const timed = async <T>(work: () => Promise<T>): Promise<{ answer: T; ms: number }> => {
+  const started = performance.now();
+  const answer = await work();
+  return { answer, ms: performance.now() - started };
+};
+
+describe('a database that accepts connections and never answers', () => {
+  let service: TestService;
+  let apiKey: string;
+  let server: Server;
+  let baseUrl: string;
+  const handlerErrors: unknown[] = [];
+
+  beforeAll(async () => {
+    ({ service, apiKey } = await serviceBehindRelay(30));
+    server = createLocalServer({
+      handlers: service.handlers as unknown as LeadHandlers,
+      functionTimeoutMs: TIMEOUT_MS,
+      onHandlerError: (error) => handlerErrors.push(error),
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+
+  afterAll(async () => {
+    await new Promise((resolve) => server?.close(resolve));
+  });
+
+  const post = async (name: EndpointName, headers: Record<string, string> = {}) => {
+    const path = leadRoutes.find((route) => route.endpoint === name)!.path;
+    const { answer, ms } = await timed(async () => {
+      const response = await fetch(`${baseUrl}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': apiKey, ...headers },
+        body: JSON.stringify(validBody(name, project)),
+      });
+      return { status: response.status, headers: Object.fromEntries(response.headers), body: (await response.json()) as Record<string, unknown> };
+    });
+    return { ...answer, ms };
+  };
+
+  it('answers every endpoint 503 with the envelope, x-request-id and Retry-After before the function times out, and recovers without a restart', async () => {
+    // Warm: keys and accounts are cached, and each endpoint has stored a lead.
+    for (const name of endpointNames) expect((await post(name)).status).toBe(200);
+
+    relay.plan(() => stall);
+    const during = await Promise.all(endpointNames.flatMap((name) => [post(name), post(name, { 'idempotency-key': `k-${name}-${uniqueMobile()}` })]));
+    for (const answer of during) {
+      expect(answer.status).toBe(503);
+      expect(answer.body).toEqual(UNAVAILABLE);
+      expect(answer.headers['retry-after']).toBe('1');
+      expect(answer.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+      expect(answer.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(answer.ms).toBeLessThan(TIMEOUT_MS);
+    }
+    // The website's answers stay readable by the page that posted.
+    expect(during.filter((_, i) => endpointNames[Math.floor(i / 2)] === 'website').every((a) => a.headers['access-control-allow-origin'] === '*')).toBe(true);
+    // Each request tried its write and then the read-back, and both were cut off in time.
+    expect(relay.seen('TransactWriteItems').filter((r) => r.action === 'stall').length).toBeGreaterThanOrEqual(during.length);
+    expect(relay.seen('GetItem').filter((r) => r.action === 'stall').length).toBeGreaterThanOrEqual(during.length);
+
+    relay.heal();
+    for (const name of endpointNames) {
+      const answer = await post(name);
+      expect(answer.status).toBe(200);
+      expect(answer.ms).toBeLessThan(TIMEOUT_MS);
+    }
+    expect(handlerErrors).toEqual([]);
+    // Nothing the black hole swallowed was stored: a lead per 200, no more.
+    expect(await service.repository.leads.listLeads('acc-d', ['PRJ-1'])).toHaveLength(2 * endpointNames.length);
+    expect(await service.repository.leads.checkIntegrity()).toEqual([]);
+  }, 30_000);
+});
+
+describe('the deadline holds whichever call the database stops answering', () => {
+  let service: TestService;
+  let apiKey: string;
+
+  beforeAll(async () => {
+    // No cache: every request reads its key and its account, so each stage can be reached.
+    ({ service, apiKey } = await serviceBehindRelay(0));
+  });
+
+  const send = (body: Record<string, unknown> = validBody('portala', project)) => timed(() => service.call('portala', { apiKey, body }));
+  const leads = () => service.repository.leads.listLeads('acc-d', ['PRJ-1']);
+
+  it.each([
+    ['the API key lookup', 'GetItem'],
+    ['the account read', 'Query'],
+  ])('answers 503 in time when %s never answers', async (_, operation) => {
+    const before = (await leads()).length;
+    relay.plan((request) => (request.operation === operation ? stall : undefined));
+    const { answer, ms } = await send();
+    relay.heal();
+    expect(answer.status).toBe(503);
+    expect(answer.body).toEqual(UNAVAILABLE);
+    expect(answer.headers['retry-after']).toBe('1');
+    expect(answer.headers['x-request-id']).toBeTruthy();
+    expect(ms).toBeLessThan(TIMEOUT_MS);
+    expect(relay.seen('TransactWriteItems')).toHaveLength(0);
+    expect(await leads()).toHaveLength(before);
+  });
+
+  it('answers 503 in time when the lead write never answers, after reading back that it was not stored', async () => {
+    const before = (await leads()).length;
+    relay.plan((request) => (request.operation === 'TransactWriteItems' ? stall : undefined));
+    const { answer, ms } = await send();
+    relay.heal();
+    expect(answer.status).toBe(503);
+    expect(answer.body).toEqual(UNAVAILABLE);
+    expect(ms).toBeLessThan(TIMEOUT_MS);
+    const operations = relay.seen().map((r) => r.operation);
+    expect(operations.slice(operations.indexOf('TransactWriteItems')).at(-1)).toBe('GetItem');
+    expect(await leads()).toHaveLength(before);
+  });
+
+  it('answers 200 in time when the write was applied, its answer lost and its retries unanswered, since the read-back finds the lead', async () => {
+    const before = (await leads()).length;
+    let writes = 0;
+    relay.plan((request) => (request.operation === 'TransactWriteItems' ? ((writes += 1) === 1 ? { kind: 'lose-answer' } : stall) : undefined));
+    const { answer, ms } = await send();
+    relay.heal();
+    expect(answer.status).toBe(200);
+    expect(ms).toBeLessThan(TIMEOUT_MS);
+    expect((await leads()).map((lead) => lead.id)).toContain(answer.body.data.id);
+    expect(await leads()).toHaveLength(before + 1);
+  });
+
+  it('answers 503 in time when the read-back after a lost answer never answers either', async () => {
+    let wrote = false;
+    relay.plan((request) => {
+      if (request.operation === 'TransactWriteItems') {
+        const first = !wrote;
+        wrote = true;
+        return first ? { kind: 'lose-answer' } : stall;
+      }
+      return wrote ? stall : undefined;
+    });
+    const { answer, ms } = await send();
+    relay.heal();
+    // The lead is stored and the sender hears 503: the one case the service cannot tell, which the
+    // Idempotency-Key exists for (docs/reliability.md). It is never a timeout nor a 500.
+    expect(answer.status).toBe(503);
+    expect(answer.body).toEqual(UNAVAILABLE);
+    expect(ms).toBeLessThan(TIMEOUT_MS);
+    expect(relay.seen('GetItem').at(-1)?.action).toBe('stall');
+  });
+
+  it('answers the 422 in time when the rejection record never answers, and logs that it was not recorded', async () => {
+    relay.plan((request) => (request.operation === 'PutItem' ? stall : undefined));
+    const { answer, ms } = await send(validBody('portala', { projectID: 'PRJ-404', campaignID: 'CMP-1' }));
+    relay.heal();
+    expect(answer.status).toBe(422);
+    expect(answer.body).toEqual({ status: false, message: 'Project not found' });
+    expect(ms).toBeLessThan(TIMEOUT_MS);
+    expect(relay.seen('PutItem').map((r) => r.action)).toContain('stall');
+    expect(service.logs.find((line) => line.message === 'rejection not recorded' && line.requestId === answer.headers['x-request-id'])).toBeDefined();
+  });
+});
