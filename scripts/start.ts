@@ -32,12 +32,21 @@ let dynamoStarting: Promise<RunningDynamoDbLocal> | undefined;
 let dynamoProcess: ChildProcess | undefined;
 let server: Server | undefined;
 
-/** Stops what was started, in reverse order, and exits. A second signal does not start it again. */
-const shutdown = async (code: number): Promise<never> => {
+/** The function timeout each request gets (FUNCTION_TIMEOUT_SECONDS), once read. */
+let requestTimeoutMs = 0;
+
+/**
+ * Stops what was started, in reverse order, and exits. A second signal does not start it again.
+ * With `drain`, requests in flight are answered first (each within its function timeout), as
+ * Lambda would answer them; new connections are refused at once.
+ */
+const shutdown = async (code: number, { drain = false } = {}): Promise<never> => {
   if (!stopping) {
     stopping = true;
     if (server) {
-      server.close();
+      const closed = new Promise<void>((resolve) => server!.close(() => resolve()));
+      server.closeIdleConnections();
+      if (drain) await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, requestTimeoutMs + 1_000))]);
       server.closeAllConnections();
     }
     const dynamo = await dynamoStarting?.catch(() => undefined);
@@ -138,9 +147,8 @@ const main = async () => {
   const external = env[runtimeSettings.dynamodbEndpoint];
 
   // Everything that can be checked is checked before anything starts.
-  let timeoutMs: number;
   try {
-    timeoutMs = functionTimeoutMs(env);
+    requestTimeoutMs = functionTimeoutMs(env);
   } catch (error) {
     return fail(describeError(error));
   }
@@ -176,7 +184,9 @@ const main = async () => {
     dynamoProcess = dynamo.process;
     if (stopping) return;
     dynamo.process.once('exit', (code, signal) => {
-      if (!stopping) void fail(`DynamoDB Local stopped unexpectedly (${signal ?? `exit code ${code}`})`);
+      if (stopping) return;
+      process.stderr.write(`npm start: DynamoDB Local stopped unexpectedly (${signal ?? `exit code ${code}`}); answering the requests in flight, then stopping\n`);
+      void shutdown(1, { drain: true });
     });
     endpoint = dynamo.endpoint;
   }
@@ -199,7 +209,7 @@ const main = async () => {
   const handlers = (await loadHandlers(endpoint, tables)) as LeadHandlers;
   server = createLocalServer({
     handlers,
-    functionTimeoutMs: timeoutMs,
+    functionTimeoutMs: requestTimeoutMs,
     onHandlerError: (error) => process.stderr.write(`npm start: a handler failed: ${describeError(error)}\n`),
   });
   try {
