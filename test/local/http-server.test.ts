@@ -149,3 +149,42 @@ describe('the answer it writes', () => {
     }
   });
 });
+
+describe('the function timeout, as Lambda gives it', () => {
+  it('gives each request the stack timeout through getRemainingTimeInMillis by default', async () => {
+    await fetch(`${baseUrl}/api/portala-lead-create`, { method: 'POST', body: '{}' });
+    const remaining = calls[0]!.context.getRemainingTimeInMillis();
+    expect(remaining).toBeLessThanOrEqual(10_000);
+    expect(remaining).toBeGreaterThan(9_000);
+  });
+
+  it('gives each request the configured timeout, and answers as API Gateway would when a handler overruns it', async () => {
+    const seen: number[] = [];
+    const errors: unknown[] = [];
+    const overrunning = Object.fromEntries(
+      leadRoutes.map((route) => [
+        route.endpoint,
+        async (_event: LeadEvent, context: Context) => {
+          seen.push(context.getRemainingTimeInMillis());
+          return new Promise<LeadResponse>(() => undefined);
+        },
+      ]),
+    ) as unknown as LeadHandlers;
+    const slow = createLocalServer({ handlers: overrunning, functionTimeoutMs: 600, onHandlerError: (error) => errors.push(error) });
+    await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
+    try {
+      const started = performance.now();
+      const response = await fetch(`http://127.0.0.1:${(slow.address() as AddressInfo).port}/api/social-lead-create`, { method: 'POST', body: '{}' });
+      expect(performance.now() - started).toBeGreaterThanOrEqual(590);
+      expect(response.status).toBe(500);
+      expect(await response.json()).toEqual({ message: 'Internal Server Error' });
+      expect(response.headers.get('x-request-id')).toBeNull();
+      expect(seen[0]).toBeLessThanOrEqual(600);
+      expect(seen[0]).toBeGreaterThan(400);
+      expect(String(errors[0])).toContain('did not answer within the function timeout (600 ms)');
+    } finally {
+      slow.closeAllConnections();
+      await new Promise((resolve) => slow.close(resolve));
+    }
+  });
+});

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
@@ -110,6 +111,54 @@ describe('npm run invoke', () => {
     expect(code).toBe(1);
     expect(stderr).toContain('demo.json: not an API Gateway HTTP API event');
   });
+
+  it('refuses a FUNCTION_TIMEOUT_SECONDS that is not a number of seconds, naming it', async () => {
+    const saved = env;
+    env = { ...env, FUNCTION_TIMEOUT_SECONDS: 'ten' };
+    try {
+      const { code, stderr } = await invoke('website', eventFile('website.json'));
+      expect(code).toBe(1);
+      expect(stderr).toBe('invoke: FUNCTION_TIMEOUT_SECONDS must be a number of seconds from 0.5 to 900, not "ten"\n');
+    } finally {
+      env = saved;
+    }
+  });
+
+  it('gives each event the function timeout: a database that never answers gets a 503 within FUNCTION_TIMEOUT_SECONDS', async () => {
+    // Accepts connections and never answers them.
+    const sockets: Socket[] = [];
+    const blackHole = createServer((socket) => void sockets.push(socket));
+    await new Promise<void>((resolve) => blackHole.listen(0, '127.0.0.1', resolve));
+    try {
+      const started = performance.now();
+      const child = spawn('npm', ['run', '--silent', 'invoke', '--', 'portala', 'events/portala.json'], {
+        cwd: projectRoot,
+        env: {
+          ...process.env,
+          DYNAMODB_ENDPOINT: `http://127.0.0.1:${(blackHole.address() as AddressInfo).port}`,
+          CONFIG_TABLE_NAME: 'config',
+          LEADS_TABLE_NAME: 'leads',
+          FUNCTION_TIMEOUT_SECONDS: '1.5',
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stdout = '';
+      child.stdout.on('data', (chunk) => (stdout += chunk));
+      const code = await new Promise((resolve) => child.on('exit', resolve));
+      expect(code).toBe(0);
+      const response = JSON.parse(stdout.slice(stdout.indexOf('{\n')));
+      expect(response.statusCode).toBe(503);
+      expect(response.headers['retry-after']).toBe('1');
+      expect(JSON.parse(response.body)).toEqual({ status: false, message: 'Service temporarily unavailable, please retry' });
+      expect(sockets.length).toBeGreaterThan(0);
+      // The process takes a moment to start; the answer came at the 1.5 s deadline, not the default 10 s one.
+      expect(performance.now() - started).toBeGreaterThan(1_000);
+      expect(performance.now() - started).toBeLessThan(8_000);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => blackHole.close(resolve));
+    }
+  }, 60_000);
 
   it('starts its own seeded DynamoDB Local when no endpoint is set, and runs events in order', async () => {
     const child = spawn('npm', ['run', '--silent', 'invoke', '--', 'website', 'events/website.json', 'events/website-duplicate.json'], {
