@@ -24,9 +24,11 @@ export const DEFAULT_RETRY: TransactionRetryPolicy = { attempts: 5, baseDelayMs:
 
 /**
  * Time a lead write leaves for the read-back that follows a lost answer (a consistent GetItem of a
- * few bytes). A write still unanswered this long before the request's deadline is cut off.
+ * few bytes): a write still unanswered this long before the request's deadline is cut off. With
+ * less than 3 s left, a third of what is left.
  */
 export const READ_BACK_RESERVE_MS = 1_000;
+const readBackTime = () => Math.min(READ_BACK_RESERVE_MS, (currentDeadline()?.remainingMs() ?? 0) / 3);
 
 /** Attributes of a lead item that are storage, not part of the lead record. */
 const INTERNAL_LEAD_ATTRIBUTES = ['pk', 'sk', 'item_type', 'account_id'] as const;
@@ -115,7 +117,7 @@ export class DynamoDbLeadStore implements LeadStore {
    * two transactions racing on one item; DynamoDB Local never does). Anything else that leaves the
    * lead unwritten answers 503, or 500 for a defect; before a 503, the lead is read back, since a
    * write whose answer was lost (or whose first attempt is still running) may have been applied.
-   * The write keeps `READ_BACK_RESERVE_MS` of the request's time for that read-back.
+   * The write keeps `READ_BACK_RESERVE_MS` of the request's time (less when short) for that read-back.
    */
   async #writeLead<R>(
     accountId: string,
@@ -126,7 +128,7 @@ export class DynamoDbLeadStore implements LeadStore {
     for (let attempt = 1; ; attempt += 1) {
       let failure: unknown;
       try {
-        await keepingBack(READ_BACK_RESERVE_MS, send);
+        await keepingBack(readBackTime(), send);
         return { kind: 'stored' };
       } catch (error) {
         const reasons = cancellationReasons(error);
@@ -135,7 +137,7 @@ export class DynamoDbLeadStore implements LeadStore {
           if (refused) return refused;
           if (isConflict(reasons) && attempt < this.#retry.attempts) {
             const delay = Math.random() * this.#retry.baseDelayMs * 2 ** (attempt - 1);
-            if (currentDeadline()?.allows(delay + READ_BACK_RESERVE_MS) ?? true) {
+            if (currentDeadline()?.allows(delay + readBackTime()) ?? true) {
               await sleep(delay);
               continue;
             }

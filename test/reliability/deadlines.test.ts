@@ -200,3 +200,16 @@ describe('the deadline holds whichever call the database stops answering', () =>
     expect(service.logs.find((line) => line.message === 'rejection not recorded' && line.requestId === answer.headers['x-request-id'])).toBeDefined();
   });
 });
+
+describe("Lambda's shortest timeout", () => {
+  it('still stores a lead with a 1 s function timeout on a healthy database', async () => {
+    relay.heal();
+    const service = await testService({ endpoint: relay.endpoint, functionTimeoutMs: 1_000, configCacheTtlSeconds: 0 });
+    await service.seedAccount({ id: 'acc-short', projects: { 'PRJ-1': ['CMP-1'] } });
+    const apiKey = await service.issueKey('acc-short');
+    const { answer, ms } = await timed(() => service.call('portala', { apiKey, body: validBody('portala', project) }));
+    expect(answer.status).toBe(200);
+    expect(ms).toBeLessThan(1_000);
+    expect(await service.repository.leads.listLeads('acc-short', ['PRJ-1'])).toHaveLength(1);
+  });
+});

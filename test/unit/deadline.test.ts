@@ -17,6 +17,11 @@ describe('a request deadline', () => {
     expect(deadline.remainingMs(2_000)).toBe(10_000 - ANSWER_RESERVE_MS - 1_000);
   });
 
+  it('keeps a quarter of a short function timeout to answer, so the database still gets time', () => {
+    expect(Deadline.ofFunction(1_000, ANSWER_RESERVE_MS, 0).at).toBe(750);
+    expect(Deadline.ofFunction(2_000, ANSWER_RESERVE_MS, 0).at).toBe(1_500);
+  });
+
   it('allows a wait only if an attempt still fits after it', () => {
     const deadline = new Deadline(1_000);
     expect(deadline.allows(900 - MIN_ATTEMPT_MS, 100)).toBe(true);
