@@ -165,11 +165,14 @@ describe('DynamoDB Local killed (SIGKILL) under npm start with requests in fligh
     expect(stderr).toContain('DynamoDB Local stopped unexpectedly (SIGKILL)');
     expect(stderr).not.toContain('did not answer within the function timeout');
 
-    // Every request that reached the service was answered by the handler, enveloped, in time.
+    // Every request that reached the service was answered by the handler, enveloped, in time. The
+    // exact bound is the local server's (it answers API Gateway's 500 and says so on stderr when a
+    // handler overruns the function timeout, checked above); seen from this busy test process, a
+    // second more for the HTTP round trip.
     const reached = sent.filter((r) => !r.refused);
     expect(sent.filter((r) => r.failure)).toEqual([]);
     for (const request of reached) {
-      expect(request.endedAt! - request.startedAt).toBeLessThan(TIMEOUT_MS);
+      expect(request.endedAt! - request.startedAt).toBeLessThan(TIMEOUT_MS + 1_000);
       expect(request.headers!.get('x-request-id')).toBeTruthy();
       expect(request.headers!.get('content-type')).toBe('application/json; charset=utf-8');
     }
