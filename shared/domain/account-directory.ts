@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hashApiKey } from './api-keys.ts';
 import { ClientNotFoundError, InvalidApiCredentialsError } from './errors.ts';
 import type { AccountConfig } from './lead.ts';
 import type { AccountReader, ApiKeyReader } from './ports.ts';
@@ -27,7 +27,7 @@ interface Cached<T> {
   readonly expiresAt: number;
 }
 
-export const hashApiKey = (apiKey: string): string => createHash('sha256').update(apiKey, 'utf8').digest('hex');
+export { hashApiKey };
 
 /**
  * Finds the account of an API key, caching active keys and account configuration per container for

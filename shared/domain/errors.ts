@@ -60,3 +60,53 @@ export class ServiceUnavailableError extends LeadIntakeError {
     this.retryAfterSeconds = retryAfterSeconds;
   }
 }
+
+/**
+ * Refusals of the key lifecycle (CONTRACT.md section 7, admin CLI): typed, so the admin CLI maps them
+ * to its exit codes (2 bad arguments, 1 the command failed) and an admin HTTP API to its statuses.
+ */
+export abstract class KeyAdminError extends Error {}
+
+/** An option of a key is not valid (unknown endpoint, an origin that is not one, a past expiry, ...): exit 2. */
+export class InvalidKeyOptionError extends KeyAdminError {
+  /** The option at fault, as the CLI names it without its dashes: `endpoints`, `origins`, `expires`, `grace`, `label`. */
+  readonly option: string;
+  constructor(option: string, message: string) {
+    super(message);
+    this.option = option;
+  }
+}
+
+/** The account a key is for does not exist: exit 1. */
+export class KeyAccountNotFoundError extends KeyAdminError {
+  readonly accountId: string;
+  constructor(accountId: string) {
+    super(`account ${JSON.stringify(accountId)} does not exist`);
+    this.accountId = accountId;
+  }
+}
+
+/** No key has this key id (or, for a key given in plaintext, this hash): exit 1. */
+export class KeyNotFoundError extends KeyAdminError {
+  constructor(keyId?: string) {
+    super(keyId === undefined ? 'no such API key' : `no API key has the key id ${JSON.stringify(keyId)}`);
+  }
+}
+
+/** A revoked key, or one whose rotation grace has ended, cannot be rotated: exit 1. */
+export class KeyRevokedError extends KeyAdminError {
+  readonly keyId: string;
+  constructor(keyId: string) {
+    super(`API key ${keyId} is revoked and cannot be rotated; create a new key instead`);
+    this.keyId = keyId;
+  }
+}
+
+/** A seed gives a key id that another key already has: the seed is refused. */
+export class KeyIdTakenError extends KeyAdminError {
+  readonly keyId: string;
+  constructor(keyId: string) {
+    super(`key id ${keyId} belongs to another API key`);
+    this.keyId = keyId;
+  }
+}

@@ -42,7 +42,15 @@ describe('reading a seed file', () => {
     expect([...account!.campaigns.values()]).toEqual([{ id: 'CMP-1', projectId: 'PRJ-1', name: 'Diwali launch' }]);
     expect([...account!.websiteSubSources]).toEqual(['Skyline landing page']);
     expect([...account!.socialSubSources]).toEqual(['fb', 'ig', 'wp']);
-    expect(seed.apiKeys).toEqual([{ key: 'demo-key-please-change', accountId: 'acc-demo', active: true }]);
+    expect(seed.apiKeys).toEqual([
+      {
+        key: 'demo-key-please-change',
+        accountId: 'acc-demo',
+        active: true,
+        keyId: expect.stringMatching(/^key_[a-z0-9]+$/),
+        options: { label: null, endpoints: null, origins: null, expiresAt: null },
+      },
+    ]);
   });
 
   it('defaults duplicate handling to ignore, names to ids, sub sources to none and keys to active', () => {
