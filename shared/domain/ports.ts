@@ -93,7 +93,10 @@ export interface LeadStore {
   findOriginal(accountId: string, projectId: string, mobile: string): Promise<string | undefined>;
 }
 
-/** A request an account's lead sender made that was refused with a 422, kept for the account owner. */
+/**
+ * A request an account's lead sender made that was refused with a 422 (or caught by the honeypot), kept
+ * for the account owner. `endpoint` is open: other intake paths (a Meta webhook) record theirs too.
+ */
 export interface Rejection {
   readonly at: string;
   readonly requestId: string;
@@ -104,6 +107,8 @@ export interface Rejection {
   readonly mobile?: string;
   /** The fields that failed, with the field messages, or the offending ids and sub source. */
   readonly fields: Readonly<Record<string, unknown>>;
+  /** Field problems left out of `fields` to keep the record within its bound (shared/domain/rejections.ts). */
+  readonly omittedFields?: number;
 }
 
 export interface RejectionLog {
