@@ -315,6 +315,25 @@ const repositoryFor = (env: NodeJS.ProcessEnv): DynamoDbRepository => {
   return new DynamoDbRepository(createDocumentClient(endpoint ? { endpoint } : {}), tables);
 };
 
+/**
+ * `--grace -1` as `--grace=-1`: parseArgs takes a value that starts with '-' for an option, so the
+ * domain can name the problem (a negative grace) instead of parseArgs calling it ambiguous.
+ */
+const joinNegativeNumbers = (args: readonly string[], command: Command): string[] => {
+  const joined: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const name = args[i]!.startsWith('--') ? args[i]!.slice(2) : undefined;
+    const next = args[i + 1];
+    if (name !== undefined && command.options[name]?.type === 'string' && next !== undefined && /^-\d/.test(next)) {
+      joined.push(`--${name}=${next}`);
+      i++;
+    } else {
+      joined.push(args[i]!);
+    }
+  }
+  return joined;
+};
+
 /** Runs one admin command; returns the exit code. */
 export const runAdmin = async (argv: readonly string[], io: AdminIo): Promise<number> => {
   const [name, ...rest] = argv;
@@ -327,7 +346,7 @@ export const runAdmin = async (argv: readonly string[], io: AdminIo): Promise<nu
     if (!command) throw new UsageError(`unknown command ${JSON.stringify(name)}`);
     let parsed: ReturnType<typeof parseArgs>;
     try {
-      parsed = parseArgs({ args: [...rest], options: command.options, allowPositionals: true, strict: true });
+      parsed = parseArgs({ args: joinNegativeNumbers(rest, command), options: command.options, allowPositionals: true, strict: true });
     } catch (error) {
       // parseArgs adds advice on positionals that start with '-'; the first sentence is the problem.
       throw new UsageError((error as Error).message.split(/\.\s|\n/)[0]!, name);

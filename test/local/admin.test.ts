@@ -195,7 +195,7 @@ describe('admin leads', () => {
 });
 
 describe('admin arguments and help', () => {
-  it.each(['seed', 'create-key', 'revoke-key', 'set-duplicates', 'leads'])('prints the usage of %s with --help', async (command) => {
+  it.each(['seed', 'create-key', 'list-keys', 'revoke-key', 'rotate-key', 'set-duplicates', 'leads', 'rejections'])('prints the usage of %s with --help', async (command) => {
     const { code, stdout } = await admin(command, '--help');
     expect(code).toBe(0);
     expect(stdout).toMatch(new RegExp(`^Usage: npm run admin -- ${command}`));
@@ -204,7 +204,7 @@ describe('admin arguments and help', () => {
   it('prints every command with --help', async () => {
     const { code, stdout } = await admin('--help');
     expect(code).toBe(0);
-    for (const command of ['seed FILE', 'create-key --account ID', 'revoke-key KEY', 'set-duplicates --account ID ignore|create|merge', 'leads --account ID']) {
+    for (const command of ['seed FILE', 'create-key --account ID', 'list-keys --account ID', 'revoke-key KEY', 'revoke-key --id KEY_ID', 'rotate-key --id KEY_ID', 'set-duplicates --account ID ignore|create|merge', 'leads --account ID']) {
       expect(stdout).toContain(command);
     }
   });
