@@ -1,4 +1,4 @@
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { createDocumentClient } from '../../shared/dynamodb/client.ts';
 import { testService, validBody, type TestService } from '../support/service.ts';
@@ -73,6 +73,20 @@ describe('a rejection record', () => {
 });
 
 describe('the rejections of one account', () => {
+  it('still lists records written before the shards, in time order with the new ones', async () => {
+    const db = createDocumentClient({ client: service.client });
+    const at = new Date(Date.now() - 60_000).toISOString();
+    await db.send(
+      new PutCommand({
+        TableName: service.tables.leads,
+        Item: { pk: 'REJECTIONS#acc-b', sk: `${at}#old-request`, item_type: 'rejection', at, requestId: 'old-request', endpoint: 'portala', reason: 'project_not_found', message: 'Project not found', fields: { projectID: 'PRJ-0' }, expires_at: 0 },
+      }),
+    );
+    const listed = await service.repository.rejections.listRejections('acc-b');
+    expect(listed[0]).toMatchObject({ requestId: 'old-request', fields: { projectID: 'PRJ-0' } });
+    expect(listed[0]).not.toHaveProperty('pk');
+  });
+
   it('spread over more than one partition key, and list oldest first, from a given time, across all of them', async () => {
     const floodKey = await service.issueKey('acc-flood');
     const before = new Date().toISOString();

@@ -208,6 +208,14 @@ describe('a browser key', () => {
     expect(answer.headers['access-control-allow-origin']).toBe(SHOP);
   });
 
+  it("logs the key's public id with each request, never the key", async () => {
+    const { key, keyId } = await service.issueScopedKey({ accountId: 'acc-s', origins: [SHOP] });
+    const answer = await service.call('website', { apiKey: key, body: validBody('website', project), headers: { origin: 'https://evil.example' } });
+    const line = service.logs.find((logged) => logged.requestId === answer.headers['x-request-id']);
+    expect(line).toMatchObject({ keyId, outcome: 'origin_not_allowed', status: 403 });
+    expect(JSON.stringify(service.logs)).not.toContain(key);
+  });
+
   it('leaves the answers to keys without origins as they were', async () => {
     const apiKey = await service.issueKey('acc-s');
     const answer = await service.call('website', { apiKey, body: validBody('website', project), headers: { origin: 'https://anywhere.example', 'x-dry-run': 'true' } });

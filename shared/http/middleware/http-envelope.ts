@@ -37,6 +37,8 @@ export const httpEnvelope = ({ endpoint, log, cors }: HttpEnvelopeOptions): Midd
       requestId: context.requestId,
       endpoint,
       accountId: context.account?.config.id,
+      // The key's public id (never the key): which sender, or which page, a refusal or a flood came from.
+      ...(context.account?.key.keyId && { keyId: context.account.key.keyId }),
       outcome: context.outcome ?? outcomeOf(response, error),
       status: response.statusCode,
       durationMs: Math.round((performance.now() - context.startedAt) * 10) / 10,
