@@ -96,17 +96,15 @@ describe('The HTTP API', () => {
     expect((stage as { DependsOn?: string[] }).DependsOn).toEqual(expect.arrayContaining(routeIds));
   });
 
-  test('takes the website throttle from context', () => {
-    const custom = synthesize({ context: { websiteThrottlingRateLimit: '5', websiteThrottlingBurstLimit: '10' } }).template;
-    const stage = Object.values(resources(custom, 'AWS::ApiGatewayV2::Stage'))[0]!;
-    expect(stage.Properties!.RouteSettings['POST /api/website-lead-create']).toEqual({ ThrottlingRateLimit: 5, ThrottlingBurstLimit: 10 });
-  });
-
-  test('takes the throttling limits from context', () => {
-    const custom = synthesize({ context: { throttlingRateLimit: '200', throttlingBurstLimit: '400' } }).template;
+  test("takes the throttling limits, the website route's apart, from context", () => {
+    const custom = synthesize({
+      context: { throttlingRateLimit: '200', throttlingBurstLimit: '400', websiteThrottlingRateLimit: '5', websiteThrottlingBurstLimit: '10' },
+    }).template;
     custom.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
       DefaultRouteSettings: { ThrottlingRateLimit: 200, ThrottlingBurstLimit: 400 },
     });
+    const stage = Object.values(resources(custom, 'AWS::ApiGatewayV2::Stage'))[0]!;
+    expect(stage.Properties!.RouteSettings['POST /api/website-lead-create']).toEqual({ ThrottlingRateLimit: 5, ThrottlingBurstLimit: 10 });
   });
 
   test('writes one JSON access log line per request, with no header, body or query string', () => {
