@@ -164,7 +164,7 @@ const commands: Record<string, Command> = {
   },
   rejections: {
     usage: 'rejections --account ID [--since ISO-8601] [--json]',
-    summary: "List an account's rejected submissions (422s) of the last 30 days, oldest first: a table, or a JSON array with --json.",
+    summary: "List an account's rejected submissions (422s, and bots caught by a browser key's honeypot) of the last 30 days, oldest first: a table, or a JSON array with --json.",
     options: { ...HELP, account: { type: 'string' }, since: { type: 'string' }, json: { type: 'boolean' } },
     positionals: [],
     run: async ({ values }, repository, io) => {
@@ -282,7 +282,7 @@ const rejectionTable = (rejections: readonly Rejection[]): string => {
     ['reason', (r) => r.reason],
     ['message', (r) => r.message],
     ['mobile', (r) => r.mobile],
-    ['fields', (r) => compactFields(r.fields)],
+    ['fields', (r) => compactFields(r.fields) + (r.omittedFields ? `; and ${r.omittedFields} more` : '')],
   ];
   return table(columns, rejections) + `${rejections.length} rejected submission(s)\n`;
 };
