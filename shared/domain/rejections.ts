@@ -30,6 +30,17 @@ const boundedValue = (value: unknown): unknown => {
   return truncate(JSON.stringify(value) ?? String(value), VALUE_MAX);
 };
 
+/** Long names cut to the same text stay apart: the second `abc…` becomes `abc… (2)`. */
+const uniqueNames = (names: readonly string[]): string[] => {
+  const seen = new Set<string>();
+  return names.map((name) => {
+    let unique = name;
+    for (let n = 2; seen.has(unique); n++) unique = `${name} (${n})`;
+    seen.add(unique);
+    return unique;
+  });
+};
+
 const bytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value), 'utf8');
 
 /**
@@ -38,7 +49,9 @@ const bytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value), 'utf8
  */
 export const boundedRejection = <R extends Rejection>(rejection: R): R & { readonly omittedFields?: number } => {
   const entries = Object.entries(rejection.fields ?? {});
-  const kept = entries.slice(0, MAX_REJECTION_FIELDS).map(([name, value]) => [truncate(name, NAME_MAX), boundedValue(value)] as const);
+  const kept = uniqueNames(entries.slice(0, MAX_REJECTION_FIELDS).map(([name]) => truncate(name, NAME_MAX))).map(
+    (name, i) => [name, boundedValue(entries[i]![1])] as const,
+  );
   const base = { ...rejection, message: truncate(rejection.message, VALUE_MAX) };
   const build = (count: number) => {
     const omitted = entries.length - count;

@@ -75,6 +75,12 @@ describe('the bound of a rejection record', () => {
     expect(Buffer.byteLength(JSON.stringify(bounded))).toBeLessThanOrEqual(MAX_REJECTION_BYTES);
   });
 
+  it('keeps long names that are cut to the same text apart', () => {
+    const bounded = boundedRejection(rejection({ [`${'n'.repeat(300)}1`]: ['a'], [`${'n'.repeat(300)}2`]: ['b'] }));
+    expect(Object.keys(bounded.fields)).toHaveLength(2);
+    expect(bounded).not.toHaveProperty('omittedFields');
+  });
+
   it('passes every other property through, such as another intake path would add', () => {
     expect(boundedRejection({ ...rejection({}), meta_leadgen_id: '123' } as never)).toMatchObject({ meta_leadgen_id: '123', endpoint: 'portala' });
   });
