@@ -65,8 +65,10 @@ export class LeadIntakeStack extends Stack {
       apiName: `lead-intake-${settings.stage}`,
       routes: leadRoutes,
       functions: lambdas,
-      throttlingRateLimit: settings.throttlingRateLimit,
-      throttlingBurstLimit: settings.throttlingBurstLimit,
+      throttle: {
+        serverToServer: { rateLimit: settings.throttlingRateLimit, burstLimit: settings.throttlingBurstLimit },
+        website: { rateLimit: settings.websiteThrottlingRateLimit, burstLimit: settings.websiteThrottlingBurstLimit },
+      },
       logRetentionDays: settings.logRetentionDays,
     });
 

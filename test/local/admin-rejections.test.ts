@@ -158,4 +158,13 @@ describe('admin rejections', () => {
     expect(help.stdout).toMatch(/^Usage: npm run admin -- rejections --account ID \[--since ISO-8601\] \[--json\]\n/);
     expect((await admin('--help')).stdout).toContain('rejections --account ID');
   });
+
+  it('says in the table how many field problems a bounded record left out', async () => {
+    await service.seedAccount({ id: 'acc-flooded', projects: { 'PRJ-1': ['CMP-1'] } });
+    const floodKey = await service.issueKey('acc-flooded');
+    const unknown = Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`x${i}`, 'y']));
+    expect((await service.call('portala', { apiKey: floodKey, body: validBody('portala', project, unknown) })).status).toBe(422);
+    const { stdout } = await admin('rejections', '--account', 'acc-flooded');
+    expect(stdout).toContain('; and 10 more');
+  });
 });
