@@ -18,7 +18,7 @@ import type { Server } from 'node:http';
 import { createDocumentClient, createDynamoDbClient } from '../shared/dynamodb/client.ts';
 import { DynamoDbRepository } from '../shared/dynamodb/repository.ts';
 import { leadRoutes, runtimeSettings } from '../shared/routes.ts';
-import { startDynamoDbLocal, type RunningDynamoDbLocal } from './dynamodb-local.ts';
+import { JavaMissingError, startDynamoDbLocal, type RunningDynamoDbLocal } from './dynamodb-local.ts';
 import { DEFAULT_SEED_FILE, describeError, ensureTables, loadHandlers, localTableNames, type LeadHandlers } from './local/environment.ts';
 import { createLocalServer } from './local/http-server.ts';
 import { applySeed, demoKeyOf, readSeedFile, type Seed } from './local/seed.ts';
@@ -164,6 +164,7 @@ const main = async () => {
     try {
       dynamo = await dynamoStarting;
     } catch (error) {
+      if (error instanceof JavaMissingError) return fail(`${error.message}; or set DYNAMODB_ENDPOINT to a DynamoDB that is already running`);
       return fail(`DynamoDB Local did not start: ${describeError(error)}`);
     }
     dynamoProcess = dynamo.process;
