@@ -19,7 +19,7 @@ import { createDocumentClient, createDynamoDbClient } from '../shared/dynamodb/c
 import { DynamoDbRepository } from '../shared/dynamodb/repository.ts';
 import { leadRoutes, runtimeSettings } from '../shared/routes.ts';
 import { JavaMissingError, startDynamoDbLocal, type RunningDynamoDbLocal } from './dynamodb-local.ts';
-import { DEFAULT_SEED_FILE, describeError, ensureTables, loadHandlers, localTableNames, type LeadHandlers } from './local/environment.ts';
+import { DEFAULT_SEED_FILE, describeDatabaseFailure, describeError, ensureTables, loadHandlers, localTableNames, type LeadHandlers } from './local/environment.ts';
 import { createLocalServer } from './local/http-server.ts';
 import { applySeed, demoKeyOf, readSeedFile, type Seed } from './local/seed.ts';
 
@@ -181,7 +181,7 @@ const main = async () => {
     await ensureTables(client, tables);
     await applySeed(new DynamoDbRepository(createDocumentClient({ client }), tables), seed);
   } catch (error) {
-    return fail(`could not prepare the database at ${endpoint}: ${describeError(error)}`);
+    return fail(describeDatabaseFailure(error, endpoint) ?? `could not prepare the database at ${endpoint}: ${describeError(error)}`);
   }
   if (stopping) return;
 
