@@ -4,7 +4,7 @@
  * unhandled `spawn java ENOENT`. The real processes run with a PATH that holds node, npm and sh only.
  */
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { describe, expect, it } from '@jest/globals';
@@ -106,5 +106,16 @@ describe('with a Java older than 17', () => {
     expect(lines).toEqual([`npm start: the installed Java is too old: ${INSTALL}; or set DYNAMODB_ENDPOINT to a DynamoDB that is already running`]);
     expect(code).toBe(1);
     expect(dynamoDbLocalOn(dynamoPort)).toEqual([]);
+  });
+});
+
+describe('what a fresh machine needs', () => {
+  it('is Java alone: CI installs a Java runtime and nothing else, as the README says', () => {
+    const ci = readFileSync(path.join(projectRoot, '.ci', 'run'), 'utf8');
+    const installs = [...ci.matchAll(/apt-get install[^\n]*/g)].map(([line]) => line.split(/\s+/).filter((word) => !word.startsWith('-') && !['apt-get', 'install'].includes(word) && !word.startsWith('>')));
+    expect(installs.flat()).toEqual(['openjdk-17-jre-headless']);
+    expect(ci).not.toMatch(/chromium|playwright install|npx playwright/i);
+    const readme = readFileSync(path.join(projectRoot, 'README.md'), 'utf8');
+    expect(readme).toContain('the only thing the machine needs is Java 17+');
   });
 });
