@@ -10,12 +10,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { hashApiKey } from '../shared/domain/account-directory.ts';
 import { duplicateSettings, type DuplicateSetting, type LeadRecord } from '../shared/domain/lead.ts';
 import type { Rejection } from '../shared/domain/ports.ts';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { createDocumentClient } from '../shared/dynamodb/client.ts';
-import { DynamoDbRepository, type TableNames } from '../shared/dynamodb/repository.ts';
+import { DynamoDbRepository } from '../shared/dynamodb/repository.ts';
 import { configTable, leadsTable } from '../shared/dynamodb/tables.ts';
 import { runtimeSettings } from '../shared/routes.ts';
 import { describeError, localTableNames } from './local/environment.ts';
