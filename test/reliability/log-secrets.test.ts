@@ -1,9 +1,10 @@
 /**
- * Every line the real processes print in a full run, `npm start` and the admin CLI, stdout and stderr,
- * scanned for API keys, full mobile numbers and full e-mail addresses: 200s on every endpoint, every
- * refusal, the 503 of a throttling database, a 500 whose database error quotes the lead, and the
- * warning for a rejection record that could not be written. The database faults come from a proxy in
- * front of DynamoDB Local that answers chosen operations with DynamoDB's own error bodies.
+ * Every line the real processes print in a full run, `npm start`, the admin CLI and `npm run invoke`,
+ * stdout and stderr, scanned for API keys, full mobile numbers and full e-mail addresses: 200s on
+ * every endpoint, every refusal, the 503 of a throttling database, a 500 whose database error quotes
+ * the lead, and the warning for a rejection record that could not be written. The database faults
+ * come from a proxy in front of DynamoDB Local that answers chosen operations with DynamoDB's own
+ * error bodies.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -14,6 +15,7 @@ import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { freePort } from '../../scripts/dynamodb-local.ts';
 import { projectRoot } from '../../scripts/local/environment.ts';
+import { apiGatewayEvent } from '../../shared/http/api-gateway-event.ts';
 import { bannerOf, killGroup, spawnNpmStart, type StartedService } from '../support/processes.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'lead-intake-log-secrets-'));
@@ -65,7 +67,8 @@ let proxyUrl: string;
 let service: StartedService;
 let baseUrl: string;
 let adminKey: string;
-const adminOutput: string[] = [];
+/** What the admin CLI and `npm run invoke` print that is not the product's own output. */
+const toolOutput: string[] = [];
 const secrets = new Set<string>([ORPHAN_KEY, WRONG_KEY]);
 
 /** A full mobile as sent and as stored, and a full e-mail, remembered for the scan. */
@@ -100,10 +103,10 @@ const post = async (endpoint: string, body: unknown, headers: Record<string, str
   return { status: response.status, body: (await response.json()) as { message: string } };
 };
 
-/** `npm run -s admin -- ...` as an operator runs it, on the npm start tables. */
-const admin = (...args: string[]) =>
+/** `npm run -s <script> ...` as an operator runs it, on the npm start tables. */
+const npmRun = (args: string[]) =>
   new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn('npm', ['run', '-s', 'admin', '--', ...args], {
+    const child = spawn('npm', ['run', '-s', ...args], {
       cwd: projectRoot,
       env: { ...process.env, DYNAMODB_ENDPOINT: process.env.TEST_DYNAMODB_ENDPOINT, ...tables },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -114,6 +117,7 @@ const admin = (...args: string[]) =>
     child.stderr.on('data', (chunk) => (stderr += chunk));
     child.on('exit', (code) => resolve({ code, stdout, stderr }));
   });
+const admin = (...args: string[]) => npmRun(['admin', '--', ...args]);
 
 beforeAll(async () => {
   const upstream = process.env.TEST_DYNAMODB_ENDPOINT!;
@@ -145,7 +149,7 @@ beforeAll(async () => {
   expect(created.code).toBe(0);
   adminKey = created.stdout.trim();
   secrets.add(adminKey);
-  adminOutput.push(created.stderr);
+  toolOutput.push(created.stderr);
 }, 60_000);
 
 afterAll(async () => {
@@ -217,8 +221,25 @@ describe('a full run of npm start and the admin CLI', () => {
     for (const [args, code] of [[['leads', '--account', 'acc-logs'], 0], [['rejections', '--account', 'acc-logs'], 0], [['revoke-key', WRONG_KEY], 1]] as const) {
       const run = await admin(...args);
       expect(run.code).toBe(code);
-      adminOutput.push(run.stderr);
+      toolOutput.push(run.stderr);
     }
+  });
+
+  it('runs npm run invoke on event files with full contact details', async () => {
+    const files = [lead('portala'), lead('portala', { email: `broken@@${contact().email}` })].map((body, i) => {
+      const file = path.join(dir, `event-${i}.json`);
+      const headers = { 'content-type': 'application/json', 'X-Api-Key': adminKey };
+      writeFileSync(file, JSON.stringify(apiGatewayEvent({ path: '/api/portala-lead-create', headers, body: JSON.stringify(body) })));
+      return file;
+    });
+    const run = await npmRun(['invoke', '--', 'portala', ...files]);
+    expect(run.code).toBe(0);
+    expect([...run.stdout.matchAll(/"statusCode": (\d+)/g)].map(([, status]) => Number(status))).toEqual([200, 422]);
+    // Its standard output is the handler's log and metric lines (one JSON object a line) and each
+    // response, which is the product; the log lines and standard error are scanned.
+    const logLines = run.stdout.split('\n').filter((line) => line.startsWith('{"'));
+    expect(logLines.filter((line) => line.includes('"lead request"'))).toHaveLength(2);
+    toolOutput.push(...logLines, run.stderr);
   });
 
   it('printed no key, full mobile number or full e-mail, anywhere but the banner', () => {
@@ -226,7 +247,7 @@ describe('a full run of npm start and the admin CLI', () => {
     const bannerEnd = output.indexOf('Ctrl-C stops');
     expect(bannerEnd).toBeGreaterThan(0);
     const banner = output.slice(0, bannerEnd);
-    const after = [output.slice(bannerEnd), service.errors(), ...adminOutput].join('\n');
+    const after = [output.slice(bannerEnd), service.errors(), ...toolOutput].join('\n');
     const lines = after.split('\n').filter((line) => line.trim());
     // The scan looked at the request log: one line per request above, and the 503 and 500 among them.
     expect(lines.filter((line) => line.startsWith('{')).length).toBeGreaterThanOrEqual(25);
