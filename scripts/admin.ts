@@ -11,10 +11,11 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { createKey, isoInstant, listKeys, revokeKey, rotateKey, type IssuedKey, type KeySummary } from '../shared/domain/api-keys.ts';
 import { InvalidKeyOptionError, KeyAdminError } from '../shared/domain/errors.ts';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { duplicateSettings, type DuplicateSetting, type LeadRecord } from '../shared/domain/lead.ts';
 import type { Rejection } from '../shared/domain/ports.ts';
 import { createDocumentClient } from '../shared/dynamodb/client.ts';
-import { DynamoDbRepository, type TableNames } from '../shared/dynamodb/repository.ts';
+import { DynamoDbRepository } from '../shared/dynamodb/repository.ts';
 import { configTable, leadsTable } from '../shared/dynamodb/tables.ts';
 import { runtimeSettings } from '../shared/routes.ts';
 import { describeError, localTableNames } from './local/environment.ts';
@@ -296,23 +297,39 @@ const compactFields = (fields: Readonly<Record<string, unknown>>): string =>
     })
     .join('; ');
 
-/** The tables and client: local when DYNAMODB_ENDPOINT is set, else AWS with the stack's table names. */
-const repositoryFor = (env: NodeJS.ProcessEnv): DynamoDbRepository => {
-  const endpoint = env[runtimeSettings.dynamodbEndpoint];
-  let tables: TableNames;
-  if (endpoint) {
-    tables = localTableNames(env);
-  } else {
-    const config = env[configTable.envVar];
-    const leads = env[leadsTable.envVar];
-    if (!config || !leads) {
-      throw new CommandError(
-        `set ${configTable.envVar} and ${leadsTable.envVar} to the deployed stack's table names (its outputs ConfigTableName and LeadsTableName), or DYNAMODB_ENDPOINT for a local DynamoDB`,
-      );
-    }
-    tables = { config, leads };
+/**
+ * The AWS region of the deployed stack, as the SDK finds it (AWS_REGION, or the `region` of the AWS
+ * profile). Without one the SDK would be handed a made-up region and look up a host that does not
+ * exist, so the CLI says what is missing instead.
+ */
+const awsRegion = async (env: NodeJS.ProcessEnv): Promise<string> => {
+  if (env.AWS_REGION) return env.AWS_REGION;
+  try {
+    return await new DynamoDBClient({}).config.region();
+  } catch {
+    const profile = env.AWS_PROFILE ? ` (the AWS profile ${JSON.stringify(env.AWS_PROFILE)} names none)` : '';
+    throw new CommandError(
+      `no AWS region${profile}: set AWS_REGION to the deployed stack's region, or a region in your AWS profile; or DYNAMODB_ENDPOINT for a local DynamoDB`,
+    );
   }
-  return new DynamoDbRepository(createDocumentClient(endpoint ? { endpoint } : {}), tables);
+};
+
+/** The database of a command: local when DYNAMODB_ENDPOINT is set, else AWS with the stack's table names. */
+const databaseFor = async (env: NodeJS.ProcessEnv): Promise<{ endpoint: string; repository: () => DynamoDbRepository }> => {
+  const local = env[runtimeSettings.dynamodbEndpoint];
+  if (local) {
+    return { endpoint: local, repository: () => new DynamoDbRepository(createDocumentClient({ endpoint: local }), localTableNames(env)) };
+  }
+  const config = env[configTable.envVar];
+  const leads = env[leadsTable.envVar];
+  if (!config || !leads) {
+    throw new CommandError(
+      `set ${configTable.envVar} and ${leadsTable.envVar} to the deployed stack's table names (its outputs ConfigTableName and LeadsTableName), or DYNAMODB_ENDPOINT for a local DynamoDB`,
+    );
+  }
+  const region = await awsRegion(env);
+  const repository = () => new DynamoDbRepository(createDocumentClient({ region }), { config, leads });
+  return { endpoint: `https://dynamodb.${region}.amazonaws.com`, repository };
 };
 
 /**
@@ -342,6 +359,7 @@ export const runAdmin = async (argv: readonly string[], io: AdminIo): Promise<nu
     return name === undefined ? 2 : 0;
   }
   const command = commands[name];
+  let database: Awaited<ReturnType<typeof databaseFor>> | undefined;
   try {
     if (!command) throw new UsageError(`unknown command ${JSON.stringify(name)}`);
     let parsed: ReturnType<typeof parseArgs>;
@@ -359,8 +377,9 @@ export const runAdmin = async (argv: readonly string[], io: AdminIo): Promise<nu
       const expected = command.positionals.length === 0 ? 'no arguments' : command.positionals.join(' ');
       throw new UsageError(`expected ${expected}, got ${parsed.positionals.length === 0 ? 'none' : parsed.positionals.map((p) => JSON.stringify(p)).join(' ')}`, name);
     }
+    database = await databaseFor(io.env);
     let repository: DynamoDbRepository | undefined;
-    await command.run(parsed as Parameters<Command['run']>[0], () => (repository ??= repositoryFor(io.env)), io);
+    await command.run(parsed as Parameters<Command['run']>[0], () => (repository ??= database!.repository()), io);
     return 0;
   } catch (error) {
     if (error instanceof UsageError) {
@@ -378,7 +397,7 @@ export const runAdmin = async (argv: readonly string[], io: AdminIo): Promise<nu
       io.stderr(`admin ${name}: ${error.message}\n`);
       return 1;
     }
-    io.stderr(`admin ${name}: ${error instanceof CommandError ? error.message : describeError(error)}\n`);
+    io.stderr(`admin ${name}: ${error instanceof CommandError ? error.message : describeError(error, database?.endpoint)}\n`);
     return 1;
   }
 };

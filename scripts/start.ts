@@ -19,8 +19,8 @@ import type { Server } from 'node:http';
 import { createDocumentClient, createDynamoDbClient } from '../shared/dynamodb/client.ts';
 import { DynamoDbRepository } from '../shared/dynamodb/repository.ts';
 import { leadRoutes, runtimeSettings } from '../shared/routes.ts';
-import { startDynamoDbLocal, type RunningDynamoDbLocal } from './dynamodb-local.ts';
-import { DEFAULT_SEED_FILE, describeError, ensureTables, functionTimeoutMs, loadHandlers, localTableNames, type LeadHandlers } from './local/environment.ts';
+import { JavaMissingError, startDynamoDbLocal, type RunningDynamoDbLocal } from './dynamodb-local.ts';
+import { DEFAULT_SEED_FILE, describeDatabaseFailure, describeError, ensureTables, functionTimeoutMs, loadHandlers, localTableNames, type LeadHandlers } from './local/environment.ts';
 import { createLocalServer } from './local/http-server.ts';
 import { applySeed, demoKeyOf, readSeedFile, type Seed } from './local/seed.ts';
 
@@ -179,6 +179,7 @@ const main = async () => {
     try {
       dynamo = await dynamoStarting;
     } catch (error) {
+      if (error instanceof JavaMissingError) return fail(`${error.message}; or set DYNAMODB_ENDPOINT to a DynamoDB that is already running`);
       return fail(`DynamoDB Local did not start: ${describeError(error)}`);
     }
     dynamoProcess = dynamo.process;
@@ -197,7 +198,7 @@ const main = async () => {
     await ensureTables(client, tables);
     await applySeed(new DynamoDbRepository(createDocumentClient({ client }), tables), seed);
   } catch (error) {
-    return fail(`could not prepare the database at ${endpoint}: ${describeError(error)}`);
+    return fail(describeDatabaseFailure(error, endpoint) ?? `could not prepare the database at ${endpoint}: ${describeError(error)}`);
   }
   if (stopping) return;
 

@@ -4,6 +4,7 @@
  */
 import * as path from 'node:path';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { ServiceUnavailableError } from '../../shared/domain/errors.ts';
 import { createTable } from '../../shared/dynamodb/create-tables.ts';
 import type { TableNames } from '../../shared/dynamodb/repository.ts';
 import { configTable, leadsTable } from '../../shared/dynamodb/tables.ts';
@@ -54,13 +55,48 @@ export const loadHandlers = async (dynamodbEndpoint: string, tables: TableNames,
   return handlers;
 };
 
+const THROTTLING = new Set(['ThrottlingException', 'ProvisionedThroughputExceededException', 'RequestLimitExceeded']);
+const TIMEOUTS = new Set(['TimeoutError', 'RequestTimeout', 'RequestTimeoutException']);
+const SOCKET_ERROR = /\b(ECONNREFUSED|ECONNRESET|ECONNABORTED|EPIPE|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|ENOTFOUND|EAI_AGAIN)\b/;
+
+interface ErrorShape {
+  readonly name?: unknown;
+  readonly code?: unknown;
+  readonly message?: unknown;
+  readonly $metadata?: { readonly httpStatusCode?: number };
+  readonly cause?: unknown;
+}
+
+/**
+ * What a database failure really was, for a terminal: where the database is and the cause's code
+ * ("could not reach DynamoDB at http://127.0.0.1:8000 (ECONNREFUSED)"), not the 503 sentence a lead
+ * sender gets. Undefined when the error is not a failure to reach or use the database.
+ */
+export const describeDatabaseFailure = (error: unknown, endpoint: string): string | undefined => {
+  // By shape, not instanceof: the SDK wraps socket errors, and errors may come from another realm.
+  let cause = error as ErrorShape | undefined;
+  for (let depth = 0; typeof cause === 'object' && cause !== null && depth < 6; depth += 1, cause = cause.cause as ErrorShape | undefined) {
+    const code = typeof cause.code === 'string' && /^E[A-Z_]+$/.test(cause.code) ? cause.code : SOCKET_ERROR.exec(String(cause.message))?.[1];
+    if (code) return `could not reach DynamoDB at ${endpoint} (${code})`;
+    const name = String(cause.name);
+    if (TIMEOUTS.has(name)) return `DynamoDB at ${endpoint} did not answer in time (${name})`;
+    if (THROTTLING.has(name)) return `DynamoDB at ${endpoint} is throttling requests (${name})`;
+    const status = cause.$metadata?.httpStatusCode ?? 0;
+    if (status >= 500) return `DynamoDB at ${endpoint} failed (${name}, HTTP ${status})`;
+  }
+  return undefined;
+};
+
 /** A one-line description of an error, for a terminal: no stack trace. */
-export const describeError = (error: unknown): string => {
+export const describeError = (error: unknown, databaseEndpoint?: string): string => {
   if (!(error instanceof Error)) return String(error);
+  const database = databaseEndpoint === undefined ? undefined : describeDatabaseFailure(error, databaseEndpoint);
+  if (database) return database;
   const code = (error as NodeJS.ErrnoException).code;
   if (error.name === 'ResourceNotFoundException') return `${error.message} (are the table names right? see CONFIG_TABLE_NAME / LEADS_TABLE_NAME)`;
-  if (error.name === 'ServiceUnavailableError' || code === 'ECONNREFUSED') {
-    const cause = (error as { cause?: unknown }).cause;
+  if (error.name === 'CredentialsProviderError') return `no AWS credentials: ${error.message} (set AWS_PROFILE, or AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY)`;
+  if (error instanceof ServiceUnavailableError || code === 'ECONNREFUSED') {
+    const cause = error.cause;
     return `the database could not be reached${cause instanceof Error ? ` (${cause.message || cause.name})` : ''}`;
   }
   return error.message || error.name;

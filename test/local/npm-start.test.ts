@@ -2,7 +2,7 @@
  * `npm start` as a tester runs it: a child process on free ports, with its own DynamoDB Local in
  * memory and a test seed, driven over real HTTP, then stopped with SIGTERM.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { freePort } from '../../scripts/dynamodb-local.ts';
 import { projectRoot } from '../../scripts/local/environment.ts';
-import { waitFor, processGroup, dynamoDbLocalOn, killGroup } from '../support/processes.ts';
+import { waitFor, processGroup, dynamoDbLocalOn, killGroup, spawnNpmStart, type StartedService } from '../support/processes.ts';
 
 const KEY = 'e2e-key-not-secret';
 const ACCOUNT = 'acc-e2e';
@@ -39,23 +39,9 @@ const childEnv = (extra: Record<string, string>) => {
   return env;
 };
 
-interface Started {
-  readonly child: ChildProcess;
-  output: () => string;
-  errors: () => string;
-  readonly exited: Promise<number | null>;
-}
+type Started = StartedService;
 
-const startService = (env: NodeJS.ProcessEnv): Started => {
-  // Its own process group, so that whatever it leaves behind can be found, and cleaned up.
-  const child = spawn('npm', ['start'], { cwd: projectRoot, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (chunk) => (stdout += chunk));
-  child.stderr!.on('data', (chunk) => (stderr += chunk));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, output: () => stdout, errors: () => stderr, exited };
-};
+const startService = (env: NodeJS.ProcessEnv): Started => spawnNpmStart(projectRoot, env);
 
 describe('npm start', () => {
   let service: Started;

@@ -1,8 +1,17 @@
-import { startDynamoDbLocal } from '../../scripts/dynamodb-local.ts';
+import { JavaMissingError, startDynamoDbLocal } from '../../scripts/dynamodb-local.ts';
 
 /** One DynamoDB Local for the whole run; each test file makes its own tables on it. */
 export default async function globalSetup() {
-  const dynamo = await startDynamoDbLocal();
+  let dynamo;
+  try {
+    dynamo = await startDynamoDbLocal();
+  } catch (error) {
+    // Jest would print the error with its stack trace and go on to fail every suite; a newcomer
+    // needs the one line that says what to install.
+    if (!(error instanceof JavaMissingError)) throw error;
+    process.stderr.write(`npm test: ${error.message}\n`);
+    process.exit(1);
+  }
   process.env.TEST_DYNAMODB_ENDPOINT = dynamo.endpoint;
   (globalThis as { __dynamoDbLocal?: typeof dynamo }).__dynamoDbLocal = dynamo;
 }

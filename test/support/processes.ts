@@ -1,5 +1,5 @@
 /** Child processes of the end-to-end tests: waiting on them, and proving none is left behind. */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 
 export const waitFor = async (condition: () => boolean, what: string, timeoutMs = 45_000) => {
   const deadline = Date.now() + timeoutMs;
@@ -35,3 +35,41 @@ export const killGroup = (pgid: number | undefined) => {
     // gone already
   }
 };
+
+export interface StartedService {
+  readonly child: ChildProcess;
+  readonly output: () => string;
+  readonly errors: () => string;
+  /** The exit code (null when ended by a signal). */
+  readonly exited: Promise<number | null>;
+}
+
+/**
+ * `npm start` as a tester runs it, in its own process group (as a terminal's foreground job is), so
+ * that a signal can reach the whole group as Ctrl-C does, and whatever is left can be found.
+ */
+export const spawnNpmStart = (cwd: string, env: NodeJS.ProcessEnv): StartedService => {
+  const child = spawn('npm', ['start'], { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (chunk) => (stdout += chunk));
+  child.stderr!.on('data', (chunk) => (stderr += chunk));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, output: () => stdout, errors: () => stderr, exited };
+};
+
+/** Resolves once the banner is printed; rejects with its error output if it exits first. */
+export const bannerOf = async (service: StartedService, timeoutMs = 45_000): Promise<string> => {
+  await Promise.race([
+    waitFor(() => service.output().includes('Ctrl-C stops'), 'the banner of npm start', timeoutMs),
+    service.exited.then((code) => Promise.reject(new Error(`npm start exited with ${code}: ${service.errors()}`))),
+  ]);
+  return service.output();
+};
+
+/** Error output of a run, less the npm client's own notices. */
+export const errorLines = (service: StartedService): string[] =>
+  service
+    .errors()
+    .split('\n')
+    .filter((line) => line.trim() && !/^npm (warn|error|notice)/.test(line));
