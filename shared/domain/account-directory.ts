@@ -55,7 +55,11 @@ export class AccountDirectory {
 
   /** The account of the key; throws InvalidApiCredentials or ClientNotFound as the contract says. */
   async authenticate(apiKey: string): Promise<AccountView> {
-    const accountId = await this.#accountIdOf(hashApiKey(apiKey));
+    return this.account(await this.#accountIdOf(hashApiKey(apiKey)));
+  }
+
+  /** An account by id, through the same cache (Meta leads name their account by page, not by key). */
+  async account(accountId: string): Promise<AccountView> {
     const cached = this.#fresh(this.#cachedAccounts, accountId);
     if (cached) return this.#view(accountId, cached, false);
     return this.#view(accountId, await this.#load(accountId), true);

@@ -22,6 +22,8 @@ export interface IdempotencyClaim {
   readonly key: string;
   /** Digest of the endpoint and body, to tell a retry from a different lead under a reused key. */
   readonly requestHash: string;
+  /** How long the key holds; 24 hours when not given. Meta's leadgen ids need longer (CONTRACT.md section 8). */
+  readonly ttlSeconds?: number;
 }
 
 /** What a write under an idempotency key found instead of storing: the key was used already. */
@@ -60,6 +62,8 @@ export interface Rejection {
   readonly mobile?: string;
   /** The fields that failed, with the field messages, or the offending ids and sub source. */
   readonly fields: Readonly<Record<string, unknown>>;
+  /** Meta Lead Ads (endpoint `meta`): the leadgen id of the lead that could not be created. */
+  readonly meta_leadgen_id?: string;
 }
 
 export interface RejectionLog {

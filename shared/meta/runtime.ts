@@ -1,0 +1,101 @@
+/**
+ * The Meta functions' wiring, read from the container's environment and built once per container:
+ * the webhook's secrets and queue, and the worker's pages, Graph client, and the lead runtime the
+ * four endpoints use (same stores, account cache, rejection log).
+ */
+import { MetaPageDirectory, type PageTokenCipher } from '../domain/meta-pages.ts';
+import { createDocumentClient } from '../dynamodb/client.ts';
+import { DynamoDbMetaPageReader } from '../dynamodb/meta-pages.ts';
+import { DEFAULT_CONFIG_CACHE_TTL_SECONDS, runtimeFromEnvironment, tableNamesFromEnvironment } from '../runtime.ts';
+import { runtimeSettings } from '../routes.ts';
+import { telemetrySink } from '../telemetry.ts';
+import type { LeadRuntime } from '../http/lead-handler.ts';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DEFAULT_GRAPH_API_URL, graphLeadReader, type MetaLeadReader } from './graph.ts';
+import type { LeadgenDependencies } from './leadgen.ts';
+import { META_QUEUE_URL, sqsLeadgenQueue, type LeadgenQueue, type RedeliveryControl } from './queue.ts';
+import { metaSecretsFromEnvironment, type MetaSecrets } from './secrets.ts';
+import { pageTokenCipherFromEnvironment } from './token-cipher.ts';
+import type { MetaWebhookRuntime } from './webhook-handler.ts';
+import type { MetaWorkerRuntime, RetryPolicy } from './worker-handler.ts';
+
+export const metaSettings = {
+  graphApiUrl: 'META_GRAPH_API_URL',
+  queueUrl: META_QUEUE_URL,
+  maxReceiveCount: 'META_MAX_RECEIVE_COUNT',
+  retryBaseSeconds: 'META_RETRY_BASE_SECONDS',
+  retryMaxSeconds: 'META_RETRY_MAX_SECONDS',
+} as const;
+
+/** In AWS: about two hours of retries (30 s doubling to 15 min, 12 receives), then the dead-letter queue. */
+export const DEFAULT_RETRY: RetryPolicy = { maxReceiveCount: 12, baseSeconds: 30, maxSeconds: 900 };
+
+const positive = (env: NodeJS.ProcessEnv, name: string, fallback: number): number => {
+  const value = env[name];
+  if (value === undefined || value === '') return fallback;
+  const number = Number(value);
+  if (!Number.isFinite(number) || number <= 0) throw new Error(`${name} must be a positive number`);
+  return number;
+};
+
+export const retryPolicyFromEnvironment = (env: NodeJS.ProcessEnv, fallback: RetryPolicy = DEFAULT_RETRY): RetryPolicy => ({
+  maxReceiveCount: Math.round(positive(env, metaSettings.maxReceiveCount, fallback.maxReceiveCount)),
+  baseSeconds: positive(env, metaSettings.retryBaseSeconds, fallback.baseSeconds),
+  maxSeconds: positive(env, metaSettings.retryMaxSeconds, fallback.maxSeconds),
+});
+
+export interface LeadgenParts {
+  readonly lead: LeadRuntime;
+  readonly db: DynamoDBDocumentClient;
+  readonly configTable: string;
+  readonly cipher: PageTokenCipher;
+  readonly secrets: () => Promise<MetaSecrets>;
+  readonly graphApiUrl?: string;
+  readonly configCacheTtlSeconds: number;
+  readonly graph?: MetaLeadReader;
+}
+
+/** The worker's dependencies from its parts (the tests build them from theirs). */
+export const leadgenDependencies = ({ lead, db, configTable, cipher, secrets, graphApiUrl, configCacheTtlSeconds, graph }: LeadgenParts): LeadgenDependencies => ({
+  ...lead,
+  pages: new MetaPageDirectory(new DynamoDbMetaPageReader(db, configTable), cipher, { ttlMs: configCacheTtlSeconds * 1000 }),
+  graph: graph ?? graphLeadReader({ baseUrl: graphApiUrl || DEFAULT_GRAPH_API_URL, appSecret: async () => (await secrets()).appSecret }),
+});
+
+let webhookRuntime: MetaWebhookRuntime | undefined;
+
+export const webhookRuntimeFromEnvironment = (env: NodeJS.ProcessEnv = process.env, queue?: LeadgenQueue): MetaWebhookRuntime => {
+  if (webhookRuntime && !queue) return webhookRuntime;
+  const queueUrl = env[metaSettings.queueUrl];
+  if (!queue && !queueUrl) throw new Error(`${metaSettings.queueUrl} is not set`);
+  const built = { secrets: metaSecretsFromEnvironment(env), queue: queue ?? sqsLeadgenQueue(queueUrl!), log: telemetrySink() };
+  if (!queue) webhookRuntime = built;
+  return built;
+};
+
+let workerRuntime: MetaWorkerRuntime | undefined;
+
+export const workerRuntimeFromEnvironment = (env: NodeJS.ProcessEnv = process.env, redelivery?: RedeliveryControl, retry?: RetryPolicy): MetaWorkerRuntime => {
+  if (workerRuntime && !redelivery) return workerRuntime;
+  const lead = runtimeFromEnvironment(env);
+  const endpoint = env[runtimeSettings.dynamodbEndpoint];
+  const ttl = Number(env[runtimeSettings.configCacheTtlSeconds] ?? DEFAULT_CONFIG_CACHE_TTL_SECONDS);
+  const queueUrl = env[metaSettings.queueUrl];
+  if (!redelivery && !queueUrl) throw new Error(`${metaSettings.queueUrl} is not set`);
+  const built: MetaWorkerRuntime = {
+    leadgen: leadgenDependencies({
+      lead,
+      db: createDocumentClient(endpoint ? { endpoint } : {}),
+      configTable: tableNamesFromEnvironment(env).config,
+      cipher: pageTokenCipherFromEnvironment(env),
+      secrets: metaSecretsFromEnvironment(env),
+      ...(env[metaSettings.graphApiUrl] && { graphApiUrl: env[metaSettings.graphApiUrl] }),
+      configCacheTtlSeconds: ttl,
+    }),
+    redelivery: redelivery ?? sqsLeadgenQueue(queueUrl!),
+    retry: retryPolicyFromEnvironment(env, retry),
+    log: lead.log,
+  };
+  if (!redelivery) workerRuntime = built;
+  return built;
+};
