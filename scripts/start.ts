@@ -9,6 +9,7 @@
  *   LEAD_INTAKE_DATA_DIR  its data folder (.data); `:memory:` keeps nothing
  *   LEAD_INTAKE_SEED      seed file (seed/demo.json)
  *   DYNAMODB_ENDPOINT     use this DynamoDB instead of starting one
+ *   META_APP_SECRET, META_VERIFY_TOKEN, META_GRAPH_API_URL   the Meta webhook (scripts/local/meta.ts)
  */
 import type { ChildProcess } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
@@ -17,10 +18,11 @@ import * as path from 'node:path';
 import type { Server } from 'node:http';
 import { createDocumentClient, createDynamoDbClient } from '../shared/dynamodb/client.ts';
 import { DynamoDbRepository } from '../shared/dynamodb/repository.ts';
-import { leadRoutes, runtimeSettings } from '../shared/routes.ts';
+import { leadRoutes, metaWebhookRoute, runtimeSettings } from '../shared/routes.ts';
 import { startDynamoDbLocal, type RunningDynamoDbLocal } from './dynamodb-local.ts';
 import { DEFAULT_SEED_FILE, describeError, ensureTables, loadHandlers, localTableNames, type LeadHandlers } from './local/environment.ts';
 import { createLocalServer } from './local/http-server.ts';
+import { startLocalMeta } from './local/meta.ts';
 import { applySeed, demoKeyOf, readSeedFile, type Seed } from './local/seed.ts';
 
 const env = process.env;
@@ -110,6 +112,9 @@ const banner = (baseUrl: string, dynamodb: string, storage: string, seedFile: st
     }
     lines.push('', `Leads: DYNAMODB_ENDPOINT=${dynamodb} npm run -s admin -- leads --account ${account.id}`);
   }
+  lines.push(
+    `Meta webhook:        ${baseUrl}${metaWebhookRoute.path} (GET verification, signed POST; leads read from ${process.env.META_GRAPH_API_URL || 'graph.facebook.com'})`,
+  );
   lines.push('Ctrl-C stops the service and its database.', '');
   return lines.join('\n');
 };
@@ -190,8 +195,12 @@ const main = async () => {
   // POWERTOOLS_METRICS_DISABLED=false.
   env.POWERTOOLS_METRICS_DISABLED ??= 'true';
   const handlers = (await loadHandlers(endpoint, tables)) as LeadHandlers;
+  const meta = startLocalMeta(env, (change) =>
+    process.stderr.write(`npm start: Meta leadgen ${change.leadgenId} of page ${change.pageId} gave up after its retries (see admin rejections)\n`),
+  );
   server = createLocalServer({
     handlers,
+    metaWebhook: meta.webhook,
     onHandlerError: (error) => process.stderr.write(`npm start: a handler failed: ${describeError(error)}\n`),
   });
   try {

@@ -8,8 +8,8 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { apiGatewayEvent, lambdaContext } from '../../shared/http/api-gateway-event.ts';
 import type { LeadContext } from '../../shared/http/lambda.ts';
-import { leadRoutes, type LeadRoute } from '../../shared/routes.ts';
-import type { LeadHandlers } from './environment.ts';
+import { leadRoutes, metaWebhookRoute, type LeadRoute } from '../../shared/routes.ts';
+import type { LambdaHandler, LeadHandlers } from './environment.ts';
 import { serveDocs } from './docs-routes.ts';
 
 /**
@@ -20,6 +20,8 @@ export const MAX_READ_BYTES = 1024 * 1024;
 
 export interface LocalServerOptions {
   readonly handlers: LeadHandlers;
+  /** The Meta webhook's handler (GET and POST on its path), when the server serves it. */
+  readonly metaWebhook?: LambdaHandler;
   /** Called when a handler throws (it should never: the envelope middleware answers every error). */
   readonly onHandlerError?: (error: unknown) => void;
 }
@@ -66,13 +68,37 @@ const bodyOf = (raw: Buffer): string | Buffer | undefined => {
   }
 };
 
+/** Writes a handler's answer back as it is. */
+const send = (response: ServerResponse, answer: { statusCode: number; headers: Record<string, string>; body?: string }) => {
+  const payload = answer.body ?? '';
+  response.writeHead(answer.statusCode, { ...answer.headers, 'content-length': Buffer.byteLength(payload) });
+  response.end(payload);
+};
+
 const methodsOf = (route: LeadRoute) => (route.browserFacing ? ['POST', 'OPTIONS'] : ['POST']);
 
-export const createLocalServer = ({ handlers, onHandlerError }: LocalServerOptions): Server =>
+export const createLocalServer = ({ handlers, metaWebhook, onHandlerError }: LocalServerOptions): Server =>
   createServer(async (request, response) => {
     try {
       const method = (request.method ?? 'GET').toUpperCase();
-      const { pathname } = new URL(request.url ?? '/', 'http://localhost');
+      const { pathname, search } = new URL(request.url ?? '/', 'http://localhost');
+      if (metaWebhook && pathname === metaWebhookRoute.path) {
+        if (!(metaWebhookRoute.methods as readonly string[]).includes(method)) {
+          request.resume();
+          return json(response, 405, { status: false, message: 'Method not allowed' }, { allow: metaWebhookRoute.methods.join(', ') });
+        }
+        const body = bodyOf(await readBody(request, MAX_READ_BYTES));
+        const event = apiGatewayEvent({
+          method,
+          path: pathname,
+          query: search.slice(1),
+          headers: headersOf(request),
+          ...(body !== undefined && { body }),
+          sourceIp: (request.socket.remoteAddress ?? '127.0.0.1').replace(/^::ffff:/, ''),
+          requestId: randomUUID(),
+        });
+        return send(response, await metaWebhook(event, lambdaContext('lead-intake-meta-webhook') as LeadContext));
+      }
       const route = leadRoutes.find((r) => r.path === pathname);
       if (!route) {
         request.resume();
@@ -93,10 +119,7 @@ export const createLocalServer = ({ handlers, onHandlerError }: LocalServerOptio
         sourceIp: (request.socket.remoteAddress ?? '127.0.0.1').replace(/^::ffff:/, ''),
         requestId: randomUUID(),
       });
-      const answer = await handlers[route.endpoint](event, lambdaContext(`lead-intake-${route.endpoint}`) as LeadContext);
-      const payload = answer.body ?? '';
-      response.writeHead(answer.statusCode, { ...answer.headers, 'content-length': Buffer.byteLength(payload) });
-      response.end(payload);
+      send(response, await handlers[route.endpoint](event, lambdaContext(`lead-intake-${route.endpoint}`) as LeadContext));
     } catch (error) {
       onHandlerError?.(error);
       if (!response.headersSent) json(response, 500, { status: false, message: 'Lead could not be created' });
