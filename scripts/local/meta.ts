@@ -4,7 +4,8 @@
  * retried for about 30 seconds (1, 2, 4, 8 and 16 s apart), then recorded, so a tester sees the
  * rejection record in `admin rejections` without waiting for AWS's two hours.
  */
-import { retryPolicyFromEnvironment, webhookRuntimeFromEnvironment, workerRuntimeFromEnvironment } from '../../shared/meta/runtime.ts';
+import { retryPolicyFromEnvironment, workerRuntimeFromEnvironment } from '../../shared/meta/runtime.ts';
+import { webhookRuntimeFromEnvironment } from '../../shared/meta/webhook-runtime.ts';
 import type { LeadgenChange } from '../../shared/meta/notification.ts';
 import { metaSecretSettings } from '../../shared/meta/secrets.ts';
 import { metaWebhookHandler } from '../../shared/meta/webhook-handler.ts';

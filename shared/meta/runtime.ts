@@ -1,31 +1,24 @@
 /**
- * The Meta functions' wiring, read from the container's environment and built once per container:
- * the webhook's secrets and queue, and the worker's pages, Graph client, and the lead runtime the
- * four endpoints use (same stores, account cache, rejection log).
+ * The Meta worker's wiring, read from the container's environment and built once per container: its
+ * pages, Graph client, queue back-off, and the lead runtime the four endpoints use (same stores,
+ * account cache, rejection log). The webhook's is webhook-runtime.ts: it carries no DynamoDB or KMS.
  */
 import { MetaPageDirectory, type PageTokenCipher } from '../domain/meta-pages.ts';
 import { createDocumentClient } from '../dynamodb/client.ts';
 import { DynamoDbMetaPageReader } from '../dynamodb/meta-pages.ts';
 import { DEFAULT_CONFIG_CACHE_TTL_SECONDS, runtimeFromEnvironment, tableNamesFromEnvironment } from '../runtime.ts';
 import { runtimeSettings } from '../routes.ts';
-import { telemetrySink } from '../telemetry.ts';
 import type { LeadRuntime } from '../http/lead-handler.ts';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { metaSettings } from './settings.ts';
 import { DEFAULT_GRAPH_API_URL, graphLeadReader, type MetaLeadReader } from './graph.ts';
 import type { LeadgenDependencies } from './leadgen.ts';
-import { META_QUEUE_URL, sqsLeadgenQueue, type LeadgenQueue, type RedeliveryControl } from './queue.ts';
+import { META_QUEUE_URL, sqsLeadgenQueue, type RedeliveryControl } from './queue.ts';
 import { metaSecretsFromEnvironment, type MetaSecrets } from './secrets.ts';
 import { pageTokenCipherFromEnvironment } from './token-cipher.ts';
-import type { MetaWebhookRuntime } from './webhook-handler.ts';
 import type { MetaWorkerRuntime, RetryPolicy } from './worker-handler.ts';
 
-export const metaSettings = {
-  graphApiUrl: 'META_GRAPH_API_URL',
-  queueUrl: META_QUEUE_URL,
-  maxReceiveCount: 'META_MAX_RECEIVE_COUNT',
-  retryBaseSeconds: 'META_RETRY_BASE_SECONDS',
-  retryMaxSeconds: 'META_RETRY_MAX_SECONDS',
-} as const;
+export { metaSettings } from './settings.ts';
 
 /** In AWS: about two hours of retries (30 s doubling to 15 min, 12 receives), then the dead-letter queue. */
 export const DEFAULT_RETRY: RetryPolicy = { maxReceiveCount: 12, baseSeconds: 30, maxSeconds: 900 };
@@ -61,17 +54,6 @@ export const leadgenDependencies = ({ lead, db, configTable, cipher, secrets, gr
   pages: new MetaPageDirectory(new DynamoDbMetaPageReader(db, configTable), cipher, { ttlMs: configCacheTtlSeconds * 1000 }),
   graph: graph ?? graphLeadReader({ baseUrl: graphApiUrl || DEFAULT_GRAPH_API_URL, appSecret: async () => (await secrets()).appSecret }),
 });
-
-let webhookRuntime: MetaWebhookRuntime | undefined;
-
-export const webhookRuntimeFromEnvironment = (env: NodeJS.ProcessEnv = process.env, queue?: LeadgenQueue): MetaWebhookRuntime => {
-  if (webhookRuntime && !queue) return webhookRuntime;
-  const queueUrl = env[metaSettings.queueUrl];
-  if (!queue && !queueUrl) throw new Error(`${metaSettings.queueUrl} is not set`);
-  const built = { secrets: metaSecretsFromEnvironment(env), queue: queue ?? sqsLeadgenQueue(queueUrl!), log: telemetrySink() };
-  if (!queue) webhookRuntime = built;
-  return built;
-};
 
 let workerRuntime: MetaWorkerRuntime | undefined;
 

@@ -17,6 +17,12 @@ export const metaSecretSettings = {
   verifyToken: 'META_VERIFY_TOKEN',
 } as const;
 
+/**
+ * What the stack writes as the app secret until an operator sets Meta's: a known value, so the webhook
+ * refuses to work with it (500, which Meta retries) rather than accept signatures anyone could make.
+ */
+export const APP_SECRET_PLACEHOLDER = 'SET-ME: the App Secret of the Meta app (App settings > Basic)';
+
 /** A loader of the secrets that reads them once; a failed read is tried again on the next call. */
 export const metaSecretsFromEnvironment = (env: NodeJS.ProcessEnv = process.env, client?: SecretsManagerClient): (() => Promise<MetaSecrets>) => {
   let loaded: Promise<MetaSecrets> | undefined;
@@ -34,6 +40,7 @@ export const metaSecretsFromEnvironment = (env: NodeJS.ProcessEnv = process.env,
     if (typeof value.appSecret !== 'string' || !value.appSecret || typeof value.verifyToken !== 'string' || !value.verifyToken) {
       throw new Error('the Meta secret must hold JSON with non-empty "appSecret" and "verifyToken"');
     }
+    if (value.appSecret === APP_SECRET_PLACEHOLDER) throw new Error('the Meta app secret is not set yet: put the Meta app\'s App Secret in the secret (see README)');
     return { appSecret: value.appSecret, verifyToken: value.verifyToken };
   };
   return () => {
