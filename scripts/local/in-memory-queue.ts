@@ -71,7 +71,6 @@ export class InMemoryLeadgenQueue implements LeadgenQueue, RedeliveryControl {
         if (this.#inFlight === 0) for (const resolve of this.#idleWaiters.splice(0)) resolve();
       });
     }, seconds * 1000);
-    timer.unref();
     this.#timers.add(timer);
   }
 
