@@ -127,8 +127,9 @@ describe('Meta Lead Ads through npm start', () => {
 
     await eventually(() => leadsOf('acc-east'), (leads) => leads.length === 2, 'the east leads');
     await eventually(() => leadsOf('acc-west'), (leads) => leads.length === 1, 'the west lead');
-    const east = JSON.parse(admin('leads', '--account', 'acc-east', '--json'));
-    expect(east).toEqual([
+    // Changes are worked on concurrently: the order of the two leads is the order they were stored in.
+    const east = JSON.parse(admin('leads', '--account', 'acc-east', '--json')) as { meta_leadgen_id: string }[];
+    expect(east.sort((a, b) => a.meta_leadgen_id.localeCompare(b.meta_leadgen_id))).toEqual([
       expect.objectContaining({ name: 'Asha Verma', mobile_number: '9876511111', source: 'social', sub_source: 'fb', social_campaign: 'Monsoon', meta_leadgen_id: '900001', meta_form_id: '4001' }),
       expect.objectContaining({ name: 'Kabir Shah', mobile_number: '9876522222', sub_source: 'ig', meta_leadgen_id: '900002' }),
     ]);
