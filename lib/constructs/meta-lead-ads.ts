@@ -109,8 +109,9 @@ export class MetaLeadAds extends Construct {
       description: `Lead intake ${props.stage}: GET/POST ${metaWebhookRoute.path} (Meta leadgen webhook)`,
       memorySize: props.memorySize,
       logRetentionDays: props.logRetentionDays,
-      // Meta wants its answer within seconds; the SQS and Secrets Manager clients give up well before this.
-      timeout: Duration.seconds(6),
+      // Meta wants its answer within seconds; the SQS and Secrets Manager clients give up in a few, so the
+      // handler answers (a 500 Meta retries) before the function could time out.
+      timeout: Duration.seconds(10),
       environment: {
         [metaSettings.queueUrl]: this.queue.queueUrl,
         [metaSecretSettings.secretArn]: this.secret.secretArn,

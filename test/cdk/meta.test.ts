@@ -41,7 +41,7 @@ describe('Meta Lead Ads in the stack', () => {
       expect(fn(id)).toMatchObject({ Runtime: 'nodejs24.x', Architectures: ['arm64'], Handler: 'index.handler', MemorySize: 512 });
       expect(fn(id).LoggingConfig.LogGroup.Ref).toMatch(/^MetaLeadAds/);
     }
-    expect([fn(webhookId).Timeout, fn(workerId).Timeout]).toEqual([6, 30]);
+    expect([fn(webhookId).Timeout, fn(workerId).Timeout]).toEqual([10, 30]);
   });
 
   test('lets the webhook send to the queue and read the secret, and nothing else but its log group', () => {

@@ -324,6 +324,19 @@ describe('retries', () => {
   });
 });
 
+describe('round trips', () => {
+  it('costs a warm Meta lead one DynamoDB request: the page and the account come from the cache', async () => {
+    const warm = metaLead('acc-create');
+    await deliver(warm.change);
+    const a = metaLead('acc-create');
+    meta.roundTrips.reset();
+    await deliver(a.change);
+    expect(await leadOf('acc-create', a.leadgenId)).toHaveLength(1);
+    // The listing above is the test's own read: count what the worker sent before it.
+    expect(meta.roundTrips.commands().slice(0, -1)).toEqual(['TransactWriteItemsCommand']);
+  });
+});
+
 describe('secrets', () => {
   it('never writes a page token, the app secret or the verify token to a log line or a rejection record', async () => {
     const a = metaLead('acc-ignore');

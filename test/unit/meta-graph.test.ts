@@ -6,6 +6,8 @@ import { socialBodyOf } from '../../shared/meta/lead-mapping.ts';
 import { appSecretProof, isValidSignature, signatureOf } from '../../shared/meta/signature.ts';
 import { localTokenCipher, pageTokenCipherFromEnvironment } from '../../shared/meta/token-cipher.ts';
 import { backoffSeconds } from '../../shared/meta/worker-handler.ts';
+import { APP_SECRET_PLACEHOLDER, metaSecretsFromEnvironment } from '../../shared/meta/secrets.ts';
+import { LOCAL_RETRY } from '../../scripts/local/meta.ts';
 
 const form = { projectID: 'PRJ-1', campaignID: 'CMP-1' };
 const field = (name: string, value: string) => ({ name, values: [value] });
@@ -124,5 +126,37 @@ describe('back-off', () => {
   it('doubles from the base up to the cap', () => {
     const policy = { maxReceiveCount: 12, baseSeconds: 30, maxSeconds: 900 };
     expect([1, 2, 3, 4, 5, 6, 11].map((n) => backoffSeconds(n, policy))).toEqual([30, 60, 120, 240, 480, 900, 900]);
+  });
+});
+
+describe('the local retry window', () => {
+  it('gives up on a read about 30 seconds after the first try, as npm start promises', () => {
+    let waited = 0;
+    for (let receive = 1; receive < LOCAL_RETRY.maxReceiveCount; receive += 1) waited += backoffSeconds(receive, LOCAL_RETRY);
+    expect(waited).toBeGreaterThanOrEqual(25);
+    expect(waited).toBeLessThanOrEqual(35);
+  });
+});
+
+describe('the Meta secrets', () => {
+  const secretsManager = (secretString: string, calls: string[] = []) =>
+    ({ send: async (command: { input: { SecretId: string } }) => (calls.push(command.input.SecretId), { SecretString: secretString }) }) as never;
+
+  it('reads the secret once per container', async () => {
+    const calls: string[] = [];
+    const load = metaSecretsFromEnvironment({ META_SECRET_ARN: 'arn:secret' }, secretsManager(JSON.stringify({ appSecret: 'a', verifyToken: 'v' }), calls));
+    expect(await load()).toEqual({ appSecret: 'a', verifyToken: 'v' });
+    await load();
+    expect(calls).toEqual(['arn:secret']);
+  });
+
+  it('refuses to work with the placeholder app secret the stack writes', async () => {
+    const load = metaSecretsFromEnvironment({ META_SECRET_ARN: 'arn:secret' }, secretsManager(JSON.stringify({ appSecret: APP_SECRET_PLACEHOLDER, verifyToken: 'v' })));
+    await expect(load()).rejects.toThrow('the Meta app secret is not set yet');
+  });
+
+  it('takes META_APP_SECRET and META_VERIFY_TOKEN locally, and wants both', async () => {
+    expect(await metaSecretsFromEnvironment({ META_APP_SECRET: 'a', META_VERIFY_TOKEN: 'v' })()).toEqual({ appSecret: 'a', verifyToken: 'v' });
+    await expect(metaSecretsFromEnvironment({ META_APP_SECRET: 'a' })()).rejects.toThrow('must be set');
   });
 });
