@@ -209,7 +209,8 @@ const rejectionTable = (rejections: readonly Rejection[]): string => {
   if (rejections.length === 0) return 'No rejected submissions.\n';
   const columns: [string, (rejection: Rejection) => unknown][] = [
     ['time', (r) => r.at],
-    ['endpoint', (r) => r.endpoint],
+    // A Meta lead is found by its leadgen id (Meta's lead center shows it).
+    ['endpoint', (r) => (r.meta_leadgen_id ? `${r.endpoint} leadgen ${r.meta_leadgen_id}` : r.endpoint)],
     ['reason', (r) => r.reason],
     ['message', (r) => r.message],
     ['mobile', (r) => r.mobile],

@@ -133,6 +133,23 @@ describe('admin: mapping forms', () => {
   });
 });
 
+describe('admin rejections', () => {
+  it('shows the leadgen id of a Meta rejection in its table', async () => {
+    await service.repository.rejections.record('acc-p', {
+      at: new Date().toISOString(),
+      requestId: 'r-1:1200000000000009',
+      endpoint: 'meta',
+      reason: 'meta_form_not_mapped',
+      message: 'Meta lead form is not mapped to a project and campaign',
+      fields: { page_id: '500100', form_id: '600900' },
+      meta_leadgen_id: '1200000000000009',
+    });
+    const table = await admin(['rejections', '--account', 'acc-p']);
+    expect(table.stdout).toMatch(/meta leadgen 1200000000000009\s+meta_form_not_mapped/);
+    expect(JSON.parse((await admin(['rejections', '--account', 'acc-p', '--json'])).stdout)[0]).toMatchObject({ endpoint: 'meta', meta_leadgen_id: '1200000000000009' });
+  });
+});
+
 describe('the seed file: metaPages', () => {
   it('connects the pages of a seed, sealed, with their forms', async () => {
     const file = path.join(dir, 'seed.json');
