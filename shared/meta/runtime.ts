@@ -13,7 +13,7 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { metaSettings } from './settings.ts';
 import { DEFAULT_GRAPH_API_URL, graphLeadReader, type MetaLeadReader } from './graph.ts';
 import type { LeadgenDependencies } from './leadgen.ts';
-import { META_QUEUE_URL, sqsLeadgenQueue, type RedeliveryControl } from './queue.ts';
+import { sqsLeadgenQueue, type RedeliveryControl } from './queue.ts';
 import { metaSecretsFromEnvironment, type MetaSecrets } from './secrets.ts';
 import { pageTokenCipherFromEnvironment } from './token-cipher.ts';
 import type { MetaWorkerRuntime, RetryPolicy } from './worker-handler.ts';
