@@ -50,7 +50,7 @@ export interface ColdStartResult {
 }
 
 /** The NodejsFunction bundling of lib/constructs/lead-function.ts, as esbuild options. */
-const lambdaBuildOptions = async (): Promise<BuildOptions & { metafile: true }> => {
+export const lambdaBuildOptions = async (): Promise<BuildOptions & { metafile: true }> => {
   const { esmRequireBanner, LAMBDA_CREDENTIALS, SDK_DEFAULT_CREDENTIALS } = await import('../lib/constructs/lead-function.ts');
   return {
     bundle: true,

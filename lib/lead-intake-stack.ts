@@ -1,6 +1,6 @@
 /**
  * The lead intake service in one stack: tables, four lead functions, the HTTP API, the Lead Created event
- * pipeline, and monitoring. Environment-agnostic; every operator setting is a prop or a context value
+ * pipeline, monitoring, and Meta Lead Ads (webhook, queue, worker). Environment-agnostic; every operator setting is a prop or a context value
  * (lib/settings.ts).
  */
 import { fileURLToPath } from 'node:url';
@@ -12,6 +12,7 @@ import { LeadApi } from './constructs/lead-api.ts';
 import { LeadEvents } from './constructs/lead-events.ts';
 import { LeadFunction } from './constructs/lead-function.ts';
 import { LeadTables } from './constructs/lead-tables.ts';
+import { MetaLeadAds } from './constructs/meta-lead-ads.ts';
 import { Monitoring } from './constructs/monitoring.ts';
 import { resolveSettings, type LeadIntakeSettings } from './settings.ts';
 
@@ -28,6 +29,9 @@ export const stackOutputs = {
   eventBusName: 'EventBusName',
   alarmTopicArn: 'AlarmTopicArn',
   dashboardName: 'DashboardName',
+  metaSecretArn: 'MetaSecretArn',
+  metaPageTokenKeyArn: 'MetaPageTokenKeyArn',
+  metaDeadLetterQueueUrl: 'MetaDeadLetterQueueUrl',
 } as const;
 
 export class LeadIntakeStack extends Stack {
@@ -84,11 +88,26 @@ export class LeadIntakeStack extends Stack {
       alarmEmail: settings.alarmEmail,
     });
 
+    const meta = new MetaLeadAds(this, 'MetaLeadAds', {
+      stage: settings.stage,
+      projectRoot,
+      httpApi: api.api,
+      tables,
+      alarmTopic: monitoring.topic,
+      memorySize: settings.memorySize,
+      logRetentionDays: settings.logRetentionDays,
+      configCacheTtlSeconds: settings.configCacheTtlSeconds,
+      ...(this.node.tryGetContext('metaGraphApiUrl') && { graphApiUrl: String(this.node.tryGetContext('metaGraphApiUrl')) }),
+    });
+
     new CfnOutput(this, stackOutputs.baseUrl, { value: api.baseUrl, description: '{base_url}: POST {base_url}/api/<endpoint>-lead-create' });
     new CfnOutput(this, stackOutputs.configTableName, { value: tables.config.tableName, description: 'Config table (API keys, accounts): seed it with the admin CLI' });
     new CfnOutput(this, stackOutputs.leadsTableName, { value: tables.leads.tableName, description: 'Leads table' });
     new CfnOutput(this, stackOutputs.eventBusName, { value: events.bus.eventBusName, description: 'Bus carrying Lead Created events' });
     new CfnOutput(this, stackOutputs.alarmTopicArn, { value: monitoring.topic.topicArn, description: 'SNS topic of the alarms' });
     new CfnOutput(this, stackOutputs.dashboardName, { value: monitoring.dashboard.dashboardName, description: 'CloudWatch dashboard' });
+    new CfnOutput(this, stackOutputs.metaSecretArn, { value: meta.secret.secretArn, description: "Meta app secret and webhook verify token: put the app's App Secret in it" });
+    new CfnOutput(this, stackOutputs.metaPageTokenKeyArn, { value: meta.pageTokenKey.keyArn, description: 'KMS key of page tokens: META_PAGE_TOKEN_KEY_ID for admin add-meta-page' });
+    new CfnOutput(this, stackOutputs.metaDeadLetterQueueUrl, { value: meta.deadLetterQueue.queueUrl, description: 'Meta leadgen changes that failed every retry (redrive after fixing)' });
   }
 }

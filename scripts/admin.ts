@@ -20,11 +20,14 @@ import { configTable, leadsTable } from '../shared/dynamodb/tables.ts';
 import { runtimeSettings } from '../shared/routes.ts';
 import { describeError, localTableNames } from './local/environment.ts';
 import { applySeed, readSeedFile, SeedError } from './local/seed.ts';
+import { metaPageCommands } from './local/meta-admin.ts';
 
 export interface AdminIo {
   readonly env: NodeJS.ProcessEnv;
   readonly stdout: (text: string) => void;
   readonly stderr: (text: string) => void;
+  /** Standard input, read whole (add-meta-page reads the page token from it). */
+  readonly stdin?: () => Promise<string>;
 }
 
 /** Bad arguments: exit code 2, with the command's usage. */
@@ -179,6 +182,8 @@ const commands: Record<string, Command> = {
       io.stdout(values.json ? `${JSON.stringify(rejections, null, 2)}\n` : rejectionTable(rejections));
     },
   },
+  // Meta Lead Ads: connected pages and their lead forms (scripts/local/meta-admin.ts).
+  ...metaPageCommands({ usage: (message, command) => new UsageError(message, command), failure: (message) => new CommandError(message) }),
 };
 
 /** The key lifecycle's dependencies: the repository's key and account stores. */
@@ -279,7 +284,8 @@ const rejectionTable = (rejections: readonly Rejection[]): string => {
   if (rejections.length === 0) return 'No rejected submissions.\n';
   const columns: [string, (rejection: Rejection) => unknown][] = [
     ['time', (r) => r.at],
-    ['endpoint', (r) => r.endpoint],
+    // A Meta lead is found by its leadgen id (Meta's lead center shows it).
+    ['endpoint', (r) => (r.meta_leadgen_id ? `${r.endpoint} leadgen ${r.meta_leadgen_id}` : r.endpoint)],
     ['reason', (r) => r.reason],
     ['message', (r) => r.message],
     ['mobile', (r) => r.mobile],
@@ -407,6 +413,12 @@ if (import.meta.main) {
     env: process.env,
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
+    stdin: async () => {
+      if (process.stdin.isTTY) process.stderr.write('Paste the page access token, then press Enter and Ctrl-D:\n');
+      let text = '';
+      for await (const chunk of process.stdin) text += chunk;
+      return text;
+    },
   });
   process.exitCode = code;
 }

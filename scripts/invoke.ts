@@ -1,7 +1,8 @@
 /**
- * `npm run invoke -- <website|portala|portalb|social> <event.json> [<event.json> ...]`: runs one real
+ * `npm run invoke -- <website|portala|portalb|social|meta> <event.json> [<event.json> ...]`: runs one real
  * handler in-process on API Gateway (HTTP API, payload 2.0) event files, in order, and prints each
- * response as the handler returned it.
+ * response as the handler returned it. `meta` is the Meta webhook: its leadgen changes then go through
+ * the worker in-process, as under `npm start` (scripts/local/meta.ts), before the next event.
  *
  * With DYNAMODB_ENDPOINT set it uses that database as it is (for example the one `npm start` runs;
  * table names as for the admin CLI). Otherwise it starts a throw-away in-memory DynamoDB Local,
@@ -24,6 +25,11 @@ import { runtimeSettings } from '../shared/routes.ts';
 import { startDynamoDbLocal, type RunningDynamoDbLocal } from './dynamodb-local.ts';
 import { DEFAULT_SEED_FILE, describeError, endpointNames, ensureTables, functionTimeoutMs, loadHandlers, localTableNames } from './local/environment.ts';
 import { applySeed, readSeedFile } from './local/seed.ts';
+import { startLocalMeta, type LocalMeta } from './local/meta.ts';
+
+/** The Meta webhook's name on the command line. */
+const META = 'meta';
+const invokable = [...endpointNames, META];
 
 export interface InvokeIo {
   readonly env: NodeJS.ProcessEnv;
@@ -31,11 +37,13 @@ export interface InvokeIo {
   readonly stderr: (text: string) => void;
 }
 
-const USAGE = `Usage: npm run invoke -- <${endpointNames.join('|')}> <event.json> [<event.json> ...]
+const USAGE = `Usage: npm run invoke -- <${invokable.join('|')}> <event.json> [<event.json> ...]
   Runs the endpoint's handler in-process on each API Gateway event file, in order, and prints its response.
   With DYNAMODB_ENDPOINT set it uses that database; otherwise a throw-away in-memory DynamoDB Local with
   the seed (LEAD_INTAKE_SEED, default seed/demo.json). Each event gets the function timeout,
   FUNCTION_TIMEOUT_SECONDS (default 10), as in Lambda. Example events are in events/.
+  meta runs the Meta webhook, then its leadgen changes through the worker (META_APP_SECRET, META_VERIFY_TOKEN
+  and META_GRAPH_API_URL as for npm start).
 `;
 
 /** Reads an event file: an API Gateway HTTP API event (payload format 2.0). */
@@ -60,8 +68,8 @@ export const runInvoke = async (argv: readonly string[], io: InvokeIo): Promise<
     io.stdout(USAGE);
     return 0;
   }
-  if (endpoint === undefined || !endpointNames.includes(endpoint as EndpointName) || files.length === 0) {
-    const problem = endpoint === undefined ? 'no endpoint given' : !endpointNames.includes(endpoint as EndpointName) ? `unknown endpoint ${JSON.stringify(endpoint)}` : 'no event file given';
+  if (endpoint === undefined || !invokable.includes(endpoint) || files.length === 0) {
+    const problem = endpoint === undefined ? 'no endpoint given' : !invokable.includes(endpoint) ? `unknown endpoint ${JSON.stringify(endpoint)}` : 'no event file given';
     io.stderr(`invoke: ${problem}\n${USAGE}`);
     return 2;
   }
@@ -80,12 +88,22 @@ export const runInvoke = async (argv: readonly string[], io: InvokeIo): Promise<
       await ensureTables(client, tables);
       await applySeed(new DynamoDbRepository(createDocumentClient({ client }), tables), seed);
     }
-    const handler = (await loadHandlers(databaseEndpoint, tables, endpoint as EndpointName))[endpoint as EndpointName]!;
+    let meta: LocalMeta | undefined;
+    let handler;
+    if (endpoint === META) {
+      await loadHandlers(databaseEndpoint, tables, 'social');
+      meta = startLocalMeta({ ...process.env, ...io.env, [runtimeSettings.dynamodbEndpoint]: databaseEndpoint, CONFIG_TABLE_NAME: tables.config, LEADS_TABLE_NAME: tables.leads });
+      handler = meta.webhook;
+    } else {
+      handler = (await loadHandlers(databaseEndpoint, tables, endpoint as EndpointName))[endpoint as EndpointName]!;
+    }
     for (const [i, event] of events.entries()) {
       if (files.length > 1) io.stdout(`# ${files[i]}\n`);
       // Each event gets the function's timeout (FUNCTION_TIMEOUT_SECONDS, else the stack's), as in Lambda.
       const response: LeadResponse = await handler(event, lambdaContext(`lead-intake-${endpoint}`, timeoutMs) as LeadContext);
       io.stdout(`${JSON.stringify(response, null, 2)}\n`);
+      // The leads of a notification are made before the next event runs (and before the database stops).
+      await meta?.queue.idle();
     }
     return 0;
   } catch (error) {

@@ -10,6 +10,7 @@
  *   LEAD_INTAKE_SEED      seed file (seed/demo.json)
  *   DYNAMODB_ENDPOINT     use this DynamoDB instead of starting one
  *   FUNCTION_TIMEOUT_SECONDS  each request's function timeout, as in Lambda (the stack's, 10)
+ *   META_APP_SECRET, META_VERIFY_TOKEN, META_GRAPH_API_URL   the Meta webhook (scripts/local/meta.ts)
  */
 import type { ChildProcess } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
@@ -18,10 +19,11 @@ import * as path from 'node:path';
 import type { Server } from 'node:http';
 import { createDocumentClient, createDynamoDbClient } from '../shared/dynamodb/client.ts';
 import { DynamoDbRepository } from '../shared/dynamodb/repository.ts';
-import { leadRoutes, runtimeSettings } from '../shared/routes.ts';
+import { leadRoutes, metaWebhookRoute, runtimeSettings } from '../shared/routes.ts';
 import { JavaMissingError, startDynamoDbLocal, type RunningDynamoDbLocal } from './dynamodb-local.ts';
 import { DEFAULT_SEED_FILE, describeDatabaseFailure, describeError, ensureTables, functionTimeoutMs, loadHandlers, localTableNames, type LeadHandlers } from './local/environment.ts';
 import { createLocalServer } from './local/http-server.ts';
+import { startLocalMeta } from './local/meta.ts';
 import { applySeed, demoKeyOf, readSeedFile, type Seed } from './local/seed.ts';
 
 const env = process.env;
@@ -120,6 +122,9 @@ const banner = (baseUrl: string, dynamodb: string, storage: string, seedFile: st
     }
     lines.push('', `Leads: DYNAMODB_ENDPOINT=${dynamodb} npm run -s admin -- leads --account ${account.id}`);
   }
+  lines.push(
+    `Meta webhook:        ${baseUrl}${metaWebhookRoute.path} (GET verification, signed POST; leads read from ${process.env.META_GRAPH_API_URL || 'graph.facebook.com'})`,
+  );
   lines.push('Ctrl-C stops the service and its database.', '');
   return lines.join('\n');
 };
@@ -208,9 +213,13 @@ const main = async () => {
   // POWERTOOLS_METRICS_DISABLED=false.
   env.POWERTOOLS_METRICS_DISABLED ??= 'true';
   const handlers = (await loadHandlers(endpoint, tables)) as LeadHandlers;
+  const meta = startLocalMeta(env, (change) =>
+    process.stderr.write(`npm start: Meta leadgen ${change.leadgenId} of page ${change.pageId} gave up after its retries (see admin rejections)\n`),
+  );
   server = createLocalServer({
     handlers,
     functionTimeoutMs: requestTimeoutMs,
+    metaWebhook: meta.webhook,
     onHandlerError: (error) => process.stderr.write(`npm start: a handler failed: ${describeError(error)}\n`),
   });
   try {

@@ -37,3 +37,22 @@ export const runtimeSettings = {
   /** Set only for DynamoDB Local; the deployed functions use the regional endpoint. */
   dynamodbEndpoint: 'DYNAMODB_ENDPOINT',
 } as const;
+
+/**
+ * Meta Lead Ads (CONTRACT.md section 8): Meta's webhook calls GET (subscription check) and POST
+ * (signed leadgen notifications) on one path; the worker behind its queue has no route.
+ */
+export interface MetaWebhookRoute {
+  readonly path: string;
+  readonly methods: readonly ('GET' | 'POST')[];
+  readonly entry: string;
+}
+
+export const metaWebhookRoute: MetaWebhookRoute = {
+  path: '/api/meta-leadgen-webhook',
+  methods: ['GET', 'POST'],
+  entry: 'functions/meta-webhook/handler.ts',
+};
+
+/** The worker's handler module (an SQS event source, not a route). */
+export const metaWorkerEntry = 'functions/meta-worker/handler.ts';

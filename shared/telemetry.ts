@@ -22,6 +22,9 @@ const metricOf = (line: Readonly<Record<string, unknown>>): { name: string; reas
       return { name: leadMetrics.replayed };
     case 'dry_run':
     case 'preflight':
+    // The Meta webhook's acknowledgements: its leads are counted when the worker creates them.
+    case 'notification_received':
+    case 'verified':
     case undefined:
       return undefined;
     default:

@@ -8,8 +8,8 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { apiGatewayEvent, lambdaContext } from '../../shared/http/api-gateway-event.ts';
 import type { LeadContext } from '../../shared/http/lambda.ts';
-import { FUNCTION_TIMEOUT_SECONDS, leadRoutes, type LeadRoute } from '../../shared/routes.ts';
-import type { LeadHandlers } from './environment.ts';
+import { FUNCTION_TIMEOUT_SECONDS, leadRoutes, metaWebhookRoute, type LeadRoute } from '../../shared/routes.ts';
+import type { LambdaHandler, LeadHandlers } from './environment.ts';
 import { serveDocs } from './docs-routes.ts';
 
 /**
@@ -22,6 +22,8 @@ export interface LocalServerOptions {
   readonly handlers: LeadHandlers;
   /** The function timeout each request gets, as in Lambda (default: the stack's). */
   readonly functionTimeoutMs?: number;
+  /** The Meta webhook's handler (GET and POST on its path), when the server serves it. */
+  readonly metaWebhook?: LambdaHandler;
   /** Called when a handler throws (it should never: the envelope middleware answers every error). */
   readonly onHandlerError?: (error: unknown) => void;
 }
@@ -68,6 +70,13 @@ const bodyOf = (raw: Buffer): string | Buffer | undefined => {
   }
 };
 
+/** Writes a handler's answer back as it is. */
+const send = (response: ServerResponse, answer: { statusCode: number; headers: Record<string, string>; body?: string }) => {
+  const payload = answer.body ?? '';
+  response.writeHead(answer.statusCode, { ...answer.headers, 'content-length': Buffer.byteLength(payload) });
+  response.end(payload);
+};
+
 const methodsOf = (route: LeadRoute) => (route.browserFacing ? ['POST', 'OPTIONS'] : ['POST']);
 
 /** What API Gateway answers when the function did not answer in time (no envelope, no request id). */
@@ -89,11 +98,37 @@ const withinTimeout = async <T>(answer: Promise<T>, timeoutMs: number): Promise<
   }
 };
 
-export const createLocalServer = ({ handlers, functionTimeoutMs = FUNCTION_TIMEOUT_SECONDS * 1000, onHandlerError }: LocalServerOptions): Server =>
+export const createLocalServer = ({ handlers, metaWebhook, functionTimeoutMs = FUNCTION_TIMEOUT_SECONDS * 1000, onHandlerError }: LocalServerOptions): Server =>
   createServer(async (request, response) => {
+    /** Runs a handler as Lambda would, with the function's timeout, and answers as API Gateway would past it. */
+    const answerInTime = async (name: string, handler: LambdaHandler, event: ReturnType<typeof apiGatewayEvent>) => {
+      const answer = await withinTimeout(handler(event, lambdaContext(name, functionTimeoutMs) as LeadContext), functionTimeoutMs);
+      if (answer) return send(response, answer);
+      // The service's own deadline should never let this happen; if it does, the local run shows
+      // what API Gateway would send, not a late answer Lambda would never have delivered.
+      onHandlerError?.(new Error(`the ${name} handler did not answer within the function timeout (${functionTimeoutMs} ms)`));
+      return json(response, 500, PLATFORM_TIMEOUT_BODY);
+    };
     try {
       const method = (request.method ?? 'GET').toUpperCase();
-      const { pathname } = new URL(request.url ?? '/', 'http://localhost');
+      const { pathname, search } = new URL(request.url ?? '/', 'http://localhost');
+      if (metaWebhook && pathname === metaWebhookRoute.path) {
+        if (!(metaWebhookRoute.methods as readonly string[]).includes(method)) {
+          request.resume();
+          return json(response, 405, { status: false, message: 'Method not allowed' }, { allow: metaWebhookRoute.methods.join(', ') });
+        }
+        const body = bodyOf(await readBody(request, MAX_READ_BYTES));
+        const event = apiGatewayEvent({
+          method,
+          path: pathname,
+          query: search.slice(1),
+          headers: headersOf(request),
+          ...(body !== undefined && { body }),
+          sourceIp: (request.socket.remoteAddress ?? '127.0.0.1').replace(/^::ffff:/, ''),
+          requestId: randomUUID(),
+        });
+        return await answerInTime('lead-intake-meta-webhook', metaWebhook, event);
+      }
       const route = leadRoutes.find((r) => r.path === pathname);
       if (!route) {
         request.resume();
@@ -114,17 +149,7 @@ export const createLocalServer = ({ handlers, functionTimeoutMs = FUNCTION_TIMEO
         sourceIp: (request.socket.remoteAddress ?? '127.0.0.1').replace(/^::ffff:/, ''),
         requestId: randomUUID(),
       });
-      const context = lambdaContext(`lead-intake-${route.endpoint}`, functionTimeoutMs) as LeadContext;
-      const answer = await withinTimeout(handlers[route.endpoint](event, context), functionTimeoutMs);
-      if (!answer) {
-        // The service's own deadline should never let this happen; if it does, the local run shows
-        // what API Gateway would send, not a late answer Lambda would never have delivered.
-        onHandlerError?.(new Error(`the ${route.endpoint} handler did not answer within the function timeout (${functionTimeoutMs} ms)`));
-        return json(response, 500, PLATFORM_TIMEOUT_BODY);
-      }
-      const payload = answer.body ?? '';
-      response.writeHead(answer.statusCode, { ...answer.headers, 'content-length': Buffer.byteLength(payload) });
-      response.end(payload);
+      return await answerInTime(`lead-intake-${route.endpoint}`, handlers[route.endpoint], event);
     } catch (error) {
       onHandlerError?.(error);
       if (!response.headersSent) json(response, 500, { status: false, message: 'Lead could not be created' });

@@ -11,6 +11,8 @@ import { InvalidKeyOptionError } from '../../shared/domain/errors.ts';
 import { duplicateSettings, socialPlatforms, type AccountConfig, type Campaign, type DuplicateSetting, type Project } from '../../shared/domain/lead.ts';
 import type { StoredApiKey } from '../../shared/domain/ports.ts';
 import type { DynamoDbRepository } from '../../shared/dynamodb/repository.ts';
+import { pageTokenCipherFromEnvironment } from '../../shared/meta/token-cipher.ts';
+import { applyMetaPages, parseMetaPages, type SeedMetaPage } from './seed-meta.ts';
 
 export interface SeedApiKey {
   readonly key: string;
@@ -24,6 +26,8 @@ export interface SeedApiKey {
 export interface Seed {
   readonly accounts: readonly AccountConfig[];
   readonly apiKeys: readonly SeedApiKey[];
+  /** Facebook pages the accounts connect (CONTRACT.md section 8). */
+  readonly metaPages?: readonly SeedMetaPage[];
 }
 
 /** A seed file that breaks the format; `problems` names each one, with where it is. */
@@ -75,6 +79,8 @@ export const parseSeed = (input: unknown, source = 'seed'): Seed => {
 
   const accounts: AccountConfig[] = [];
   const accountIds = new Set<string>();
+  const metaPages: SeedMetaPage[] = [];
+  const seenPages = new Map<string, string>();
   list(input.accounts, 'accounts').forEach((raw, i) => {
     let at = `accounts[${i}]`;
     if (!isObject(raw)) return problem(`${at} must be an object`);
@@ -84,7 +90,7 @@ export const parseSeed = (input: unknown, source = 'seed'): Seed => {
       if (accountIds.has(id)) problem(`account id ${show(id)} appears more than once`);
       accountIds.add(id);
     }
-    fields(raw, at, ['id', 'name', 'duplicateHandling', 'projects', 'subSources']);
+    fields(raw, at, ['id', 'name', 'duplicateHandling', 'projects', 'subSources', 'metaPages']);
     const name = text(raw.name, `${at}.name`, 200);
     const duplicateSetting = raw.duplicateHandling ?? 'ignore';
     if (!duplicateSettings.includes(duplicateSetting as DuplicateSetting)) {
@@ -144,6 +150,8 @@ export const parseSeed = (input: unknown, source = 'seed'): Seed => {
         socialSubSources.add(value as string);
       });
     }
+
+    metaPages.push(...parseMetaPages(raw.metaPages, { accountId: id, at, projects, campaigns, problem, seenPages }));
 
     if (id !== undefined && name !== undefined) {
       accounts.push({
@@ -213,7 +221,7 @@ export const parseSeed = (input: unknown, source = 'seed'): Seed => {
   });
 
   if (problems.length > 0) throw new SeedError(problems, source);
-  return { accounts, apiKeys };
+  return { accounts, apiKeys, ...(metaPages.length > 0 && { metaPages }) };
 };
 
 /** Reads and checks a seed file. */
@@ -243,6 +251,7 @@ export const applySeed = async (repository: DynamoDbRepository, seed: Seed): Pro
   for (const { key, accountId, active, keyId, options } of seed.apiKeys) {
     await repository.keys.putKey(hashApiKey(key), { keyId, accountId, active, graceEndsAt: null, createdAt, ...options });
   }
+  if (seed.metaPages?.length) await applyMetaPages(repository, seed.metaPages, pageTokenCipherFromEnvironment());
 };
 
 /**

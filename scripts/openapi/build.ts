@@ -42,6 +42,7 @@ import { leadRecord } from '../../shared/domain/create-lead.ts';
 import { numericTextFields } from '../../shared/schemas/lead-fields.ts';
 import { leadFieldValidator, type ValidatedFields } from '../../shared/schemas/validate.ts';
 import { leadRoutes, type EndpointName, type LeadRoute } from '../../shared/routes.ts';
+import { META_TAG, metaWebhookOperations, metaWebhookRoute } from './meta.ts';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
@@ -609,6 +610,7 @@ export const buildOpenApiDocument = (): JsonObject => {
       ...(route.browserFacing && { options: preflightOperation(route) }),
     };
   }
+  paths[metaWebhookRoute.path] = metaWebhookOperations();
   return {
     openapi: '3.1.0',
     info: { title: 'Lead intake service', version, description: API_DESCRIPTION },
@@ -622,7 +624,7 @@ export const buildOpenApiDocument = (): JsonObject => {
       { url: 'http://127.0.0.1:3000', description: 'Local (npm start)' },
     ],
     security: [{ apiKey: [] }],
-    tags: [{ name: 'Leads', description: 'The four lead-creation endpoints.' }],
+    tags: [{ name: 'Leads', description: 'The four lead-creation endpoints.' }, META_TAG],
     paths,
     components: {
       securitySchemes: {

@@ -9,11 +9,15 @@ import type { AccountReader, ApiKeyReader } from './ports.ts';
  * lacks, the domain asks for `current()`, so the cache never causes a wrong rejection.
  */
 export interface AccountView {
-  /** What the request's key allows (its endpoints, origins), read with the key. */
-  readonly key: ApiKeyGrant;
   readonly config: AccountConfig;
   /** The configuration as stored now: re-read once, unless it was read during this request. */
   current(): Promise<AccountConfig>;
+}
+
+/** The account a request's API key acts for. */
+export interface KeyAccountView extends AccountView {
+  /** What the request's key allows (its endpoints, origins), read with the key. */
+  readonly key: ApiKeyGrant;
 }
 
 export interface AccountDirectoryOptions {
@@ -60,11 +64,16 @@ export class AccountDirectory {
    * rotation grace) or ClientNotFound as the contract says. Expiry and grace are checked against the
    * clock on every request, cached or not, so a key stops at its time, not up to a TTL later.
    */
-  async authenticate(apiKey: string): Promise<AccountView> {
+  async authenticate(apiKey: string): Promise<KeyAccountView> {
     const key = await this.#grantOf(hashApiKey(apiKey));
-    const cached = this.#fresh(this.#cachedAccounts, key.accountId);
-    if (cached) return this.#view(key, cached, false);
-    return this.#view(key, await this.#load(key.accountId), true);
+    return { key, ...(await this.account(key.accountId)) };
+  }
+
+  /** An account by id, through the same cache (Meta leads name their account by page, not by key). */
+  async account(accountId: string): Promise<AccountView> {
+    const cached = this.#fresh(this.#cachedAccounts, accountId);
+    if (cached) return this.#view(accountId, cached, false);
+    return this.#view(accountId, await this.#load(accountId), true);
   }
 
   async #grantOf(keyHash: string): Promise<ApiKeyGrant> {
@@ -91,12 +100,11 @@ export class AccountDirectory {
     return config;
   }
 
-  #view(key: ApiKeyGrant, config: AccountConfig, readNow: boolean): AccountView {
+  #view(accountId: string, config: AccountConfig, readNow: boolean): AccountView {
     let current: Promise<AccountConfig> | undefined = readNow ? Promise.resolve(config) : undefined;
     return {
-      key,
       config,
-      current: () => (current ??= this.#load(key.accountId)),
+      current: () => (current ??= this.#load(accountId)),
     };
   }
 

@@ -12,7 +12,7 @@ export abstract class LeadIntakeError extends Error {
   abstract readonly reason: string;
 }
 
-const refusal = (status: number, reason: string, message: string) =>
+export const refusal = (status: number, reason: string, message: string) =>
   class extends LeadIntakeError {
     readonly status = status;
     readonly reason = reason;

@@ -66,6 +66,8 @@ export interface IdempotencyClaim {
   readonly key: string;
   /** Digest of the endpoint and body, to tell a retry from a different lead under a reused key. */
   readonly requestHash: string;
+  /** How long the key holds; 24 hours when not given. Meta's leadgen ids need longer (CONTRACT.md section 8). */
+  readonly ttlSeconds?: number;
 }
 
 /** What a write under an idempotency key found instead of storing: the key was used already. */
@@ -109,6 +111,8 @@ export interface Rejection {
   readonly fields: Readonly<Record<string, unknown>>;
   /** Field problems left out of `fields` to keep the record within its bound (shared/domain/rejections.ts). */
   readonly omittedFields?: number;
+  /** Meta Lead Ads (endpoint `meta`): the leadgen id of the lead that could not be created. */
+  readonly meta_leadgen_id?: string;
 }
 
 export interface RejectionLog {

@@ -2,7 +2,7 @@
  * Leads, their mobile claims and idempotency keys, in the Leads table (docs/data-model.md):
  *   LEADS#<account>#<project> / LEAD#<lead id>    the lead record, item_type "lead", account_id
  *   LEADS#<account>#<project> / MOBILE#<mobile>   item_type "mobile_claim", lead_id of the original
- *   IDEMPOTENCY#<account>#<sha256 of key> / IDEMPOTENCY   request_hash, lead (JSON), expires_at (24 h)
+ *   IDEMPOTENCY#<account>#<sha256 of key> / IDEMPOTENCY   request_hash, lead (JSON), expires_at (24 h, or the claim's own TTL)
  */
 import { GetCommand, PutCommand, ScanCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ServiceUnavailableError } from '../domain/errors.ts';
@@ -33,7 +33,7 @@ const readBackTime = () => Math.min(READ_BACK_RESERVE_MS, (currentDeadline()?.re
 /** Attributes of a lead item that are storage, not part of the lead record. */
 const INTERNAL_LEAD_ATTRIBUTES = ['pk', 'sk', 'item_type', 'account_id'] as const;
 
-/** How long an idempotency key holds. */
+/** How long an idempotency key holds unless its claim says otherwise. */
 const IDEMPOTENCY_SECONDS = 24 * 60 * 60;
 
 const projectPk = (accountId: string, projectId: string) => `LEADS#${accountId}#${projectId}`;
@@ -165,7 +165,7 @@ export class DynamoDbLeadStore implements LeadStore {
    * The idempotency record of a key: written only if the key is unused (or expired, since DynamoDB's
    * TTL deletes lazily), holding the lead so a retry is answered with it without another read.
    */
-  #idempotencyPut(accountId: string, lead: LeadRecord, { key, requestHash }: IdempotencyClaim) {
+  #idempotencyPut(accountId: string, lead: LeadRecord, { key, requestHash, ttlSeconds = IDEMPOTENCY_SECONDS }: IdempotencyClaim) {
     return {
       Put: {
         TableName: this.table,
@@ -176,7 +176,7 @@ export class DynamoDbLeadStore implements LeadStore {
           request_hash: requestHash,
           lead: JSON.stringify(lead),
           created_at: lead.created_at,
-          expires_at: epochSeconds(lead.created_at) + IDEMPOTENCY_SECONDS,
+          expires_at: epochSeconds(lead.created_at) + ttlSeconds,
         },
         ConditionExpression: 'attribute_not_exists(pk) OR expires_at < :now',
         ExpressionAttributeValues: { ':now': epochSeconds(lead.created_at) },

@@ -4,12 +4,14 @@
  *   accounts.ts    accounts, projects, campaigns, sub sources Config table
  *   leads.ts       leads, mobile claims, idempotency keys     Leads table
  *   rejections.ts  refused requests kept for their account    Leads table
+ *   meta-pages.ts  Facebook pages and lead forms (Meta leads)  Config table
  * Each module has the request path's class (all that the Lambda bundles carry) and an admin class
  * that extends it with what the admin CLI, the seed and the tests need.
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DynamoDbAccountReader, DynamoDbAccountStore } from './accounts.ts';
 import { DynamoDbApiKeyReader, DynamoDbApiKeyStore } from './api-keys.ts';
+import { DynamoDbMetaPageStore } from './meta-pages.ts';
 import { DynamoDbLeadArchive, DynamoDbLeadStore, type TransactionRetryPolicy } from './leads.ts';
 import { DynamoDbRejectionArchive, DynamoDbRejectionLog } from './rejections.ts';
 
@@ -41,11 +43,13 @@ export class DynamoDbRepository implements RequestPathStores {
   readonly accounts: DynamoDbAccountStore;
   readonly leads: DynamoDbLeadArchive;
   readonly rejections: DynamoDbRejectionArchive;
+  readonly metaPages: DynamoDbMetaPageStore;
 
   constructor(db: DynamoDBDocumentClient, tables: TableNames, retry?: TransactionRetryPolicy) {
     this.keys = new DynamoDbApiKeyStore(db, tables.config);
     this.accounts = new DynamoDbAccountStore(db, tables.config);
     this.leads = new DynamoDbLeadArchive(db, tables.leads, retry);
     this.rejections = new DynamoDbRejectionArchive(db, tables.leads);
+    this.metaPages = new DynamoDbMetaPageStore(db, tables.config);
   }
 }

@@ -15,9 +15,11 @@ export interface HttpRequestParts {
   readonly body?: string | Buffer;
   readonly sourceIp?: string;
   readonly requestId?: string;
+  /** The query string without `?`, as sent (the Meta webhook's verification GET has one). */
+  readonly query?: string;
 }
 
-export const apiGatewayEvent = ({ method = 'POST', path, headers = {}, body, sourceIp = '127.0.0.1', requestId = randomUUID() }: HttpRequestParts): LeadEvent => {
+export const apiGatewayEvent = ({ method = 'POST', path, headers = {}, body, sourceIp = '127.0.0.1', requestId = randomUUID(), query = '' }: HttpRequestParts): LeadEvent => {
   const lowerCased: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) if (value !== undefined) lowerCased[name.toLowerCase()] = value;
   // API Gateway base64-encodes bodies it does not take for text; a Buffer stands for such a body.
@@ -27,8 +29,9 @@ export const apiGatewayEvent = ({ method = 'POST', path, headers = {}, body, sou
     version: '2.0',
     routeKey: `${method} ${path}`,
     rawPath: path,
-    rawQueryString: '',
+    rawQueryString: query,
     headers: lowerCased,
+    ...(query && { queryStringParameters: queryParameters(query) }),
     requestContext: {
       accountId: 'local',
       apiId: 'local',
@@ -66,4 +69,11 @@ export const lambdaContext = (functionName: string, timeoutMs = FUNCTION_TIMEOUT
     fail: () => undefined,
     succeed: () => undefined,
   };
+};
+
+/** API Gateway's decoded query parameters: repeated names joined with commas. */
+const queryParameters = (query: string): Record<string, string> => {
+  const parameters: Record<string, string> = {};
+  for (const [name, value] of new URLSearchParams(query)) parameters[name] = name in parameters ? `${parameters[name]},${value}` : value;
+  return parameters;
 };

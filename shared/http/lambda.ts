@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
-import type { AccountView } from '../domain/account-directory.ts';
+import type { KeyAccountView } from '../domain/account-directory.ts';
 import type { IdempotencyClaim } from '../domain/ports.ts';
 import type { ValidatedFields } from '../schemas/validate.ts';
 
@@ -16,7 +16,7 @@ export interface LeadContext extends Context {
   requestId: string;
   /** performance.now() when the request entered the chain, for its log line. */
   startedAt: number;
-  account?: AccountView;
+  account?: KeyAccountView;
   body?: Readonly<Record<string, unknown>>;
   fields?: ValidatedFields;
   /** The sender's Idempotency-Key and the digest of what it was sent with. */

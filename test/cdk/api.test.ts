@@ -30,10 +30,12 @@ describe('The HTTP API', () => {
     });
   });
 
-  test('routes POST of each of the four lead paths to its own function, and nothing else but the website preflight', () => {
+  test('routes POST of each of the four lead paths to its own function, and nothing else but the website preflight and the Meta webhook', () => {
     const targets = routeTargets();
     expect(Object.keys(targets).sort()).toEqual([
+      'GET /api/meta-leadgen-webhook',
       'OPTIONS /api/website-lead-create',
+      'POST /api/meta-leadgen-webhook',
       'POST /api/portala-lead-create',
       'POST /api/portalb-lead-create',
       'POST /api/social-lead-create',

@@ -5,7 +5,8 @@ import { logicalIdOf, resources, synthesize } from './synth.ts';
 const { template } = synthesize();
 const pipes = Object.values(resources(template, 'AWS::Pipes::Pipe')).map((p) => p.Properties!);
 const busId = logicalIdOf(template, 'AWS::Events::EventBus');
-const queueId = logicalIdOf(template, 'AWS::SQS::Queue');
+// The Lead Created events' dead-letter queue (the Meta leadgen queues are test/cdk/meta.test.ts's).
+const queueId = Object.keys(resources(template, 'AWS::SQS::Queue')).find((id) => id.startsWith('Events'))!;
 
 /** A DynamoDB stream record of a stored lead, as the pipe receives it. */
 function insertOf(image: Record<string, unknown>, eventName = 'INSERT') {

@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { apiGatewayEvent } from '../../shared/http/api-gateway-event.ts';
-import { leadRoutes } from '../../shared/routes.ts';
+import { leadRoutes, metaWebhookRoute } from '../../shared/routes.ts';
 import { projectRoot } from '../../scripts/local/environment.ts';
 import { runInvoke } from '../../scripts/invoke.ts';
 import { applySeed, readSeedFile } from '../../scripts/local/seed.ts';
@@ -24,6 +24,8 @@ const examples: [file: string, endpoint: string, status: number, message: string
   ['portala-bad-mobile.json', 'portala', 422, 'mobile_number must be a 10-digit Indian mobile number starting with 6, 7, 8 or 9'],
   ['social-unknown-platform.json', 'social', 422, 'Sub source not found'],
   ['website-preflight.json', 'website', 204, undefined],
+  ['meta-leadgen.json', 'meta', 200, 'Notification received'],
+  ['meta-bad-signature.json', 'meta', 401, 'Invalid signature'],
 ];
 
 let service: TestService;
@@ -57,7 +59,7 @@ describe('the example events in events/', () => {
 
   it.each(examples)('%s has the shape API Gateway sends to the %s route', (file, endpoint) => {
     const event = JSON.parse(readFileSync(eventFile(file), 'utf8'));
-    const route = leadRoutes.find((r) => r.endpoint === endpoint)!;
+    const route = leadRoutes.find((r) => r.endpoint === endpoint) ?? { path: metaWebhookRoute.path };
     const reference = apiGatewayEvent({ method: event.requestContext.http.method, path: route.path, body: '{}' });
     const keys = (object: object) => Object.keys(object).filter((key) => key !== 'body').sort();
     expect(keys(event)).toEqual(keys(reference));
@@ -91,7 +93,8 @@ describe('npm run invoke', () => {
   });
 
   it("logged one line per event, without the key", () => {
-    expect(logged.filter((line) => line.includes('"requestId":"local-event-'))).toHaveLength(examples.length);
+    // One request line per event (the worker's lines for the Meta notification come on top).
+    expect(logged.filter((line) => line.includes('"requestId":"local-event-') && line.includes('"message":"lead request"'))).toHaveLength(examples.length);
     expect(logged.join('')).not.toContain('demo-key-please-change');
   });
 
@@ -104,6 +107,11 @@ describe('npm run invoke', () => {
     expect(code).toBe(2);
     expect(stderr.split('\n')[0]).toBe(message);
     expect(stderr).toContain('Usage: npm run invoke --');
+  });
+
+  it("runs the Meta sample's leadgen change through the worker: its page is not the demo account's, so it is logged and counted", () => {
+    const worker = logged.find((line) => line.includes('"endpoint":"meta"') && line.includes('1200000000000001'));
+    expect(JSON.parse(worker!)).toMatchObject({ outcome: 'meta_page_not_configured', pageId: '108000000000001', requestId: 'local-event-0010' });
   });
 
   it('refuses a file that is not an API Gateway event, naming it', async () => {

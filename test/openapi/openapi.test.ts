@@ -105,7 +105,7 @@ describe('the document', () => {
   });
 
   it('has every route and method of the route table, and nothing else', () => {
-    expect(Object.keys(fresh.paths)).toEqual(leadRoutes.map((route) => route.path));
+    expect(Object.keys(fresh.paths)).toEqual([...leadRoutes.map((route) => route.path), '/api/meta-leadgen-webhook']);
     for (const route of leadRoutes) {
       expect(Object.keys(fresh.paths[route.path])).toEqual(route.browserFacing ? ['post', 'options'] : ['post']);
     }
@@ -221,5 +221,25 @@ describe.each(endpoints)('%s: answers', (endpoint) => {
     const unexpected = json(responses['500']);
     expect(new RegExp(unexpected.schema.properties.message.pattern).test(unexpected.examples.unexpected.value.message)).toBe(true);
     expect(unexpected.examples.unexpected.value.message).toMatch(/^Lead could not be created \(request .+\)$/);
+  });
+});
+
+describe('the Meta webhook in docs/openapi.json', () => {
+  const webhook = fresh.paths['/api/meta-leadgen-webhook'];
+
+  it('documents GET verification and the signed POST, without the API key', () => {
+    expect(Object.keys(webhook)).toEqual(['get', 'post']);
+    expect(webhook.get.security).toEqual([]);
+    expect(webhook.post.security).toEqual([]);
+    expect(webhook.post.parameters.map((p: Loose) => [p.name, p.in, p.required])).toEqual([['X-Hub-Signature-256', 'header', true]]);
+  });
+
+  it('gives the contract answers: challenge as text, 403, 200 Notification received, 400 and 401', () => {
+    expect(Object.keys(webhook.get.responses['200'].content)).toEqual(['text/plain; charset=utf-8']);
+    expect(Object.keys(webhook.get.responses)).toEqual(['200', '403']);
+    expect(Object.keys(webhook.post.responses)).toEqual(['200', '400', '401', '500']);
+    expect(webhook.post.responses['200'].content['application/json; charset=utf-8'].example).toEqual({ status: true, message: 'Notification received' });
+    expect(webhook.post.responses['401'].content['application/json; charset=utf-8'].example).toEqual({ status: false, message: 'Invalid signature' });
+    expect(webhook.post.responses['400'].content['application/json; charset=utf-8'].example.message).toBe('Malformed JSON body');
   });
 });

@@ -1,0 +1,33 @@
+/**
+ * A Graph lead as a social-endpoint body (CONTRACT.md section 8): `name` from `full_name` (else
+ * `first_name` + `last_name`), `mobile_number` from `phone_number`, `email`, `location` from `city`,
+ * `platform`, the ad names when present, and the form's project and campaign. The body then goes
+ * through the social endpoint's own validator, so a Meta lead obeys exactly its rules.
+ */
+import type { MetaFormMapping } from '../domain/meta-pages.ts';
+import type { GraphLead } from './graph.ts';
+
+const firstValue = (lead: GraphLead, name: string): string | undefined => {
+  const field = lead.field_data?.find((entry) => entry?.name === name);
+  const value = field?.values?.[0];
+  return typeof value === 'string' && value.trim() !== '' ? value : undefined;
+};
+
+export const socialBodyOf = (lead: GraphLead, form: MetaFormMapping): Record<string, unknown> => {
+  const fullName = firstValue(lead, 'full_name');
+  const parts = [firstValue(lead, 'first_name'), firstValue(lead, 'last_name')].filter((part) => part !== undefined).map((part) => part.trim());
+  const name = fullName ?? (parts.length > 0 ? parts.join(' ') : undefined);
+  const optional = (field: string, value: unknown) => (typeof value === 'string' && value.trim() !== '' ? { [field]: value } : {});
+  return {
+    ...optional('name', name),
+    ...optional('mobile_number', firstValue(lead, 'phone_number')),
+    ...optional('email', firstValue(lead, 'email')),
+    ...optional('location', firstValue(lead, 'city')),
+    ...optional('platform', lead.platform),
+    ...optional('social_campaign', lead.campaign_name),
+    ...optional('social_adset', lead.adset_name),
+    ...optional('social_ad', lead.ad_name),
+    projectID: form.projectID,
+    campaignID: form.campaignID,
+  };
+};
