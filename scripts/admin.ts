@@ -10,7 +10,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { AccountAdmin } from '../shared/domain/account-admin.ts';
 import { hashApiKey } from '../shared/domain/account-directory.ts';
+import { AccountNotFoundError } from '../shared/domain/errors.ts';
 import { duplicateSettings, type DuplicateSetting, type LeadRecord } from '../shared/domain/lead.ts';
 import type { Rejection } from '../shared/domain/ports.ts';
 import { createDocumentClient } from '../shared/dynamodb/client.ts';
@@ -95,8 +97,11 @@ const commands: Record<string, Command> = {
       if (!duplicateSettings.includes(setting as DuplicateSetting)) {
         throw new UsageError(`the setting must be one of ${duplicateSettings.join(', ')}, not ${JSON.stringify(setting)}`, 'set-duplicates');
       }
-      if (!(await repository().accounts.setDuplicateSetting(accountId, setting as DuplicateSetting))) {
-        throw new CommandError(`account ${JSON.stringify(accountId)} does not exist`);
+      try {
+        await new AccountAdmin(repository().accounts).setDuplicateSetting(accountId, setting!);
+      } catch (error) {
+        if (error instanceof AccountNotFoundError) throw new CommandError(`account ${JSON.stringify(accountId)} does not exist`);
+        throw error;
       }
       io.stdout(`Duplicate handling of account ${accountId} is now ${setting}.\n`);
     },
@@ -112,10 +117,12 @@ const commands: Record<string, Command> = {
       const account = await repo.accounts.loadAccount(accountId);
       if (!account) throw new CommandError(`account ${JSON.stringify(accountId)} does not exist`);
       const project = values.project as string | undefined;
-      if (project !== undefined && !account.projects.has(project)) {
+      // Retired projects keep their leads: they are listed too.
+      const projectIds = await repo.accounts.allProjectIds(accountId);
+      if (project !== undefined && !projectIds.includes(project)) {
         throw new CommandError(`project ${JSON.stringify(project)} is not a project of account ${accountId}`);
       }
-      const leads = await repo.leads.listLeads(accountId, project === undefined ? account.projects.keys() : [project]);
+      const leads = await repo.leads.listLeads(accountId, project === undefined ? projectIds : [project]);
       io.stdout(values.json ? `${JSON.stringify(leads, null, 2)}\n` : leadTable(leads));
     },
   },

@@ -9,7 +9,7 @@ import { ServiceUnavailableError } from '../domain/errors.ts';
 import type { LeadRecord } from '../domain/lead.ts';
 import type { IdempotencyClaim, IdempotentReplay, LeadStore, OriginalLeadOutcome, RepeatLeadOutcome } from '../domain/ports.ts';
 import { asServiceFailure, isDatabaseUnavailable, RETRY_AFTER_SECONDS } from './failures.ts';
-import { epochSeconds, orUnavailable, queryAll, sha256 } from './requests.ts';
+import { cancellationReasons, epochSeconds, orUnavailable, queryAll, sha256, type CancellationReason } from './requests.ts';
 
 export interface TransactionRetryPolicy {
   /** Attempts of a transaction that DynamoDB cancels for a conflict with a concurrent writer. */
@@ -243,16 +243,6 @@ export class DynamoDbLeadArchive extends DynamoDbLeadStore {
     return problems;
   }
 }
-
-interface CancellationReason {
-  readonly Code?: string;
-  readonly Item?: Record<string, { S?: string }>;
-}
-
-const cancellationReasons = (error: unknown): readonly CancellationReason[] | undefined =>
-  (error as { name?: unknown } | null)?.name === 'TransactionCanceledException'
-    ? ((error as { CancellationReasons?: CancellationReason[] }).CancellationReasons ?? [])
-    : undefined;
 
 const isConflict = (reasons: readonly CancellationReason[]) => reasons.some((reason) => reason.Code === 'TransactionConflict');
 
