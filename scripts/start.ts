@@ -9,6 +9,9 @@
  *   LEAD_INTAKE_DATA_DIR  its data folder (.data); `:memory:` keeps nothing
  *   LEAD_INTAKE_SEED      seed file (seed/demo.json)
  *   DYNAMODB_ENDPOINT     use this DynamoDB instead of starting one
+ *   LEAD_INTAKE_ADMIN_ACCESS_KEY_ID / LEAD_INTAKE_ADMIN_SECRET_ACCESS_KEY
+ *                         credentials the admin API's SigV4 signatures must use (local defaults)
+ *   AWS_REGION            the region admin signatures must name (any when unset)
  */
 import type { ChildProcess } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
@@ -17,9 +20,10 @@ import * as path from 'node:path';
 import type { Server } from 'node:http';
 import { createDocumentClient, createDynamoDbClient } from '../shared/dynamodb/client.ts';
 import { DynamoDbRepository } from '../shared/dynamodb/repository.ts';
-import { leadRoutes, runtimeSettings } from '../shared/routes.ts';
+import { ADMIN_BASE_PATH, leadRoutes, runtimeSettings } from '../shared/routes.ts';
 import { startDynamoDbLocal, type RunningDynamoDbLocal } from './dynamodb-local.ts';
-import { DEFAULT_SEED_FILE, describeError, ensureTables, loadHandlers, localTableNames, type LeadHandlers } from './local/environment.ts';
+import { adminCredentialsFrom, adminCredentialSettings, DEFAULT_ADMIN_CREDENTIALS, type AdminCredentials } from './local/admin-auth.ts';
+import { DEFAULT_SEED_FILE, describeError, ensureTables, loadAdminHandler, loadHandlers, localTableNames, type LeadHandlers } from './local/environment.ts';
 import { createLocalServer } from './local/http-server.ts';
 import { applySeed, demoKeyOf, readSeedFile, type Seed } from './local/seed.ts';
 
@@ -81,7 +85,15 @@ const listen = (httpServer: Server, port: number): Promise<void> =>
 /** A string for a POSIX shell, inside single quotes. */
 const shellQuote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
 
-const banner = (baseUrl: string, dynamodb: string, storage: string, seedFile: string, seed: Seed): string => {
+/** The admin API's lines: where it is, and the credentials to sign with (the secret only when it is the default). */
+const adminBanner = (baseUrl: string, credentials: AdminCredentials, region: string | undefined): string[] => [
+  '',
+  `Admin API:           ${baseUrl}${ADMIN_BASE_PATH} (AWS SigV4, service execute-api, region ${region ?? 'any'})`,
+  `  access key id:     ${credentials.accessKeyId}${env[adminCredentialSettings.accessKeyId] ? ` (${adminCredentialSettings.accessKeyId})` : ''}`,
+  `  secret access key: ${credentials.secretAccessKey === DEFAULT_ADMIN_CREDENTIALS.secretAccessKey ? credentials.secretAccessKey : `from ${adminCredentialSettings.secretAccessKey}`}`,
+];
+
+const banner = (baseUrl: string, dynamodb: string, storage: string, seedFile: string, seed: Seed, admin: string[]): string => {
   const lines = [
     '',
     `Lead intake service: ${baseUrl}`,
@@ -110,7 +122,7 @@ const banner = (baseUrl: string, dynamodb: string, storage: string, seedFile: st
     }
     lines.push('', `Leads: DYNAMODB_ENDPOINT=${dynamodb} npm run -s admin -- leads --account ${account.id}`);
   }
-  lines.push('Ctrl-C stops the service and its database.', '');
+  lines.push(...admin, '', 'Ctrl-C stops the service and its database.', '');
   return lines.join('\n');
 };
 
@@ -190,8 +202,11 @@ const main = async () => {
   // POWERTOOLS_METRICS_DISABLED=false.
   env.POWERTOOLS_METRICS_DISABLED ??= 'true';
   const handlers = (await loadHandlers(endpoint, tables)) as LeadHandlers;
+  const adminCredentials = adminCredentialsFrom(env);
+  const region = env.AWS_REGION || undefined;
   server = createLocalServer({
     handlers,
+    admin: { handler: await loadAdminHandler(), credentials: adminCredentials, ...(region && { region }) },
     onHandlerError: (error) => process.stderr.write(`npm start: a handler failed: ${describeError(error)}\n`),
   });
   try {
@@ -201,7 +216,7 @@ const main = async () => {
     return fail(code === 'EADDRINUSE' ? `port ${port} is already in use on ${HOST}; set PORT to a free port` : describeError(error));
   }
   if (stopping) return;
-  process.stdout.write(`${banner(`http://${HOST}:${port}`, endpoint, storage, seedFile, seed)}\n`);
+  process.stdout.write(`${banner(`http://${HOST}:${port}`, endpoint, storage, seedFile, seed, adminBanner(`http://${HOST}:${port}`, adminCredentials, region))}\n`);
 };
 
 main().catch((error: unknown) => fail(describeError(error)));

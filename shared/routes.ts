@@ -21,6 +21,69 @@ export const leadRoutes: readonly LeadRoute[] = [
   { endpoint: 'social', path: '/api/social-lead-create', entry: 'functions/social/handler.ts', browserFacing: false },
 ];
 
+/** What the admin function does for a route (CONTRACT.md section 9). */
+export type AdminOperation =
+  | 'getAccount'
+  | 'putAccount'
+  | 'putProject'
+  | 'retireProject'
+  | 'putCampaign'
+  | 'retireCampaign';
+
+export interface AdminRoute {
+  readonly method: 'GET' | 'PUT' | 'POST' | 'DELETE';
+  /** API Gateway's path template: `{name}` is one path segment. */
+  readonly path: string;
+  readonly operation: AdminOperation;
+}
+
+/** The admin API: configuration in, for the CRM's backend, behind IAM (SigV4) authorization. */
+export const ADMIN_BASE_PATH = '/admin/v1';
+export const adminEntry = 'functions/admin/handler.ts';
+
+const account = `${ADMIN_BASE_PATH}/accounts/{accountId}`;
+const project = `${account}/projects/{projectId}`;
+const campaign = `${project}/campaigns/{campaignId}`;
+
+export const adminRoutes: readonly AdminRoute[] = [
+  { method: 'GET', path: account, operation: 'getAccount' },
+  { method: 'PUT', path: account, operation: 'putAccount' },
+  { method: 'PUT', path: project, operation: 'putProject' },
+  { method: 'DELETE', path: project, operation: 'retireProject' },
+  { method: 'PUT', path: campaign, operation: 'putCampaign' },
+  { method: 'DELETE', path: campaign, operation: 'retireCampaign' },
+];
+
+/** API Gateway's route key, which it hands the function as `routeKey`. */
+export const routeKeyOf = (route: Pick<AdminRoute, 'method' | 'path'>) => `${route.method} ${route.path}`;
+
+const templateOf = (path: string) => new RegExp(`^${path.replace(/\{(\w+)\}/g, '(?<$1>[^/]+)')}$`);
+const templates = adminRoutes.map((route) => ({ route, pattern: templateOf(route.path) }));
+
+/**
+ * The admin route a request path matches, as API Gateway matches it (for the local server): the
+ * routes of that path, and the decoded path parameters. Undefined when no route has the path.
+ */
+export const matchAdminPath = (path: string): { routes: AdminRoute[]; pathParameters: Record<string, string> } | undefined => {
+  let pathParameters: Record<string, string> | undefined;
+  const routes: AdminRoute[] = [];
+  for (const { route, pattern } of templates) {
+    const match = pattern.exec(path);
+    if (!match) continue;
+    routes.push(route);
+    pathParameters ??= Object.fromEntries(Object.entries(match.groups ?? {}).map(([name, value]) => [name, safeDecode(value)]));
+  }
+  return pathParameters ? { routes, pathParameters } : undefined;
+};
+
+const safeDecode = (value: string) => {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+};
+
 /** Environment variables the lead functions read (besides the table names of ./dynamodb/tables.ts). */
 export const runtimeSettings = {
   /** Seconds a container keeps an account's configuration and API key before re-reading them. */

@@ -35,12 +35,15 @@ export interface TelemetryParts {
   readonly metrics?: Metrics;
   readonly write?: (text: string) => void;
   readonly now?: () => Date;
+  /** False for functions whose request lines are not lead requests (the admin API): log lines only. */
+  readonly countLeads?: boolean;
 }
 
 export const telemetrySink = ({
   metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE_NAME }),
   write = (text) => void process.stdout.write(`${text}\n`),
   now = () => new Date(),
+  countLeads = true,
 }: TelemetryParts = {}): LogSink => {
   let coldStart = true;
   return (line) => {
@@ -58,7 +61,7 @@ export const telemetrySink = ({
     );
 
     // Only request lines (they have an endpoint and a status) count in the metrics.
-    if (typeof line.endpoint !== 'string' || typeof line.status !== 'number') return;
+    if (!countLeads || typeof line.endpoint !== 'string' || typeof line.status !== 'number') return;
     if (coldStart) {
       coldStart = false;
       metrics.captureColdStartMetric();

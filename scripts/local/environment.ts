@@ -8,7 +8,7 @@ import { createTable } from '../../shared/dynamodb/create-tables.ts';
 import type { TableNames } from '../../shared/dynamodb/repository.ts';
 import { configTable, leadsTable } from '../../shared/dynamodb/tables.ts';
 import type { LeadContext, LeadEvent, LeadResponse } from '../../shared/http/lambda.ts';
-import { leadRoutes, runtimeSettings, type EndpointName } from '../../shared/routes.ts';
+import { adminEntry, leadRoutes, runtimeSettings, type EndpointName } from '../../shared/routes.ts';
 
 /** Repository root: route entries (shared/routes.ts) and the default seed are relative to it. */
 export const projectRoot = path.resolve(import.meta.dirname, '..', '..');
@@ -53,6 +53,10 @@ export const loadHandlers = async (dynamodbEndpoint: string, tables: TableNames,
   }
   return handlers;
 };
+
+/** The admin function's handler, loaded like the lead handlers (after `loadHandlers` set the environment). */
+export const loadAdminHandler = async (): Promise<LambdaHandler> =>
+  ((await import(path.join(projectRoot, adminEntry))) as { handler: LambdaHandler }).handler;
 
 /** A one-line description of an error, for a terminal: no stack trace. */
 export const describeError = (error: unknown): string => {
