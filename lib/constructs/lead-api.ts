@@ -2,21 +2,26 @@
  * The HTTP API (API Gateway v2, payload format 2.0): one POST route per lead endpoint from shared/routes.ts,
  * plus an OPTIONS route on browser-facing endpoints (the website handler answers CORS preflight itself, the
  * same code locally and deployed, so the API has no CORS configuration of its own). One `$default` stage,
- * auto-deployed, throttled, with JSON access logs. See docs/decisions/0001-http-api.md.
+ * auto-deployed, throttled, with JSON access logs. See docs/decisions/0001-http-api.md. The admin routes
+ * (/admin/v1, CONTRACT.md section 9) share the API and its stage, with IAM authorization.
  */
 import { Validations } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpIamAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import type { EndpointName, LeadRoute } from '../../shared/routes.ts';
+import type { AdminRoute, EndpointName, LeadRoute } from '../../shared/routes.ts';
 
 export interface LeadApiProps {
   readonly apiName: string;
   readonly routes: readonly LeadRoute[];
   readonly functions: Readonly<Record<EndpointName, lambda.IFunction>>;
+  /** The admin API's routes and its one function, behind IAM authorization (SigV4). */
+  readonly adminRoutes: readonly AdminRoute[];
+  readonly adminFunction: lambda.IFunction;
   readonly throttlingRateLimit: number;
   readonly throttlingBurstLimit: number;
   readonly logRetentionDays: number;
@@ -87,6 +92,14 @@ export class LeadApi extends Construct {
                 'authorizer cannot express that, and cdk-nag cannot see it.',
         });
       });
+    }
+
+    // The admin API: only principals allowed execute-api:Invoke on a route get through (docs/deployment.md
+    // has policies that limit a CRM principal to one account); everything else gets the API's own 403.
+    const adminIntegration = new HttpLambdaIntegration('adminIntegration', props.adminFunction);
+    const iamAuthorizer = new HttpIamAuthorizer();
+    for (const route of props.adminRoutes) {
+      this.api.addRoutes({ path: route.path, methods: [route.method as apigw.HttpMethod], integration: adminIntegration, authorizer: iamAuthorizer });
     }
   }
 }

@@ -23,6 +23,9 @@ const DEFAULT_RETRY: TransactionRetryPolicy = { attempts: 5, baseDelayMs: 20 };
 /** Attributes of a lead item that are storage, not part of the lead record. */
 const INTERNAL_LEAD_ATTRIBUTES = ['pk', 'sk', 'item_type', 'account_id'] as const;
 
+/** `item_type` of lead items: what the Lead Created stream filter matches. */
+export const LEAD_ITEM_TYPE = 'lead';
+
 /** How long an idempotency key holds. */
 const IDEMPOTENCY_SECONDS = 24 * 60 * 60;
 
@@ -164,7 +167,7 @@ export class DynamoDbLeadStore implements LeadStore {
   // ---- internals -----------------------------------------------------------------------------
 
   #leadItem(accountId: string, lead: LeadRecord) {
-    return { pk: projectPk(accountId, lead.projectID), sk: `LEAD#${lead.id}`, item_type: 'lead', account_id: accountId, ...lead };
+    return { pk: projectPk(accountId, lead.projectID), sk: `LEAD#${lead.id}`, item_type: LEAD_ITEM_TYPE, account_id: accountId, ...lead };
   }
 
   /**
@@ -228,7 +231,7 @@ export class DynamoDbLeadArchive extends DynamoDbLeadStore {
       ExclusiveStartKey = page.LastEvaluatedKey;
     } while (ExclusiveStartKey);
 
-    const leads = new Map(items.filter((item) => item.item_type === 'lead').map((item) => [`${item.pk}|${item.id}`, item]));
+    const leads = new Map(items.filter((item) => item.item_type === LEAD_ITEM_TYPE).map((item) => [`${item.pk}|${item.id}`, item]));
     const claims = new Map(items.filter((item) => item.item_type === 'mobile_claim').map((item) => [`${item.pk}|${item.sk.slice('MOBILE#'.length)}`, item]));
     const problems: string[] = [];
     for (const [key, claim] of claims) {
@@ -259,7 +262,8 @@ const replayOf = (reason: CancellationReason | undefined, { requestHash }: Idemp
   return { kind: 'replay', lead: JSON.parse(item.lead.S) as LeadRecord };
 };
 
-const leadRecordOf = (item: Record<string, unknown>): LeadRecord => {
+/** The lead record of a stored lead item: the item without its storage attributes. */
+export const leadRecordOf = (item: Record<string, unknown>): LeadRecord => {
   const record = { ...item };
   for (const attribute of INTERNAL_LEAD_ATTRIBUTES) delete record[attribute];
   return record as unknown as LeadRecord;

@@ -7,7 +7,7 @@ import { resources, synthesize } from './synth.ts';
 const outdir = mkdtempSync(path.join(tmpdir(), 'lead-intake-cdk-'));
 afterAll(() => rmSync(outdir, { recursive: true, force: true }));
 
-describe('Bundling the lead functions', () => {
+describe('Bundling the functions', () => {
   test('builds each handler with the local esbuild into a non-empty ESM index.mjs with its source map', () => {
     const docker = process.env.CDK_DOCKER;
     process.env.CDK_DOCKER = 'false'; // any attempt to bundle in Docker fails this test
@@ -15,9 +15,10 @@ describe('Bundling the lead functions', () => {
       const { app, template } = synthesize({ bundle: true, outdir });
       app.synth();
       const functions = Object.values(resources(template, 'AWS::Lambda::Function'));
-      expect(functions).toHaveLength(4);
+      // Four lead functions, the admin function and the Lead Created enrichment function.
+      expect(functions).toHaveLength(6);
       const hashes = new Set(functions.map((fn) => String(fn.Properties!.Code.S3Key).replace(/\.zip$/, '')));
-      expect(hashes.size).toBe(4);
+      expect(hashes.size).toBe(6);
       for (const hash of hashes) {
         const bundle = path.join(outdir, `asset.${hash}`, 'index.mjs');
         expect(statSync(bundle).size).toBeGreaterThan(1_000);
