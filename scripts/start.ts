@@ -12,6 +12,9 @@
  *   LEAD_INTAKE_ADMIN_ACCESS_KEY_ID / LEAD_INTAKE_ADMIN_SECRET_ACCESS_KEY
  *                         credentials the admin API's SigV4 signatures must use (local defaults)
  *   AWS_REGION            the region admin signatures must name (any when unset)
+ *   LEAD_EVENTS_WEBHOOK_URL            post each Lead Created event there, as the deployed delivery does
+ *   LEAD_EVENTS_WEBHOOK_AUTHORIZATION  its Authorization header (never printed)
+ *   LEAD_EVENTS_RETRY_DELAY_MS         first wait before a retry (1000; it doubles, up to 30 s)
  */
 import type { ChildProcess } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
@@ -25,6 +28,7 @@ import { startDynamoDbLocal, type RunningDynamoDbLocal } from './dynamodb-local.
 import { adminCredentialsFrom, adminCredentialSettings, DEFAULT_ADMIN_CREDENTIALS, type AdminCredentials } from './local/admin-auth.ts';
 import { DEFAULT_SEED_FILE, describeError, ensureTables, loadAdminHandler, loadHandlers, localTableNames, type LeadHandlers } from './local/environment.ts';
 import { createLocalServer } from './local/http-server.ts';
+import { startLeadStreamReader, webhookSender, type LeadStreamReader, type WebhookSender } from './local/lead-events.ts';
 import { applySeed, demoKeyOf, readSeedFile, type Seed } from './local/seed.ts';
 
 const env = process.env;
@@ -34,11 +38,14 @@ let stopping = false;
 let dynamoStarting: Promise<RunningDynamoDbLocal> | undefined;
 let dynamoProcess: ChildProcess | undefined;
 let server: Server | undefined;
+let leadEvents: { reader: LeadStreamReader; sender: WebhookSender } | undefined;
 
 /** Stops what was started, in reverse order, and exits. A second signal does not start it again. */
 const shutdown = async (code: number): Promise<never> => {
   if (!stopping) {
     stopping = true;
+    leadEvents?.sender.stop();
+    await leadEvents?.reader.stop().catch(() => undefined);
     if (server) {
       server.close();
       server.closeAllConnections();
@@ -84,6 +91,35 @@ const listen = (httpServer: Server, port: number): Promise<void> =>
 
 /** A string for a POSIX shell, inside single quotes. */
 const shellQuote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
+
+/** LEAD_EVENTS_WEBHOOK_URL and its companions, checked; undefined when unset. */
+const webhookSetting = () => {
+  const url = env.LEAD_EVENTS_WEBHOOK_URL;
+  if (!url) return undefined;
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(url);
+  } catch {
+    parsed = undefined;
+  }
+  if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) {
+    process.stderr.write(`npm start: LEAD_EVENTS_WEBHOOK_URL must be an http:// or https:// URL, not ${JSON.stringify(url)}\n`);
+    process.exit(1);
+  }
+  const delay = env.LEAD_EVENTS_RETRY_DELAY_MS ? Number(env.LEAD_EVENTS_RETRY_DELAY_MS) : undefined;
+  if (delay !== undefined && !(Number.isInteger(delay) && delay > 0)) {
+    process.stderr.write(`npm start: LEAD_EVENTS_RETRY_DELAY_MS must be a whole number of milliseconds, not ${JSON.stringify(env.LEAD_EVENTS_RETRY_DELAY_MS)}\n`);
+    process.exit(1);
+  }
+  return { url, ...(env.LEAD_EVENTS_WEBHOOK_AUTHORIZATION && { authorization: env.LEAD_EVENTS_WEBHOOK_AUTHORIZATION }), ...(delay && { firstDelayMs: delay }) };
+};
+
+const eventsBanner = (webhook: ReturnType<typeof webhookSetting>): string[] => [
+  '',
+  webhook
+    ? `Lead events:         each Lead Created event is POSTed to ${webhook.url}${webhook.authorization ? ' (with LEAD_EVENTS_WEBHOOK_AUTHORIZATION)' : ''}`
+    : 'Lead events:         set LEAD_EVENTS_WEBHOOK_URL to receive each Lead Created event, as the deployed delivery sends it',
+];
 
 /** The admin API's lines: where it is, and the credentials to sign with (the secret only when it is the default). */
 const adminBanner = (baseUrl: string, credentials: AdminCredentials, region: string | undefined): string[] => [
@@ -149,6 +185,7 @@ const main = async () => {
   const external = env[runtimeSettings.dynamodbEndpoint];
 
   // Everything that can be checked is checked before anything starts.
+  const webhook = webhookSetting();
   let seed: Seed;
   try {
     seed = await readSeedFile(seedFile);
@@ -209,6 +246,21 @@ const main = async () => {
     admin: { handler: await loadAdminHandler(), credentials: adminCredentials, ...(region && { region }) },
     onHandlerError: (error) => process.stderr.write(`npm start: a handler failed: ${describeError(error)}\n`),
   });
+  if (webhook) {
+    const sender = webhookSender({ ...webhook, log: (line) => process.stdout.write(`lead events: ${line}\n`) });
+    try {
+      const reader = await startLeadStreamReader({
+        dynamodb: createDynamoDbClient({ endpoint }),
+        endpoint,
+        leadsTable: tables.leads,
+        onEvent: (event) => void sender.deliver(event),
+        onError: (error) => process.stderr.write(`npm start: reading the Leads stream failed: ${describeError(error)}\n`),
+      });
+      leadEvents = { reader, sender };
+    } catch (error) {
+      return fail(`could not read the Leads table's stream at ${endpoint}: ${describeError(error)}`);
+    }
+  }
   try {
     await listen(server, port);
   } catch (error) {
@@ -216,7 +268,7 @@ const main = async () => {
     return fail(code === 'EADDRINUSE' ? `port ${port} is already in use on ${HOST}; set PORT to a free port` : describeError(error));
   }
   if (stopping) return;
-  process.stdout.write(`${banner(`http://${HOST}:${port}`, endpoint, storage, seedFile, seed, adminBanner(`http://${HOST}:${port}`, adminCredentials, region))}\n`);
+  process.stdout.write(`${banner(`http://${HOST}:${port}`, endpoint, storage, seedFile, seed, [...adminBanner(`http://${HOST}:${port}`, adminCredentials, region), ...eventsBanner(webhook)])}\n`);
 };
 
 main().catch((error: unknown) => fail(describeError(error)));
