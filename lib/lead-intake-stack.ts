@@ -83,8 +83,10 @@ export class LeadIntakeStack extends Stack {
       functions: lambdas,
       adminRoutes,
       adminFunction: admin.function,
-      throttlingRateLimit: settings.throttlingRateLimit,
-      throttlingBurstLimit: settings.throttlingBurstLimit,
+      throttle: {
+        serverToServer: { rateLimit: settings.throttlingRateLimit, burstLimit: settings.throttlingBurstLimit },
+        website: { rateLimit: settings.websiteThrottlingRateLimit, burstLimit: settings.websiteThrottlingBurstLimit },
+      },
       logRetentionDays: settings.logRetentionDays,
     });
 

@@ -14,12 +14,20 @@ export interface LeadIntakeSettings {
    */
   readonly stage: string;
   /**
-   * Steady-state requests per second the API's stage lets through (all four routes together) before it
-   * answers 429. @default 50
+   * Steady-state requests per second each server-to-server route (portal A, portal B, social) lets
+   * through before API Gateway answers 429: the stage's default route throttle. @default 50
    */
   readonly throttlingRateLimit: number;
-  /** Burst of requests the stage absorbs above the rate. @default 100 */
+  /** Burst of requests each server-to-server route absorbs above the rate. @default 100 */
   readonly throttlingBurstLimit: number;
+  /**
+   * Steady-state requests per second of the website route (POST and its preflight, each), throttled
+   * apart from the server-to-server routes so a flood on the public form cannot starve the portals.
+   * API Gateway cannot throttle per key or per IP (docs/deployment.md). @default 20
+   */
+  readonly websiteThrottlingRateLimit: number;
+  /** Burst of requests the website route absorbs above its rate. @default 40 */
+  readonly websiteThrottlingBurstLimit: number;
   /**
    * Origins allowed to post to the website endpoint from a browser; `*` allows any. Context takes a
    * comma-separated string (`-c corsAllowedOrigins=https://a.example,https://b.example`) or a JSON array.
@@ -64,6 +72,8 @@ export const defaultSettings: LeadIntakeSettings = {
   stage: 'dev',
   throttlingRateLimit: 50,
   throttlingBurstLimit: 100,
+  websiteThrottlingRateLimit: 20,
+  websiteThrottlingBurstLimit: 40,
   corsAllowedOrigins: ['*'],
   logRetentionDays: 30,
   memorySize: 512,
@@ -92,6 +102,8 @@ export function resolveSettings(node: Node, props: Partial<LeadIntakeSettings> =
     stage: stageName(raw('stage')),
     throttlingRateLimit: number('throttlingRateLimit', raw('throttlingRateLimit'), { min: 1, max: 10_000 }),
     throttlingBurstLimit: number('throttlingBurstLimit', raw('throttlingBurstLimit'), { min: 1, max: 5_000, integer: true }),
+    websiteThrottlingRateLimit: number('websiteThrottlingRateLimit', raw('websiteThrottlingRateLimit'), { min: 1, max: 10_000 }),
+    websiteThrottlingBurstLimit: number('websiteThrottlingBurstLimit', raw('websiteThrottlingBurstLimit'), { min: 1, max: 5_000, integer: true }),
     corsAllowedOrigins: origins(raw('corsAllowedOrigins')),
     logRetentionDays: retentionDays(raw('logRetentionDays')),
     alarmEmail: alarmEmail === undefined || alarmEmail === '' ? undefined : email(alarmEmail),

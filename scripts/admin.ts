@@ -9,11 +9,11 @@
  * 2 bad arguments.
  */
 import { randomBytes } from 'node:crypto';
-import { EventBridgeClient, StartReplayCommand } from '@aws-sdk/client-eventbridge';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { EventBridgeClient, StartReplayCommand } from '@aws-sdk/client-eventbridge';
 import { AccountAdmin } from '../shared/domain/account-admin.ts';
-import { hashApiKey } from '../shared/domain/account-directory.ts';
-import { AccountNotFoundError } from '../shared/domain/errors.ts';
+import { createKey, isoInstant, listKeys, revokeKey, rotateKey, type IssuedKey, type KeySummary } from '../shared/domain/api-keys.ts';
+import { AccountNotFoundError, InvalidKeyOptionError, KeyAdminError } from '../shared/domain/errors.ts';
 import { duplicateSettings, type DuplicateSetting, type LeadRecord } from '../shared/domain/lead.ts';
 import type { Rejection } from '../shared/domain/ports.ts';
 import { createDocumentClient } from '../shared/dynamodb/client.ts';
@@ -48,6 +48,8 @@ interface Command {
   readonly summary: string;
   readonly options: NonNullable<ParseArgsConfig['options']>;
   readonly positionals: readonly string[];
+  /** The positionals may be left out (the command then checks what it was given). */
+  readonly optionalPositionals?: boolean;
   readonly run: (args: { values: Record<string, string | boolean | undefined>; positionals: string[] }, repository: () => DynamoDbRepository, io: AdminIo) => Promise<void>;
 }
 
@@ -66,28 +68,69 @@ const commands: Record<string, Command> = {
     },
   },
   'create-key': {
-    usage: 'create-key --account ID',
-    summary: 'Create an active API key for an account and print it, once: only its SHA-256 hash is stored.',
-    options: { ...HELP, account: { type: 'string' } },
+    usage: 'create-key --account ID [--label TEXT] [--endpoints LIST] [--origins LIST] [--expires ISO-8601] [--json]',
+    summary:
+      'Create an active API key and print it, once (only its SHA-256 hash is stored). LIST is comma-separated: endpoints of ' +
+      'website, portala, portalb, social; origins scheme://host[:port] make a browser key (website only). --json prints the key with its details.',
+    options: { ...HELP, account: { type: 'string' }, label: { type: 'string' }, endpoints: { type: 'string' }, origins: { type: 'string' }, expires: { type: 'string' }, json: { type: 'boolean' } },
     positionals: [],
     run: async ({ values }, repository, io) => {
       const accountId = required(values.account, '--account', 'create-key');
-      const repo = repository();
-      if (!(await repo.accounts.loadAccount(accountId))) throw new CommandError(`account ${JSON.stringify(accountId)} does not exist`);
-      const key = `lk_${randomBytes(24).toString('base64url')}`;
-      await repo.keys.saveApiKey(hashApiKey(key), { accountId, active: true });
-      io.stdout(`${key}\n`);
-      io.stderr(`API key created for account ${accountId}. It is shown only this once: store it now.\n`);
+      const issued = await createKey(keyAdmin(repository()), {
+        accountId,
+        label: optional(values.label),
+        endpoints: list(values.endpoints),
+        origins: list(values.origins),
+        expiresAt: optional(values.expires),
+      });
+      printIssued(issued, values.json === true, io, `API key ${issued.key_id} created for account ${accountId}.`);
+    },
+  },
+  'list-keys': {
+    usage: 'list-keys --account ID [--json]',
+    summary: "List an account's API keys (key id, label, endpoints, origins, active, created, expires): never a key or its hash.",
+    options: { ...HELP, account: { type: 'string' }, json: { type: 'boolean' } },
+    positionals: [],
+    run: async ({ values }, repository, io) => {
+      const accountId = required(values.account, '--account', 'list-keys');
+      const keys = await listKeys(keyAdmin(repository()), accountId);
+      io.stdout(values.json ? `${JSON.stringify(keys, null, 2)}\n` : keyTable(keys));
     },
   },
   'revoke-key': {
-    usage: 'revoke-key KEY',
-    summary: 'Make an API key inactive: it then answers 401 Invalid API credentials.',
-    options: HELP,
+    usage: 'revoke-key KEY | revoke-key --id KEY_ID',
+    summary: 'Make an API key inactive, given the key or its key id: it then answers 401 Invalid API credentials.',
+    options: { ...HELP, id: { type: 'string' } },
     positionals: ['KEY'],
-    run: async ({ positionals: [key] }, repository, io) => {
-      if (!(await repository().keys.revokeApiKey(hashApiKey(key!)))) throw new CommandError('no such API key');
-      io.stdout('API key revoked.\n');
+    optionalPositionals: true,
+    run: async ({ values, positionals: [key] }, repository, io) => {
+      if (key === undefined && values.id === undefined) throw new UsageError('give the key to revoke, or --id KEY_ID', 'revoke-key');
+      if (key !== undefined && values.id !== undefined) throw new UsageError('give the key or --id KEY_ID, not both', 'revoke-key');
+      const keyId = values.id === undefined ? undefined : required(values.id, '--id', 'revoke-key');
+      const revoked = await revokeKey(keyAdmin(repository()), keyId === undefined ? { key: key! } : { keyId });
+      io.stdout(revoked.key_id ? `API key ${revoked.key_id} revoked.\n` : 'API key revoked.\n');
+    },
+  },
+  'rotate-key': {
+    usage: 'rotate-key --id KEY_ID [--grace SECONDS] [--expires ISO-8601] [--json]',
+    summary:
+      "Replace a key: a new key with the old one's account, label, endpoints and origins, printed like create-key; the old key " +
+      'keeps working for the grace period (default 86400 seconds; 0 ends it at once).',
+    options: { ...HELP, id: { type: 'string' }, grace: { type: 'string' }, expires: { type: 'string' }, json: { type: 'boolean' } },
+    positionals: [],
+    run: async ({ values }, repository, io) => {
+      const keyId = required(values.id, '--id', 'rotate-key');
+      const rotated = await rotateKey(keyAdmin(repository()), {
+        keyId,
+        ...(values.grace !== undefined && { graceSeconds: seconds(values.grace as string, '--grace', 'rotate-key') }),
+        expiresAt: optional(values.expires),
+      });
+      printIssued(
+        rotated,
+        values.json === true,
+        io,
+        `API key ${rotated.key_id} replaces ${rotated.replaces.key_id}, which keeps working until ${rotated.replaces.expires_at}.`,
+      );
     },
   },
   'set-duplicates': {
@@ -193,6 +236,42 @@ export const leadEventSettings = {
   deliveryRuleArn: 'LEAD_EVENTS_DELIVERY_RULE_ARN',
 } as const;
 
+/** The key lifecycle's dependencies: the repository's key and account stores. */
+const keyAdmin = (repository: DynamoDbRepository) => ({ keys: repository.keys, accounts: repository.accounts });
+
+const optional = (value: string | boolean | undefined): string | undefined => (typeof value === 'string' ? value : undefined);
+
+/** A comma-separated option as a list: `--endpoints website,portala`. */
+const list = (value: string | boolean | undefined): string[] | undefined => (typeof value === 'string' ? value.split(',').map((item) => item.trim()) : undefined);
+
+/** A number of seconds as the domain checks it (whole, not negative); text that is no number at all is refused here. */
+const seconds = (value: string, option: string, command: string): number => {
+  const n = value.trim() === '' ? Number.NaN : Number(value);
+  if (Number.isNaN(n)) throw new UsageError(`${option} must be a whole number of seconds, not ${JSON.stringify(value)}`, command);
+  return n;
+};
+
+/** A new key: alone on standard output (for `$(...)`), or with its details as one JSON object with --json. */
+const printIssued = (issued: IssuedKey, json: boolean, io: AdminIo, note: string) => {
+  io.stdout(json ? `${JSON.stringify(issued, null, 2)}\n` : `${issued.key}\n`);
+  io.stderr(`${note} The key is shown only this once: store it now.\n`);
+};
+
+/** The keys as a table for a terminal. */
+const keyTable = (keys: readonly KeySummary[]): string => {
+  if (keys.length === 0) return 'No API keys with a key id.\n';
+  const columns: [string, (key: KeySummary) => unknown][] = [
+    ['key_id', (k) => k.key_id],
+    ['label', (k) => k.label],
+    ['endpoints', (k) => k.endpoints?.join(',') ?? 'all'],
+    ['origins', (k) => k.origins?.join(',') ?? ''],
+    ['active', (k) => (k.active ? 'yes' : 'no')],
+    ['created_at', (k) => k.created_at],
+    ['expires_at', (k) => k.expires_at ?? 'never'],
+  ];
+  return table(columns, keys) + `${keys.length} key(s)\n`;
+};
+
 const REJECTIONS_KEPT_MS = 30 * 24 * 60 * 60 * 1000;
 
 const required = (value: string | boolean | undefined, option: string, command: string): string => {
@@ -202,14 +281,9 @@ const required = (value: string | boolean | undefined, option: string, command: 
 
 /** An ISO-8601 date or date-time (`2025-01-31`, `2025-01-31T09:30`, `2025-01-31T09:30:00.000+05:30`), as UTC ISO text. */
 const isoTime = (value: string, option: string, command: string): string => {
-  const match = /^(\d{4})-(\d{2})-(\d{2})(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/i.exec(value.trim());
-  const time = match ? new Date(value.trim()) : undefined;
-  // V8 reads 2025-02-30 as March 2: the day must exist in its month.
-  const day = match && new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])));
-  if (!match || !time || Number.isNaN(time.getTime()) || !day || day.getUTCDate() !== Number(match[3]) || day.getUTCMonth() !== Number(match[2]) - 1) {
-    throw new UsageError(`${option} must be an ISO-8601 date or date-time such as 2025-01-31 or 2025-01-31T09:30:00Z, not ${JSON.stringify(value)}`, command);
-  }
-  return time.toISOString();
+  const time = isoInstant(value);
+  if (!time) throw new UsageError(`${option} must be an ISO-8601 date or date-time such as 2025-01-31 or 2025-01-31T09:30:00Z, not ${JSON.stringify(value)}`, command);
+  return time;
 };
 
 const usageOf = (name: string, command: Command) => `Usage: npm run admin -- ${command.usage}\n  ${command.summary}\n`;
@@ -297,6 +371,25 @@ const repositoryFor = (env: NodeJS.ProcessEnv): DynamoDbRepository => {
   return new DynamoDbRepository(createDocumentClient(endpoint ? { endpoint } : {}), tables);
 };
 
+/**
+ * `--grace -1` as `--grace=-1`: parseArgs takes a value that starts with '-' for an option, so the
+ * domain can name the problem (a negative grace) instead of parseArgs calling it ambiguous.
+ */
+const joinNegativeNumbers = (args: readonly string[], command: Command): string[] => {
+  const joined: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const name = args[i]!.startsWith('--') ? args[i]!.slice(2) : undefined;
+    const next = args[i + 1];
+    if (name !== undefined && command.options[name]?.type === 'string' && next !== undefined && /^-\d/.test(next)) {
+      joined.push(`--${name}=${next}`);
+      i++;
+    } else {
+      joined.push(args[i]!);
+    }
+  }
+  return joined;
+};
+
 /** Runs one admin command; returns the exit code. */
 export const runAdmin = async (argv: readonly string[], io: AdminIo): Promise<number> => {
   const [name, ...rest] = argv;
@@ -309,7 +402,7 @@ export const runAdmin = async (argv: readonly string[], io: AdminIo): Promise<nu
     if (!command) throw new UsageError(`unknown command ${JSON.stringify(name)}`);
     let parsed: ReturnType<typeof parseArgs>;
     try {
-      parsed = parseArgs({ args: [...rest], options: command.options, allowPositionals: true, strict: true });
+      parsed = parseArgs({ args: joinNegativeNumbers(rest, command), options: command.options, allowPositionals: true, strict: true });
     } catch (error) {
       // parseArgs adds advice on positionals that start with '-'; the first sentence is the problem.
       throw new UsageError((error as Error).message.split(/\.\s|\n/)[0]!, name);
@@ -318,7 +411,7 @@ export const runAdmin = async (argv: readonly string[], io: AdminIo): Promise<nu
       io.stdout(usageOf(name, command));
       return 0;
     }
-    if (parsed.positionals.length !== command.positionals.length) {
+    if (parsed.positionals.length !== command.positionals.length && !(command.optionalPositionals && parsed.positionals.length < command.positionals.length)) {
       const expected = command.positionals.length === 0 ? 'no arguments' : command.positionals.join(' ');
       throw new UsageError(`expected ${expected}, got ${parsed.positionals.length === 0 ? 'none' : parsed.positionals.map((p) => JSON.stringify(p)).join(' ')}`, name);
     }
@@ -332,7 +425,12 @@ export const runAdmin = async (argv: readonly string[], io: AdminIo): Promise<nu
       io.stderr(error.command && commands[error.command] ? usageOf(error.command, commands[error.command]!) : generalUsage());
       return 2;
     }
-    if (error instanceof SeedError) {
+    if (error instanceof InvalidKeyOptionError) {
+      io.stderr(`admin ${name}: --${error.option}: ${error.message}\n`);
+      io.stderr(usageOf(name, command!));
+      return 2;
+    }
+    if (error instanceof SeedError || error instanceof KeyAdminError) {
       io.stderr(`admin ${name}: ${error.message}\n`);
       return 1;
     }

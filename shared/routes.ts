@@ -28,7 +28,11 @@ export type AdminOperation =
   | 'putProject'
   | 'retireProject'
   | 'putCampaign'
-  | 'retireCampaign';
+  | 'retireCampaign'
+  | 'createKey'
+  | 'listKeys'
+  | 'revokeKey'
+  | 'rotateKey';
 
 export interface AdminRoute {
   readonly method: 'GET' | 'PUT' | 'POST' | 'DELETE';
@@ -44,6 +48,8 @@ export const adminEntry = 'functions/admin/handler.ts';
 const account = `${ADMIN_BASE_PATH}/accounts/{accountId}`;
 const project = `${account}/projects/{projectId}`;
 const campaign = `${project}/campaigns/{campaignId}`;
+const keys = `${account}/keys`;
+const key = `${keys}/{keyId}`;
 
 export const adminRoutes: readonly AdminRoute[] = [
   { method: 'GET', path: account, operation: 'getAccount' },
@@ -52,6 +58,10 @@ export const adminRoutes: readonly AdminRoute[] = [
   { method: 'DELETE', path: project, operation: 'retireProject' },
   { method: 'PUT', path: campaign, operation: 'putCampaign' },
   { method: 'DELETE', path: campaign, operation: 'retireCampaign' },
+  { method: 'POST', path: keys, operation: 'createKey' },
+  { method: 'GET', path: keys, operation: 'listKeys' },
+  { method: 'DELETE', path: key, operation: 'revokeKey' },
+  { method: 'POST', path: `${key}/rotate`, operation: 'rotateKey' },
 ];
 
 /** API Gateway's route key, which it hands the function as `routeKey`. */

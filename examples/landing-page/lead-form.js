@@ -3,11 +3,15 @@
  *
  * Enhances every <form data-lead-form> on the page. Configuration is on the form:
  *   data-api-base    the service's base URL, e.g. https://api.example.com (no trailing /api)
- *   data-api-key     an API key dedicated to this form (it is visible to every visitor)
+ *   data-api-key     a browser key for this site (admin create-key --origins ...): visible to every
+ *                    visitor, and good only for the website endpoint from the site's own origins
  *   data-project     projectID
  *   data-campaign    campaignID
  *   data-sub-source  a Website sub source of the account, e.g. "Skyline landing page"
  *   data-message-*   optional: replaces a message below (data-message-success, -duplicate, ...)
+ *
+ * A hidden `company_website` field (the honeypot) is left empty by people and filled by many bots; the
+ * service answers a filled one as if the lead were stored, and stores nothing.
  *
  * UTM parameters and gclid/fbclid of the page URL are kept for the visit (sessionStorage) and sent
  * with the lead. Field errors of the service (422 `errors`) are shown under their fields.
@@ -34,6 +38,9 @@ const MESSAGES = {
   busy: 'We are very busy right now. Please try again in a minute.',
   busyFor: 'We are very busy right now. Please try again in {wait}.', // {wait}: "20 seconds", from Retry-After
   network: 'We could not reach our server. Please check your internet connection and try again.',
+  // The server was reachable but its answer could not be read: this page's address is not allowed to use
+  // the form's key, or the answer came from in front of the service (too many requests at once).
+  unreadable: 'Sorry, this form could not send your details from this page just now. Please try again in a minute or contact us directly.',
   timeout: 'Our server is taking too long to answer. Please try again in a minute.',
   setup: 'Sorry, this form is not working right now. Please try again later or contact us directly.',
   unexpected: 'Sorry, something went wrong on our side. Please try again in a few minutes.',
@@ -50,6 +57,9 @@ const SETUP_MESSAGES = new Set([
   'Content-Type must be application/json',
   'Malformed JSON body',
   'Request body must be a JSON object',
+  'API key not allowed on this endpoint',
+  'Origin not allowed',
+  'Dry runs are not allowed with this API key',
 ]);
 
 /** UTM parameters and click ids of this visit: the URL's, else those kept from an earlier page. */
@@ -209,6 +219,19 @@ const send = async (config, body, idempotencyKey) => {
   return { status: response.status, body: answer, retryAfter: retryAfterSeconds(response.headers.get('retry-after')) };
 };
 
+/**
+ * Whether the service answers at all: an opaque (no-cors) GET of the endpoint resolves whenever an HTTP
+ * answer arrives, whatever its CORS headers, and rejects only when the network fails.
+ */
+const serverReachable = async (config) => {
+  try {
+    await fetch(config.url, { method: 'GET', mode: 'no-cors', credentials: 'omit', cache: 'no-store', ...(typeof AbortSignal.timeout === 'function' && { signal: AbortSignal.timeout(5000) }) });
+    return true;
+  } catch {
+    return false;
+  }
+};
+
 /** For the site owner, in the browser console; never shown to visitors. */
 const reportSetupProblem = (status, message, detail) => {
   console.error(`Lead form: the lead service answered ${status} ${JSON.stringify(message)}${detail ? ` (${detail})` : ''}. Check the form's data-api-key, data-project, data-campaign and data-sub-source.`);
@@ -308,9 +331,14 @@ export const enhanceLeadForm = (form) => {
       if (answer.status === 200 && answer.body && answer.body.status === true) attempt = null;
       showAnswer(form, answer);
     } catch (error) {
-      // fetch rejects on network failures, on CORS refusals (origin not allowed) and on timeouts.
+      // fetch rejects on network failures, on timeouts, and on answers the page may not read: a refused
+      // origin, or an answer API Gateway makes itself (429, a body over its limits), which has no CORS headers.
       const timedOut = error && (error.name === 'TimeoutError' || error.name === 'AbortError');
-      setMessage(form, messageOf(form, timedOut ? 'timeout' : 'network'), 'error');
+      const reason = timedOut ? 'timeout' : (await serverReachable(config)) ? 'unreadable' : 'network';
+      if (reason === 'unreadable') {
+        console.error('Lead form: the lead service answered, but the page may not read its answer. Is this page\'s origin one of the key\'s origins (admin list-keys)? Or the API throttled the request (429).');
+      }
+      setMessage(form, messageOf(form, reason), 'error');
     } finally {
       sending = false;
       form.removeAttribute('aria-busy');

@@ -1,9 +1,12 @@
 /**
  * The HTTP API (API Gateway v2, payload format 2.0): one POST route per lead endpoint from shared/routes.ts,
  * plus an OPTIONS route on browser-facing endpoints (the website handler answers CORS preflight itself, the
- * same code locally and deployed, so the API has no CORS configuration of its own). One `$default` stage,
- * auto-deployed, throttled, with JSON access logs. See docs/decisions/0001-http-api.md. The admin routes
- * (/admin/v1, CONTRACT.md section 9) share the API and its stage, with IAM authorization.
+ * same code locally and deployed, so the API has no CORS configuration of its own: an HTTP API with one
+ * ignores the function's CORS headers, and the function's per-key answer, which echoes only a browser key's
+ * own origins, is the one that must reach the page). One `$default` stage, auto-deployed, with JSON access
+ * logs, throttled per route: the browser-facing website route on limits of its own, so a flood on the
+ * public form cannot use up what the server-to-server routes are allowed. See docs/decisions/0001-http-api.md.
+ * The admin routes (/admin/v1, CONTRACT.md section 9) share the API and its stage, with IAM authorization.
  */
 import { Validations } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
@@ -22,9 +25,20 @@ export interface LeadApiProps {
   /** The admin API's routes and its one function, behind IAM authorization (SigV4). */
   readonly adminRoutes: readonly AdminRoute[];
   readonly adminFunction: lambda.IFunction;
-  readonly throttlingRateLimit: number;
-  readonly throttlingBurstLimit: number;
+  readonly throttle: {
+    /** Each server-to-server route (the stage's default route throttle). */
+    readonly serverToServer: RouteThrottle;
+    /** Each browser-facing route (the website POST and its preflight). */
+    readonly website: RouteThrottle;
+  };
   readonly logRetentionDays: number;
+}
+
+export interface RouteThrottle {
+  /** Steady-state requests per second. */
+  readonly rateLimit: number;
+  /** Requests absorbed above the rate. */
+  readonly burstLimit: number;
 }
 
 /**
@@ -68,18 +82,30 @@ export class LeadApi extends Construct {
       httpApi: this.api,
       stageName: '$default',
       autoDeploy: true,
-      throttle: { rateLimit: props.throttlingRateLimit, burstLimit: props.throttlingBurstLimit },
+      throttle: props.throttle.serverToServer,
       accessLogSettings: {
         destination: new apigw.LogGroupLogDestination(this.accessLogGroup),
         format: AccessLogFormat.custom(JSON.stringify(accessLogFields)),
       },
     });
     this.baseUrl = this.api.apiEndpoint;
+    // CloudFormation types RouteSettings as plain JSON: its keys are written as the service spells them.
+    const routeSettings: Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }> = {};
 
     for (const route of props.routes) {
       const integration = new HttpLambdaIntegration(`${route.endpoint}Integration`, props.functions[route.endpoint]);
       const methods = route.browserFacing ? [apigw.HttpMethod.POST, apigw.HttpMethod.OPTIONS] : [apigw.HttpMethod.POST];
       const httpRoutes = this.api.addRoutes({ path: route.path, methods, integration });
+      if (route.browserFacing) {
+        for (const method of methods) {
+          routeSettings[`${method} ${route.path}`] = {
+            ThrottlingRateLimit: props.throttle.website.rateLimit,
+            ThrottlingBurstLimit: props.throttle.website.burstLimit,
+          };
+        }
+        // A stage's route settings name routes that must exist first.
+        httpRoutes.forEach((httpRoute) => this.stage.node.addDependency(httpRoute));
+      }
       httpRoutes.forEach((httpRoute, i) => {
         Validations.of(httpRoute.node.defaultChild!).acknowledge({
           id: 'AwsSolutions-APIG4',
@@ -93,6 +119,7 @@ export class LeadApi extends Construct {
         });
       });
     }
+    (this.stage.node.defaultChild as apigw.CfnStage).routeSettings = routeSettings;
 
     // The admin API: only principals allowed execute-api:Invoke on a route get through (docs/deployment.md
     // has policies that limit a CRM principal to one account); everything else gets the API's own 403.

@@ -21,12 +21,13 @@ export const leadFunctionTableAccess = {
 } as const;
 
 /**
- * What the admin function may do: read an account's partition, and write configuration items (a
+ * What the admin function may do: read an account's partition and its keys (BatchGetItem lists them),
+ * and write configuration and key items (a
  * transaction's parts are authorised as PutItem, UpdateItem and ConditionCheckItem). Nothing on the
  * Leads table: it writes configuration, never leads.
  */
 export const adminFunctionTableAccess = {
-  config: ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:ConditionCheckItem'],
+  config: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:ConditionCheckItem'],
 } as const;
 
 export class LeadTables extends Construct {

@@ -16,14 +16,19 @@ import {
   readName,
   reportUnknownFields,
 } from '../../shared/domain/account-admin.ts';
-import { hashApiKey } from '../../shared/domain/account-directory.ts';
+import { derivedKeyId, hashApiKey, isKeyId, keyOptions } from '../../shared/domain/api-keys.ts';
+import { InvalidKeyOptionError } from '../../shared/domain/errors.ts';
 import type { AccountConfig, Campaign, Project } from '../../shared/domain/lead.ts';
+import type { StoredApiKey } from '../../shared/domain/ports.ts';
 import type { DynamoDbRepository } from '../../shared/dynamodb/repository.ts';
 
 export interface SeedApiKey {
   readonly key: string;
   readonly accountId: string;
   readonly active: boolean;
+  /** Given, or derived from the key's hash, so applying the same file twice gives the same id. */
+  readonly keyId: string;
+  readonly options: Pick<StoredApiKey, 'label' | 'endpoints' | 'origins' | 'expiresAt'>;
 }
 
 export interface Seed {
@@ -134,20 +139,56 @@ export const parseSeed = (input: unknown, source = 'seed'): Seed => {
 
   const apiKeys: SeedApiKey[] = [];
   const keys = new Set<string>();
+  const keyIds = new Set<string>();
   list(input.apiKeys, 'apiKeys').forEach((raw, i) => {
     const at = `apiKeys[${i}]`;
     if (!isObject(raw)) return problem(`${at} must be an object`);
-    fields(raw, at, ['key', 'accountId', 'active']);
+    fields(raw, at, ['key', 'accountId', 'active', 'keyId', 'label', 'endpoints', 'origins', 'expiresAt']);
     // Never echo a key in an error: the message may end up in a terminal log.
     const key = typeof raw.key === 'string' && raw.key.trim() !== '' ? raw.key : void problem(`${at}.key must be a non-empty string`);
     if (key !== undefined && key !== key.trim()) problem(`${at}.key has leading or trailing spaces`);
-    if (key !== undefined && keys.has(key)) problem(`${at}.key is the same key as an earlier entry`);
+    const duplicateKey = key !== undefined && keys.has(key);
+    if (duplicateKey) problem(`${at}.key is the same key as an earlier entry`);
     if (key !== undefined) keys.add(key);
     // An entry may point to an account the file does not define: that key answers 404 Client not found.
     const accountId = checked(raw.accountId, `${at}.accountId`, accountIdProblem);
     const active = raw.active ?? true;
     if (typeof active !== 'boolean') problem(`${at}.active must be true or false`);
-    if (key !== undefined && accountId !== undefined) apiKeys.push({ key, accountId, active: active === true });
+    const keyId = raw.keyId === undefined ? (key === undefined ? undefined : derivedKeyId(hashApiKey(key))) : raw.keyId;
+    if (typeof keyId !== 'string' || !isKeyId(keyId)) {
+      if (key !== undefined || raw.keyId !== undefined) problem(`${at}.keyId must be key_ followed by letters and digits, not ${show(raw.keyId)}`);
+    } else if (keyIds.has(keyId) && !(raw.keyId === undefined && key !== undefined && keys.has(key) && duplicateKey)) {
+      problem(`${at}.keyId ${show(keyId)} is the key id of an earlier entry`);
+    } else {
+      keyIds.add(keyId);
+    }
+    let options: SeedApiKey['options'] | undefined;
+    try {
+      const listOf = (value: unknown, name: string) => {
+        if (value === undefined || value === null) return value;
+        if (!Array.isArray(value) || value.some((item) => typeof item !== 'string')) throw new InvalidKeyOptionError(name, 'must be an array of strings');
+        return value as string[];
+      };
+      if (raw.label !== undefined && raw.label !== null && typeof raw.label !== 'string') throw new InvalidKeyOptionError('label', 'must be a string');
+      if (raw.expiresAt !== undefined && raw.expiresAt !== null && typeof raw.expiresAt !== 'string') throw new InvalidKeyOptionError('expiresAt', 'must be an ISO-8601 string');
+      // A seed may hold an expired key on purpose (to try the 401), so a past expiry is allowed here.
+      options = keyOptions(
+        {
+          label: raw.label as string | null | undefined,
+          endpoints: listOf(raw.endpoints, 'endpoints'),
+          origins: listOf(raw.origins, 'origins'),
+          expiresAt: raw.expiresAt as string | null | undefined,
+        },
+        new Date(),
+        { allowPastExpiry: true },
+      );
+    } catch (error) {
+      if (!(error instanceof InvalidKeyOptionError)) throw error;
+      problem(`${at}: ${error.option === 'expires' ? 'expiresAt' : error.option}: ${error.message}`);
+    }
+    if (key !== undefined && accountId !== undefined && typeof keyId === 'string' && options) {
+      apiKeys.push({ key, accountId, active: active === true, keyId, options });
+    }
   });
 
   if (problems.length > 0) throw new SeedError(problems, source);
@@ -173,12 +214,16 @@ export const readSeedFile = async (file: string): Promise<Seed> => {
 
 /**
  * Writes a checked seed through the admin operations: each account with its projects and campaigns,
- * then the keys, as hashes only.
+ * then the keys, as hashes only. Throws KeyIdTakenError when a key id of the file belongs to another key
+ * already stored.
  */
 export const applySeed = async (repository: DynamoDbRepository, seed: Seed): Promise<void> => {
   const admin = new AccountAdmin(repository.accounts);
   for (const account of seed.accounts) await admin.configure(account);
-  for (const { key, accountId, active } of seed.apiKeys) await repository.keys.saveApiKey(hashApiKey(key), { accountId, active });
+  const createdAt = new Date().toISOString();
+  for (const { key, accountId, active, keyId, options } of seed.apiKeys) {
+    await repository.keys.putKey(hashApiKey(key), { keyId, accountId, active, graceEndsAt: null, createdAt, ...options });
+  }
 };
 
 /**

@@ -19,9 +19,12 @@ import {
   BodyNotAnObjectError,
   CampaignNotFoundError,
   ClientNotFoundError,
+  DryRunNotAllowedError,
   FieldValidationError,
   InvalidApiCredentialsError,
+  KeyNotAllowedOnEndpointError,
   LeadAlreadyExistsError,
+  OriginNotAllowedError,
   MalformedJsonBodyError,
   PayloadTooLargeError,
   ProjectNotFoundError,
@@ -34,6 +37,7 @@ import { socialPlatforms } from '../../shared/domain/lead.ts';
 import { portalAEndpoint, portalBEndpoint, socialEndpoint, websiteEndpoint, type LeadEndpoint } from '../../shared/endpoints.ts';
 import { LEAD_CREATED, LEAD_WOULD_BE_CREATED } from '../../shared/http/envelope.ts';
 import { MAX_BODY_BYTES, submissionOf } from '../../shared/http/lead-handler.ts';
+import { HONEYPOT_FIELD } from '../../shared/http/middleware/honeypot.ts';
 import { leadRecord } from '../../shared/domain/create-lead.ts';
 import { numericTextFields } from '../../shared/schemas/lead-fields.ts';
 import { leadFieldValidator, type ValidatedFields } from '../../shared/schemas/validate.ts';
@@ -243,6 +247,14 @@ export const requestSchema = (endpoint: LeadEndpoint): JsonObject => {
     const schema = numericTextFields.has(field) ? { anyOf: [converted, { type: 'integer', minimum: 0 }] } : converted;
     described[field] = { ...(description !== undefined && { description }), ...schema };
   }
+  if (endpoint.browserFacing) {
+    // Not a lead field (never validated or stored): the hidden field of a browser form (CONTRACT.md section 7).
+    described[HONEYPOT_FIELD] = {
+      description:
+        'The honeypot of a browser form: a field hidden from people, which bots fill. Leave it out, empty or `null`. With a browser key (a key with origins), a body where it is filled (a string not blank after trimming, or any value other than a string or `null`) is answered as a new lead (200, with a `data` lead) and nothing is stored. Other keys: ignored.',
+      type: ['string', 'null'],
+    };
+  }
   const ignored = endpoint.unknownFields === 'ignore';
   return {
     description:
@@ -338,7 +350,11 @@ const headers = {
     description: '`true` when this answers a repeat of an earlier request with the same `Idempotency-Key` with that request\'s lead: nothing was stored now.',
     schema: { type: 'string', enum: ['true'] },
   },
-  allowOrigin: { description: 'CORS: the allowed origin (configurable, default `*`).', schema: { type: 'string' } },
+  allowOrigin: {
+    description:
+      'CORS. For a browser key whose origin is one of its own, the request’s `Origin` as sent (with `Vary: Origin`), on every answer but `Origin not allowed`, which has none; for other keys, and before the key is known, the stack’s setting (default `*`).',
+    schema: { type: 'string' },
+  },
 } satisfies JsonObject;
 
 /** Response headers of an operation: `x-request-id` always, the CORS header on the browser-facing route. */
@@ -419,10 +435,23 @@ const operationResponses = (route: LeadRoute): JsonObject => {
       notAnObject: [message(BodyNotAnObjectError), 'Valid JSON, but not an object'],
       invalidIdempotencyKey: [INVALID_IDEMPOTENCY_KEY, 'A malformed `Idempotency-Key` header'],
     }),
-    '401': refusalResponse(route, 'No API key, or an unknown or inactive one.', {
+    '401': refusalResponse(route, 'No API key, or an unknown, inactive or expired one, or one whose rotation grace period has ended.', {
       apiKeyMissing: [message(ApiKeyMissingError), 'No `x-api-key` header, or an empty one'],
-      invalidCredentials: [message(InvalidApiCredentialsError), 'The key is unknown, or known but inactive'],
+      invalidCredentials: [message(InvalidApiCredentialsError), 'The key is unknown, inactive, expired, or past its rotation grace period'],
     }),
+    '403': refusalResponse(
+      route,
+      route.browserFacing
+        ? 'The key is valid and its account exists, but it does not allow this request. Checked right after the key, before the size, in this order: the key’s endpoints, then (a browser key) the request’s `Origin` header, then (a browser key) a dry run.'
+        : 'The key is valid and its account exists, but this endpoint is not one of its endpoints (a browser key, one with origins, only posts to the website endpoint). Checked right after the key, before the size.',
+      {
+        keyNotAllowedOnEndpoint: [message(KeyNotAllowedOnEndpointError), 'This endpoint is not one of the key’s endpoints'],
+        ...(route.browserFacing && {
+          originNotAllowed: [message(OriginNotAllowedError), 'A browser key, and the `Origin` header is absent or not one of its origins (this answer has no `Access-Control-Allow-Origin`)'],
+          dryRunNotAllowed: [message(DryRunNotAllowedError), '`x-dry-run: true` with a browser key'],
+        }),
+      },
+    ),
     '404': refusalResponse(route, 'The key is valid and active, but its account does not exist.', {
       clientNotFound: [message(ClientNotFoundError), 'The key’s account does not exist'],
     }),
@@ -559,13 +588,15 @@ const API_DESCRIPTION = [
   '',
   '**Answers.** Every answer is JSON (`application/json; charset=utf-8`) with an `x-request-id` header. Success: `{"status": true, "message": "Lead created successfully", "data": {...lead...}}` (the social endpoint answers without `data`). Failure: `{"status": false, "message": "..."}`; only field validation adds `errors` (one entry per failing field).',
   '',
-  '**Order of checks.** API key (401, 404), then size (413), Content-Type (415), JSON (400), fields (422 with `errors`), then sub source, project, campaign and duplicate (422). The first failure answers.',
+  '**Order of checks.** API key (401, 404), then what the key allows (403: its endpoints, its origins, no dry run with a browser key), then size (413), Content-Type (415), JSON (400), fields (422 with `errors`), then sub source, project, campaign and duplicate (422). The first failure answers.',
+  '',
+  '**Scoped keys.** A key may be limited to endpoints, to browser origins and in time. A key with origins is a *browser key*, made to be seen in a web page: it posts only to the website endpoint, only with an `Origin` header that is one of its origins, never as a dry run, and a body with the hidden `company_website` field filled is answered as a new lead and not stored. An expired key, or a rotated one past its grace period, answers 401 `Invalid API credentials`.',
   '',
   '**Duplicates.** A lead with the same normalised `mobile_number` in the same project is a duplicate. Under the account’s `ignore` setting it is refused (422 `Lead already exists`); under `create` it is stored with `is_repeated: true`; under `merge` also with `parent_lead_id` set to the original lead.',
   '',
   '**Retries.** On 503 retry after `Retry-After` seconds. Send an `Idempotency-Key` to make retries safe: a repeat within 24 hours answers the first lead again (header `idempotent-replayed: true`) and stores nothing.',
   '',
-  '**Testing an integration.** Send `x-dry-run: true`: every check runs, including the duplicate check, and nothing is stored.',
+  '**Testing an integration.** Send `x-dry-run: true`: every check runs, including the duplicate check, and nothing is stored (not with a browser key: 403).',
 ].join('\n');
 
 /** The OpenAPI 3.1 document of the service. */

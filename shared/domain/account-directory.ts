@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
+import { hashApiKey, keyHasLapsed } from './api-keys.ts';
 import { ClientNotFoundError, InvalidApiCredentialsError } from './errors.ts';
-import type { AccountConfig } from './lead.ts';
+import type { AccountConfig, ApiKeyGrant } from './lead.ts';
 import type { AccountReader, ApiKeyReader } from './ports.ts';
 
 /**
@@ -9,6 +9,8 @@ import type { AccountReader, ApiKeyReader } from './ports.ts';
  * lacks, the domain asks for `current()`, so the cache never causes a wrong rejection.
  */
 export interface AccountView {
+  /** What the request's key allows (its endpoints, origins), read with the key. */
+  readonly key: ApiKeyGrant;
   readonly config: AccountConfig;
   /** The configuration as stored now: re-read once, unless it was read during this request. */
   current(): Promise<AccountConfig>;
@@ -27,7 +29,7 @@ interface Cached<T> {
   readonly expiresAt: number;
 }
 
-export const hashApiKey = (apiKey: string): string => createHash('sha256').update(apiKey, 'utf8').digest('hex');
+export { hashApiKey };
 
 /**
  * Finds the account of an API key, caching active keys and account configuration per container for
@@ -42,7 +44,7 @@ export class AccountDirectory {
   readonly #ttlMs: number;
   readonly #maxEntries: number;
   readonly #now: () => number;
-  readonly #cachedKeys = new Map<string, Cached<string>>();
+  readonly #cachedKeys = new Map<string, Cached<ApiKeyGrant>>();
   readonly #cachedAccounts = new Map<string, Cached<AccountConfig>>();
 
   constructor(keys: ApiKeyReader, accounts: AccountReader, options: AccountDirectoryOptions) {
@@ -53,24 +55,30 @@ export class AccountDirectory {
     this.#now = options.now ?? Date.now;
   }
 
-  /** The account of the key; throws InvalidApiCredentials or ClientNotFound as the contract says. */
+  /**
+   * The account of the key; throws InvalidApiCredentials (unknown, inactive, expired, or past its
+   * rotation grace) or ClientNotFound as the contract says. Expiry and grace are checked against the
+   * clock on every request, cached or not, so a key stops at its time, not up to a TTL later.
+   */
   async authenticate(apiKey: string): Promise<AccountView> {
-    const accountId = await this.#accountIdOf(hashApiKey(apiKey));
-    const cached = this.#fresh(this.#cachedAccounts, accountId);
-    if (cached) return this.#view(accountId, cached, false);
-    return this.#view(accountId, await this.#load(accountId), true);
+    const key = await this.#grantOf(hashApiKey(apiKey));
+    const cached = this.#fresh(this.#cachedAccounts, key.accountId);
+    if (cached) return this.#view(key, cached, false);
+    return this.#view(key, await this.#load(key.accountId), true);
   }
 
-  async #accountIdOf(keyHash: string): Promise<string> {
-    const cached = this.#fresh(this.#cachedKeys, keyHash);
-    if (cached) return cached;
-    const grant = await this.#keys.findApiKey(keyHash);
-    if (!grant?.active) {
-      this.#cachedKeys.delete(keyHash);
-      throw new InvalidApiCredentialsError();
+  async #grantOf(keyHash: string): Promise<ApiKeyGrant> {
+    let grant = this.#fresh(this.#cachedKeys, keyHash);
+    if (!grant) {
+      grant = await this.#keys.findApiKey(keyHash);
+      if (!grant?.active) {
+        this.#cachedKeys.delete(keyHash);
+        throw new InvalidApiCredentialsError();
+      }
+      this.#remember(this.#cachedKeys, keyHash, grant);
     }
-    this.#remember(this.#cachedKeys, keyHash, grant.accountId);
-    return grant.accountId;
+    if (keyHasLapsed(grant, new Date(this.#now()))) throw new InvalidApiCredentialsError();
+    return grant;
   }
 
   async #load(accountId: string): Promise<AccountConfig> {
@@ -83,11 +91,12 @@ export class AccountDirectory {
     return config;
   }
 
-  #view(accountId: string, config: AccountConfig, readNow: boolean): AccountView {
+  #view(key: ApiKeyGrant, config: AccountConfig, readNow: boolean): AccountView {
     let current: Promise<AccountConfig> | undefined = readNow ? Promise.resolve(config) : undefined;
     return {
+      key,
       config,
-      current: () => (current ??= this.#load(accountId)),
+      current: () => (current ??= this.#load(key.accountId)),
     };
   }
 

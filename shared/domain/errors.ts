@@ -23,6 +23,9 @@ const refusal = (status: number, reason: string, message: string) =>
 
 export class ApiKeyMissingError extends refusal(401, 'api_key_missing', 'API Key missing') {}
 export class InvalidApiCredentialsError extends refusal(401, 'invalid_api_credentials', 'Invalid API credentials') {}
+export class KeyNotAllowedOnEndpointError extends refusal(403, 'key_endpoint_not_allowed', 'API key not allowed on this endpoint') {}
+export class OriginNotAllowedError extends refusal(403, 'origin_not_allowed', 'Origin not allowed') {}
+export class DryRunNotAllowedError extends refusal(403, 'dry_run_not_allowed', 'Dry runs are not allowed with this API key') {}
 export class ClientNotFoundError extends refusal(404, 'client_not_found', 'Client not found') {}
 export class PayloadTooLargeError extends refusal(413, 'payload_too_large', 'Payload too large') {}
 export class UnsupportedContentTypeError extends refusal(415, 'unsupported_content_type', 'Content-Type must be application/json') {}
@@ -57,7 +60,8 @@ export class FieldValidationError extends FieldsRefusal {
 export class AccountNotFoundError extends refusal(404, 'account_not_found', 'Account not found') {}
 export class UnknownProjectError extends refusal(404, 'project_not_found', 'Project not found') {}
 export class UnknownCampaignError extends refusal(404, 'campaign_not_found', 'Campaign not found') {}
-export class KeyNotFoundError extends refusal(404, 'key_not_found', 'Key not found') {}
+export class UnknownKeyError extends refusal(404, 'key_not_found', 'Key not found') {}
+export class RevokedKeyRotationError extends refusal(409, 'key_revoked', 'Key is revoked and cannot be rotated') {}
 export class CampaignOfAnotherProjectError extends refusal(409, 'campaign_of_another_project', 'Campaign belongs to another project') {}
 
 /** A configuration that breaks a rule of the seed file or of section 7: nothing was changed. */
@@ -77,5 +81,55 @@ export class ServiceUnavailableError extends LeadIntakeError {
   constructor(retryAfterSeconds: number, options?: { cause?: unknown }) {
     super('Service temporarily unavailable, please retry', options);
     this.retryAfterSeconds = retryAfterSeconds;
+  }
+}
+
+/**
+ * Refusals of the key lifecycle (CONTRACT.md section 7, admin CLI): typed, so the admin CLI maps them
+ * to its exit codes (2 bad arguments, 1 the command failed) and an admin HTTP API to its statuses.
+ */
+export abstract class KeyAdminError extends Error {}
+
+/** An option of a key is not valid (unknown endpoint, an origin that is not one, a past expiry, ...): exit 2. */
+export class InvalidKeyOptionError extends KeyAdminError {
+  /** The option at fault, as the CLI names it without its dashes: `endpoints`, `origins`, `expires`, `grace`, `label`. */
+  readonly option: string;
+  constructor(option: string, message: string) {
+    super(message);
+    this.option = option;
+  }
+}
+
+/** The account a key is for does not exist: exit 1. */
+export class KeyAccountNotFoundError extends KeyAdminError {
+  readonly accountId: string;
+  constructor(accountId: string) {
+    super(`account ${JSON.stringify(accountId)} does not exist`);
+    this.accountId = accountId;
+  }
+}
+
+/** No key has this key id (or, for a key given in plaintext, this hash): exit 1. */
+export class KeyNotFoundError extends KeyAdminError {
+  constructor(keyId?: string) {
+    super(keyId === undefined ? 'no such API key' : `no API key has the key id ${JSON.stringify(keyId)}`);
+  }
+}
+
+/** A revoked key, or one whose rotation grace has ended, cannot be rotated: exit 1. */
+export class KeyRevokedError extends KeyAdminError {
+  readonly keyId: string;
+  constructor(keyId: string) {
+    super(`API key ${keyId} is revoked and cannot be rotated; create a new key instead`);
+    this.keyId = keyId;
+  }
+}
+
+/** A seed gives a key id that another key already has: the seed is refused. */
+export class KeyIdTakenError extends KeyAdminError {
+  readonly keyId: string;
+  constructor(keyId: string) {
+    super(`key id ${keyId} belongs to another API key`);
+    this.keyId = keyId;
   }
 }

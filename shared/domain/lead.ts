@@ -42,10 +42,27 @@ export interface AccountConfig {
   readonly socialSubSources: ReadonlySet<string>;
 }
 
+/**
+ * What an API key allows, read with the key in one item (CONTRACT.md sections 5 and 7). A key stored
+ * before key ids existed has only `accountId` and `active`, and allows what it always did.
+ */
 export interface ApiKeyGrant {
   readonly accountId: string;
   readonly active: boolean;
+  /** The key's public id (`key_...`); absent on keys stored before key ids existed. */
+  readonly keyId?: string;
+  /** The endpoints the key may post to; absent: all four. */
+  readonly endpoints?: readonly LeadSource[];
+  /** Browser origins, normalised (`https://shop.example`); present only on a browser key. */
+  readonly origins?: readonly string[];
+  /** ISO time from which the key answers 401. */
+  readonly expiresAt?: string;
+  /** ISO time at which a rotated key's grace period ends, and it answers 401. */
+  readonly graceEndsAt?: string;
 }
+
+/** The endpoints a key can be limited to; the same names as the lead sources. */
+export const keyEndpoints: readonly LeadSource[] = ['website', 'portala', 'portalb', 'social'];
 
 /** The stored lead, exactly as answered in `data` and listed by the admin CLI (CONTRACT.md section 4). */
 export interface LeadRecord {

@@ -2,11 +2,55 @@
  * What the domain needs from storage. The DynamoDB repository implements these; the domain never
  * sees a table, a key or an attribute value.
  */
-import type { AccountConfig, AccountSettings, ApiKeyGrant, Campaign, DuplicateSetting, LeadRecord, Project } from './lead.ts';
+import type { AccountConfig, AccountSettings, ApiKeyGrant, Campaign, DuplicateSetting, LeadRecord, LeadSource, Project } from './lead.ts';
 
 export interface ApiKeyReader {
   /** The grant of an API key, looked up by the SHA-256 hex digest of the key. */
   findApiKey(keyHash: string): Promise<ApiKeyGrant | undefined>;
+}
+
+/** A key as its administrators see it: everything stored about it except its hash. */
+export interface StoredApiKey {
+  readonly keyId: string;
+  readonly accountId: string;
+  /** False once revoked. */
+  readonly active: boolean;
+  readonly label: string | null;
+  /** null: every endpoint. */
+  readonly endpoints: readonly LeadSource[] | null;
+  /** Normalised origins; null: not a browser key. */
+  readonly origins: readonly string[] | null;
+  readonly expiresAt: string | null;
+  /** When a rotated key stops working; null for a key never rotated. */
+  readonly graceEndsAt: string | null;
+  readonly createdAt: string;
+}
+
+/** A key found by its public id, with the hash the request path looks it up by. */
+export interface KeyById {
+  readonly keyHash: string;
+  readonly key: StoredApiKey;
+}
+
+/** The key lifecycle's storage: keys findable by hash (the request path), by key id and by account. */
+export interface ApiKeyRegistry extends ApiKeyReader {
+  /** Stores a new key, findable by its key id and under its account, in one atomic write. */
+  insertKey(keyHash: string, key: StoredApiKey): Promise<void>;
+  /**
+   * Writes a key idempotently (seed files): the same key written twice is stored once, keeping its
+   * first `createdAt`. Throws KeyIdTakenError when another key has this key id.
+   */
+  putKey(keyHash: string, key: StoredApiKey): Promise<void>;
+  findKeyById(keyId: string): Promise<KeyById | undefined>;
+  /** Every key of the account that has a key id, oldest first. */
+  listAccountKeys(accountId: string): Promise<StoredApiKey[]>;
+  /** Marks a key inactive; false when no such key is stored. */
+  revokeApiKey(keyHash: string): Promise<boolean>;
+  /**
+   * Stores the successor and ends the old key's grace at `graceEndsAt`, in one atomic write; false,
+   * and nothing written, when the old key was revoked meanwhile.
+   */
+  rotateKey(oldKeyHash: string, graceEndsAt: string, successorHash: string, successor: StoredApiKey): Promise<boolean>;
 }
 
 export interface AccountReader {
@@ -71,7 +115,10 @@ export interface LeadStore {
   findOriginal(accountId: string, projectId: string, mobile: string): Promise<string | undefined>;
 }
 
-/** A request an account's lead sender made that was refused with a 422, kept for the account owner. */
+/**
+ * A request an account's lead sender made that was refused with a 422 (or caught by the honeypot), kept
+ * for the account owner. `endpoint` is open: other intake paths (a Meta webhook) record theirs too.
+ */
 export interface Rejection {
   readonly at: string;
   readonly requestId: string;
@@ -82,6 +129,8 @@ export interface Rejection {
   readonly mobile?: string;
   /** The fields that failed, with the field messages, or the offending ids and sub source. */
   readonly fields: Readonly<Record<string, unknown>>;
+  /** Field problems left out of `fields` to keep the record within its bound (shared/domain/rejections.ts). */
+  readonly omittedFields?: number;
 }
 
 export interface RejectionLog {

@@ -8,6 +8,7 @@
 import middy from '@middy/core';
 import type { MiddlewareObj } from '@middy/core';
 import type { AccountAdmin } from '../domain/account-admin.ts';
+import type { AccountKeys } from '../domain/account-keys.ts';
 import type { LogSink } from '../log.ts';
 import { JsonNumber } from '../schemas/json-number.ts';
 import { adminRoutes, routeKeyOf, type AdminOperation } from '../routes.ts';
@@ -18,6 +19,7 @@ import { jsonObjectBody } from './middleware/json-object-body.ts';
 
 export interface AdminRuntime {
   readonly accounts: AccountAdmin;
+  readonly keys: AccountKeys;
   readonly log: LogSink;
 }
 
@@ -38,9 +40,14 @@ const operations: Record<AdminOperation, (runtime: AdminRuntime, p: Parameters, 
   retireProject: async ({ accounts }, p) => noContent(await accounts.retireProject(p.accountId!, p.projectId!)),
   putCampaign: async ({ accounts }, p, body) => ok(await accounts.putCampaign(p.accountId!, p.projectId!, p.campaignId!, body)),
   retireCampaign: async ({ accounts }, p) => noContent(await accounts.retireCampaign(p.accountId!, p.projectId!, p.campaignId!)),
+  createKey: async ({ keys }, p, body) => created(await keys.create(p.accountId!, body)),
+  listKeys: async ({ keys }, p) => ok(await keys.list(p.accountId!)),
+  revokeKey: async ({ keys }, p) => noContent(await keys.revoke(p.accountId!, p.keyId!)),
+  rotateKey: async ({ keys }, p, body) => created(await keys.rotate(p.accountId!, p.keyId!, body)),
 };
 
 const ok = (resource: unknown) => jsonResponse(200, resource);
+const created = (resource: unknown) => jsonResponse(201, resource);
 const noContent = (_: void): LeadResponse => ({ statusCode: 204, headers: {} });
 
 const byRouteKey = new Map(adminRoutes.map((route) => [routeKeyOf(route), route]));

@@ -23,6 +23,13 @@ export interface LeadContext extends Context {
   idempotency?: IdempotencyClaim;
   /** `x-dry-run: true`: every check, nothing stored. */
   dryRun?: boolean;
+  /**
+   * The Access-Control-Allow-Origin a browser key decided: the request's Origin as sent, or null for
+   * none (a refused origin). Undefined: the stack's CORS setting applies.
+   */
+  allowOrigin?: string | null;
+  /** A browser key's submission with the honeypot filled: answered as a new lead, nothing stored. */
+  bot?: boolean;
   /** Lead id and outcome for the request's log line. */
   leadId?: string;
   outcome?: string;

@@ -1,9 +1,10 @@
 import middy from '@middy/core';
 import type { AccountDirectory } from '../domain/account-directory.ts';
-import { createLead, type CreateLeadDependencies, type LeadSubmission } from '../domain/create-lead.ts';
+import { createLead, leadRecord, type CreateLeadDependencies, type LeadSubmission } from '../domain/create-lead.ts';
 import type { LeadEndpoint } from '../endpoints.ts';
 import type { RejectionLog } from '../domain/ports.ts';
 import type { LogSink } from '../log.ts';
+import { JsonNumber } from '../schemas/json-number.ts';
 import { commonLeadFields } from '../schemas/lead-fields.ts';
 import { leadFieldValidator, type ValidatedFields } from '../schemas/validate.ts';
 import { leadCreated, leadWouldBeCreated } from './envelope.ts';
@@ -12,7 +13,9 @@ import { apiKeyAccount } from './middleware/api-key-account.ts';
 import { httpEnvelope } from './middleware/http-envelope.ts';
 import { jsonObjectBody } from './middleware/json-object-body.ts';
 import { leadFields } from './middleware/lead-fields.ts';
-import { rejectionLog } from './middleware/rejection-log.ts';
+import { honeypot, HONEYPOT_FIELD } from './middleware/honeypot.ts';
+import { keyScope } from './middleware/key-scope.ts';
+import { recordRejection, rejectionLog } from './middleware/rejection-log.ts';
 import { submissionOptions } from './middleware/submission-options.ts';
 
 /** Everything a lead handler needs from its container, built once per container (see runtime.ts). */
@@ -28,8 +31,9 @@ export const MAX_BODY_BYTES = 65_536;
 
 /**
  * The Lambda handler of one endpoint. The chain runs the contract's checks in its order: API key,
- * then size, Content-Type and JSON, then fields; the domain then checks sub source, project,
- * campaign and duplicates, and stores the lead.
+ * then what the key allows (endpoint, origin, dry run), then size, Content-Type and JSON, then fields
+ * and, for a browser key, the honeypot; the domain then checks sub source, project, campaign and
+ * duplicates, and stores the lead.
  */
 export const leadHandler = (endpoint: LeadEndpoint, runtime: LeadRuntime) =>
   middy<LeadEvent, LeadResponse, Error, LeadContext>()
@@ -42,11 +46,14 @@ export const leadHandler = (endpoint: LeadEndpoint, runtime: LeadRuntime) =>
     )
     .use(rejectionLog(runtime.rejections, endpoint.name, runtime.log))
     .use(apiKeyAccount(runtime.directory))
+    .use(keyScope(endpoint.source))
     .use(jsonObjectBody({ maxBytes: MAX_BODY_BYTES }))
     .use(submissionOptions(endpoint.name))
     .use(leadFields(leadFieldValidator(endpoint.fields, endpoint.unknownFields)))
+    .use(honeypot())
     .handler(async (_event, context) => {
       const { idempotency, dryRun } = context;
+      if (context.bot) return answerBot(endpoint, runtime, context);
       const { lead, replayed } = await createLead(submissionOf(endpoint, context.fields!), context.account!, runtime, {
         ...(idempotency && { idempotency }),
         dryRun: dryRun === true,
@@ -59,6 +66,23 @@ export const leadHandler = (endpoint: LeadEndpoint, runtime: LeadRuntime) =>
       context.outcome = replayed ? 'idempotent_replay' : lead.is_repeated ? 'repeated' : 'created';
       return leadCreated(endpoint.answersWithLead ? lead : undefined, replayed ? { 'idempotent-replayed': 'true' } : {});
     });
+
+/**
+ * A bot gets the answer a new lead would get, so it learns nothing; nothing is stored but the
+ * rejection, for the account owner to see.
+ */
+const answerBot = async (endpoint: LeadEndpoint, runtime: LeadRuntime, context: LeadContext): Promise<LeadResponse> => {
+  const lead = leadRecord(submissionOf(endpoint, context.fields!), runtime.newLeadId(), runtime.now());
+  const filled = context.body![HONEYPOT_FIELD];
+  await recordRejection(runtime.rejections, runtime.log, endpoint.name, context, {
+    reason: 'honeypot',
+    message: `${HONEYPOT_FIELD} was filled`,
+    fields: { [HONEYPOT_FIELD]: typeof filled === 'string' ? filled : filled instanceof JsonNumber ? filled.source : JSON.stringify(filled) },
+  });
+  context.leadId = lead.id;
+  context.outcome = 'honeypot';
+  return leadCreated(endpoint.answersWithLead ? lead : undefined);
+};
 
 const COMMON_FIELDS = new Set(Object.keys(commonLeadFields));
 

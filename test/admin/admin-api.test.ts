@@ -6,8 +6,9 @@
 import { randomUUID } from 'node:crypto';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import { AccountAdmin } from '../../shared/domain/account-admin.ts';
+import { adminRuntime } from '../../shared/admin-runtime.ts';
 import { DynamoDbAccountStore } from '../../shared/dynamodb/accounts.ts';
+import { DynamoDbApiKeyStore } from '../../shared/dynamodb/api-keys.ts';
 import { createDocumentClient } from '../../shared/dynamodb/client.ts';
 import { adminHandler } from '../../shared/http/admin-handler.ts';
 import { apiGatewayEvent, lambdaContext } from '../../shared/http/api-gateway-event.ts';
@@ -21,7 +22,7 @@ const adminLogs: Record<string, unknown>[] = [];
 
 beforeAll(async () => {
   service = await testService();
-  handler = adminHandler({ accounts: new AccountAdmin(service.repository.accounts), log: (line) => adminLogs.push({ ...line }) });
+  handler = adminHandler(adminRuntime(service.repository, (line) => void adminLogs.push({ ...line })));
 });
 
 /** An admin request as API Gateway hands it to the function: the matched route's key and path parameters. */
@@ -273,10 +274,8 @@ describe('campaigns', () => {
 
 describe('answers', () => {
   it('answers an unexpected failure with 500, a request id and nothing from inside', async () => {
-    const broken = adminHandler({
-      accounts: new AccountAdmin(new DynamoDbAccountStore(createDocumentClient({ client: service.client }), 'no-such-table')),
-      log: () => undefined,
-    });
+    const db = createDocumentClient({ client: service.client });
+    const broken = adminHandler(adminRuntime({ accounts: new DynamoDbAccountStore(db, 'no-such-table'), keys: new DynamoDbApiKeyStore(db, 'no-such-table') }, () => undefined));
     const answer = await adminCall(broken, 'GET', '/admin/v1/accounts/acc-1');
     expect(answer.status).toBe(500);
     expect(answer.body).toEqual({ status: false, message: `Request failed (request ${answer.headers['x-request-id']})` });

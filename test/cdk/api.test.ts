@@ -90,17 +90,35 @@ describe('The HTTP API', () => {
     });
   });
 
-  test('throttles the stage at 50 requests per second with bursts of 100 by default', () => {
+  test('throttles each server-to-server route at 50 requests per second with bursts of 100 by default', () => {
     template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
       DefaultRouteSettings: { ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 },
     });
   });
 
-  test('takes the throttling limits from context', () => {
-    const custom = synthesize({ context: { throttlingRateLimit: '200', throttlingBurstLimit: '400' } }).template;
+  test('throttles the website route and its preflight apart, at 20 requests per second with bursts of 40 by default', () => {
+    const stage = Object.values(resources(template, 'AWS::ApiGatewayV2::Stage'))[0]!;
+    expect(stage.Properties!.RouteSettings).toEqual({
+      'POST /api/website-lead-create': { ThrottlingRateLimit: 20, ThrottlingBurstLimit: 40 },
+      'OPTIONS /api/website-lead-create': { ThrottlingRateLimit: 20, ThrottlingBurstLimit: 40 },
+    });
+    // The routes named by the settings exist before the stage is updated.
+    const routeIds = Object.entries(resources(template, 'AWS::ApiGatewayV2::Route'))
+      .filter(([, route]) => String(route.Properties!.RouteKey).endsWith('/api/website-lead-create'))
+      .map(([id]) => id);
+    expect(routeIds).toHaveLength(2);
+    expect((stage as { DependsOn?: string[] }).DependsOn).toEqual(expect.arrayContaining(routeIds));
+  });
+
+  test("takes the throttling limits, the website route's apart, from context", () => {
+    const custom = synthesize({
+      context: { throttlingRateLimit: '200', throttlingBurstLimit: '400', websiteThrottlingRateLimit: '5', websiteThrottlingBurstLimit: '10' },
+    }).template;
     custom.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
       DefaultRouteSettings: { ThrottlingRateLimit: 200, ThrottlingBurstLimit: 400 },
     });
+    const stage = Object.values(resources(custom, 'AWS::ApiGatewayV2::Stage'))[0]!;
+    expect(stage.Properties!.RouteSettings['POST /api/website-lead-create']).toEqual({ ThrottlingRateLimit: 5, ThrottlingBurstLimit: 10 });
   });
 
   test('writes one JSON access log line per request, with no header, body or query string', () => {

@@ -127,7 +127,7 @@ describe('The admin function', () => {
     expect(statements.filter((s) => JSON.stringify(s.Resource).includes('"ConfigTable"'))).toEqual([
       {
         Effect: 'Allow',
-        Action: ['dynamodb:ConditionCheckItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem'],
+        Action: ['dynamodb:BatchGetItem', 'dynamodb:ConditionCheckItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem'],
         Resource: { 'Fn::GetAtt': ['ConfigTable', 'Arn'] },
       },
     ]);

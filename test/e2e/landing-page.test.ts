@@ -1,9 +1,11 @@
 /**
  * The landing-page form (examples/landing-page/) in headless Chromium against `npm start`: the page is
  * served from another origin than the API, so every submission is a real cross-origin request with its
- * CORS preflight. Fill, submit, see the success; the same mobile again is a duplicate; an invalid mobile
- * shows its error next to the field; a page on an origin CORS_ALLOWED_ORIGINS does not list cannot post;
- * a retry of the same form after a lost answer or a 503 reuses its Idempotency-Key and stores the lead
+ * CORS preflight. The form uses a browser key (origins: the page's origin only) on a service whose
+ * stack-wide CORS setting is the default `*`, so the key alone decides. Fill, submit, see the success; the
+ * same mobile again is a duplicate; an invalid mobile shows its error next to the field; the same page on
+ * another origin is refused by the key (403 Origin not allowed, which the page may not read) and the form
+ * says so in words; a bot that fills the hidden honeypot field sees a success and nothing is stored; a retry of the same form after a lost answer or a 503 reuses its Idempotency-Key and stores the lead
  * once; and the stored lead carries the UTM values and gclid of the page URL.
  *
  * The browser is a system Chromium where there is one, else the one the @sparticuz/chromium package ships
@@ -35,6 +37,7 @@ const MESSAGES = {
   duplicate: 'You have already registered with this mobile number. Our team will call you soon.',
   invalidOne: 'Please correct the highlighted field.',
   network: 'We could not reach our server. Please check your internet connection and try again.',
+  unreadable: 'Sorry, this form could not send your details from this page just now. Please try again in a minute or contact us directly.',
   busyFor7: 'We are very busy right now. Please try again in 7 seconds.',
 };
 
@@ -42,21 +45,23 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{1
 
 const dir = mkdtempSync(path.join(tmpdir(), 'lead-intake-landing-'));
 const seedFile = path.join(dir, 'seed.json');
-writeFileSync(
-  seedFile,
-  JSON.stringify({
-    accounts: [
-      {
-        id: ACCOUNT,
-        name: 'Lakeside Realty',
-        duplicateHandling: 'ignore',
-        projects: [{ id: PROJECT, name: 'Lakeside', campaigns: [{ id: CAMPAIGN, name: 'Diwali' }] }],
-        subSources: { website: [SUB_SOURCE], social: ['fb'] },
-      },
-    ],
-    apiKeys: [{ key: KEY, accountId: ACCOUNT, active: true }],
-  }),
-);
+/** The seed, once the page's origin is known: the form's key is a browser key for that origin alone. */
+const writeSeed = (pageOrigin: string) =>
+  writeFileSync(
+    seedFile,
+    JSON.stringify({
+      accounts: [
+        {
+          id: ACCOUNT,
+          name: 'Lakeside Realty',
+          duplicateHandling: 'ignore',
+          projects: [{ id: PROJECT, name: 'Lakeside', campaigns: [{ id: CAMPAIGN, name: 'Diwali' }] }],
+          subSources: { website: [SUB_SOURCE], social: ['fb'] },
+        },
+      ],
+      apiKeys: [{ key: KEY, accountId: ACCOUNT, keyId: 'key_landinge2e', label: 'Landing page', origins: [pageOrigin] }],
+    }),
+  );
 
 /** Environment of a child: none of the test run's database settings. */
 const childEnv = (extra: Record<string, string>) => {
@@ -127,9 +132,10 @@ describe('landing-page form in headless Chromium, against npm start', () => {
   };
 
   beforeAll(async () => {
-    // The page's server first: the service is told to allow exactly its origin.
+    // The page's server first: the form's key is made for exactly its origin.
     pagePort = await freePort();
     pageOrigin = `http://127.0.0.1:${pagePort}`;
+    writeSeed(pageOrigin);
     const port = await freePort();
     dynamoPort = await freePort();
     apiBase = `http://127.0.0.1:${port}`;
@@ -145,7 +151,7 @@ describe('landing-page form in headless Chromium, against npm start', () => {
     // Its own process group, so that whatever it leaves behind can be found and cleaned up.
     service = spawn('npm', ['start'], {
       cwd: projectRoot,
-      env: childEnv({ PORT: String(port), DYNAMODB_PORT: String(dynamoPort), CORS_ALLOWED_ORIGINS: pageOrigin }),
+      env: childEnv({ PORT: String(port), DYNAMODB_PORT: String(dynamoPort) }),
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -238,21 +244,41 @@ describe('landing-page form in headless Chromium, against npm start', () => {
     expect(await error.isVisible()).toBe(false);
   });
 
-  it('cannot post from an origin CORS_ALLOWED_ORIGINS does not list, and says so in words', async () => {
+  it("is refused on a page of another origin by the browser key's origins, and says so in words", async () => {
     const other = await browser!.newPage();
     try {
-      // Same files, another origin: http://localhost:<port> is not http://127.0.0.1:<port>.
+      // Same files, another origin: http://localhost:<port> is not http://127.0.0.1:<port>. The stack
+      // allows any origin (its preflight passes); the key does not.
       await other.goto(`http://localhost:${pagePort}/`);
       await other.getByLabel('Name').fill('Someone Else');
       await other.getByLabel('Mobile number').fill('9000000009');
-      const failed = other.waitForEvent('requestfailed', (request) => request.url() === apiUrl());
+      const failed = other.waitForEvent('requestfailed', (request) => request.url() === apiUrl() && request.method() === 'POST');
       await other.getByRole('button', { name: 'Request a call back' }).click();
       await failed;
       await other.locator('.lead-form__message:not(:empty)').waitFor();
-      expect(await other.locator('.lead-form__message').textContent()).toBe(MESSAGES.network);
+      expect(await other.locator('.lead-form__message').textContent()).toBe(MESSAGES.unreadable);
+      // The service refused it: its request log line says why (the page itself may not read the 403).
+      const refused = serviceOutput.split('\n').filter((line) => line.includes('"outcome":"origin_not_allowed"'));
+      expect(refused).toHaveLength(1);
+      expect(JSON.parse(refused[0]!)).toMatchObject({ status: 403, endpoint: 'website', accountId: ACCOUNT });
     } finally {
       await other.close();
     }
+  });
+
+  it('answers a bot that fills the hidden honeypot field as a success, and stores nothing', async () => {
+    // Hidden from people and from assistive technology ...
+    expect(await page.getByRole('textbox', { name: 'Company website' }).count()).toBe(0);
+    const box = await page.locator('[name="company_website"]').boundingBox();
+    expect(box!.x + box!.width).toBeLessThan(0);
+    // ... and filled by a bot that fills every input it finds.
+    await page.getByLabel('Name').fill('Spam Bot');
+    await mobile().fill('9845012399');
+    await page.evaluate("document.querySelector('[name=\"company_website\"]').value = 'https://cheap-seo.example'");
+    const { status, body } = await submit();
+    expect([status, body.message]).toEqual([200, 'Lead created successfully']);
+    expect(await message().textContent()).toBe(MESSAGES.success);
+    expect(serviceOutput).toContain('"outcome":"honeypot"');
   });
 
   /** Intercepts the form's POSTs: `first` handles the first one, the others go to the service; the keys sent. */
@@ -279,7 +305,9 @@ describe('landing-page form in headless Chromium, against npm start', () => {
       await page.getByRole('button', { name: 'Request a call back' }).click();
       await failed;
       await page.locator('.lead-form__message:not(:empty)').waitFor();
-      expect(await message().textContent()).toBe(MESSAGES.network);
+      // The server was reachable, but its answer was lost: the form cannot tell that from an answer it
+      // may not read, and asks to try again.
+      expect(await message().textContent()).toBe(MESSAGES.unreadable);
 
       const replayed = page.waitForResponse((response) => response.url() === apiUrl() && response.request().method() === 'POST');
       const { status, body } = await submit();
@@ -298,8 +326,9 @@ describe('landing-page form in headless Chromium, against npm start', () => {
     await page.getByLabel('Name').fill('Lata Menon');
     await mobile().fill('9845012348');
     const keys = await interceptPosts(async (route) => {
-      // The service checks the request without storing it (a dry run), and its answer becomes a 503,
-      // with the service's own CORS headers: the page must be allowed to read Retry-After.
+      // The service is sent a dry run, which a browser key may not make: it stores nothing and answers
+      // 403 with the service's own CORS headers for the key's origin. That answer becomes a 503: the page
+      // must be allowed to read its Retry-After.
       const checked = await route.fetch({ headers: { ...route.request().headers(), 'x-dry-run': 'true' } });
       const headers = Object.fromEntries(Object.entries(checked.headers()).filter(([name]) => name !== 'content-length'));
       await route.fulfill({

@@ -73,3 +73,44 @@ describe('DynamoDB round trips per request', () => {
     expect(commands).toEqual(['QueryCommand', 'PutItemCommand']);
   });
 });
+
+describe('DynamoDB round trips with a scoped browser key', () => {
+  const SHOP = 'https://shop.example';
+  let browserKey: string;
+  beforeAll(async () => {
+    await service.seedAccount({ id: 'acc-browser', projects: { 'PRJ-1': ['CMP-1'] }, website: ['Skyline landing page'] });
+    browserKey = (await service.issueScopedKey({ accountId: 'acc-browser', origins: [SHOP], label: 'Landing page', expiresAt: '2999-01-01T00:00:00Z' })).key;
+  });
+
+  const post = async (body: Record<string, unknown>, headers: Record<string, string> = { origin: SHOP }) => {
+    service.roundTrips.reset();
+    const answer = await service.call('website', { apiKey: browserKey, body, headers });
+    return { answer, commands: service.roundTrips.commands() };
+  };
+
+  it('reads everything the key carries with the key: a cold container spends the same two requests, then one for the lead', async () => {
+    const { answer, commands } = await post(validBody('website', project));
+    expect(answer.status).toBe(200);
+    expect(commands).toEqual(['GetItemCommand', 'QueryCommand', 'TransactWriteItemsCommand']);
+  });
+
+  it('stores a new lead in exactly one request when warm', async () => {
+    await post(validBody('website', project));
+    const { answer, commands } = await post(validBody('website', project));
+    expect(answer.status).toBe(200);
+    expect(commands).toEqual(['TransactWriteItemsCommand']);
+  });
+
+  it('refuses a foreign origin and a dry run without a request when warm', async () => {
+    await post(validBody('website', project));
+    expect(await post(validBody('website', project), { origin: 'https://evil.example' })).toMatchObject({ answer: { status: 403 }, commands: [] });
+    expect(await post(validBody('website', project), { origin: SHOP, 'x-dry-run': 'true' })).toMatchObject({ answer: { status: 403 }, commands: [] });
+  });
+
+  it('answers a bot with one request when warm: the record of its rejection', async () => {
+    await post(validBody('website', project));
+    const { answer, commands } = await post(validBody('website', project, { company_website: 'https://spam.example' }));
+    expect(answer.status).toBe(200);
+    expect(commands).toEqual(['PutItemCommand']);
+  });
+});

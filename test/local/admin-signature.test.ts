@@ -10,7 +10,7 @@ import { SignatureV4 } from '@smithy/signature-v4';
 import { DEFAULT_ADMIN_CREDENTIALS, NodeSha256 } from '../../scripts/local/admin-auth.ts';
 import { createLocalServer } from '../../scripts/local/http-server.ts';
 import type { LambdaHandler } from '../../scripts/local/environment.ts';
-import { AccountAdmin } from '../../shared/domain/account-admin.ts';
+import { adminRuntime } from '../../shared/admin-runtime.ts';
 import { adminHandler } from '../../shared/http/admin-handler.ts';
 import { adminClient } from '../support/admin-client.ts';
 import { testService, type TestService } from '../support/service.ts';
@@ -22,7 +22,7 @@ let invocations = 0;
 
 beforeAll(async () => {
   service = await testService();
-  const handler = adminHandler({ accounts: new AccountAdmin(service.repository.accounts), log: () => undefined });
+  const handler = adminHandler(adminRuntime(service.repository, () => undefined));
   const counted: LambdaHandler = (event, context) => {
     invocations += 1;
     return handler(event, context);

@@ -112,7 +112,7 @@ describe('admin create-key and revoke-key', () => {
     const key = stdout.trim();
     expect(key).toMatch(/^lk_[A-Za-z0-9_-]{32}$/);
     expect(stderr).not.toContain(key);
-    expect(await service.repository.keys.findApiKey(hashApiKey(key))).toEqual({ accountId: 'acc-admin', active: true });
+    expect(await service.repository.keys.findApiKey(hashApiKey(key))).toEqual({ accountId: 'acc-admin', active: true, keyId: expect.stringMatching(/^key_/) });
     expect(JSON.stringify(await configItems())).not.toContain(key);
     expect((await service.call('portalb', { apiKey: key, body: validBody('portalb', project) })).status).toBe(200);
   });
@@ -125,8 +125,8 @@ describe('admin create-key and revoke-key', () => {
 
   it('revokes a key, which then answers Invalid API credentials', async () => {
     const key = (await admin('create-key', '--account', 'acc-admin')).stdout.trim();
-    expect(await admin('revoke-key', key)).toMatchObject({ code: 0, stdout: 'API key revoked.\n' });
-    expect(await service.repository.keys.findApiKey(hashApiKey(key))).toEqual({ accountId: 'acc-admin', active: false });
+    expect(await admin('revoke-key', key)).toMatchObject({ code: 0, stdout: expect.stringMatching(/^API key key_[a-z0-9]+ revoked.\n$/) });
+    expect(await service.repository.keys.findApiKey(hashApiKey(key))).toMatchObject({ accountId: 'acc-admin', active: false });
     expect((await service.call('website', { apiKey: key, body: validBody('website', project) })).body.message).toBe('Invalid API credentials');
   });
 
@@ -195,7 +195,7 @@ describe('admin leads', () => {
 });
 
 describe('admin arguments and help', () => {
-  it.each(['seed', 'create-key', 'revoke-key', 'set-duplicates', 'leads'])('prints the usage of %s with --help', async (command) => {
+  it.each(['seed', 'create-key', 'list-keys', 'revoke-key', 'rotate-key', 'set-duplicates', 'leads', 'rejections'])('prints the usage of %s with --help', async (command) => {
     const { code, stdout } = await admin(command, '--help');
     expect(code).toBe(0);
     expect(stdout).toMatch(new RegExp(`^Usage: npm run admin -- ${command}`));
@@ -204,7 +204,7 @@ describe('admin arguments and help', () => {
   it('prints every command with --help', async () => {
     const { code, stdout } = await admin('--help');
     expect(code).toBe(0);
-    for (const command of ['seed FILE', 'create-key --account ID', 'revoke-key KEY', 'set-duplicates --account ID ignore|create|merge', 'leads --account ID']) {
+    for (const command of ['seed FILE', 'create-key --account ID', 'list-keys --account ID', 'revoke-key KEY', 'revoke-key --id KEY_ID', 'rotate-key --id KEY_ID', 'set-duplicates --account ID ignore|create|merge', 'leads --account ID']) {
       expect(stdout).toContain(command);
     }
   });

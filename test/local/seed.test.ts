@@ -22,7 +22,7 @@ const problemsOf = (input: unknown): readonly string[] => {
 };
 
 describe('reading a seed file', () => {
-  it('reads the demo seed, which is the contract example, into an account with its configuration', () => {
+  it('reads the demo seed, the contract example with a browser key for examples/landing-page, into an account with its configuration', () => {
     expect(demoFile).toEqual({
       accounts: [
         {
@@ -33,7 +33,16 @@ describe('reading a seed file', () => {
           subSources: { website: ['Skyline landing page'], social: ['fb', 'ig', 'wp'] },
         },
       ],
-      apiKeys: [{ key: 'demo-key-please-change', accountId: 'acc-demo', active: true }],
+      apiKeys: [
+        { key: 'demo-key-please-change', accountId: 'acc-demo', active: true },
+        {
+          key: 'demo-browser-key-please-change',
+          accountId: 'acc-demo',
+          keyId: 'key_demolandingpage',
+          label: 'examples/landing-page',
+          origins: ['http://127.0.0.1:8080', 'http://localhost:8080'],
+        },
+      ],
     });
     const seed = parseSeed(demoFile);
     const [account] = seed.accounts;
@@ -42,7 +51,22 @@ describe('reading a seed file', () => {
     expect([...account!.campaigns.values()]).toEqual([{ id: 'CMP-1', projectId: 'PRJ-1', name: 'Diwali launch' }]);
     expect([...account!.websiteSubSources]).toEqual(['Skyline landing page']);
     expect([...account!.socialSubSources]).toEqual(['fb', 'ig', 'wp']);
-    expect(seed.apiKeys).toEqual([{ key: 'demo-key-please-change', accountId: 'acc-demo', active: true }]);
+    expect(seed.apiKeys).toEqual([
+      {
+        key: 'demo-key-please-change',
+        accountId: 'acc-demo',
+        active: true,
+        keyId: expect.stringMatching(/^key_[a-z0-9]+$/),
+        options: { label: null, endpoints: null, origins: null, expiresAt: null },
+      },
+      {
+        key: 'demo-browser-key-please-change',
+        accountId: 'acc-demo',
+        active: true,
+        keyId: 'key_demolandingpage',
+        options: { label: 'examples/landing-page', endpoints: ['website'], origins: ['http://127.0.0.1:8080', 'http://localhost:8080'], expiresAt: null },
+      },
+    ]);
   });
 
   it('defaults duplicate handling to ignore, names to ids, sub sources to none and keys to active', () => {
@@ -57,7 +81,7 @@ describe('reading a seed file', () => {
 
   it('accepts a key whose account the seed does not define (that key answers Client not found)', () => {
     const seed = parseSeed(seedWith((s) => s.apiKeys.push({ key: 'orphan', accountId: 'acc-gone', active: true })));
-    expect(seed.apiKeys.map((k) => k.accountId)).toEqual(['acc-demo', 'acc-gone']);
+    expect(seed.apiKeys.map((k) => k.accountId)).toEqual(['acc-demo', 'acc-demo', 'acc-gone']);
   });
 
   it('shows as demo key the first active key of an account the seed defines', () => {
@@ -87,7 +111,7 @@ describe('refusing a seed that breaks the format, naming the problem', () => {
     ['an account without a name', (s: any) => delete s.accounts[0].name, 'account "acc-demo".name must be a non-empty string'],
     ['an id with surrounding spaces', (s: any) => (s.accounts[0].projects[0].id = ' PRJ-1'), 'has leading or trailing spaces'],
     ['a misspelt field', (s: any) => (s.accounts[0].duplicatehandling = 'merge'), 'account "acc-demo": unknown field "duplicatehandling"'],
-    ['the same key twice', (s: any) => s.apiKeys.push({ ...s.apiKeys[0] }), 'apiKeys[1].key is the same key as an earlier entry'],
+    ['the same key twice', (s: any) => s.apiKeys.push({ ...s.apiKeys[0] }), 'apiKeys[2].key is the same key as an earlier entry'],
     ['a key that is not active true or false', (s: any) => (s.apiKeys[0].active = 'yes'), 'apiKeys[0].active must be true or false'],
     ['projects that are not a list', (s: any) => (s.accounts[0].projects = {}), 'account "acc-demo".projects must be an array'],
   ])('refuses %s', (_what, edit, message) => {
@@ -118,7 +142,7 @@ describe('refusing a seed that breaks the format, naming the problem', () => {
       }
       throw new Error('the seed was accepted');
     })();
-    expect(error.message).toContain('apiKeys[2].key is the same key');
+    expect(error.message).toContain('apiKeys[3].key is the same key');
     expect(error.message).not.toContain('demo-key-please-change');
   });
 });

@@ -7,9 +7,12 @@ import {
   BodyNotAnObjectError,
   CampaignNotFoundError,
   ClientNotFoundError,
+  DryRunNotAllowedError,
   FieldValidationError,
   InvalidApiCredentialsError,
+  KeyNotAllowedOnEndpointError,
   LeadAlreadyExistsError,
+  OriginNotAllowedError,
   MalformedJsonBodyError,
   PayloadTooLargeError,
   ProjectNotFoundError,
@@ -126,7 +129,8 @@ describe.each(endpoints)('%s: request', (endpoint) => {
   const schema = resolve(fresh, json(operation.requestBody).schema);
 
   it('has the fields of its valibot schema, the required ones required', () => {
-    expect(Object.keys(schema.properties)).toEqual(Object.keys(fields));
+    // The website schema adds the honeypot of browser forms, which is not a lead field.
+    expect(Object.keys(schema.properties)).toEqual([...Object.keys(fields), ...(endpoint === 'website' ? ['company_website'] : [])]);
     const required = Object.entries(fields)
       .filter(([, field]) => field.type !== 'optional')
       .map(([name]) => name);
@@ -155,7 +159,7 @@ describe.each(endpoints)('%s: answers', (endpoint) => {
   const message = (Refusal: new () => Error) => new Refusal().message;
 
   it('has every status of the contract', () => {
-    expect(Object.keys(responses).sort()).toEqual(['200', '400', '401', '404', '413', '415', '422', '500', '503']);
+    expect(Object.keys(responses).sort()).toEqual(['200', '400', '401', '403', '404', '413', '415', '422', '500', '503']);
     for (const response of Object.values(responses as Record<string, Loose>)) expect(response.headers['x-request-id']).toBeDefined();
   });
 
@@ -182,6 +186,7 @@ describe.each(endpoints)('%s: answers', (endpoint) => {
   it.each([
     ['401', [message(ApiKeyMissingError), message(InvalidApiCredentialsError)]],
     ['404', [message(ClientNotFoundError)]],
+    ['403', endpoint === 'website' ? [message(KeyNotAllowedOnEndpointError), message(OriginNotAllowedError), message(DryRunNotAllowedError)] : [message(KeyNotAllowedOnEndpointError)]],
     ['413', [message(PayloadTooLargeError)]],
     ['415', [message(UnsupportedContentTypeError)]],
     ['400', [message(MalformedJsonBodyError), message(BodyNotAnObjectError), INVALID_IDEMPOTENCY_KEY]],

@@ -6,6 +6,7 @@ import { AccountAdmin } from '../../shared/domain/account-admin.ts';
 import { randomUUID } from 'node:crypto';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { hashApiKey } from '../../shared/domain/account-directory.ts';
+import { createKey, type CreateKeyInput, type KeyAdminDependencies } from '../../shared/domain/api-keys.ts';
 import type { DuplicateSetting } from '../../shared/domain/lead.ts';
 import { createDocumentClient, createDynamoDbClient } from '../../shared/dynamodb/client.ts';
 import { createTables } from '../../shared/dynamodb/create-tables.ts';
@@ -97,6 +98,15 @@ export const testService = async (options: ServiceOptions = {}) => {
     return key;
   };
 
+  /** The key lifecycle on this service's stores, optionally at another time (`now`). */
+  const keyAdmin = (now?: () => Date): KeyAdminDependencies => ({ keys: repository.keys, accounts: repository.accounts, ...(now && { now }) });
+
+  /** A key with options, made as `admin create-key` makes it; returns the key and its key id. */
+  const issueScopedKey = async (input: CreateKeyInput, now?: () => Date) => {
+    const issued = await createKey(keyAdmin(now), input);
+    return { key: issued.key, keyId: issued.key_id };
+  };
+
   /** Calls an endpoint's handler as API Gateway would. */
   const call = async (
     name: EndpointName,
@@ -116,7 +126,7 @@ export const testService = async (options: ServiceOptions = {}) => {
     commands: () => [...calls],
   };
 
-  return { client, tables, repository, runtime, handlers, logs, seedAccount, issueKey, call, roundTrips };
+  return { client, tables, repository, runtime, handlers, logs, seedAccount, issueKey, keyAdmin, issueScopedKey, call, roundTrips };
 };
 
 export type TestService = Awaited<ReturnType<typeof testService>>;

@@ -112,3 +112,26 @@ describe('finding the account of an API key', () => {
     expect(store.reads.keys).toBe(4);
   });
 });
+
+describe('keys with an end', () => {
+  it('stops a cached key at its expiry, not a TTL later', async () => {
+    const store = memoryReader();
+    let now = Date.parse('2030-01-01T00:00:00Z');
+    store.keys.set(hashApiKey('k'), { accountId: 'a', active: true, expiresAt: '2030-01-01T00:00:10.000Z' });
+    store.accounts.set('a', account('a'));
+    const directory = new AccountDirectory(store.reader, store.reader, { ttlMs: 60_000, now: () => now });
+    await expect(directory.authenticate('k')).resolves.toMatchObject({ key: { accountId: 'a' } });
+    now += 10_000;
+    await expect(directory.authenticate('k')).rejects.toBeInstanceOf(InvalidApiCredentialsError);
+    expect(store.reads.keys).toBe(1);
+  });
+
+  it("stops a rotated key at the end of its grace, and checks that before the key's account", async () => {
+    const store = memoryReader();
+    const now = Date.parse('2030-01-01T00:00:00Z');
+    store.keys.set(hashApiKey('old'), { accountId: 'gone', active: true, graceEndsAt: '2030-01-01T00:00:00.000Z' });
+    const directory = new AccountDirectory(store.reader, store.reader, { ttlMs: 60_000, now: () => now });
+    await expect(directory.authenticate('old')).rejects.toBeInstanceOf(InvalidApiCredentialsError);
+    expect(store.reads.accounts).toBe(0);
+  });
+});

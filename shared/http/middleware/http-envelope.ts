@@ -33,12 +33,14 @@ const CORS_ALLOWED_HEADERS = 'content-type, x-api-key, accept, idempotency-key, 
 export const httpEnvelope = ({ endpoint, log, cors, unexpected }: HttpEnvelopeOptions): MiddlewareObj<LeadEvent, LeadResponse, Error, LeadContext> => {
   const finish = (request: LeadRequest, response: LeadResponse, error?: unknown): LeadResponse => {
     const { context, event } = request;
-    response.headers = { ...response.headers, 'x-request-id': context.requestId, ...(cors && corsHeaders(cors, event)) };
+    response.headers = { ...response.headers, 'x-request-id': context.requestId, ...(cors && corsHeaders(cors, event, context.allowOrigin)) };
     log({
       level: response.statusCode >= 500 ? 'error' : 'info',
       requestId: context.requestId,
       endpoint,
       accountId: context.account?.config.id,
+      // The key's public id (never the key): which sender, or which page, a refusal or a flood came from.
+      ...(context.account?.key.keyId && { keyId: context.account.key.keyId }),
       outcome: context.outcome ?? outcomeOf(response, error),
       status: response.statusCode,
       durationMs: Math.round((performance.now() - context.startedAt) * 10) / 10,
@@ -82,8 +84,12 @@ const preflight = (): LeadResponse => {
 /** Response headers a browser script may read: the request id to quote, when to retry, replays. */
 const CORS_EXPOSED_HEADERS = 'x-request-id, retry-after, idempotent-replayed';
 
-const corsHeaders = (options: CorsOptions, event: LeadEvent): Record<string, string> => ({
-  ...allowOrigin(options, event),
+/**
+ * A browser key's decision (its origin echoed, or none for a refused origin) wins over the stack's
+ * setting, which applies to every other answer (before the key is known, or for a server key).
+ */
+const corsHeaders = (options: CorsOptions, event: LeadEvent, keyDecision: string | null | undefined): Record<string, string> => ({
+  ...(keyDecision === undefined ? allowOrigin(options, event) : keyDecision === null ? { vary: 'Origin' } : { 'access-control-allow-origin': keyDecision, vary: 'Origin' }),
   'access-control-expose-headers': CORS_EXPOSED_HEADERS,
 });
 

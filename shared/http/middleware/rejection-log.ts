@@ -20,25 +20,40 @@ export const rejectionLog = (rejections: RejectionLog, endpoint: string, log: Lo
   onError: async (request) => {
     const { error, context } = request;
     if (!(error instanceof LeadIntakeError) || error.status !== 422 || !context.account || context.dryRun) return;
-    try {
-      await rejections.record(context.account.config.id, rejectionOf(endpoint, error, context));
-    } catch (failure) {
-      log({ level: 'warn', requestId: context.requestId, endpoint, message: 'rejection not recorded', error: describe(failure) });
-    }
+    await recordRejection(rejections, log, endpoint, context, {
+      reason: error.reason,
+      message: error.message,
+      fields: offendingFields(error, context.fields ?? {}),
+    });
   },
 });
 
-const rejectionOf = (endpoint: string, error: LeadIntakeError, context: LeadContext): Rejection => {
-  const fields = context.fields ?? {};
-  const mobile = fields.mobile_number ?? digitsOf(context.body?.mobile_number);
+/** What was refused, in the rejection's words. */
+export interface Refusal {
+  readonly reason: string;
+  readonly message: string;
+  readonly fields: Readonly<Record<string, unknown>>;
+}
+
+/** Records a refusal for the request's account; a failure to record is logged, never answered. */
+export const recordRejection = async (rejections: RejectionLog, log: LogSink, endpoint: string, context: LeadContext, refusal: Refusal): Promise<void> => {
+  try {
+    await rejections.record(context.account!.config.id, rejectionOf(endpoint, refusal, context));
+  } catch (failure) {
+    log({ level: 'warn', requestId: context.requestId, endpoint, message: 'rejection not recorded', error: describe(failure) });
+  }
+};
+
+const rejectionOf = (endpoint: string, refusal: Refusal, context: LeadContext): Rejection => {
+  const mobile = context.fields?.mobile_number ?? digitsOf(context.body?.mobile_number);
   return {
     at: new Date().toISOString(),
     requestId: context.requestId,
     endpoint,
-    reason: error.reason,
-    message: error.message,
+    reason: refusal.reason,
+    message: refusal.message,
     ...(mobile && mobile.length >= 4 && { mobile: maskMobile(mobile) }),
-    fields: offendingFields(error, fields),
+    fields: refusal.fields,
   };
 };
 

@@ -5,6 +5,9 @@ import { header, type LeadContext, type LeadEvent, type LeadResponse } from '../
 
 const IDEMPOTENCY_KEY = /^[\x20-\x7e]{1,255}$/;
 
+/** `x-dry-run: true`, any case, surrounding spaces ignored. */
+export const dryRunRequested = (event: LeadEvent): boolean => /^true$/i.test(header(event, 'x-dry-run')?.trim() ?? '');
+
 /**
  * The sender's options beyond the contract: `Idempotency-Key` (retry safety) and `x-dry-run: true`
  * (check without storing). Neither changes an answer the contract fixes when absent.
@@ -12,7 +15,7 @@ const IDEMPOTENCY_KEY = /^[\x20-\x7e]{1,255}$/;
 export const submissionOptions = (endpoint: string): MiddlewareObj<LeadEvent, LeadResponse, Error, LeadContext> => ({
   before: (request) => {
     const { event, context } = request;
-    context.dryRun = /^true$/i.test(header(event, 'x-dry-run')?.trim() ?? '');
+    context.dryRun = dryRunRequested(event);
     const key = header(event, 'idempotency-key');
     if (key === undefined || key === '') return;
     if (!IDEMPOTENCY_KEY.test(key)) throw new InvalidIdempotencyKeyError();

@@ -1,0 +1,51 @@
+/**
+ * Bounds on what one refused request can make the service store (CONTRACT.md section 7, "Bounded
+ * costs under abuse"): at most 20 field problems (a validation rejection keeps at least one), long
+ * names and values cut short, and at most 8 KiB for the whole record. The sender's answer is not
+ * touched: only the kept record is bounded.
+ */
+import type { Rejection } from './ports.ts';
+
+export const MAX_REJECTION_BYTES = 8 * 1024;
+export const MAX_REJECTION_FIELDS = 20;
+const NAME_MAX = 64;
+const VALUE_MAX = 200;
+const MESSAGES_PER_FIELD = 3;
+/** Room kept for the store's own attributes (keys, type, expiry) within the 8 KiB. */
+const STORE_OVERHEAD_BYTES = 512;
+
+/** Cuts text to `max` characters (whole code points), marking the cut with an ellipsis. */
+export const truncate = (text: string, max: number): string => {
+  const chars = Array.from(text);
+  return chars.length <= max ? text : `${chars.slice(0, max - 1).join('')}…`;
+};
+
+const boundedValue = (value: unknown): unknown => {
+  if (typeof value === 'string') return truncate(value, VALUE_MAX);
+  if (Array.isArray(value)) {
+    const kept = value.slice(0, MESSAGES_PER_FIELD).map((item) => (typeof item === 'string' ? truncate(item, VALUE_MAX) : truncate(JSON.stringify(item) ?? '', VALUE_MAX)));
+    return value.length > MESSAGES_PER_FIELD ? [...kept, `… and ${value.length - MESSAGES_PER_FIELD} more`] : kept;
+  }
+  if (value === null || typeof value === 'number' || typeof value === 'boolean') return value;
+  return truncate(JSON.stringify(value) ?? String(value), VALUE_MAX);
+};
+
+const bytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value), 'utf8');
+
+/**
+ * The rejection as it may be stored: every property kept, its message and field problems bounded.
+ * `omittedFields` counts the field problems left out, so the owner knows the list is not whole.
+ */
+export const boundedRejection = <R extends Rejection>(rejection: R): R & { readonly omittedFields?: number } => {
+  const entries = Object.entries(rejection.fields ?? {});
+  const kept = entries.slice(0, MAX_REJECTION_FIELDS).map(([name, value]) => [truncate(name, NAME_MAX), boundedValue(value)] as const);
+  const base = { ...rejection, message: truncate(rejection.message, VALUE_MAX) };
+  const build = (count: number) => {
+    const omitted = entries.length - count;
+    return { ...base, fields: Object.fromEntries(kept.slice(0, count)), ...(omitted > 0 && { omittedFields: omitted }) };
+  };
+  let count = kept.length;
+  let bounded = build(count);
+  while (count > 1 && bytes(bounded) > MAX_REJECTION_BYTES - STORE_OVERHEAD_BYTES) bounded = build(--count);
+  return bounded;
+};
