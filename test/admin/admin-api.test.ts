@@ -272,6 +272,108 @@ describe('campaigns', () => {
   });
 });
 
+describe('keys', () => {
+  /** A lead through a container that has cached nothing: what a key change does once the cache TTL has passed. */
+  const freshLead = async (key: string) =>
+    (await testServiceOn(service)).call('portala', { apiKey: key, body: validBody('portala', { projectID: 'PRJ-1', campaignID: 'CMP-1' }) });
+
+  it('creates a key with POST (201, shown once) that lead requests accept at once', async () => {
+    const { id, base } = await accountWithCampaign();
+    const answer = await admin('POST', `${base}/keys`, { label: 'Website form' });
+    expect(answer.status).toBe(201);
+    expect(answer.body).toEqual({
+      key: expect.any(String),
+      key_id: expect.stringMatching(/^key_[A-Za-z0-9]+$/),
+      account_id: id,
+      label: 'Website form',
+      endpoints: null,
+      origins: null,
+      expires_at: null,
+      created_at: expect.any(String),
+    });
+    expect((await lead(answer.body.key, { projectID: 'PRJ-1', campaignID: 'CMP-1' })).status).toBe(200);
+  });
+
+  it('creates a key with no body at all', async () => {
+    const { base } = await accountWithCampaign();
+    expect(await admin('POST', `${base}/keys`)).toMatchObject({ status: 201, body: { label: null, endpoints: null } });
+  });
+
+  it('lists the keys of the account, never a key or a hash', async () => {
+    const { base } = await accountWithCampaign();
+    const browser = await admin('POST', `${base}/keys`, { label: 'Landing page', origins: ['https://Shop.example:443'], expiresAt: '2099-01-01T00:00:00Z' });
+    const listed = await admin('GET', `${base}/keys`);
+    expect(listed.status).toBe(200);
+    expect(listed.body).toEqual([
+      { key_id: browser.body.key_id, label: 'Landing page', endpoints: ['website'], origins: ['https://shop.example'], active: true, created_at: expect.any(String), expires_at: '2099-01-01T00:00:00.000Z' },
+    ]);
+    expect(JSON.stringify(listed.body)).not.toContain(browser.body.key);
+  });
+
+  it.each([
+    ['an endpoint list that is not a list', { endpoints: 'website' }, 'endpoints', 'endpoints must be an array of strings'],
+    ['an unknown endpoint', { endpoints: ['website', 'fax'] }, 'endpoints', expect.stringContaining('fax')],
+    ['origins with a server-to-server endpoint', { origins: ['https://shop.example'], endpoints: ['portala'] }, 'endpoints', expect.stringContaining('browser key')],
+    ['an origin with a path', { origins: ['https://shop.example/form'] }, 'origins', expect.stringContaining('https://shop.example/form')],
+    ['an expiry in the past', { expiresAt: '2000-01-01T00:00:00Z' }, 'expiresAt', expect.any(String)],
+    ['a misspelt field', { lable: 'x' }, 'lable', 'lable is not a known field'],
+  ])('refuses %s with 400 and creates no key', async (_what, body, field, message) => {
+    const { base } = await accountWithCampaign();
+    const answer = await admin('POST', `${base}/keys`, body);
+    expect(answer).toMatchObject({ status: 400, body: { status: false, errors: { [field]: [message] } } });
+    expect(answer.body.message).toBe(answer.body.errors[field][0]);
+    expect((await admin('GET', `${base}/keys`)).body).toEqual([]);
+  });
+
+  it('answers 404 Account not found for the keys of an account that does not exist', async () => {
+    const base = `/admin/v1/accounts/${newAccountId()}`;
+    expect(await admin('POST', `${base}/keys`, {})).toMatchObject({ status: 404, body: { message: 'Account not found' } });
+    expect(await admin('GET', `${base}/keys`)).toMatchObject({ status: 404, body: { message: 'Account not found' } });
+    expect(await admin('DELETE', `${base}/keys/key_abc`)).toMatchObject({ status: 404, body: { message: 'Account not found' } });
+  });
+
+  it('revokes a key with DELETE (204): it then answers 401 and is listed inactive', async () => {
+    const { base } = await accountWithCampaign();
+    const { body: issued } = await admin('POST', `${base}/keys`, {});
+    expect(await admin('DELETE', `${base}/keys/${issued.key_id}`)).toMatchObject({ status: 204, body: undefined });
+    expect(await freshLead(issued.key)).toMatchObject({ status: 401, body: { message: 'Invalid API credentials' } });
+    expect((await admin('GET', `${base}/keys`)).body).toEqual([expect.objectContaining({ key_id: issued.key_id, active: false })]);
+  });
+
+  it('answers 404 Key not found for an unknown key id, or a key of another account, and revokes nothing', async () => {
+    const mine = await accountWithCampaign();
+    const theirs = await accountWithCampaign();
+    const { body: theirKey } = await admin('POST', `${theirs.base}/keys`, {});
+    expect(await admin('DELETE', `${mine.base}/keys/key_nosuchkey`)).toMatchObject({ status: 404, body: { message: 'Key not found' } });
+    expect(await admin('DELETE', `${mine.base}/keys/${theirKey.key_id}`)).toMatchObject({ status: 404, body: { message: 'Key not found' } });
+    expect(await admin('POST', `${mine.base}/keys/${theirKey.key_id}/rotate`, {})).toMatchObject({ status: 404, body: { message: 'Key not found' } });
+    expect((await freshLead(theirKey.key)).status).toBe(200); // still valid
+  });
+
+  it('rotates a key (201): a new key with the same options, the old one ending after the grace', async () => {
+    const { base } = await accountWithCampaign();
+    const { body: old } = await admin('POST', `${base}/keys`, { label: 'Portal A', endpoints: ['portala'] });
+    const rotated = await admin('POST', `${base}/keys/${old.key_id}/rotate`, { graceSeconds: 0 });
+    expect(rotated.status).toBe(201);
+    expect(rotated.body).toMatchObject({ label: 'Portal A', endpoints: ['portala'], replaces: { key_id: old.key_id } });
+    expect(rotated.body.key).not.toBe(old.key);
+    expect((await freshLead(rotated.body.key)).status).toBe(200);
+    expect((await freshLead(old.key)).status).toBe(401);
+  });
+
+  it('refuses a negative grace with 400, and a revoked key with 409', async () => {
+    const { base } = await accountWithCampaign();
+    const { body: key } = await admin('POST', `${base}/keys`, {});
+    expect(await admin('POST', `${base}/keys/${key.key_id}/rotate`, { graceSeconds: -1 })).toMatchObject({ status: 400, body: { errors: { graceSeconds: [expect.any(String)] } } });
+    expect(await admin('POST', `${base}/keys/${key.key_id}/rotate`, { graceSeconds: 'soon' })).toMatchObject({
+      status: 400,
+      body: { errors: { graceSeconds: ['graceSeconds must be a whole number of seconds'] } },
+    });
+    await admin('DELETE', `${base}/keys/${key.key_id}`);
+    expect(await admin('POST', `${base}/keys/${key.key_id}/rotate`, {})).toMatchObject({ status: 409, body: { status: false, message: 'Key is revoked and cannot be rotated' } });
+  });
+});
+
 describe('answers', () => {
   it('answers an unexpected failure with 500, a request id and nothing from inside', async () => {
     const db = createDocumentClient({ client: service.client });
