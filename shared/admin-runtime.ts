@@ -11,16 +11,15 @@ import { DynamoDbApiKeyStore } from './dynamodb/api-keys.ts';
 import { createDocumentClient } from './dynamodb/client.ts';
 import { configTable } from './dynamodb/tables.ts';
 import type { AdminRuntime } from './http/admin-handler.ts';
-import type { LogSink } from './log.ts';
+import { logLineSink, type LogSink } from './log.ts';
 import { runtimeSettings } from './routes.ts';
-import { telemetrySink } from './telemetry.ts';
 
 export interface AdminStores {
   readonly accounts: AccountConfigStore;
   readonly keys: ApiKeyRegistry;
 }
 
-export const adminRuntime = ({ accounts, keys }: AdminStores, log: LogSink = telemetrySink({ countLeads: false })): AdminRuntime => ({
+export const adminRuntime = ({ accounts, keys }: AdminStores, log: LogSink = logLineSink({})): AdminRuntime => ({
   accounts: new AccountAdmin(accounts),
   keys: new AccountKeys({ keys, accounts }),
   log,

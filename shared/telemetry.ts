@@ -8,7 +8,7 @@
  * metafile), which breaks the 250 KB cold-start budget of docs/performance.md, to write the same line.
  */
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
-import type { LogSink } from './log.ts';
+import { logLineSink, type LogSink } from './log.ts';
 import { leadMetrics, METRICS_NAMESPACE, SERVICE_NAME } from './metric-names.ts';
 
 /** The metric a request's outcome counts in; refusals carry their reason as a dimension. */
@@ -35,33 +35,20 @@ export interface TelemetryParts {
   readonly metrics?: Metrics;
   readonly write?: (text: string) => void;
   readonly now?: () => Date;
-  /** False for functions whose request lines are not lead requests (the admin API): log lines only. */
-  readonly countLeads?: boolean;
 }
 
 export const telemetrySink = ({
   metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE_NAME }),
   write = (text) => void process.stdout.write(`${text}\n`),
   now = () => new Date(),
-  countLeads = true,
 }: TelemetryParts = {}): LogSink => {
   let coldStart = true;
+  const logLine = logLineSink({ write, now });
   return (line) => {
-    const { level = 'info', message = 'lead request', ...attributes } = line;
-    const traceId = process.env._X_AMZN_TRACE_ID;
-    write(
-      JSON.stringify({
-        level: String(level).toUpperCase(),
-        message,
-        timestamp: now().toISOString(),
-        service: SERVICE_NAME,
-        ...(traceId && { xray_trace_id: traceId.split(';')[0]?.replace('Root=', '') }),
-        ...attributes,
-      }),
-    );
+    logLine(line);
 
     // Only request lines (they have an endpoint and a status) count in the metrics.
-    if (!countLeads || typeof line.endpoint !== 'string' || typeof line.status !== 'number') return;
+    if (typeof line.endpoint !== 'string' || typeof line.status !== 'number') return;
     if (coldStart) {
       coldStart = false;
       metrics.captureColdStartMetric();

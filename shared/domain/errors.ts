@@ -57,12 +57,12 @@ export class FieldValidationError extends FieldsRefusal {
 // ---- The admin API (CONTRACT.md section 9) --------------------------------------------------------
 // A path names an id the account does not have: 404, unlike a lead's 422 for the same ids in a body.
 
-export class AccountNotFoundError extends refusal(404, 'account_not_found', 'Account not found') {}
-export class UnknownProjectError extends refusal(404, 'project_not_found', 'Project not found') {}
-export class UnknownCampaignError extends refusal(404, 'campaign_not_found', 'Campaign not found') {}
-export class UnknownKeyError extends refusal(404, 'key_not_found', 'Key not found') {}
-export class RevokedKeyRotationError extends refusal(409, 'key_revoked', 'Key is revoked and cannot be rotated') {}
-export class CampaignOfAnotherProjectError extends refusal(409, 'campaign_of_another_project', 'Campaign belongs to another project') {}
+export class AccountNotFoundError extends /* @__PURE__ */ refusal(404, 'account_not_found', 'Account not found') {}
+export class UnknownProjectError extends /* @__PURE__ */ refusal(404, 'project_not_found', 'Project not found') {}
+export class UnknownCampaignError extends /* @__PURE__ */ refusal(404, 'campaign_not_found', 'Campaign not found') {}
+export class UnknownKeyError extends /* @__PURE__ */ refusal(404, 'key_not_found', 'Key not found') {}
+export class RevokedKeyRotationError extends /* @__PURE__ */ refusal(409, 'key_revoked', 'Key is revoked and cannot be rotated') {}
+export class CampaignOfAnotherProjectError extends /* @__PURE__ */ refusal(409, 'campaign_of_another_project', 'Campaign belongs to another project') {}
 
 /** A configuration that breaks a rule of the seed file or of section 7: nothing was changed. */
 export class InvalidConfigurationError extends FieldsRefusal {

@@ -8,7 +8,7 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { LeadRecord } from '../domain/lead.ts';
-import { LEAD_ITEM_TYPE, leadRecordOf } from './leads.ts';
+import { LEAD_ITEM_TYPE, leadRecordOf } from './lead-items.ts';
 
 /** What subscribers match on: `{ "source": ["crm.lead-intake"], "detail-type": ["Lead Created"] }`. */
 export const leadCreatedEvent = {

@@ -9,6 +9,7 @@ import { ServiceUnavailableError } from '../domain/errors.ts';
 import type { LeadRecord } from '../domain/lead.ts';
 import type { IdempotencyClaim, IdempotentReplay, LeadStore, OriginalLeadOutcome, RepeatLeadOutcome } from '../domain/ports.ts';
 import { asServiceFailure, isDatabaseUnavailable, RETRY_AFTER_SECONDS } from './failures.ts';
+import { LEAD_ITEM_TYPE, leadRecordOf } from './lead-items.ts';
 import { cancellationReasons, epochSeconds, orUnavailable, queryAll, sha256, type CancellationReason } from './requests.ts';
 
 export interface TransactionRetryPolicy {
@@ -20,11 +21,6 @@ export interface TransactionRetryPolicy {
 
 const DEFAULT_RETRY: TransactionRetryPolicy = { attempts: 5, baseDelayMs: 20 };
 
-/** Attributes of a lead item that are storage, not part of the lead record. */
-const INTERNAL_LEAD_ATTRIBUTES = ['pk', 'sk', 'item_type', 'account_id'] as const;
-
-/** `item_type` of lead items: what the Lead Created stream filter matches. */
-export const LEAD_ITEM_TYPE = 'lead';
 
 /** How long an idempotency key holds. */
 const IDEMPOTENCY_SECONDS = 24 * 60 * 60;
@@ -262,11 +258,5 @@ const replayOf = (reason: CancellationReason | undefined, { requestHash }: Idemp
   return { kind: 'replay', lead: JSON.parse(item.lead.S) as LeadRecord };
 };
 
-/** The lead record of a stored lead item: the item without its storage attributes. */
-export const leadRecordOf = (item: Record<string, unknown>): LeadRecord => {
-  const record = { ...item };
-  for (const attribute of INTERNAL_LEAD_ATTRIBUTES) delete record[attribute];
-  return record as unknown as LeadRecord;
-};
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
