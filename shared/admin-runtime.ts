@@ -19,7 +19,7 @@ export interface AdminStores {
   readonly keys: ApiKeyRegistry;
 }
 
-export const adminRuntime = ({ accounts, keys }: AdminStores, log: LogSink = logLineSink({})): AdminRuntime => ({
+export const adminRuntime = ({ accounts, keys }: AdminStores, log: LogSink = logLineSink({ message: 'admin request' })): AdminRuntime => ({
   accounts: new AccountAdmin(accounts),
   keys: new AccountKeys({ keys, accounts }),
   log,

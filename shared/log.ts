@@ -27,6 +27,8 @@ export const redact = (text: string): string =>
 export interface LogLineParts {
   readonly write?: (text: string) => void;
   readonly now?: () => Date;
+  /** The line's `message` when it names none. */
+  readonly message?: string;
 }
 
 /**
@@ -34,8 +36,8 @@ export interface LogLineParts {
  * X-Ray trace id): the admin function's sink, and the first half of the lead functions' (telemetry.ts
  * adds the metrics), without the metrics library in the bundle.
  */
-export const logLineSink = ({ write = (text) => void process.stdout.write(`${text}\n`), now = () => new Date() }: LogLineParts = {}): LogSink => (line) => {
-  const { level = 'info', message = 'lead request', ...attributes } = line;
+export const logLineSink = ({ write = (text) => void process.stdout.write(`${text}\n`), now = () => new Date(), message: fallback = 'lead request' }: LogLineParts = {}): LogSink => (line) => {
+  const { level = 'info', message = fallback, ...attributes } = line;
   const traceId = process.env._X_AMZN_TRACE_ID;
   write(
     JSON.stringify({
