@@ -15,6 +15,7 @@ import { startDynamoDbLocal } from '../scripts/dynamodb-local.ts';
 import { createDocumentClient, createDynamoDbClient } from '../shared/dynamodb/client.ts';
 import { createTables } from '../shared/dynamodb/create-tables.ts';
 import { DynamoDbRepository } from '../shared/dynamodb/repository.ts';
+import { AccountAdmin } from '../shared/domain/account-admin.ts';
 import { localTokenCipher } from '../shared/meta/token-cipher.ts';
 import { fakeGraph, fieldData } from '../test/support/fake-graph.ts';
 import { lambdaBuildOptions } from './cold-start.ts';
@@ -42,7 +43,7 @@ try {
   const client = createDynamoDbClient({ endpoint: dynamo.endpoint });
   const tables = await createTables(client, 'bench_meta_');
   const repository = new DynamoDbRepository(createDocumentClient({ client }), tables);
-  await repository.accounts.saveAccount({
+  await new AccountAdmin(repository.accounts).configure({
     id: 'acc-bench',
     name: 'Bench',
     duplicateSetting: 'create',

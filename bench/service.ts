@@ -3,6 +3,7 @@
  * handler chain), on tables of their own on a DynamoDB endpoint, with an SDK middleware that counts
  * round trips and can capture the next request's wire input (the floor replays it).
  */
+import { AccountAdmin } from '../shared/domain/account-admin.ts';
 import { randomUUID } from 'node:crypto';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { hashApiKey } from '../shared/domain/account-directory.ts';
@@ -104,7 +105,7 @@ export const benchService = async (endpoint: string, prefix = `b${randomUUID().s
   const repository = new DynamoDbRepository(createDocumentClient({ client }), tables);
 
   const seedAccount = async ({ id, duplicateSetting = 'ignore', projects }: AccountPlan) => {
-    await repository.accounts.saveAccount({
+    await new AccountAdmin(repository.accounts).configure({
       id,
       name: `Bench ${id}`,
       duplicateSetting,

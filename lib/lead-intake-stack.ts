@@ -7,7 +7,8 @@ import { fileURLToPath } from 'node:url';
 import * as path from 'node:path';
 import { CfnOutput, Stack, Tags, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
-import { leadRoutes, runtimeSettings, type EndpointName } from '../shared/routes.ts';
+import { ADMIN_BASE_PATH, adminEntry, adminRoutes, leadRoutes, runtimeSettings, type EndpointName } from '../shared/routes.ts';
+import { configTable } from '../shared/dynamodb/tables.ts';
 import { LeadApi } from './constructs/lead-api.ts';
 import { LeadEvents } from './constructs/lead-events.ts';
 import { LeadFunction } from './constructs/lead-function.ts';
@@ -24,9 +25,13 @@ export interface LeadIntakeStackProps extends StackProps, Partial<LeadIntakeSett
 /** Output keys, for tools that read the deployed stack (the admin CLI reads the table names). */
 export const stackOutputs = {
   baseUrl: 'BaseUrl',
+  adminBaseUrl: 'AdminBaseUrl',
   configTableName: 'ConfigTableName',
   leadsTableName: 'LeadsTableName',
   eventBusName: 'EventBusName',
+  eventBusArn: 'EventBusArn',
+  eventArchiveArn: 'EventArchiveArn',
+  crmDeliveryRuleArn: 'CrmDeliveryRuleArn',
   alarmTopicArn: 'AlarmTopicArn',
   dashboardName: 'DashboardName',
   metaSecretArn: 'MetaSecretArn',
@@ -65,10 +70,23 @@ export class LeadIntakeStack extends Stack {
     }
     const lambdas = Object.fromEntries(Object.entries(functions).map(([name, fn]) => [name, fn.function])) as Record<EndpointName, LeadFunction['function']>;
 
+    // One function for the admin API: it reads and writes the Config table, and nothing else.
+    const admin = new LeadFunction(this, 'Admin', {
+      entry: path.join(projectRoot, adminEntry),
+      projectRoot,
+      description: `Lead intake ${settings.stage}: admin API ${ADMIN_BASE_PATH}`,
+      memorySize: settings.memorySize,
+      logRetentionDays: settings.logRetentionDays,
+      environment: { [configTable.envVar]: tables.config.tableName },
+    });
+    tables.grantAdmin(admin.function);
+
     const api = new LeadApi(this, 'Api', {
       apiName: `lead-intake-${settings.stage}`,
       routes: leadRoutes,
       functions: lambdas,
+      adminRoutes,
+      adminFunction: admin.function,
       throttle: {
         serverToServer: { rateLimit: settings.throttlingRateLimit, burstLimit: settings.throttlingBurstLimit },
         website: { rateLimit: settings.websiteThrottlingRateLimit, burstLimit: settings.websiteThrottlingBurstLimit },
@@ -76,15 +94,40 @@ export class LeadIntakeStack extends Stack {
       logRetentionDays: settings.logRetentionDays,
     });
 
-    const events = new LeadEvents(this, 'Events', { leadsTable: tables.leads, logRetentionDays: settings.logRetentionDays });
+    // The Lead Created pipe's enrichment step: no table access, no environment; it only reshapes records.
+    const enrichment = new LeadFunction(this, 'LeadEventsEnrichment', {
+      entry: path.join(projectRoot, 'functions/lead-events/handler.ts'),
+      projectRoot,
+      description: `Lead intake ${settings.stage}: Lead Created events, whole leads from the Leads stream`,
+      memorySize: 256,
+      logRetentionDays: settings.logRetentionDays,
+      environment: {},
+    });
+
+    const events = new LeadEvents(this, 'Events', {
+      leadsTable: tables.leads,
+      logRetentionDays: settings.logRetentionDays,
+      enrichment: enrichment.function,
+      archiveDays: settings.eventArchiveDays,
+      ...(settings.crmWebhookUrl &&
+        settings.crmWebhookAuthorizationSecret && {
+          crm: {
+            url: settings.crmWebhookUrl,
+            authorizationSecret: settings.crmWebhookAuthorizationSecret,
+            authorizationHeader: settings.crmWebhookAuthorizationHeader,
+            rateLimitPerSecond: settings.crmWebhookRateLimitPerSecond,
+          },
+        }),
+    });
 
     const monitoring = new Monitoring(this, 'Monitoring', {
       dashboardName: `lead-intake-${settings.stage}`,
       api: api.api,
-      functions: lambdas,
+      functions: { ...lambdas, admin: admin.function, leadEvents: enrichment.function },
       tables: { Config: tables.config, Leads: tables.leads },
       pipes: events.pipes,
       deadLetterQueue: events.deadLetterQueue,
+      ...(events.deliveryDeadLetterQueue && events.deliveryRule && { delivery: { busName: events.bus.eventBusName, deadLetterQueue: events.deliveryDeadLetterQueue, rule: events.deliveryRule } }),
       alarmEmail: settings.alarmEmail,
     });
 
@@ -101,9 +144,15 @@ export class LeadIntakeStack extends Stack {
     });
 
     new CfnOutput(this, stackOutputs.baseUrl, { value: api.baseUrl, description: '{base_url}: POST {base_url}/api/<endpoint>-lead-create' });
+    new CfnOutput(this, stackOutputs.adminBaseUrl, { value: `${api.baseUrl}${ADMIN_BASE_PATH}`, description: 'Admin API (IAM authorization, SigV4 for execute-api)' });
     new CfnOutput(this, stackOutputs.configTableName, { value: tables.config.tableName, description: 'Config table (API keys, accounts): seed it with the admin CLI' });
     new CfnOutput(this, stackOutputs.leadsTableName, { value: tables.leads.tableName, description: 'Leads table' });
     new CfnOutput(this, stackOutputs.eventBusName, { value: events.bus.eventBusName, description: 'Bus carrying Lead Created events' });
+    new CfnOutput(this, stackOutputs.eventBusArn, { value: events.bus.eventBusArn, description: 'Bus carrying Lead Created events (replay-events: LEAD_EVENTS_BUS_ARN)' });
+    new CfnOutput(this, stackOutputs.eventArchiveArn, { value: events.archive.archiveArn, description: 'Archive of Lead Created events (replay-events: LEAD_EVENTS_ARCHIVE_ARN)' });
+    if (events.deliveryRule) {
+      new CfnOutput(this, stackOutputs.crmDeliveryRuleArn, { value: events.deliveryRule.ruleArn, description: 'Rule delivering to the CRM (replay-events: LEAD_EVENTS_DELIVERY_RULE_ARN)' });
+    }
     new CfnOutput(this, stackOutputs.alarmTopicArn, { value: monitoring.topic.topicArn, description: 'SNS topic of the alarms' });
     new CfnOutput(this, stackOutputs.dashboardName, { value: monitoring.dashboard.dashboardName, description: 'CloudWatch dashboard' });
     new CfnOutput(this, stackOutputs.metaSecretArn, { value: meta.secret.secretArn, description: "Meta app secret and webhook verify token: put the app's App Secret in it" });

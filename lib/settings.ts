@@ -48,6 +48,24 @@ export interface LeadIntakeSettings {
    * also the longest a revoked key or a changed setting can take to apply. @default 30
    */
   readonly configCacheTtlSeconds: number;
+  /**
+   * HTTPS URL of the CRM's endpoint that receives every Lead Created event (an EventBridge API destination
+   * POSTs `{"id", "source", "detail-type", "time", "detail"}` to it, retrying 429, 5xx and timeouts for up
+   * to 24 hours). @default none: events stay on the bus for subscribers in AWS
+   */
+  readonly crmWebhookUrl?: string;
+  /**
+   * Name or ARN of the Secrets Manager secret whose value is sent in the authorization header of each
+   * delivery (`Bearer ...`, or whatever the CRM expects). Required with `crmWebhookUrl`; the value never
+   * appears in the template. @default none
+   */
+  readonly crmWebhookAuthorizationSecret?: string;
+  /** Header the secret's value is sent in. @default 'Authorization' */
+  readonly crmWebhookAuthorizationHeader: string;
+  /** Most deliveries per second to the CRM's endpoint (the rest wait, they are not dropped). @default 20 */
+  readonly crmWebhookRateLimitPerSecond: number;
+  /** Days the event bus archive keeps Lead Created events, for `npm run admin -- replay-events`. @default 30 */
+  readonly eventArchiveDays: number;
 }
 
 export const defaultSettings: LeadIntakeSettings = {
@@ -60,6 +78,9 @@ export const defaultSettings: LeadIntakeSettings = {
   logRetentionDays: 30,
   memorySize: 512,
   configCacheTtlSeconds: 30,
+  crmWebhookAuthorizationHeader: 'Authorization',
+  crmWebhookRateLimitPerSecond: 20,
+  eventArchiveDays: 30,
 };
 
 type SettingName = keyof LeadIntakeSettings;
@@ -69,6 +90,14 @@ export function resolveSettings(node: Node, props: Partial<LeadIntakeSettings> =
   const raw = (name: SettingName): unknown => props[name] ?? node.tryGetContext(name) ?? defaultSettings[name];
 
   const alarmEmail = raw('alarmEmail');
+  const crmWebhookUrl = optionalText(raw('crmWebhookUrl'));
+  const crmWebhookAuthorizationSecret = optionalText(raw('crmWebhookAuthorizationSecret'));
+  if (crmWebhookUrl !== undefined) {
+    webhookUrl(crmWebhookUrl);
+    if (crmWebhookAuthorizationSecret === undefined) {
+      throw new Error('crmWebhookUrl needs crmWebhookAuthorizationSecret: the name or ARN of the Secrets Manager secret holding the authorization header value');
+    }
+  }
   return {
     stage: stageName(raw('stage')),
     throttlingRateLimit: number('throttlingRateLimit', raw('throttlingRateLimit'), { min: 1, max: 10_000 }),
@@ -80,6 +109,11 @@ export function resolveSettings(node: Node, props: Partial<LeadIntakeSettings> =
     alarmEmail: alarmEmail === undefined || alarmEmail === '' ? undefined : email(alarmEmail),
     memorySize: number('memorySize', raw('memorySize'), { min: 128, max: 10_240, integer: true }),
     configCacheTtlSeconds: number('configCacheTtlSeconds', raw('configCacheTtlSeconds'), { min: 0, max: 3_600, integer: true }),
+    ...(crmWebhookUrl !== undefined && { crmWebhookUrl }),
+    ...(crmWebhookAuthorizationSecret !== undefined && { crmWebhookAuthorizationSecret }),
+    crmWebhookAuthorizationHeader: headerName(raw('crmWebhookAuthorizationHeader')),
+    crmWebhookRateLimitPerSecond: number('crmWebhookRateLimitPerSecond', raw('crmWebhookRateLimitPerSecond'), { min: 1, max: 300, integer: true }),
+    eventArchiveDays: number('eventArchiveDays', raw('eventArchiveDays'), { min: 1, max: 3_650, integer: true }),
   };
 }
 
@@ -136,6 +170,33 @@ function origins(value: unknown): readonly string[] {
 function email(value: unknown): string {
   if (typeof value !== 'string' || !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(value)) {
     throw new Error(`alarmEmail must be an e-mail address; got ${JSON.stringify(value)}`);
+  }
+  return value;
+}
+
+function optionalText(value: unknown): string | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  if (typeof value !== 'string') throw new Error(`expected text; got ${JSON.stringify(value)}`);
+  return value.trim();
+}
+
+function webhookUrl(value: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  // API destinations deliver over HTTPS only.
+  if (!url || url.protocol !== 'https:' || url.username || url.password) {
+    throw new Error(`crmWebhookUrl must be an https:// URL without credentials in it; got ${JSON.stringify(value)}`);
+  }
+  return value;
+}
+
+function headerName(value: unknown): string {
+  if (typeof value !== 'string' || !/^[A-Za-z0-9-]{1,64}$/.test(value)) {
+    throw new Error(`crmWebhookAuthorizationHeader must be an HTTP header name; got ${JSON.stringify(value)}`);
   }
   return value;
 }

@@ -8,9 +8,12 @@
  * Exit codes: 0 done, 1 the command failed (unknown account or key, invalid seed, database error),
  * 2 bad arguments.
  */
+import { randomBytes } from 'node:crypto';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { EventBridgeClient, StartReplayCommand } from '@aws-sdk/client-eventbridge';
+import { AccountAdmin } from '../shared/domain/account-admin.ts';
 import { createKey, isoInstant, listKeys, revokeKey, rotateKey, type IssuedKey, type KeySummary } from '../shared/domain/api-keys.ts';
-import { InvalidKeyOptionError, KeyAdminError } from '../shared/domain/errors.ts';
+import { AccountNotFoundError, InvalidKeyOptionError, KeyAdminError } from '../shared/domain/errors.ts';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { duplicateSettings, type DuplicateSetting, type LeadRecord } from '../shared/domain/lead.ts';
 import type { Rejection } from '../shared/domain/ports.ts';
@@ -24,6 +27,8 @@ import { metaPageCommands } from './local/meta-admin.ts';
 
 export interface AdminIo {
   readonly env: NodeJS.ProcessEnv;
+  /** The EventBridge client `replay-events` uses; the default credential chain's when not given. */
+  readonly eventBridge?: () => EventBridgeClient;
   readonly stdout: (text: string) => void;
   readonly stderr: (text: string) => void;
   /** Standard input, read whole (add-meta-page reads the page token from it). */
@@ -49,6 +54,8 @@ interface Command {
   readonly positionals: readonly string[];
   /** The positionals may be left out (the command then checks what it was given). */
   readonly optionalPositionals?: boolean;
+  /** False for a command that works on no table (replay-events): no table names or region needed. */
+  readonly usesDatabase?: false;
   readonly run: (args: { values: Record<string, string | boolean | undefined>; positionals: string[] }, repository: () => DynamoDbRepository, io: AdminIo) => Promise<void>;
 }
 
@@ -142,8 +149,11 @@ const commands: Record<string, Command> = {
       if (!duplicateSettings.includes(setting as DuplicateSetting)) {
         throw new UsageError(`the setting must be one of ${duplicateSettings.join(', ')}, not ${JSON.stringify(setting)}`, 'set-duplicates');
       }
-      if (!(await repository().accounts.setDuplicateSetting(accountId, setting as DuplicateSetting))) {
-        throw new CommandError(`account ${JSON.stringify(accountId)} does not exist`);
+      try {
+        await new AccountAdmin(repository().accounts).setDuplicateSetting(accountId, setting!);
+      } catch (error) {
+        if (error instanceof AccountNotFoundError) throw new CommandError(`account ${JSON.stringify(accountId)} does not exist`);
+        throw error;
       }
       io.stdout(`Duplicate handling of account ${accountId} is now ${setting}.\n`);
     },
@@ -159,10 +169,12 @@ const commands: Record<string, Command> = {
       const account = await repo.accounts.loadAccount(accountId);
       if (!account) throw new CommandError(`account ${JSON.stringify(accountId)} does not exist`);
       const project = values.project as string | undefined;
-      if (project !== undefined && !account.projects.has(project)) {
+      // Retired projects keep their leads: they are listed too.
+      const projectIds = await repo.accounts.allProjectIds(accountId);
+      if (project !== undefined && !projectIds.includes(project)) {
         throw new CommandError(`project ${JSON.stringify(project)} is not a project of account ${accountId}`);
       }
-      const leads = await repo.leads.listLeads(accountId, project === undefined ? account.projects.keys() : [project]);
+      const leads = await repo.leads.listLeads(accountId, project === undefined ? projectIds : [project]);
       io.stdout(values.json ? `${JSON.stringify(leads, null, 2)}\n` : leadTable(leads));
     },
   },
@@ -184,7 +196,54 @@ const commands: Record<string, Command> = {
   },
   // Meta Lead Ads: connected pages and their lead forms (scripts/local/meta-admin.ts).
   ...metaPageCommands({ usage: (message, command) => new UsageError(message, command), failure: (message) => new CommandError(message) }),
+  'replay-events': {
+    usage: 'replay-events --since ISO-8601 [--until ISO-8601]',
+    summary:
+      "Replay the archived Lead Created events of a period (until now by default) to the CRM delivery, after its endpoint lost some (AWS only; LEAD_EVENTS_ARCHIVE_ARN, LEAD_EVENTS_BUS_ARN and LEAD_EVENTS_DELIVERY_RULE_ARN from the stack's outputs).",
+    options: { ...HELP, since: { type: 'string' }, until: { type: 'string' } },
+    positionals: [],
+    usesDatabase: false,
+    run: async ({ values }, _repository, io) => {
+      const since = isoTime(required(values.since, '--since', 'replay-events'), '--since', 'replay-events');
+      const until = values.until === undefined ? new Date().toISOString() : isoTime(values.until as string, '--until', 'replay-events');
+      if (until <= since) throw new UsageError(`--until (${until}) must be after --since (${since})`, 'replay-events');
+      if (io.env[runtimeSettings.dynamodbEndpoint]) {
+        throw new CommandError('replay-events works on the deployed stack only: the local run keeps no archive (its webhook delivery retries instead); unset DYNAMODB_ENDPOINT');
+      }
+      const archive = io.env[leadEventSettings.archiveArn];
+      const bus = io.env[leadEventSettings.busArn];
+      const rule = io.env[leadEventSettings.deliveryRuleArn];
+      if (!archive || !bus) {
+        throw new CommandError(`set ${leadEventSettings.archiveArn} and ${leadEventSettings.busArn} to the deployed stack's outputs EventArchiveArn and EventBusArn (and ${leadEventSettings.deliveryRuleArn} to CrmDeliveryRuleArn, to replay to the CRM delivery only)`);
+      }
+      // EventBridge replay names: up to 64 letters, digits, '.', '-', '_'.
+      const name = `lead-events-${since.replace(/[^0-9]/g, '').slice(0, 14)}-${randomBytes(4).toString('hex')}`;
+      const client = io.eventBridge?.() ?? new EventBridgeClient({});
+      const { State } = await client.send(
+        new StartReplayCommand({
+          ReplayName: name,
+          Description: `Lead Created events from ${since} to ${until}`,
+          EventSourceArn: archive,
+          EventStartTime: new Date(since),
+          EventEndTime: new Date(until),
+          Destination: { Arn: bus, ...(rule && { FilterArns: [rule] }) },
+        }),
+      );
+      io.stdout(`${name}\n`);
+      io.stderr(
+        `Replay ${name} ${State?.toLowerCase() ?? 'started'}: Lead Created events from ${since} to ${until}, to ${rule ? 'the CRM delivery rule only' : 'every rule of the bus'}. ` +
+          `Receivers deduplicate by detail.lead.id. Follow it with: aws events describe-replay --replay-name ${name}\n`,
+      );
+    },
+  },
 };
+
+/** Where `replay-events` finds the deployed stack's event archive, bus and CRM delivery rule (its outputs). */
+export const leadEventSettings = {
+  archiveArn: 'LEAD_EVENTS_ARCHIVE_ARN',
+  busArn: 'LEAD_EVENTS_BUS_ARN',
+  deliveryRuleArn: 'LEAD_EVENTS_DELIVERY_RULE_ARN',
+} as const;
 
 /** The key lifecycle's dependencies: the repository's key and account stores. */
 const keyAdmin = (repository: DynamoDbRepository) => ({ keys: repository.keys, accounts: repository.accounts });
@@ -383,7 +442,7 @@ export const runAdmin = async (argv: readonly string[], io: AdminIo): Promise<nu
       const expected = command.positionals.length === 0 ? 'no arguments' : command.positionals.join(' ');
       throw new UsageError(`expected ${expected}, got ${parsed.positionals.length === 0 ? 'none' : parsed.positionals.map((p) => JSON.stringify(p)).join(' ')}`, name);
     }
-    database = await databaseFor(io.env);
+    if (command.usesDatabase !== false) database = await databaseFor(io.env);
     let repository: DynamoDbRepository | undefined;
     await command.run(parsed as Parameters<Command['run']>[0], () => (repository ??= database!.repository()), io);
     return 0;

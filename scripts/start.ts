@@ -11,6 +11,12 @@
  *   DYNAMODB_ENDPOINT     use this DynamoDB instead of starting one
  *   FUNCTION_TIMEOUT_SECONDS  each request's function timeout, as in Lambda (the stack's, 10)
  *   META_APP_SECRET, META_VERIFY_TOKEN, META_GRAPH_API_URL   the Meta webhook (scripts/local/meta.ts)
+ *   LEAD_INTAKE_ADMIN_ACCESS_KEY_ID / LEAD_INTAKE_ADMIN_SECRET_ACCESS_KEY
+ *                         credentials the admin API's SigV4 signatures must use (local defaults)
+ *   AWS_REGION            the region admin signatures must name (any when unset)
+ *   LEAD_EVENTS_WEBHOOK_URL            post each Lead Created event there, as the deployed delivery does
+ *   LEAD_EVENTS_WEBHOOK_AUTHORIZATION  its Authorization header (never printed)
+ *   LEAD_EVENTS_RETRY_DELAY_MS         first wait before a retry (1000; it doubles, up to 30 s)
  */
 import type { ChildProcess } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
@@ -19,10 +25,12 @@ import * as path from 'node:path';
 import type { Server } from 'node:http';
 import { createDocumentClient, createDynamoDbClient } from '../shared/dynamodb/client.ts';
 import { DynamoDbRepository } from '../shared/dynamodb/repository.ts';
-import { leadRoutes, metaWebhookRoute, runtimeSettings } from '../shared/routes.ts';
+import { ADMIN_BASE_PATH, leadRoutes, metaWebhookRoute, runtimeSettings } from '../shared/routes.ts';
 import { JavaMissingError, startDynamoDbLocal, type RunningDynamoDbLocal } from './dynamodb-local.ts';
-import { DEFAULT_SEED_FILE, describeDatabaseFailure, describeError, ensureTables, functionTimeoutMs, loadHandlers, localTableNames, type LeadHandlers } from './local/environment.ts';
+import { adminCredentialsFrom, adminCredentialSettings, DEFAULT_ADMIN_CREDENTIALS, type AdminCredentials } from './local/admin-auth.ts';
+import { DEFAULT_SEED_FILE, describeDatabaseFailure, describeError, ensureTables, functionTimeoutMs, loadAdminHandler, loadHandlers, localTableNames, type LeadHandlers } from './local/environment.ts';
 import { createLocalServer } from './local/http-server.ts';
+import { startLeadStreamReader, webhookSender, type LeadStreamReader, type WebhookSender } from './local/lead-events.ts';
 import { startLocalMeta } from './local/meta.ts';
 import { applySeed, demoKeyOf, readSeedFile, type Seed } from './local/seed.ts';
 
@@ -33,6 +41,7 @@ let stopping = false;
 let dynamoStarting: Promise<RunningDynamoDbLocal> | undefined;
 let dynamoProcess: ChildProcess | undefined;
 let server: Server | undefined;
+let leadEvents: { reader: LeadStreamReader; sender: WebhookSender } | undefined;
 
 /** The function timeout each request gets (FUNCTION_TIMEOUT_SECONDS), once read. */
 let requestTimeoutMs = 0;
@@ -45,6 +54,8 @@ let requestTimeoutMs = 0;
 const shutdown = async (code: number, { drain = false } = {}): Promise<never> => {
   if (!stopping) {
     stopping = true;
+    leadEvents?.sender.stop();
+    await leadEvents?.reader.stop().catch(() => undefined);
     if (server) {
       const closed = new Promise<void>((resolve) => server!.close(() => resolve()));
       server.closeIdleConnections();
@@ -93,7 +104,44 @@ const listen = (httpServer: Server, port: number): Promise<void> =>
 /** A string for a POSIX shell, inside single quotes. */
 const shellQuote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
 
-const banner = (baseUrl: string, dynamodb: string, storage: string, seedFile: string, seed: Seed): string => {
+/** LEAD_EVENTS_WEBHOOK_URL and its companions, checked; undefined when unset. */
+const webhookSetting = () => {
+  const url = env.LEAD_EVENTS_WEBHOOK_URL;
+  if (!url) return undefined;
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(url);
+  } catch {
+    parsed = undefined;
+  }
+  if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) {
+    process.stderr.write(`npm start: LEAD_EVENTS_WEBHOOK_URL must be an http:// or https:// URL, not ${JSON.stringify(url)}\n`);
+    process.exit(1);
+  }
+  const delay = env.LEAD_EVENTS_RETRY_DELAY_MS ? Number(env.LEAD_EVENTS_RETRY_DELAY_MS) : undefined;
+  if (delay !== undefined && !(Number.isInteger(delay) && delay > 0)) {
+    process.stderr.write(`npm start: LEAD_EVENTS_RETRY_DELAY_MS must be a whole number of milliseconds, not ${JSON.stringify(env.LEAD_EVENTS_RETRY_DELAY_MS)}\n`);
+    process.exit(1);
+  }
+  return { url, ...(env.LEAD_EVENTS_WEBHOOK_AUTHORIZATION && { authorization: env.LEAD_EVENTS_WEBHOOK_AUTHORIZATION }), ...(delay && { firstDelayMs: delay }) };
+};
+
+const eventsBanner = (webhook: ReturnType<typeof webhookSetting>): string[] => [
+  '',
+  webhook
+    ? `Lead events:         each Lead Created event is POSTed to ${webhook.url}${webhook.authorization ? ' (with LEAD_EVENTS_WEBHOOK_AUTHORIZATION)' : ''}`
+    : 'Lead events:         set LEAD_EVENTS_WEBHOOK_URL to receive each Lead Created event, as the deployed delivery sends it',
+];
+
+/** The admin API's lines: where it is, and the credentials to sign with (the secret only when it is the default). */
+const adminBanner = (baseUrl: string, credentials: AdminCredentials, region: string | undefined): string[] => [
+  '',
+  `Admin API:           ${baseUrl}${ADMIN_BASE_PATH} (AWS SigV4, service execute-api, region ${region ?? 'any'})`,
+  `  access key id:     ${credentials.accessKeyId}${env[adminCredentialSettings.accessKeyId] ? ` (${adminCredentialSettings.accessKeyId})` : ''}`,
+  `  secret access key: ${credentials.secretAccessKey === DEFAULT_ADMIN_CREDENTIALS.secretAccessKey ? credentials.secretAccessKey : `from ${adminCredentialSettings.secretAccessKey}`}`,
+];
+
+const banner = (baseUrl: string, dynamodb: string, storage: string, seedFile: string, seed: Seed, admin: string[]): string => {
   const lines = [
     '',
     `Lead intake service: ${baseUrl}`,
@@ -125,7 +173,7 @@ const banner = (baseUrl: string, dynamodb: string, storage: string, seedFile: st
   lines.push(
     `Meta webhook:        ${baseUrl}${metaWebhookRoute.path} (GET verification, signed POST; leads read from ${process.env.META_GRAPH_API_URL || 'graph.facebook.com'})`,
   );
-  lines.push('Ctrl-C stops the service and its database.', '');
+  lines.push(...admin, '', 'Ctrl-C stops the service and its database.', '');
   return lines.join('\n');
 };
 
@@ -157,6 +205,7 @@ const main = async () => {
   } catch (error) {
     return fail(describeError(error));
   }
+  const webhook = webhookSetting();
   let seed: Seed;
   try {
     seed = await readSeedFile(seedFile);
@@ -216,12 +265,30 @@ const main = async () => {
   const meta = startLocalMeta(env, (change) =>
     process.stderr.write(`npm start: Meta leadgen ${change.leadgenId} of page ${change.pageId} gave up after its retries (see admin rejections)\n`),
   );
+  const adminCredentials = adminCredentialsFrom(env);
+  const region = env.AWS_REGION || undefined;
   server = createLocalServer({
     handlers,
     functionTimeoutMs: requestTimeoutMs,
     metaWebhook: meta.webhook,
+    admin: { handler: await loadAdminHandler(), credentials: adminCredentials, ...(region && { region }) },
     onHandlerError: (error) => process.stderr.write(`npm start: a handler failed: ${describeError(error)}\n`),
   });
+  if (webhook) {
+    const sender = webhookSender({ ...webhook, log: (line) => process.stdout.write(`lead events: ${line}\n`) });
+    try {
+      const reader = await startLeadStreamReader({
+        dynamodb: createDynamoDbClient({ endpoint }),
+        endpoint,
+        leadsTable: tables.leads,
+        onEvent: (event) => void sender.deliver(event),
+        onError: (error) => process.stderr.write(`npm start: reading the Leads stream failed: ${describeError(error)}\n`),
+      });
+      leadEvents = { reader, sender };
+    } catch (error) {
+      return fail(`could not read the Leads table's stream at ${endpoint}: ${describeError(error)}`);
+    }
+  }
   try {
     await listen(server, port);
   } catch (error) {
@@ -229,7 +296,7 @@ const main = async () => {
     return fail(code === 'EADDRINUSE' ? `port ${port} is already in use on ${HOST}; set PORT to a free port` : describeError(error));
   }
   if (stopping) return;
-  process.stdout.write(`${banner(`http://${HOST}:${port}`, endpoint, storage, seedFile, seed)}\n`);
+  process.stdout.write(`${banner(`http://${HOST}:${port}`, endpoint, storage, seedFile, seed, [...adminBanner(`http://${HOST}:${port}`, adminCredentials, region), ...eventsBanner(webhook)])}\n`);
 };
 
 main().catch((error: unknown) => fail(describeError(error)));

@@ -4,6 +4,8 @@
  * the log holding the lead's contact details.
  */
 
+import { SERVICE_NAME } from './metric-names.ts';
+
 export type LogSink = (line: Readonly<Record<string, unknown>>) => void;
 
 export const maskMobile = (mobile: string): string => `******${mobile.slice(-4)}`;
@@ -21,3 +23,30 @@ export const redact = (text: string): string =>
   text
     .replace(/[^\s@"'<>(),;:]+@[^\s@"'<>(),;:]+/g, (email) => maskEmail(email))
     .replace(/\d[\d\s-]{8,}\d/g, (digits) => maskMobile(digits.replace(/\D/g, '')));
+
+export interface LogLineParts {
+  readonly write?: (text: string) => void;
+  readonly now?: () => Date;
+  /** The line's `message` when it names none. */
+  readonly message?: string;
+}
+
+/**
+ * The request's log line alone, shaped like Powertools Logger's (level, message, timestamp, service,
+ * X-Ray trace id): the admin function's sink, and the first half of the lead functions' (telemetry.ts
+ * adds the metrics), without the metrics library in the bundle.
+ */
+export const logLineSink = ({ write = (text) => void process.stdout.write(`${text}\n`), now = () => new Date(), message: fallback = 'lead request' }: LogLineParts = {}): LogSink => (line) => {
+  const { level = 'info', message = fallback, ...attributes } = line;
+  const traceId = process.env._X_AMZN_TRACE_ID;
+  write(
+    JSON.stringify({
+      level: String(level).toUpperCase(),
+      message,
+      timestamp: now().toISOString(),
+      service: SERVICE_NAME,
+      ...(traceId && { xray_trace_id: traceId.split(';')[0]?.replace('Root=', '') }),
+      ...attributes,
+    }),
+  );
+};

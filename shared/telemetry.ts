@@ -8,7 +8,7 @@
  * metafile), which breaks the 250 KB cold-start budget of docs/performance.md, to write the same line.
  */
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
-import type { LogSink } from './log.ts';
+import { logLineSink, type LogSink } from './log.ts';
 import { leadMetrics, METRICS_NAMESPACE, SERVICE_NAME } from './metric-names.ts';
 
 /** The metric a request's outcome counts in; refusals carry their reason as a dimension. */
@@ -46,19 +46,9 @@ export const telemetrySink = ({
   now = () => new Date(),
 }: TelemetryParts = {}): LogSink => {
   let coldStart = true;
+  const logLine = logLineSink({ write, now });
   return (line) => {
-    const { level = 'info', message = 'lead request', ...attributes } = line;
-    const traceId = process.env._X_AMZN_TRACE_ID;
-    write(
-      JSON.stringify({
-        level: String(level).toUpperCase(),
-        message,
-        timestamp: now().toISOString(),
-        service: SERVICE_NAME,
-        ...(traceId && { xray_trace_id: traceId.split(';')[0]?.replace('Root=', '') }),
-        ...attributes,
-      }),
-    );
+    logLine(line);
 
     // Only request lines (they have an endpoint and a status) count in the metrics.
     if (typeof line.endpoint !== 'string' || typeof line.status !== 'number') return;

@@ -6,20 +6,25 @@
  * own origins, is the one that must reach the page). One `$default` stage, auto-deployed, with JSON access
  * logs, throttled per route: the browser-facing website route on limits of its own, so a flood on the
  * public form cannot use up what the server-to-server routes are allowed. See docs/decisions/0001-http-api.md.
+ * The admin routes (/admin/v1, CONTRACT.md section 9) share the API and its stage, with IAM authorization.
  */
 import { Validations } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpIamAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import type { EndpointName, LeadRoute } from '../../shared/routes.ts';
+import type { AdminRoute, EndpointName, LeadRoute } from '../../shared/routes.ts';
 
 export interface LeadApiProps {
   readonly apiName: string;
   readonly routes: readonly LeadRoute[];
   readonly functions: Readonly<Record<EndpointName, lambda.IFunction>>;
+  /** The admin API's routes and its one function, behind IAM authorization (SigV4). */
+  readonly adminRoutes: readonly AdminRoute[];
+  readonly adminFunction: lambda.IFunction;
   readonly throttle: {
     /** Each server-to-server route (the stage's default route throttle). */
     readonly serverToServer: RouteThrottle;
@@ -115,5 +120,13 @@ export class LeadApi extends Construct {
       });
     }
     (this.stage.node.defaultChild as apigw.CfnStage).routeSettings = routeSettings;
+
+    // The admin API: only principals allowed execute-api:Invoke on a route get through (docs/deployment.md
+    // has policies that limit a CRM principal to one account); everything else gets the API's own 403.
+    const adminIntegration = new HttpLambdaIntegration('adminIntegration', props.adminFunction);
+    const iamAuthorizer = new HttpIamAuthorizer();
+    for (const route of props.adminRoutes) {
+      this.api.addRoutes({ path: route.path, methods: [route.method as apigw.HttpMethod], integration: adminIntegration, authorizer: iamAuthorizer });
+    }
   }
 }

@@ -1,74 +1,91 @@
 /**
- * Downstream integration: every lead stored in the Leads table becomes a `Lead Created` event on an
- * EventBridge bus the CRM's assignment engine subscribes to. The leads table's stream feeds EventBridge
- * Pipes, filtered to INSERTs of lead items (the mobile claims written beside them are not events), whose
- * input template turns the DynamoDB image into the event's detail. Nothing here is on the request path: a
- * slow or failing bus never delays or fails a lead sender's request.
+ * Leads out (CONTRACT.md section 9): every lead stored in the Leads table becomes a `Lead Created` event,
+ * carrying the whole lead and its account, on an EventBridge bus; the bus keeps an archive for replays,
+ * and, when the operator names the CRM's endpoint, a rule delivers each event there through an API
+ * destination. See docs/decisions/0005-lead-created-carries-the-lead.md.
  *
- * Two pipes, one per shape of `parent_lead_id` (a string on merged repeats, NULL otherwise), so each input
- * template is exact: a template cannot turn a DynamoDB `{"NULL": true}` into JSON null. Their filters are
- * complementary, so each lead is published once. Two pipes are also the most readers a DynamoDB stream
- * shard should have: new consumers subscribe to the bus, not to the stream.
+ * The table's stream feeds one EventBridge pipe, filtered to INSERTs of lead items (mobile claims,
+ * idempotency keys and rejections are never events; filtered-out records are not billed). The pipe's
+ * enrichment function turns the DynamoDB image into the event's detail (the same code `npm start` runs);
+ * the pipe puts it on the bus. Nothing here is on the request path: a slow or failing bus, or CRM, never
+ * delays or fails a lead sender's request.
  */
-import { Duration, Stack, Validations } from 'aws-cdk-lib';
+import { Duration, SecretValue, Stack, Validations } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as events from 'aws-cdk-lib/aws-events';
+import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as pipes from 'aws-cdk-lib/aws-pipes';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { LEAD_ITEM_TYPE, leadCreatedEvent } from '../../shared/dynamodb/lead-stream.ts';
 
-/** What subscribers match on: `{ "source": ["crm.lead-intake"], "detail-type": ["Lead Created"] }`. */
-export const leadCreatedEvent = {
-  source: 'crm.lead-intake',
-  detailType: 'Lead Created',
-} as const;
+export { leadCreatedEvent };
 
-const image = '$.dynamodb.NewImage';
+/** The stream records the pipe takes: new lead items only. */
+export const leadCreatedFilter = { eventName: ['INSERT'], dynamodb: { NewImage: { item_type: { S: [LEAD_ITEM_TYPE] } } } };
 
-/** The event's detail; string values quoted, the boolean not. `parent_lead_id` is set per pipe. */
-function detailTemplate(parentLeadId: string): string {
-  return [
-    '{',
-    `"account_id": "<${image}.account_id.S>",`,
-    `"lead_id": "<${image}.id.S>",`,
-    `"projectID": "<${image}.projectID.S>",`,
-    `"campaignID": "<${image}.campaignID.S>",`,
-    `"source": "<${image}.source.S>",`,
-    `"is_repeated": <${image}.is_repeated.BOOL>,`,
-    `"parent_lead_id": ${parentLeadId},`,
-    `"created_at": "<${image}.created_at.S>"`,
-    '}',
-  ].join(' ');
+/**
+ * What the CRM's endpoint receives: the event's id (to deduplicate redeliveries by, with the lead id),
+ * source, type, time and detail, exactly what `npm start` posts with LEAD_EVENTS_WEBHOOK_URL.
+ */
+export const deliveredEvent = () =>
+  events.RuleTargetInput.fromObject({
+    id: events.EventField.eventId,
+    source: events.EventField.source,
+    'detail-type': events.EventField.detailType,
+    time: events.EventField.time,
+    detail: events.EventField.fromPath('$.detail'),
+  });
+
+/** API destinations retry 429, 5xx and timeouts; these bound it to the contract's 24 hours. */
+export const DELIVERY_MAX_EVENT_AGE = Duration.hours(24);
+export const DELIVERY_RETRY_ATTEMPTS = 185;
+
+export interface CrmDelivery {
+  readonly url: string;
+  /** Name or ARN of the Secrets Manager secret whose value is the authorization header's value. */
+  readonly authorizationSecret: string;
+  readonly authorizationHeader: string;
+  readonly rateLimitPerSecond: number;
 }
-
-/** The two pipes: same filter on the item type, complementary filters on `parent_lead_id`. */
-export const leadCreatedPipes = [
-  {
-    id: 'LeadCreatedPipe',
-    description: 'Lead Created events for leads without a parent (originals, and repeats under "create")',
-    parentLeadIdFilter: { S: [{ exists: false }] },
-    inputTemplate: detailTemplate('null'),
-  },
-  {
-    id: 'MergedLeadCreatedPipe',
-    description: 'Lead Created events for repeated leads linked to their parent (duplicate setting "merge")',
-    parentLeadIdFilter: { S: [{ exists: true }] },
-    inputTemplate: detailTemplate(`"<${image}.parent_lead_id.S>"`),
-  },
-] as const;
 
 export interface LeadEventsProps {
   readonly leadsTable: dynamodb.ITable;
   readonly logRetentionDays: number;
+  /** The pipe's enrichment function (functions/lead-events/handler.ts). */
+  readonly enrichment: lambda.IFunction;
+  readonly archiveDays: number;
+  /** Delivery to the CRM's HTTPS endpoint; none when the operator has not named one. */
+  readonly crm?: CrmDelivery;
 }
+
+/** A queue that only ever receives what failed, with the acknowledgment cdk-nag needs for such a queue. */
+const deadLetterQueue = (scope: Construct, id: string, what: string) => {
+  const queue = new sqs.Queue(scope, id, {
+    encryption: sqs.QueueEncryption.SQS_MANAGED,
+    enforceSSL: true,
+    retentionPeriod: Duration.days(14),
+  });
+  Validations.of(queue.node.defaultChild!).acknowledge({
+    id: 'AwsSolutions-SQS3',
+    reason: `This queue is itself the dead-letter queue of ${what} (cdk-nag only recognises DLQs of other queues); its messages are kept 14 days and its depth raises an alarm.`,
+  });
+  return queue;
+};
 
 export class LeadEvents extends Construct {
   readonly bus: events.EventBus;
+  /** Stream batches the pipe could not publish after its retries. */
   readonly deadLetterQueue: sqs.Queue;
   readonly pipes: pipes.CfnPipe[] = [];
   readonly logGroup: logs.LogGroup;
+  readonly archive: events.Archive;
+  /** Events the CRM's endpoint did not take within 24 hours, when delivery is configured. */
+  readonly deliveryDeadLetterQueue?: sqs.Queue;
+  readonly deliveryRule?: events.Rule;
 
   constructor(scope: Construct, id: string, props: LeadEventsProps) {
     super(scope, id);
@@ -78,22 +95,18 @@ export class LeadEvents extends Construct {
     }
 
     this.bus = new events.EventBus(this, 'Bus', {
-      description: 'Lead intake events: Lead Created, for the CRM assignment engine and other subscribers',
+      description: 'Lead intake events: Lead Created, whole leads for the CRM and other subscribers',
+    });
+    // Every Lead Created event, kept for replays of lost deliveries (npm run admin -- replay-events).
+    this.archive = this.bus.archive('Archive', {
+      description: 'Lead Created events, for replaying lost deliveries',
+      eventPattern: { source: [leadCreatedEvent.source], detailType: [leadCreatedEvent.detailType] },
+      retention: Duration.days(props.archiveDays),
     });
 
-    // Batches the pipes could not deliver after their retries: the record's stream position and the error
+    // Batches the pipe could not publish after its retries: the record's stream position and the error
     // (not the lead itself), for an operator to replay from the table. The alarm on its depth pages.
-    this.deadLetterQueue = new sqs.Queue(this, 'DeadLetterQueue', {
-      encryption: sqs.QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      retentionPeriod: Duration.days(14),
-    });
-    Validations.of(this.deadLetterQueue.node.defaultChild!).acknowledge({
-      id: 'AwsSolutions-SQS3',
-      reason:
-        'This queue is itself the dead-letter queue of the Lead Created pipes (cdk-nag only recognises DLQs of ' +
-        'other queues); its messages are kept 14 days and its depth raises an alarm.',
-    });
+    this.deadLetterQueue = deadLetterQueue(this, 'DeadLetterQueue', 'the Lead Created pipe');
 
     this.logGroup = new logs.LogGroup(this, 'PipeLogs', { retention: props.logRetentionDays as logs.RetentionDays });
 
@@ -101,7 +114,7 @@ export class LeadEvents extends Construct {
       assumedBy: new iam.ServicePrincipal('pipes.amazonaws.com', {
         conditions: { StringEquals: { 'aws:SourceAccount': Stack.of(this).account } },
       }),
-      description: 'Lead Created pipes: read the Leads stream, put events on the lead bus, dead-letter failures',
+      description: 'Lead Created pipe: read the Leads stream, enrich, put events on the lead bus, dead-letter failures',
     });
     // The stream actions EventBridge Pipes documents for a DynamoDB source, on this stream only (the table's
     // grantStreamRead would add dynamodb:ListStreams on "*").
@@ -111,47 +124,75 @@ export class LeadEvents extends Construct {
         resources: [streamArn],
       }),
     );
+    // The function itself, not its versions (grantInvoke would add `<arn>:*`).
+    role.addToPolicy(new iam.PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [props.enrichment.functionArn] }));
     this.bus.grantPutEventsTo(role);
     this.deadLetterQueue.grant(role, 'sqs:SendMessage');
     this.logGroup.grantWrite(role);
 
-    for (const spec of leadCreatedPipes) {
-      const pipe = new pipes.CfnPipe(this, spec.id, {
-        description: spec.description,
-        roleArn: role.roleArn,
-        source: streamArn,
-        sourceParameters: {
-          filterCriteria: {
-            filters: [
-              {
-                pattern: JSON.stringify({
-                  eventName: ['INSERT'],
-                  dynamodb: { NewImage: { item_type: { S: ['lead'] }, parent_lead_id: spec.parentLeadIdFilter } },
-                }),
-              },
-            ],
-          },
-          dynamoDbStreamParameters: {
-            // From the oldest record, so leads written before the pipe first starts are published too.
-            startingPosition: 'TRIM_HORIZON',
-            batchSize: 10, // PutEvents takes up to 10 entries
-            maximumBatchingWindowInSeconds: 1,
-            maximumRetryAttempts: 10,
-            maximumRecordAgeInSeconds: 6 * 60 * 60,
-            onPartialBatchItemFailure: 'AUTOMATIC_BISECT',
-            deadLetterConfig: { arn: this.deadLetterQueue.queueArn },
-          },
+    const pipe = new pipes.CfnPipe(this, 'LeadCreatedPipe', {
+      description: 'Lead Created events: each lead stored in the Leads table, whole, with its account',
+      roleArn: role.roleArn,
+      source: streamArn,
+      sourceParameters: {
+        filterCriteria: { filters: [{ pattern: JSON.stringify(leadCreatedFilter) }] },
+        dynamoDbStreamParameters: {
+          // From the oldest record, so leads written before the pipe first starts are published too.
+          startingPosition: 'TRIM_HORIZON',
+          batchSize: 10, // PutEvents takes up to 10 entries
+          maximumBatchingWindowInSeconds: 1,
+          maximumRetryAttempts: 10,
+          maximumRecordAgeInSeconds: 6 * 60 * 60,
+          onPartialBatchItemFailure: 'AUTOMATIC_BISECT',
+          deadLetterConfig: { arn: this.deadLetterQueue.queueArn },
         },
-        target: this.bus.eventBusArn,
-        targetParameters: {
-          eventBridgeEventBusParameters: { source: leadCreatedEvent.source, detailType: leadCreatedEvent.detailType },
-          inputTemplate: spec.inputTemplate,
-        },
-        // Errors only, without execution data: the payload is a lead (name, mobile number) and stays out of logs.
-        logConfiguration: { level: 'ERROR', cloudwatchLogsLogDestination: { logGroupArn: this.logGroup.logGroupArn } },
-      });
-      pipe.node.addDependency(role);
-      this.pipes.push(pipe);
+      },
+      enrichment: props.enrichment.functionArn,
+      target: this.bus.eventBusArn,
+      targetParameters: {
+        eventBridgeEventBusParameters: { source: leadCreatedEvent.source, detailType: leadCreatedEvent.detailType },
+      },
+      // Errors only, without execution data: the payload is a lead (name, mobile number) and stays out of logs.
+      logConfiguration: { level: 'ERROR', cloudwatchLogsLogDestination: { logGroupArn: this.logGroup.logGroupArn } },
+    });
+    pipe.node.addDependency(role);
+    this.pipes.push(pipe);
+
+    if (props.crm) {
+      const delivery = this.deliverTo(props.crm);
+      this.deliveryDeadLetterQueue = delivery.deadLetterQueue;
+      this.deliveryRule = delivery.rule;
     }
+  }
+
+  /** The CRM's endpoint as an API destination, its authorization header from Secrets Manager. */
+  private deliverTo(crm: CrmDelivery) {
+    const connection = new events.Connection(this, 'CrmConnection', {
+      description: 'The CRM endpoint that receives Lead Created events',
+      // Resolved by CloudFormation at deploy time: the value is never in the template or the cdk.out.
+      authorization: events.Authorization.apiKey(crm.authorizationHeader, SecretValue.secretsManager(crm.authorizationSecret)),
+    });
+    const destination = new events.ApiDestination(this, 'CrmDestination', {
+      description: 'POSTs each Lead Created event to the CRM',
+      connection,
+      endpoint: crm.url,
+      httpMethod: events.HttpMethod.POST,
+      rateLimitPerSecond: crm.rateLimitPerSecond,
+    });
+    const queue = deadLetterQueue(this, 'DeliveryDeadLetterQueue', 'the CRM delivery rule');
+    const rule = new events.Rule(this, 'CrmDelivery', {
+      description: 'Every Lead Created event to the CRM endpoint',
+      eventBus: this.bus,
+      eventPattern: { source: [leadCreatedEvent.source], detailType: [leadCreatedEvent.detailType] },
+      targets: [
+        new targets.ApiDestination(destination, {
+          event: deliveredEvent(),
+          retryAttempts: DELIVERY_RETRY_ATTEMPTS,
+          maxEventAge: DELIVERY_MAX_EVENT_AGE,
+          deadLetterQueue: queue,
+        }),
+      ],
+    });
+    return { deadLetterQueue: queue, rule };
   }
 }

@@ -20,6 +20,16 @@ export const leadFunctionTableAccess = {
   leads: ['dynamodb:PutItem', 'dynamodb:GetItem'],
 } as const;
 
+/**
+ * What the admin function may do: read an account's partition and its keys (BatchGetItem lists them),
+ * and write configuration and key items (a
+ * transaction's parts are authorised as PutItem, UpdateItem and ConditionCheckItem). Nothing on the
+ * Leads table: it writes configuration, never leads.
+ */
+export const adminFunctionTableAccess = {
+  config: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:ConditionCheckItem'],
+} as const;
+
 export class LeadTables extends Construct {
   readonly config: dynamodb.Table;
   readonly leads: dynamodb.Table;
@@ -42,6 +52,11 @@ export class LeadTables extends Construct {
   grantLeadIntake(grantee: iam.IGrantable): void {
     this.config.grant(grantee, ...leadFunctionTableAccess.config);
     this.leads.grant(grantee, ...leadFunctionTableAccess.leads);
+  }
+
+  /** Exactly the actions of `adminFunctionTableAccess`, on the Config table only. */
+  grantAdmin(grantee: iam.IGrantable): void {
+    this.config.grant(grantee, ...adminFunctionTableAccess.config);
   }
 }
 

@@ -8,6 +8,7 @@ import type * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as actions from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import type * as events from 'aws-cdk-lib/aws-events';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
@@ -27,6 +28,8 @@ export interface MonitoringProps {
   readonly tables: Readonly<Record<string, dynamodb.ITable>>;
   readonly pipes: readonly pipes.CfnPipe[];
   readonly deadLetterQueue: sqs.IQueue;
+  /** Delivery to the CRM's endpoint, when configured: its rule and dead-letter queue. */
+  readonly delivery?: { readonly busName: string; readonly rule: events.IRule; readonly deadLetterQueue: sqs.IQueue };
   readonly alarmEmail?: string;
 }
 
@@ -82,9 +85,9 @@ export class Monitoring extends Construct {
     // Functions: any error (a crash, a timeout) or throttle is a lead sender getting a 5XX.
     for (const [name, fn] of Object.entries(props.functions)) {
       this.alarm(`${title(name)}FunctionErrors`, fn.metricErrors({ period, statistic: 'Sum' }), 0,
-        `The ${name} lead function failed (error or timeout) in the last 5 minutes.`);
+        `The ${name} function failed (error or timeout) in the last 5 minutes.`);
       this.alarm(`${title(name)}FunctionThrottles`, fn.metricThrottles({ period, statistic: 'Sum' }), 0,
-        `The ${name} lead function was throttled (account or reserved concurrency exhausted).`);
+        `The ${name} function was throttled (account or reserved concurrency exhausted).`);
     }
 
     // Tables: on-demand tables still throttle (beyond twice the previous peak, or a hot partition).
@@ -121,6 +124,23 @@ export class Monitoring extends Construct {
     const deadLetters = props.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period, statistic: 'Maximum' });
     this.alarm('EventDeadLetters', deadLetters, 0,
       'Lead Created events gave up after retries and are in the dead-letter queue: replay them (see docs/deployment.md).');
+
+    // Delivery to the CRM: a target invocation that failed for good, or an event given up after 24 hours.
+    const deliveryMetrics: cloudwatch.IMetric[] = [];
+    if (props.delivery) {
+      const failedDeliveries = new cloudwatch.Metric({
+        namespace: 'AWS/Events',
+        metricName: 'FailedInvocations',
+        dimensionsMap: { EventBusName: props.delivery.busName, RuleName: props.delivery.rule.ruleName },
+        period,
+        statistic: 'Sum',
+        label: 'CRM deliveries failed',
+      });
+      const undelivered = props.delivery.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period, statistic: 'Maximum' });
+      this.alarm('CrmDeliveryDeadLetters', undelivered, 0,
+        'Lead Created events the CRM endpoint did not take within 24 hours are in the delivery dead-letter queue: fix the endpoint, then replay them (npm run admin -- replay-events).');
+      deliveryMetrics.push(failedDeliveries, undelivered);
+    }
 
     this.dashboard = new cloudwatch.Dashboard(this, 'Dashboard', {
       dashboardName: props.dashboardName,
@@ -200,7 +220,7 @@ export class Monitoring extends Construct {
           namespace: 'AWS/EventBridge/Pipes', metricName: 'Invocations', dimensionsMap: { PipeName: pipe.ref },
           period, statistic: 'Sum', label: `${pipe.node.id} invocations`,
         })),
-        right: [...pipeFailures, deadLetters],
+        right: [...pipeFailures, deadLetters, ...deliveryMetrics],
         width: 8,
       }),
     );

@@ -9,7 +9,7 @@ import { createTable } from '../../shared/dynamodb/create-tables.ts';
 import type { TableNames } from '../../shared/dynamodb/repository.ts';
 import { configTable, leadsTable } from '../../shared/dynamodb/tables.ts';
 import type { LeadContext, LeadEvent, LeadResponse } from '../../shared/http/lambda.ts';
-import { FUNCTION_TIMEOUT_SECONDS, leadRoutes, runtimeSettings, type EndpointName } from '../../shared/routes.ts';
+import { adminEntry, FUNCTION_TIMEOUT_SECONDS, leadRoutes, runtimeSettings, type EndpointName } from '../../shared/routes.ts';
 
 /** Repository root: route entries (shared/routes.ts) and the default seed are relative to it. */
 export const projectRoot = path.resolve(import.meta.dirname, '..', '..');
@@ -86,6 +86,10 @@ export const describeDatabaseFailure = (error: unknown, endpoint: string): strin
   }
   return undefined;
 };
+
+/** The admin function's handler, loaded like the lead handlers (after `loadHandlers` set the environment). */
+export const loadAdminHandler = async (): Promise<LambdaHandler> =>
+  ((await import(path.join(projectRoot, adminEntry))) as { handler: LambdaHandler }).handler;
 
 /** A one-line description of an error, for a terminal: no stack trace. */
 export const describeError = (error: unknown, databaseEndpoint?: string): string => {

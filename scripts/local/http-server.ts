@@ -8,7 +8,8 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { apiGatewayEvent, lambdaContext } from '../../shared/http/api-gateway-event.ts';
 import type { LeadContext } from '../../shared/http/lambda.ts';
-import { FUNCTION_TIMEOUT_SECONDS, leadRoutes, metaWebhookRoute, type LeadRoute } from '../../shared/routes.ts';
+import { ADMIN_BASE_PATH, FUNCTION_TIMEOUT_SECONDS, leadRoutes, matchAdminPath, metaWebhookRoute, routeKeyOf, type LeadRoute } from '../../shared/routes.ts';
+import { isSignedByAdmin, type AdminCredentials } from './admin-auth.ts';
 import type { LambdaHandler, LeadHandlers } from './environment.ts';
 import { serveDocs } from './docs-routes.ts';
 
@@ -18,12 +19,21 @@ import { serveDocs } from './docs-routes.ts';
  */
 export const MAX_READ_BYTES = 1024 * 1024;
 
+/** The admin API (CONTRACT.md section 9), behind the signature check the HTTP API's IAM authorizer makes. */
+export interface LocalAdminApi {
+  readonly handler: LambdaHandler;
+  readonly credentials: AdminCredentials;
+  /** The region signatures must name; any when undefined (AWS_REGION unset). */
+  readonly region?: string;
+}
+
 export interface LocalServerOptions {
   readonly handlers: LeadHandlers;
   /** The function timeout each request gets, as in Lambda (default: the stack's). */
   readonly functionTimeoutMs?: number;
   /** The Meta webhook's handler (GET and POST on its path), when the server serves it. */
   readonly metaWebhook?: LambdaHandler;
+  readonly admin?: LocalAdminApi;
   /** Called when a handler throws (it should never: the envelope middleware answers every error). */
   readonly onHandlerError?: (error: unknown) => void;
 }
@@ -98,7 +108,43 @@ const withinTimeout = async <T>(answer: Promise<T>, timeoutMs: number): Promise<
   }
 };
 
-export const createLocalServer = ({ handlers, metaWebhook, functionTimeoutMs = FUNCTION_TIMEOUT_SECONDS * 1000, onHandlerError }: LocalServerOptions): Server =>
+/** What the HTTP API answers itself: no route (404), or a request its IAM authorizer refuses (403). */
+const notFound = (response: ServerResponse) => json(response, 404, { message: 'Not Found' });
+const forbidden = (response: ServerResponse) => json(response, 403, { message: 'Forbidden' });
+
+/**
+ * An admin request, as API Gateway takes it: the route first (none: 404), then the signature (bad:
+ * 403), then the function, with the route key and path parameters of the matched route.
+ */
+const serveAdmin = async (admin: LocalAdminApi | undefined, method: string, pathname: string, request: IncomingMessage, response: ServerResponse) => {
+  const match = matchAdminPath(pathname);
+  const route = match?.routes.find((r) => r.method === method);
+  if (!admin || !match || !route) {
+    request.resume();
+    return notFound(response);
+  }
+  const raw = await readBody(request, MAX_READ_BYTES);
+  const headers = headersOf(request);
+  if (!(await isSignedByAdmin({ method, url: request.url ?? pathname, headers, body: raw }, admin))) return forbidden(response);
+  const body = bodyOf(raw);
+  const event = apiGatewayEvent({
+    method,
+    path: pathname,
+    headers,
+    ...(body !== undefined && { body }),
+    sourceIp: (request.socket.remoteAddress ?? '127.0.0.1').replace(/^::ffff:/, ''),
+    requestId: randomUUID(),
+    routeKey: routeKeyOf(route),
+    pathParameters: match.pathParameters,
+    rawQueryString: (request.url ?? '').split('?')[1] ?? '',
+  });
+  const answer = await admin.handler(event, lambdaContext('lead-intake-admin') as LeadContext);
+  const payload = answer.body ?? '';
+  response.writeHead(answer.statusCode, { ...answer.headers, 'content-length': Buffer.byteLength(payload) });
+  response.end(payload);
+};
+
+export const createLocalServer = ({ handlers, metaWebhook, admin, functionTimeoutMs = FUNCTION_TIMEOUT_SECONDS * 1000, onHandlerError }: LocalServerOptions): Server =>
   createServer(async (request, response) => {
     /** Runs a handler as Lambda would, with the function's timeout, and answers as API Gateway would past it. */
     const answerInTime = async (name: string, handler: LambdaHandler, event: ReturnType<typeof apiGatewayEvent>) => {
@@ -121,7 +167,7 @@ export const createLocalServer = ({ handlers, metaWebhook, functionTimeoutMs = F
         const event = apiGatewayEvent({
           method,
           path: pathname,
-          query: search.slice(1),
+          rawQueryString: search.slice(1),
           headers: headersOf(request),
           ...(body !== undefined && { body }),
           sourceIp: (request.socket.remoteAddress ?? '127.0.0.1').replace(/^::ffff:/, ''),
@@ -129,6 +175,7 @@ export const createLocalServer = ({ handlers, metaWebhook, functionTimeoutMs = F
         });
         return await answerInTime('lead-intake-meta-webhook', metaWebhook, event);
       }
+      if (pathname === ADMIN_BASE_PATH || pathname.startsWith(`${ADMIN_BASE_PATH}/`)) return await serveAdmin(admin, method, pathname, request, response);
       const route = leadRoutes.find((r) => r.path === pathname);
       if (!route) {
         request.resume();

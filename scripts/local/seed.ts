@@ -2,13 +2,23 @@
  * Seed files (CONTRACT.md section 5): accounts with their projects, campaigns and sub sources, and API
  * keys. `parseSeed` checks the whole file and names every problem before anything is written, so a bad
  * file is never half-applied; `applySeed` writes it idempotently (every item is a put of the same
- * value, so applying a file twice changes nothing). Used by `npm start`, `npm run invoke` and the
+ * value, so applying a file twice changes nothing; a project or campaign retired through the API is
+ * made active again, as a PUT would). Used by `npm start`, `npm run invoke` and the
  * admin CLI's `seed` command.
  */
 import { readFile } from 'node:fs/promises';
+import {
+  AccountAdmin,
+  accountIdProblem,
+  campaignIdProblem,
+  projectIdProblem,
+  readAccountSettings,
+  readName,
+  reportUnknownFields,
+} from '../../shared/domain/account-admin.ts';
 import { derivedKeyId, hashApiKey, isKeyId, keyOptions } from '../../shared/domain/api-keys.ts';
 import { InvalidKeyOptionError } from '../../shared/domain/errors.ts';
-import { duplicateSettings, socialPlatforms, type AccountConfig, type Campaign, type DuplicateSetting, type Project } from '../../shared/domain/lead.ts';
+import type { AccountConfig, Campaign, Project } from '../../shared/domain/lead.ts';
 import type { StoredApiKey } from '../../shared/domain/ports.ts';
 import type { DynamoDbRepository } from '../../shared/dynamodb/repository.ts';
 import { pageTokenCipherFromEnvironment } from '../../shared/meta/token-cipher.ts';
@@ -40,31 +50,26 @@ export class SeedError extends Error {
   }
 }
 
-/** Limits of the request fields these ids and names are matched against (CONTRACT.md section 2). */
-const ID_MAX = 100;
-const SUB_SOURCE_MAX = 200;
-
 type Json = Record<string, unknown>;
 
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 const show = (value: unknown) => JSON.stringify(value);
 
-/** Checks a parsed seed file; throws a SeedError listing every problem. */
+/**
+ * Checks a parsed seed file; throws a SeedError listing every problem. Each value is checked by the
+ * rule the admin API applies to it (shared/domain/account-admin.ts); this only walks the file.
+ */
 export const parseSeed = (input: unknown, source = 'seed'): Seed => {
   const problems: string[] = [];
   const problem = (text: string) => void problems.push(text);
 
-  const fields = (object: Json, at: string, allowed: readonly string[]) => {
-    for (const key of Object.keys(object)) if (!allowed.includes(key)) problem(`${at}: unknown field ${show(key)}`);
-  };
+  const fields = (object: Json, at: string, allowed: readonly string[]) => reportUnknownFields(object, allowed, (field) => problem(`${at}: unknown field ${show(field)}`));
 
-  /** An id or name as requests carry it: a non-empty string with no surrounding spaces. */
-  const text = (value: unknown, at: string, max: number, { noHash = false } = {}): string | undefined => {
-    if (typeof value !== 'string' || value.trim() === '') return void problem(`${at} must be a non-empty string`);
-    if (value !== value.trim()) return void problem(`${at} ${show(value)} has leading or trailing spaces (requests are trimmed, so it could never match)`);
-    if (value.length > max) return void problem(`${at} ${show(value)} is longer than ${max} characters`);
-    if (noHash && value.includes('#')) return void problem(`${at} ${show(value)} must not contain "#"`);
-    return value;
+  /** A value checked by a rule; reported as `<at> <problem>`. */
+  const checked = (value: unknown, at: string, rule: (value: unknown) => string | undefined): string | undefined => {
+    const issue = rule(value);
+    if (issue) return void problem(`${at} ${issue}`);
+    return value as string;
   };
 
   const list = (value: unknown, at: string): unknown[] => {
@@ -84,36 +89,32 @@ export const parseSeed = (input: unknown, source = 'seed'): Seed => {
   list(input.accounts, 'accounts').forEach((raw, i) => {
     let at = `accounts[${i}]`;
     if (!isObject(raw)) return problem(`${at} must be an object`);
-    const id = text(raw.id, `${at}.id`, ID_MAX, { noHash: true });
+    const id = checked(raw.id, `${at}.id`, accountIdProblem);
     if (id !== undefined) {
       at = `account ${show(id)}`;
       if (accountIds.has(id)) problem(`account id ${show(id)} appears more than once`);
       accountIds.add(id);
     }
     fields(raw, at, ['id', 'name', 'duplicateHandling', 'projects', 'subSources', 'metaPages']);
-    const name = text(raw.name, `${at}.name`, 200);
-    const duplicateSetting = raw.duplicateHandling ?? 'ignore';
-    if (!duplicateSettings.includes(duplicateSetting as DuplicateSetting)) {
-      problem(`${at}.duplicateHandling must be one of ${duplicateSettings.join(', ')}, not ${show(raw.duplicateHandling)}`);
-    }
+    const settings = readAccountSettings(raw, (field, issue) => problem(`${at}.${field} ${issue}`));
 
     const projects = new Map<string, Project>();
     const campaigns = new Map<string, Campaign>();
     list(raw.projects, `${at}.projects`).forEach((rawProject, j) => {
       let projectAt = `${at}.projects[${j}]`;
       if (!isObject(rawProject)) return problem(`${projectAt} must be an object`);
-      const projectId = text(rawProject.id, `${projectAt}.id`, ID_MAX);
+      const projectId = checked(rawProject.id, `${projectAt}.id`, projectIdProblem);
       if (projectId !== undefined) {
         projectAt = `${at}, project ${show(projectId)}`;
         if (projects.has(projectId)) problem(`${at}: project id ${show(projectId)} appears more than once`);
-        projects.set(projectId, { id: projectId, name: rawProject.name === undefined ? projectId : (text(rawProject.name, `${projectAt}.name`, 200) ?? projectId) });
+        projects.set(projectId, { id: projectId, name: readName(rawProject, projectId, (field, issue) => problem(`${projectAt}.${field} ${issue}`)) ?? projectId });
       }
       fields(rawProject, projectAt, ['id', 'name', 'campaigns']);
       list(rawProject.campaigns, `${projectAt}.campaigns`).forEach((rawCampaign, k) => {
         const campaignAt = `${projectAt}.campaigns[${k}]`;
         if (!isObject(rawCampaign)) return problem(`${campaignAt} must be an object`);
         fields(rawCampaign, campaignAt, ['id', 'name']);
-        const campaignId = text(rawCampaign.id, `${campaignAt}.id`, ID_MAX);
+        const campaignId = checked(rawCampaign.id, `${campaignAt}.id`, campaignIdProblem);
         if (campaignId === undefined || projectId === undefined) return;
         const other = campaigns.get(campaignId);
         if (other) {
@@ -124,44 +125,22 @@ export const parseSeed = (input: unknown, source = 'seed'): Seed => {
           );
           return;
         }
-        const campaignName = rawCampaign.name === undefined ? campaignId : (text(rawCampaign.name, `${campaignAt}.name`, 200) ?? campaignId);
+        const campaignName = readName(rawCampaign, campaignId, (field, issue) => problem(`${campaignAt}.${field} ${issue}`)) ?? campaignId;
         campaigns.set(campaignId, { id: campaignId, projectId, name: campaignName });
       });
     });
 
-    const websiteSubSources = new Set<string>();
-    const socialSubSources = new Set<string>();
-    const subSources = raw.subSources ?? {};
-    if (!isObject(subSources)) {
-      problem(`${at}.subSources must be an object with "website" and "social" lists`);
-    } else {
-      fields(subSources, `${at}.subSources`, ['website', 'social']);
-      list(subSources.website, `${at}.subSources.website`).forEach((value, j) => {
-        const subSource = text(value, `${at}.subSources.website[${j}]`, SUB_SOURCE_MAX);
-        if (subSource === undefined) return;
-        if (websiteSubSources.has(subSource)) problem(`${at}: website sub source ${show(subSource)} appears more than once`);
-        websiteSubSources.add(subSource);
-      });
-      list(subSources.social, `${at}.subSources.social`).forEach((value) => {
-        if (!(socialPlatforms as readonly unknown[]).includes(value)) {
-          return problem(`${at}: social sub source ${show(value)} is not one of ${socialPlatforms.join(', ')}`);
-        }
-        if (socialSubSources.has(value as string)) problem(`${at}: social sub source ${show(value)} appears more than once`);
-        socialSubSources.add(value as string);
-      });
-    }
-
     metaPages.push(...parseMetaPages(raw.metaPages, { accountId: id, at, projects, campaigns, problem, seenPages }));
 
-    if (id !== undefined && name !== undefined) {
+    if (id !== undefined && settings) {
       accounts.push({
         id,
-        name,
-        duplicateSetting: duplicateSetting as DuplicateSetting,
+        name: settings.name,
+        duplicateSetting: settings.duplicateSetting,
         projects,
         campaigns,
-        websiteSubSources,
-        socialSubSources,
+        websiteSubSources: new Set(settings.websiteSubSources),
+        socialSubSources: new Set(settings.socialSubSources),
       });
     }
   });
@@ -180,7 +159,7 @@ export const parseSeed = (input: unknown, source = 'seed'): Seed => {
     if (duplicateKey) problem(`${at}.key is the same key as an earlier entry`);
     if (key !== undefined) keys.add(key);
     // An entry may point to an account the file does not define: that key answers 404 Client not found.
-    const accountId = text(raw.accountId, `${at}.accountId`, ID_MAX, { noHash: true });
+    const accountId = checked(raw.accountId, `${at}.accountId`, accountIdProblem);
     const active = raw.active ?? true;
     if (typeof active !== 'boolean') problem(`${at}.active must be true or false`);
     const keyId = raw.keyId === undefined ? (key === undefined ? undefined : derivedKeyId(hashApiKey(key))) : raw.keyId;
@@ -242,11 +221,13 @@ export const readSeedFile = async (file: string): Promise<Seed> => {
 };
 
 /**
- * Writes a checked seed: each account with its projects and campaigns, then the keys, as hashes only.
- * Throws KeyIdTakenError when a key id of the file belongs to another key already stored.
+ * Writes a checked seed through the admin operations: each account with its projects and campaigns,
+ * then the keys, as hashes only. Throws KeyIdTakenError when a key id of the file belongs to another key
+ * already stored.
  */
 export const applySeed = async (repository: DynamoDbRepository, seed: Seed): Promise<void> => {
-  for (const account of seed.accounts) await repository.accounts.saveAccount(account);
+  const admin = new AccountAdmin(repository.accounts);
+  for (const account of seed.accounts) await admin.configure(account);
   const createdAt = new Date().toISOString();
   for (const { key, accountId, active, keyId, options } of seed.apiKeys) {
     await repository.keys.putKey(hashApiKey(key), { keyId, accountId, active, graceEndsAt: null, createdAt, ...options });

@@ -47,6 +47,8 @@ import { META_TAG, metaWebhookOperations, metaWebhookRoute } from './meta.ts';
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
 
+import { adminPaths, adminSchemas, adminTag, sigv4Scheme } from './admin.ts';
+
 export const projectRoot = path.resolve(import.meta.dirname, '..', '..');
 /** Where `npm run openapi` writes the document; `npm start` serves it at /docs/openapi.json. */
 export const OPENAPI_FILE = path.join(projectRoot, 'docs', 'openapi.json');
@@ -624,10 +626,11 @@ export const buildOpenApiDocument = (): JsonObject => {
       { url: 'http://127.0.0.1:3000', description: 'Local (npm start)' },
     ],
     security: [{ apiKey: [] }],
-    tags: [{ name: 'Leads', description: 'The four lead-creation endpoints.' }, META_TAG],
-    paths,
+    tags: [{ name: 'Leads', description: 'The four lead-creation endpoints.' }, META_TAG, adminTag],
+    paths: { ...paths, ...adminPaths() },
     components: {
       securitySchemes: {
+        sigv4: sigv4Scheme,
         apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'The CRM account’s API key. Missing: 401 `API Key missing`; unknown or inactive: 401 `Invalid API credentials`.' },
       },
       parameters: {
@@ -653,7 +656,7 @@ export const buildOpenApiDocument = (): JsonObject => {
         IdempotentReplayed: headers.replayed,
         AccessControlAllowOrigin: headers.allowOrigin,
       },
-      schemas: componentSchemas(),
+      schemas: { ...componentSchemas(), ...adminSchemas },
     },
   };
 };

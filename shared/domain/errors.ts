@@ -38,16 +38,36 @@ export class LeadAlreadyExistsError extends refusal(422, 'duplicate_lead', 'Lead
 export class IdempotencyKeyReusedError extends refusal(422, 'idempotency_key_reused', 'Idempotency key reused with a different payload') {}
 export class InvalidIdempotencyKeyError extends refusal(400, 'invalid_idempotency_key', 'Idempotency-Key must be 1 to 255 printable ASCII characters') {}
 
-/** Field validation: the only refusal that lists every failing field. */
-export class FieldValidationError extends LeadIntakeError {
-  readonly status = 422;
-  readonly reason = 'field_validation';
+/** A refusal that lists every failing field, with the first problem, in words, as its message. */
+export abstract class FieldsRefusal extends LeadIntakeError {
   readonly errors: FieldErrors;
   constructor(errors: FieldErrors) {
     const first = Object.values(errors)[0]?.[0] ?? 'The request is invalid';
     super(first);
     this.errors = errors;
   }
+}
+
+/** Field validation of a lead: the only lead refusal that lists every failing field. */
+export class FieldValidationError extends FieldsRefusal {
+  readonly status = 422;
+  readonly reason = 'field_validation';
+}
+
+// ---- The admin API (CONTRACT.md section 9) --------------------------------------------------------
+// A path names an id the account does not have: 404, unlike a lead's 422 for the same ids in a body.
+
+export class AccountNotFoundError extends /* @__PURE__ */ refusal(404, 'account_not_found', 'Account not found') {}
+export class UnknownProjectError extends /* @__PURE__ */ refusal(404, 'project_not_found', 'Project not found') {}
+export class UnknownCampaignError extends /* @__PURE__ */ refusal(404, 'campaign_not_found', 'Campaign not found') {}
+export class UnknownKeyError extends /* @__PURE__ */ refusal(404, 'key_not_found', 'Key not found') {}
+export class RevokedKeyRotationError extends /* @__PURE__ */ refusal(409, 'key_revoked', 'Key is revoked and cannot be rotated') {}
+export class CampaignOfAnotherProjectError extends /* @__PURE__ */ refusal(409, 'campaign_of_another_project', 'Campaign belongs to another project') {}
+
+/** A configuration that breaks a rule of the seed file or of section 7: nothing was changed. */
+export class InvalidConfigurationError extends FieldsRefusal {
+  readonly status = 400;
+  readonly reason = 'invalid_configuration';
 }
 
 /**

@@ -20,6 +20,17 @@ export interface Campaign {
   readonly name: string;
 }
 
+export type SocialPlatform = (typeof socialPlatforms)[number];
+
+/** What an account is besides its projects: the settings the CRM puts with `PUT /accounts/{id}`. */
+export interface AccountSettings {
+  readonly name: string;
+  readonly duplicateSetting: DuplicateSetting;
+  readonly websiteSubSources: readonly string[];
+  readonly socialSubSources: readonly SocialPlatform[];
+}
+
+/** An account's active configuration: retired projects and campaigns are not in it. */
 export interface AccountConfig {
   readonly id: string;
   readonly name: string;

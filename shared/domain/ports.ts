@@ -2,7 +2,7 @@
  * What the domain needs from storage. The DynamoDB repository implements these; the domain never
  * sees a table, a key or an attribute value.
  */
-import type { AccountConfig, ApiKeyGrant, LeadRecord, LeadSource } from './lead.ts';
+import type { AccountConfig, AccountSettings, ApiKeyGrant, Campaign, DuplicateSetting, LeadRecord, LeadSource, Project } from './lead.ts';
 
 export interface ApiKeyReader {
   /** The grant of an API key, looked up by the SHA-256 hex digest of the key. */
@@ -54,7 +54,29 @@ export interface ApiKeyRegistry extends ApiKeyReader {
 }
 
 export interface AccountReader {
+  /** The account with its active projects and campaigns; retired ones are left out. */
   loadAccount(accountId: string): Promise<AccountConfig | undefined>;
+}
+
+/**
+ * Configuration writes, each one atomic. The store enforces the rules that depend on what is stored
+ * (the account exists, the project is active, a campaign id belongs to one active campaign) in the
+ * write itself, so a concurrent change cannot slip between a check and the write, and reports a
+ * refusal as an outcome for the domain to name.
+ */
+export interface AccountConfigStore extends AccountReader {
+  /** Creates the account, or replaces its settings; its projects are untouched. */
+  putAccountSettings(accountId: string, settings: AccountSettings): Promise<void>;
+  /** Changes the duplicate setting alone; false when there is no such account. */
+  setDuplicateSetting(accountId: string, setting: DuplicateSetting): Promise<boolean>;
+  /** Creates the project, or renames it and makes it active again (its campaigns stay as they are). */
+  putProject(accountId: string, project: Project): Promise<'stored' | 'account_not_found'>;
+  /** Marks the project and its active campaigns retired, in one write; a retired project stays retired. */
+  retireProject(accountId: string, projectId: string): Promise<'retired' | 'account_not_found' | 'project_not_found'>;
+  /** Creates or replaces the campaign under an active project; refused while it is an active campaign of another. */
+  putCampaign(accountId: string, campaign: Campaign): Promise<'stored' | 'account_not_found' | 'project_not_found' | 'campaign_of_another_project'>;
+  /** Marks a campaign of the project retired. */
+  retireCampaign(accountId: string, projectId: string, campaignId: string): Promise<'retired' | 'account_not_found' | 'project_not_found' | 'campaign_not_found'>;
 }
 
 /**

@@ -1,15 +1,22 @@
 /**
  * Account configuration, in the Config table, one partition per account (docs/data-model.md):
  *   ACCOUNT#<id> / ACCOUNT        name, duplicate_setting, website_sub_sources, social_sub_sources
- *   ACCOUNT#<id> / PROJECT#<id>   name
- *   ACCOUNT#<id> / CAMPAIGN#<id>  project_id, name
+ *   ACCOUNT#<id> / PROJECT#<id>   name, version, retired (only once retired)
+ *   ACCOUNT#<id> / CAMPAIGN#<id>  project_id, name, retired (only once retired)
+ * A retired project or campaign is kept (its leads are kept too) and left out of what the lead path
+ * reads. A project's `version` changes with each write under it, so retiring it with its campaigns
+ * can be made conditional on no campaign having been added since they were read.
  */
-import { TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { AccountConfig, Campaign, DuplicateSetting, Project } from '../domain/lead.ts';
-import type { AccountReader } from '../domain/ports.ts';
-import { orUnavailable, queryAll, updateExisting } from './requests.ts';
+import { PutCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { AccountConfig, AccountSettings, Campaign, DuplicateSetting, Project } from '../domain/lead.ts';
+import type { AccountConfigStore, AccountReader } from '../domain/ports.ts';
+import { asServiceFailure } from './failures.ts';
+import { cancellationReasons, orUnavailable, queryAll, updateExisting, type CancellationReason } from './requests.ts';
 
 const accountPk = (accountId: string) => `ACCOUNT#${accountId}`;
+const ACCOUNT = 'ACCOUNT';
+const PROJECT = 'PROJECT#';
+const CAMPAIGN = 'CAMPAIGN#';
 
 /** The request path's read of an account: its whole partition in one query. */
 export class DynamoDbAccountReader implements AccountReader {
@@ -32,12 +39,16 @@ export class DynamoDbAccountReader implements AccountReader {
     if (!account) return undefined;
     const projects = new Map<string, Project>();
     const campaigns = new Map<string, Campaign>();
+    // Campaigns sort before projects (CAMPAIGN# < PROJECT#): projects first, then their campaigns.
     for (const item of items) {
-      if (item.sk.startsWith('PROJECT#')) {
-        const id = item.sk.slice('PROJECT#'.length);
+      if (item.sk.startsWith(PROJECT) && item.retired !== true) {
+        const id = item.sk.slice(PROJECT.length);
         projects.set(id, { id, name: item.name });
-      } else if (item.sk.startsWith('CAMPAIGN#')) {
-        const id = item.sk.slice('CAMPAIGN#'.length);
+      }
+    }
+    for (const item of items) {
+      if (item.sk.startsWith(CAMPAIGN) && item.retired !== true && projects.has(item.project_id)) {
+        const id = item.sk.slice(CAMPAIGN.length);
         campaigns.set(id, { id, projectId: item.project_id, name: item.name });
       }
     }
@@ -53,37 +64,173 @@ export class DynamoDbAccountReader implements AccountReader {
   }
 }
 
-/** Accounts as the admin CLI and the seed write them. */
-export class DynamoDbAccountStore extends DynamoDbAccountReader {
-  /** Writes an account with its projects and campaigns, all or nothing (up to 99 of them at once). */
-  async saveAccount(account: AccountConfig): Promise<void> {
-    const pk = accountPk(account.id);
-    const items: Record<string, unknown>[] = [
-      {
-        pk,
-        sk: 'ACCOUNT',
-        name: account.name,
-        duplicate_setting: account.duplicateSetting,
-        website_sub_sources: [...account.websiteSubSources],
-        social_sub_sources: [...account.socialSubSources],
-      },
-      ...[...account.projects.values()].map((project) => ({ pk, sk: `PROJECT#${project.id}`, name: project.name })),
-      ...[...account.campaigns.values()].map((campaign) => ({ pk, sk: `CAMPAIGN#${campaign.id}`, project_id: campaign.projectId, name: campaign.name })),
-    ];
-    for (let start = 0; start < items.length; start += 100) {
-      await orUnavailable(() =>
-        this.db.send(new TransactWriteCommand({ TransactItems: items.slice(start, start + 100).map((Item) => ({ Put: { TableName: this.table, Item } })) })),
-      );
-    }
+/** Account configuration writes: the admin API, the admin CLI and the seed, through shared/domain/account-admin.ts. */
+export class DynamoDbAccountStore extends DynamoDbAccountReader implements AccountConfigStore {
+  async putAccountSettings(accountId: string, settings: AccountSettings): Promise<void> {
+    await orUnavailable(() =>
+      this.db.send(
+        new PutCommand({
+          TableName: this.table,
+          Item: {
+            pk: accountPk(accountId),
+            sk: ACCOUNT,
+            name: settings.name,
+            duplicate_setting: settings.duplicateSetting,
+            website_sub_sources: [...settings.websiteSubSources],
+            social_sub_sources: [...settings.socialSubSources],
+          },
+        }),
+      ),
+    );
   }
 
   /** Changes an account's duplicate setting; false when the account does not exist. */
   async setDuplicateSetting(accountId: string, setting: DuplicateSetting): Promise<boolean> {
     return updateExisting(this.db, {
       TableName: this.table,
-      Key: { pk: accountPk(accountId), sk: 'ACCOUNT' },
+      Key: { pk: accountPk(accountId), sk: ACCOUNT },
       UpdateExpression: 'SET duplicate_setting = :setting',
       ExpressionAttributeValues: { ':setting': setting },
     });
   }
+
+  async putProject(accountId: string, project: Project): Promise<'stored' | 'account_not_found'> {
+    const pk = accountPk(accountId);
+    const reasons = await this.#transact([
+      this.#accountExists(pk),
+      {
+        Update: {
+          TableName: this.table,
+          Key: { pk, sk: `${PROJECT}${project.id}` },
+          UpdateExpression: 'SET #name = :name, version = if_not_exists(version, :zero) + :one REMOVE retired',
+          ExpressionAttributeNames: { '#name': 'name' },
+          ExpressionAttributeValues: { ':name': project.name, ':zero': 0, ':one': 1 },
+        },
+      },
+    ]);
+    return failed(reasons, 0) ? 'account_not_found' : 'stored';
+  }
+
+  async retireProject(accountId: string, projectId: string): Promise<'retired' | 'account_not_found' | 'project_not_found'> {
+    const pk = accountPk(accountId);
+    const sk = `${PROJECT}${projectId}`;
+    // A campaign put under the project between the read and the write changes its version: read again.
+    for (let attempt = 1; ; attempt += 1) {
+      const items = await queryAll(this.db, { TableName: this.table, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk }, ConsistentRead: true });
+      if (!items.some((item) => item.sk === ACCOUNT)) return 'account_not_found';
+      const project = items.find((item) => item.sk === sk);
+      if (!project) return 'project_not_found';
+      if (project.retired === true) return 'retired';
+      const campaigns = items.filter((item) => item.sk.startsWith(CAMPAIGN) && item.project_id === projectId && item.retired !== true);
+      const retireCampaigns = campaigns.map((campaign) => ({
+        Update: {
+          TableName: this.table,
+          Key: { pk, sk: campaign.sk },
+          UpdateExpression: 'SET retired = :true',
+          ConditionExpression: 'project_id = :project',
+          ExpressionAttributeValues: { ':true': true, ':project': projectId },
+        },
+      }));
+      const retireProject = {
+        Update: {
+          TableName: this.table,
+          Key: { pk, sk },
+          UpdateExpression: 'SET retired = :true, version = if_not_exists(version, :zero) + :one',
+          ConditionExpression: project.version === undefined ? 'attribute_not_exists(version)' : 'version = :version',
+          ExpressionAttributeValues: { ':true': true, ':zero': 0, ':one': 1, ...(project.version !== undefined && { ':version': project.version }) },
+        },
+      };
+      // One transaction holds 100 writes: past 99 campaigns, the extra ones are retired first (a retry
+      // of the DELETE finishes the job should the last write fail), and the project with the rest.
+      const last = retireCampaigns.splice(0, MAX_TRANSACTION_ITEMS - 1);
+      for (let start = 0; start < retireCampaigns.length; start += MAX_TRANSACTION_ITEMS) {
+        await this.#transact(retireCampaigns.slice(start, start + MAX_TRANSACTION_ITEMS));
+      }
+      const reasons = await this.#transact([retireProject, ...last]);
+      if (!reasons) return 'retired';
+      if (attempt >= 5) throw new Error(`project ${projectId} kept changing while it was being retired`);
+    }
+  }
+
+  async putCampaign(accountId: string, campaign: Campaign): Promise<'stored' | 'account_not_found' | 'project_not_found' | 'campaign_of_another_project'> {
+    const pk = accountPk(accountId);
+    const reasons = await this.#transact([
+      this.#accountExists(pk),
+      {
+        // Bumping the project's version makes a concurrent retire of the project read its campaigns again.
+        Update: {
+          TableName: this.table,
+          Key: { pk, sk: `${PROJECT}${campaign.projectId}` },
+          UpdateExpression: 'SET version = if_not_exists(version, :zero) + :one',
+          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(retired)',
+          ExpressionAttributeValues: { ':zero': 0, ':one': 1 },
+        },
+      },
+      {
+        Put: {
+          TableName: this.table,
+          Item: { pk, sk: `${CAMPAIGN}${campaign.id}`, project_id: campaign.projectId, name: campaign.name },
+          // A campaign id belongs to one active campaign: it may move only once retired.
+          ConditionExpression: 'attribute_not_exists(pk) OR project_id = :project OR retired = :true',
+          ExpressionAttributeValues: { ':project': campaign.projectId, ':true': true },
+        },
+      },
+    ]);
+    if (failed(reasons, 0)) return 'account_not_found';
+    if (failed(reasons, 1)) return 'project_not_found';
+    if (failed(reasons, 2)) return 'campaign_of_another_project';
+    return 'stored';
+  }
+
+  async retireCampaign(accountId: string, projectId: string, campaignId: string): Promise<'retired' | 'account_not_found' | 'project_not_found' | 'campaign_not_found'> {
+    const pk = accountPk(accountId);
+    const reasons = await this.#transact([
+      this.#accountExists(pk),
+      { ConditionCheck: { TableName: this.table, Key: { pk, sk: `${PROJECT}${projectId}` }, ConditionExpression: 'attribute_exists(pk)' } },
+      {
+        Update: {
+          TableName: this.table,
+          Key: { pk, sk: `${CAMPAIGN}${campaignId}` },
+          UpdateExpression: 'SET retired = :true',
+          ConditionExpression: 'attribute_exists(pk) AND project_id = :project',
+          ExpressionAttributeValues: { ':true': true, ':project': projectId },
+        },
+      },
+    ]);
+    if (failed(reasons, 0)) return 'account_not_found';
+    if (failed(reasons, 1)) return 'project_not_found';
+    if (failed(reasons, 2)) return 'campaign_not_found';
+    return 'retired';
+  }
+
+  /** Every project id of an account, retired ones too (their leads are kept): for listing leads. */
+  async allProjectIds(accountId: string): Promise<string[]> {
+    const items = await queryAll(this.db, {
+      TableName: this.table,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :project)',
+      ExpressionAttributeValues: { ':pk': accountPk(accountId), ':project': PROJECT },
+      ConsistentRead: true,
+    });
+    return items.map((item) => item.sk.slice(PROJECT.length));
+  }
+
+  #accountExists(pk: string) {
+    return { ConditionCheck: { TableName: this.table, Key: { pk, sk: ACCOUNT }, ConditionExpression: 'attribute_exists(pk)' } };
+  }
+
+  /** Runs a transaction; the reasons it was cancelled for a failed condition, or undefined when it was applied. */
+  async #transact(items: Record<string, unknown>[]): Promise<readonly CancellationReason[] | undefined> {
+    try {
+      await this.db.send(new TransactWriteCommand({ TransactItems: items as never }));
+      return undefined;
+    } catch (error) {
+      const reasons = cancellationReasons(error);
+      if (reasons?.some((reason) => reason.Code === 'ConditionalCheckFailed')) return reasons;
+      throw asServiceFailure(error);
+    }
+  }
 }
+
+const MAX_TRANSACTION_ITEMS = 100;
+
+const failed = (reasons: readonly CancellationReason[] | undefined, index: number) => reasons?.[index]?.Code === 'ConditionalCheckFailed';

@@ -10,7 +10,8 @@ import type { LeadRecord } from '../domain/lead.ts';
 import type { IdempotencyClaim, IdempotentReplay, LeadStore, OriginalLeadOutcome, RepeatLeadOutcome } from '../domain/ports.ts';
 import { currentDeadline, keepingBack } from '../deadline.ts';
 import { asServiceFailure, RETRY_AFTER_SECONDS } from './failures.ts';
-import { epochSeconds, orUnavailable, queryAll, sha256 } from './requests.ts';
+import { LEAD_ITEM_TYPE, leadRecordOf } from './lead-items.ts';
+import { cancellationReasons, epochSeconds, orUnavailable, queryAll, sha256, type CancellationReason } from './requests.ts';
 
 export interface TransactionRetryPolicy {
   /** Attempts of a transaction that DynamoDB cancels for a conflict with a concurrent writer. */
@@ -30,8 +31,6 @@ export const DEFAULT_RETRY: TransactionRetryPolicy = { attempts: 5, baseDelayMs:
 export const READ_BACK_RESERVE_MS = 1_000;
 const readBackTime = () => Math.min(READ_BACK_RESERVE_MS, (currentDeadline()?.remainingMs() ?? 0) / 3);
 
-/** Attributes of a lead item that are storage, not part of the lead record. */
-const INTERNAL_LEAD_ATTRIBUTES = ['pk', 'sk', 'item_type', 'account_id'] as const;
 
 /** How long an idempotency key holds unless its claim says otherwise. */
 const IDEMPOTENCY_SECONDS = 24 * 60 * 60;
@@ -188,7 +187,7 @@ export class DynamoDbLeadStore implements LeadStore {
   // ---- internals -----------------------------------------------------------------------------
 
   #leadItem(accountId: string, lead: LeadRecord) {
-    return { pk: projectPk(accountId, lead.projectID), sk: `LEAD#${lead.id}`, item_type: 'lead', account_id: accountId, ...lead };
+    return { pk: projectPk(accountId, lead.projectID), sk: `LEAD#${lead.id}`, item_type: LEAD_ITEM_TYPE, account_id: accountId, ...lead };
   }
 
   /**
@@ -252,7 +251,7 @@ export class DynamoDbLeadArchive extends DynamoDbLeadStore {
       ExclusiveStartKey = page.LastEvaluatedKey;
     } while (ExclusiveStartKey);
 
-    const leads = new Map(items.filter((item) => item.item_type === 'lead').map((item) => [`${item.pk}|${item.id}`, item]));
+    const leads = new Map(items.filter((item) => item.item_type === LEAD_ITEM_TYPE).map((item) => [`${item.pk}|${item.id}`, item]));
     const claims = new Map(items.filter((item) => item.item_type === 'mobile_claim').map((item) => [`${item.pk}|${item.sk.slice('MOBILE#'.length)}`, item]));
     const problems: string[] = [];
     for (const [key, claim] of claims) {
@@ -267,16 +266,6 @@ export class DynamoDbLeadArchive extends DynamoDbLeadStore {
     return problems;
   }
 }
-
-interface CancellationReason {
-  readonly Code?: string;
-  readonly Item?: Record<string, { S?: string }>;
-}
-
-const cancellationReasons = (error: unknown): readonly CancellationReason[] | undefined =>
-  (error as { name?: unknown } | null)?.name === 'TransactionCanceledException'
-    ? ((error as { CancellationReasons?: CancellationReason[] }).CancellationReasons ?? [])
-    : undefined;
 
 const isConflict = (reasons: readonly CancellationReason[]) => reasons.some((reason) => reason.Code === 'TransactionConflict');
 
@@ -297,10 +286,5 @@ const replayOf = (reason: CancellationReason | undefined, { requestHash }: Idemp
   return { kind: 'replay', lead: JSON.parse(item.lead.S) as LeadRecord };
 };
 
-const leadRecordOf = (item: Record<string, unknown>): LeadRecord => {
-  const record = { ...item };
-  for (const attribute of INTERNAL_LEAD_ATTRIBUTES) delete record[attribute];
-  return record as unknown as LeadRecord;
-};
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -47,3 +47,14 @@ export const updateExisting = async (db: DynamoDBDocumentClient, input: Existing
     throw asServiceFailure(error);
   }
 };
+
+export interface CancellationReason {
+  readonly Code?: string;
+  readonly Item?: Record<string, { S?: string }>;
+}
+
+/** Why each item of a cancelled transaction failed, in the order of its items; undefined for any other error. */
+export const cancellationReasons = (error: unknown): readonly CancellationReason[] | undefined =>
+  (error as { name?: unknown } | null)?.name === 'TransactionCanceledException'
+    ? ((error as { CancellationReasons?: CancellationReason[] }).CancellationReasons ?? [])
+    : undefined;

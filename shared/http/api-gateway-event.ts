@@ -15,11 +15,23 @@ export interface HttpRequestParts {
   readonly body?: string | Buffer;
   readonly sourceIp?: string;
   readonly requestId?: string;
-  /** The query string without `?`, as sent (the Meta webhook's verification GET has one). */
-  readonly query?: string;
+  /** The route's template when it has path parameters (`PUT /admin/v1/accounts/{accountId}`). */
+  readonly routeKey?: string;
+  readonly pathParameters?: Readonly<Record<string, string>>;
+  readonly rawQueryString?: string;
 }
 
-export const apiGatewayEvent = ({ method = 'POST', path, headers = {}, body, sourceIp = '127.0.0.1', requestId = randomUUID(), query = '' }: HttpRequestParts): LeadEvent => {
+export const apiGatewayEvent = ({
+  method = 'POST',
+  path,
+  headers = {},
+  body,
+  sourceIp = '127.0.0.1',
+  requestId = randomUUID(),
+  routeKey = `${method} ${path}`,
+  pathParameters,
+  rawQueryString = '',
+}: HttpRequestParts): LeadEvent => {
   const lowerCased: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) if (value !== undefined) lowerCased[name.toLowerCase()] = value;
   // API Gateway base64-encodes bodies it does not take for text; a Buffer stands for such a body.
@@ -27,11 +39,11 @@ export const apiGatewayEvent = ({ method = 'POST', path, headers = {}, body, sou
   const now = new Date();
   return {
     version: '2.0',
-    routeKey: `${method} ${path}`,
+    routeKey,
     rawPath: path,
-    rawQueryString: query,
+    rawQueryString,
     headers: lowerCased,
-    ...(query && { queryStringParameters: queryParameters(query) }),
+    ...(rawQueryString && { queryStringParameters: queryParameters(rawQueryString) }),
     requestContext: {
       accountId: 'local',
       apiId: 'local',
@@ -39,11 +51,12 @@ export const apiGatewayEvent = ({ method = 'POST', path, headers = {}, body, sou
       domainPrefix: 'localhost',
       http: { method, path, protocol: 'HTTP/1.1', sourceIp, userAgent: lowerCased['user-agent'] ?? '' },
       requestId,
-      routeKey: `${method} ${path}`,
+      routeKey,
       stage: '$default',
       time: now.toUTCString(),
       timeEpoch: now.getTime(),
     },
+    ...(pathParameters && { pathParameters: { ...pathParameters } }),
     ...(body !== undefined && { body: isBase64Encoded ? body.toString('base64') : body }),
     isBase64Encoded,
   };

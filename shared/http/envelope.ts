@@ -1,5 +1,5 @@
 /** The contract's response envelope (CONTRACT.md section 1), written once for the four endpoints. */
-import { LeadIntakeError, FieldValidationError, ServiceUnavailableError } from '../domain/errors.ts';
+import { FieldsRefusal, LeadIntakeError, ServiceUnavailableError } from '../domain/errors.ts';
 import type { LeadRecord } from '../domain/lead.ts';
 import type { LeadResponse } from './lambda.ts';
 
@@ -19,9 +19,12 @@ export const leadCreated = (lead: LeadRecord | undefined, headers: Record<string
 export const leadWouldBeCreated = (lead: LeadRecord): LeadResponse =>
   jsonResponse(200, { status: true, message: LEAD_WOULD_BE_CREATED, dry_run: true, data: lead });
 
+/** What a 500 says: only the request id to quote, nothing from inside. */
+export const leadNotCreated = (requestId: string) => `Lead could not be created (request ${requestId})`;
+
 /** The answer to a failed request: the refusal the contract names, or a 500 that says nothing inside. */
-export const failure = (error: unknown, requestId: string): LeadResponse => {
-  if (error instanceof FieldValidationError) {
+export const failure = (error: unknown, requestId: string, unexpected: (requestId: string) => string = leadNotCreated): LeadResponse => {
+  if (error instanceof FieldsRefusal) {
     return jsonResponse(error.status, { status: false, message: error.message, errors: error.errors });
   }
   if (error instanceof ServiceUnavailableError) {
@@ -30,5 +33,5 @@ export const failure = (error: unknown, requestId: string): LeadResponse => {
   if (error instanceof LeadIntakeError) {
     return jsonResponse(error.status, { status: false, message: error.message });
   }
-  return jsonResponse(500, { status: false, message: `Lead could not be created (request ${requestId})` });
+  return jsonResponse(500, { status: false, message: unexpected(requestId) });
 };

@@ -1,6 +1,6 @@
 import { describe, expect, test } from '@jest/globals';
 import { Match } from 'aws-cdk-lib/assertions';
-import { leadRoutes } from '../../shared/routes.ts';
+import { adminRoutes, leadRoutes, routeKeyOf } from '../../shared/routes.ts';
 import { logicalIdOf, resources, synthesize } from './synth.ts';
 
 const { template } = synthesize();
@@ -30,9 +30,9 @@ describe('The HTTP API', () => {
     });
   });
 
-  test('routes POST of each of the four lead paths to its own function, and nothing else but the website preflight and the Meta webhook', () => {
+  test('routes POST of each of the four lead paths to its own function, and nothing else but the website preflight, the Meta webhook and the admin API', () => {
     const targets = routeTargets();
-    expect(Object.keys(targets).sort()).toEqual([
+    expect(Object.keys(targets).filter((key) => !key.includes(' /admin/v1/')).sort()).toEqual([
       'GET /api/meta-leadgen-webhook',
       'OPTIONS /api/website-lead-create',
       'POST /api/meta-leadgen-webhook',
@@ -45,6 +45,20 @@ describe('The HTTP API', () => {
       expect(targets[`POST ${route.path}`]).toBe(functionFor(route.path));
     }
     expect(new Set(leadRoutes.map((r) => targets[`POST ${r.path}`])).size).toBe(4);
+  });
+
+  test('sends every admin route to the one admin function, with IAM authorization', () => {
+    const targets = routeTargets();
+    const admin = logicalIdOf(template, 'AWS::Lambda::Function', { Description: Match.stringLikeRegexp('admin API') });
+    const adminKeys = Object.keys(targets).filter((key) => key.includes(' /admin/v1/'));
+    expect(adminKeys.sort()).toEqual(adminRoutes.map(routeKeyOf).sort());
+    for (const key of adminKeys) expect(targets[key]).toBe(admin);
+    const routes = Object.values(resources(template, 'AWS::ApiGatewayV2::Route')).map((r) => r.Properties!);
+    for (const route of routes) {
+      if (route.RouteKey.includes(' /admin/v1/')) expect(route.AuthorizationType).toBe('AWS_IAM');
+      else expect(route.AuthorizationType ?? 'NONE').toBe('NONE');
+    }
+    template.hasOutput('AdminBaseUrl', { Value: { 'Fn::Join': ['', [{ 'Fn::GetAtt': [logicalIdOf(template, 'AWS::ApiGatewayV2::Api'), 'ApiEndpoint'] }, '/admin/v1']] } });
   });
 
   test('sends the website preflight (OPTIONS) to the website function, which answers CORS itself', () => {

@@ -1,102 +1,75 @@
 import { describe, expect, test } from '@jest/globals';
-import { leadCreatedEvent } from '../../lib/constructs/lead-events.ts';
+import { Match } from 'aws-cdk-lib/assertions';
+import { leadCreatedEvent, leadCreatedFilter } from '../../lib/constructs/lead-events.ts';
 import { logicalIdOf, resources, synthesize } from './synth.ts';
 
 const { template } = synthesize();
+const crm = { crmWebhookUrl: 'https://crm.example/hooks/leads', crmWebhookAuthorizationSecret: 'lead-intake/crm-webhook' };
+const delivering = synthesize({ context: { ...crm, eventArchiveDays: '90' } }).template;
 const pipes = Object.values(resources(template, 'AWS::Pipes::Pipe')).map((p) => p.Properties!);
 const busId = logicalIdOf(template, 'AWS::Events::EventBus');
 // The Lead Created events' dead-letter queue (the Meta leadgen queues are test/cdk/meta.test.ts's).
 const queueId = Object.keys(resources(template, 'AWS::SQS::Queue')).find((id) => id.startsWith('Events'))!;
+const enrichmentId = logicalIdOf(template, 'AWS::Lambda::Function', { Description: Match.stringLikeRegexp('Lead Created events') });
 
-/** A DynamoDB stream record of a stored lead, as the pipe receives it. */
-function insertOf(image: Record<string, unknown>, eventName = 'INSERT') {
+/** A DynamoDB stream record, as the pipe receives it. */
+function recordOf(image: Record<string, unknown>, eventName = 'INSERT') {
   return { eventName, eventSource: 'aws:dynamodb', dynamodb: { Keys: {}, NewImage: image, StreamViewType: 'NEW_IMAGE' } };
 }
-const lead = (parent: unknown) => ({
-  pk: { S: 'LEAD#acc-demo' }, sk: { S: 'LEAD#01J0000000' }, item_type: { S: 'lead' }, account_id: { S: 'acc-demo' },
-  id: { S: '01J0000000' }, projectID: { S: 'PRJ-1' }, campaignID: { S: 'CMP-1' }, source: { S: 'website' },
-  sub_source: { S: 'Skyline landing page' }, is_repeated: { BOOL: parent !== undefined }, created_at: { S: '2025-01-01T00:00:00.000Z' },
-  parent_lead_id: parent ?? { NULL: true },
-});
-const claim = { pk: { S: 'CLAIM' }, sk: { S: 'x' }, item_type: { S: 'mobile_claim' }, parent_lead_id: { NULL: true } };
+const leadItem = { pk: { S: 'LEADS#acc-demo#PRJ-1' }, sk: { S: 'LEAD#01J0000000' }, item_type: { S: 'lead' }, account_id: { S: 'acc-demo' }, id: { S: '01J0000000' } };
 
-/** The subset of EventBridge's pattern matching the pipes use: value lists and `exists`. */
+/** The subset of EventBridge's pattern matching the pipe uses: lists of values. */
 function matches(pattern: unknown, event: unknown): boolean {
-  if (Array.isArray(pattern)) {
-    return pattern.some((p) => (typeof p === 'object' && p !== null && 'exists' in p ? (event !== undefined) === p.exists : event === p));
-  }
+  if (Array.isArray(pattern)) return pattern.includes(event);
   return Object.entries(pattern as object).every(([key, sub]) => matches(sub, (event as Record<string, unknown> | undefined)?.[key]));
 }
-const pipesFor = (record: unknown) => pipes.filter((p) => matches(JSON.parse(p.SourceParameters.FilterCriteria.Filters[0].Pattern), record));
-
-/** What EventBridge Pipes does with the input template: each <$.path> replaced by the value found there. */
-function render(inputTemplate: string, record: unknown): unknown {
-  const text = inputTemplate.replace(/<\$\.([^>]+)>/g, (_m, path: string) => {
-    const value = path.split('.').reduce<any>((v, k) => v?.[k], record);
-    return typeof value === 'string' ? value : JSON.stringify(value);
-  });
-  return JSON.parse(text);
-}
+const filterOf = (pipe: Record<string, any>) => JSON.parse(pipe.SourceParameters.FilterCriteria.Filters[0].Pattern);
 
 describe('Lead Created events', () => {
-  test('go to an event bus of the stack, with their own source and detail type', () => {
-    expect(pipes).toHaveLength(2);
-    for (const pipe of pipes) {
-      expect(pipe.Target).toEqual({ 'Fn::GetAtt': [busId, 'Arn'] });
-      expect(pipe.TargetParameters.EventBridgeEventBusParameters).toEqual({ Source: 'crm.lead-intake', DetailType: 'Lead Created' });
-    }
+  test('go from one pipe, through the enrichment function, to an event bus of the stack, with their own source and detail type', () => {
+    expect(pipes).toHaveLength(1);
+    const [pipe] = pipes;
+    expect(pipe!.Enrichment).toEqual({ 'Fn::GetAtt': [enrichmentId, 'Arn'] });
+    expect(pipe!.Target).toEqual({ 'Fn::GetAtt': [busId, 'Arn'] });
+    expect(pipe!.TargetParameters).toEqual({ EventBridgeEventBusParameters: { Source: 'crm.lead-intake', DetailType: 'Lead Created' } });
     expect(leadCreatedEvent).toEqual({ source: 'crm.lead-intake', detailType: 'Lead Created' });
     template.hasOutput('EventBusName', { Value: { Ref: busId } });
+    template.hasOutput('EventBusArn', { Value: { 'Fn::GetAtt': [busId, 'Arn'] } });
   });
 
   test('come from the Leads table stream, not from the request path', () => {
-    for (const pipe of pipes) {
-      expect(pipe.Source).toEqual({ 'Fn::GetAtt': ['LeadsTable', 'StreamArn'] });
-      expect(pipe.SourceParameters.DynamoDBStreamParameters.StartingPosition).toBe('TRIM_HORIZON');
-    }
-    for (const fn of Object.values(resources(template, 'AWS::Lambda::Function'))) {
-      expect(JSON.stringify(fn)).not.toMatch(new RegExp(busId));
+    expect(pipes[0]!.Source).toEqual({ 'Fn::GetAtt': ['LeadsTable', 'StreamArn'] });
+    expect(pipes[0]!.SourceParameters.DynamoDBStreamParameters.StartingPosition).toBe('TRIM_HORIZON');
+    for (const [id, fn] of Object.entries(resources(template, 'AWS::Lambda::Function'))) {
+      if (id !== enrichmentId) expect(JSON.stringify(fn)).not.toMatch(new RegExp(busId));
     }
   });
 
-  test('are published exactly once for every new lead, whatever its parent', () => {
-    expect(pipesFor(insertOf(lead(undefined)))).toHaveLength(1);
-    expect(pipesFor(insertOf(lead({ S: '01HPARENT' })))).toHaveLength(1);
-    expect(pipesFor(insertOf(lead({ S: '01HPARENT' })))[0]).not.toBe(pipesFor(insertOf(lead(undefined)))[0]);
+  test('are taken only for new lead items: not mobile claims, idempotency keys, rejections, nor changed or removed leads', () => {
+    const filter = filterOf(pipes[0]!);
+    expect(filter).toEqual(leadCreatedFilter);
+    expect(matches(filter, recordOf(leadItem))).toBe(true);
+    for (const itemType of ['mobile_claim', 'idempotency_key', 'rejection']) {
+      expect(matches(filter, recordOf({ ...leadItem, item_type: { S: itemType } }))).toBe(false);
+    }
+    expect(matches(filter, recordOf(leadItem, 'MODIFY'))).toBe(false);
+    expect(matches(filter, recordOf(leadItem, 'REMOVE'))).toBe(false);
   });
 
-  test('are not published for mobile claims, nor for modified or removed leads', () => {
-    expect(pipesFor(insertOf(claim))).toHaveLength(0);
-    expect(pipesFor(insertOf(lead(undefined), 'MODIFY'))).toHaveLength(0);
-    expect(pipesFor(insertOf(lead(undefined), 'REMOVE'))).toHaveLength(0);
-  });
-
-  test('carry the account, project, campaign, lead id, source, is_repeated and parent_lead_id as plain JSON', () => {
-    const original = insertOf(lead(undefined));
-    expect(render(pipesFor(original)[0]!.TargetParameters.InputTemplate, original)).toEqual({
-      account_id: 'acc-demo', lead_id: '01J0000000', projectID: 'PRJ-1', campaignID: 'CMP-1', source: 'website',
-      is_repeated: false, parent_lead_id: null, created_at: '2025-01-01T00:00:00.000Z',
+  test('that cannot be published after retries land in an encrypted, SSL-only dead-letter queue', () => {
+    expect(pipes[0]!.SourceParameters.DynamoDBStreamParameters).toMatchObject({
+      DeadLetterConfig: { Arn: { 'Fn::GetAtt': [queueId, 'Arn'] } },
+      MaximumRetryAttempts: 10,
+      OnPartialBatchItemFailure: 'AUTOMATIC_BISECT',
     });
-    const merged = insertOf(lead({ S: '01HPARENT' }));
-    expect(render(pipesFor(merged)[0]!.TargetParameters.InputTemplate, merged)).toMatchObject({ is_repeated: true, parent_lead_id: '01HPARENT' });
-  });
-
-  test('that cannot be delivered after retries land in an encrypted, SSL-only dead-letter queue', () => {
-    for (const pipe of pipes) {
-      expect(pipe.SourceParameters.DynamoDBStreamParameters).toMatchObject({
-        DeadLetterConfig: { Arn: { 'Fn::GetAtt': [queueId, 'Arn'] } },
-        MaximumRetryAttempts: 10,
-      });
-    }
     template.hasResourceProperties('AWS::SQS::Queue', { SqsManagedSseEnabled: true });
     template.hasResourceProperties('AWS::SQS::QueuePolicy', {
       PolicyDocument: { Statement: [{ Effect: 'Deny', Action: 'sqs:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }] },
     });
   });
 
-  test('are moved by a role that may only read the stream, put events on the bus, dead-letter and log errors', () => {
+  test('are moved by a role that may only read the stream, invoke the enrichment function, put events on the bus, dead-letter and log errors', () => {
     const roleId = pipes[0]!.RoleArn['Fn::GetAtt'][0];
-    expect(pipes[1]!.RoleArn['Fn::GetAtt'][0]).toBe(roleId);
     const role = resources(template, 'AWS::IAM::Role')[roleId]!;
     expect(role.Properties!.AssumeRolePolicyDocument.Statement[0].Principal).toEqual({ Service: 'pipes.amazonaws.com' });
     const statements = Object.values(resources(template, 'AWS::IAM::Policy'))
@@ -104,6 +77,7 @@ describe('Lead Created events', () => {
       .flatMap((p) => p.Properties!.PolicyDocument.Statement);
     expect(statements).toEqual([
       { Effect: 'Allow', Action: ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:ListStreams'], Resource: { 'Fn::GetAtt': ['LeadsTable', 'StreamArn'] } },
+      { Effect: 'Allow', Action: 'lambda:InvokeFunction', Resource: { 'Fn::GetAtt': [enrichmentId, 'Arn'] } },
       { Effect: 'Allow', Action: 'events:PutEvents', Resource: { 'Fn::GetAtt': [busId, 'Arn'] } },
       { Effect: 'Allow', Action: 'sqs:SendMessage', Resource: { 'Fn::GetAtt': [queueId, 'Arn'] } },
       { Effect: 'Allow', Action: ['logs:CreateLogStream', 'logs:PutLogEvents'], Resource: { 'Fn::GetAtt': [expect.stringMatching(/^EventsPipeLogs/), 'Arn'] } },
@@ -111,9 +85,79 @@ describe('Lead Created events', () => {
   });
 
   test('failures are logged at ERROR level without the lead data', () => {
-    for (const pipe of pipes) {
-      expect(pipe.LogConfiguration.Level).toBe('ERROR');
-      expect(pipe.LogConfiguration.IncludeExecutionData).toBeUndefined();
-    }
+    expect(pipes[0]!.LogConfiguration.Level).toBe('ERROR');
+    expect(pipes[0]!.LogConfiguration.IncludeExecutionData).toBeUndefined();
+  });
+});
+
+describe('The Lead Created archive', () => {
+  test('keeps every Lead Created event of the bus 30 days by default, or as long as the setting says', () => {
+    template.hasResourceProperties('AWS::Events::Archive', {
+      SourceArn: { 'Fn::GetAtt': [busId, 'Arn'] },
+      EventPattern: { source: ['crm.lead-intake'], 'detail-type': ['Lead Created'] },
+      RetentionDays: 30,
+    });
+    delivering.hasResourceProperties('AWS::Events::Archive', { RetentionDays: 90 });
+    template.hasOutput('EventArchiveArn', {});
+  });
+});
+
+describe('Delivery to the CRM endpoint', () => {
+  test('is not set up unless the operator names the endpoint', () => {
+    template.resourceCountIs('AWS::Events::ApiDestination', 0);
+    template.resourceCountIs('AWS::Events::Connection', 0);
+    template.resourceCountIs('AWS::Events::Rule', 0);
+  });
+
+  test('goes through an API destination that POSTs to the CRM URL, rate-limited', () => {
+    delivering.hasResourceProperties('AWS::Events::ApiDestination', {
+      InvocationEndpoint: 'https://crm.example/hooks/leads',
+      HttpMethod: 'POST',
+      InvocationRateLimitPerSecond: 20,
+    });
+  });
+
+  test('authorizes with a header whose value CloudFormation reads from Secrets Manager, never written in the template', () => {
+    const connection = Object.values(resources(delivering, 'AWS::Events::Connection'))[0]!.Properties!;
+    expect(connection.AuthorizationType).toBe('API_KEY');
+    const { ApiKeyName, ApiKeyValue } = connection.AuthParameters.ApiKeyAuthParameters;
+    expect(ApiKeyName).toBe('Authorization');
+    expect(JSON.stringify(ApiKeyValue)).toContain('{{resolve:secretsmanager:');
+    expect(JSON.stringify(ApiKeyValue)).toContain('lead-intake/crm-webhook');
+  });
+
+  test('sends each Lead Created event as {id, source, detail-type, time, detail}, retrying for 24 hours, then dead-letters it', () => {
+    const rules = Object.values(resources(delivering, 'AWS::Events::Rule')).map((r) => r.Properties!);
+    expect(rules).toHaveLength(1);
+    const [rule] = rules;
+    expect(rule!.EventPattern).toEqual({ source: ['crm.lead-intake'], 'detail-type': ['Lead Created'] });
+    expect(rule!.EventBusName).toEqual({ Ref: logicalIdOf(delivering, 'AWS::Events::EventBus') });
+    const [target] = rule!.Targets;
+    expect(target.Arn).toEqual({ 'Fn::GetAtt': [logicalIdOf(delivering, 'AWS::Events::ApiDestination'), 'Arn'] });
+    expect(target.RetryPolicy).toEqual({ MaximumEventAgeInSeconds: 86_400, MaximumRetryAttempts: 185 });
+    const deliveryQueue = target.DeadLetterConfig.Arn['Fn::GetAtt'][0];
+    expect(Object.keys(resources(delivering, 'AWS::SQS::Queue'))).toContain(deliveryQueue);
+    expect(deliveryQueue).not.toBe(logicalIdOf(template, 'AWS::SQS::Queue'));
+    const { InputPathsMap, InputTemplate } = target.InputTransformer;
+    expect(Object.values(InputPathsMap).sort()).toEqual(['$.detail', '$.detail-type', '$.id', '$.source', '$.time']);
+    expect(Object.keys(JSON.parse(InputTemplate.replace(/<[^>]+>/g, '0')))).toEqual(['id', 'source', 'detail-type', 'time', 'detail']);
+    delivering.hasOutput('CrmDeliveryRuleArn', {});
+  });
+
+  test('raises an alarm on any event given up, and lets EventBridge write to its dead-letter queue', () => {
+    const queueId = Object.values(resources(delivering, 'AWS::Events::Rule'))[0]!.Properties!.Targets[0].DeadLetterConfig.Arn['Fn::GetAtt'][0];
+    const alarms = Object.values(resources(delivering, 'AWS::CloudWatch::Alarm')).map((a) => a.Properties!);
+    expect(alarms.filter((a) => a.MetricName === 'ApproximateNumberOfMessagesVisible' && a.Dimensions[0].Value['Fn::GetAtt'][0] === queueId)).toHaveLength(1);
+    delivering.hasResourceProperties('AWS::SQS::QueuePolicy', {
+      Queues: [{ Ref: queueId }],
+      PolicyDocument: {
+        Statement: Match.arrayWith([Match.objectLike({ Effect: 'Allow', Action: 'sqs:SendMessage', Principal: { Service: 'events.amazonaws.com' } })]),
+      },
+    });
+  });
+
+  test('refuses an endpoint that is not https, or one without its secret', () => {
+    expect(() => synthesize({ context: { ...crm, crmWebhookUrl: 'http://crm.example/hooks' } })).toThrow(/https/);
+    expect(() => synthesize({ context: { crmWebhookUrl: crm.crmWebhookUrl } })).toThrow(/crmWebhookAuthorizationSecret/);
   });
 });

@@ -24,27 +24,31 @@ function statementsOf(path: string): Array<{ Action: string | string[]; Resource
 
 const actions = (a: string | string[]) => [a].flat().sort();
 
-/** The four lead functions (the Meta webhook and worker are test/cdk/meta.test.ts's). */
-const leadFunctions = () => Object.entries(resources(template, 'AWS::Lambda::Function')).filter(([id]) => !id.startsWith('MetaLeadAds')).map(([, fn]) => fn.Properties!);
+/** The lead functions' resources, by their description (`... POST /api/<endpoint>-lead-create`). */
+const leadFunctionProps = (t: typeof template) =>
+  Object.values(resources(t, 'AWS::Lambda::Function'))
+    .filter((fn) => / POST \/api\//.test(fn.Properties!.Description))
+    .map((fn) => fn.Properties!);
 
 describe('The lead functions', () => {
-  test('are four, one per endpoint', () => {
-    expect(leadFunctions()).toHaveLength(4);
-    expect(leadFunctions().map((fn) => fn.Description)).toEqual(leadRoutes.map((r) => expect.stringMatching(`POST ${r.path}$`)));
+  test('are four, one per endpoint, beside the admin, events enrichment and Meta functions', () => {
+    expect(leadFunctionProps(template)).toHaveLength(4);
+    expect(leadFunctionProps(template).map((fn) => fn.Description)).toEqual(leadRoutes.map((r) => expect.stringMatching(`POST ${r.path}$`)));
+    template.resourceCountIs('AWS::Lambda::Function', 8);
   });
 
   test('run Node.js 24 on arm64 with the bundled ESM handler, 512 MB and a 10 s timeout by default', () => {
-    for (const fn of leadFunctions()) {
+    for (const fn of leadFunctionProps(template)) {
       expect(fn).toMatchObject({ Runtime: 'nodejs24.x', Architectures: ['arm64'], Handler: 'index.handler', MemorySize: 512, Timeout: 10 });
     }
   });
 
   test('take their memory size from context', () => {
-    custom.allResourcesProperties('AWS::Lambda::Function', { MemorySize: 1024 });
+    for (const fn of leadFunctionProps(custom)) expect(fn.MemorySize).toBe(1024);
   });
 
   test('get the table names, the config cache TTL and source-mapped stack traces in their environment', () => {
-    for (const fn of leadFunctions()) {
+    for (const fn of leadFunctionProps(template)) {
       expect(fn.Environment.Variables).toMatchObject({
         CONFIG_TABLE_NAME: { Ref: 'ConfigTable' },
         LEADS_TABLE_NAME: { Ref: 'LeadsTable' },
@@ -99,5 +103,44 @@ describe('The lead functions', () => {
       ]);
       expect(statementsOf(path).flatMap((s) => actions(s.Action))).not.toContainEqual(expect.stringContaining('*'));
     });
+  });
+});
+
+/** Every statement of the policies attached to the role of the function with this description. */
+function statementsOfFunction(description: RegExp) {
+  const id = Object.entries(resources(template, 'AWS::Lambda::Function')).find(([, fn]) => description.test(fn.Properties!.Description))![0];
+  const fn = resources(template, 'AWS::Lambda::Function')[id]!;
+  const roleId = fn.Properties!.Role['Fn::GetAtt'][0];
+  const statements = Object.values(resources(template, 'AWS::IAM::Policy'))
+    .filter((p) => (p.Properties!.Roles as Array<{ Ref: string }>).some((r) => r.Ref === roleId))
+    .flatMap((p) => p.Properties!.PolicyDocument.Statement);
+  return { fn, statements };
+}
+
+describe('The admin function', () => {
+  const { fn, statements } = statementsOfFunction(/admin API/);
+
+  test('knows the Config table only', () => {
+    expect(fn.Properties!.Environment.Variables).toEqual({ CONFIG_TABLE_NAME: { Ref: 'ConfigTable' }, NODE_OPTIONS: '--enable-source-maps' });
+  });
+
+  test('reads and writes configuration on the Config table, and never touches the Leads table', () => {
+    expect(statements.filter((s) => JSON.stringify(s.Resource).includes('"ConfigTable"'))).toEqual([
+      {
+        Effect: 'Allow',
+        Action: ['dynamodb:BatchGetItem', 'dynamodb:ConditionCheckItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem'],
+        Resource: { 'Fn::GetAtt': ['ConfigTable', 'Arn'] },
+      },
+    ]);
+    expect(JSON.stringify(statements)).not.toMatch(/LeadsTable|DeleteItem|Scan|\*"/);
+  });
+});
+
+describe('The Lead Created enrichment function', () => {
+  const { fn, statements } = statementsOfFunction(/Lead Created events/);
+
+  test('has no table access and no settings: it only reshapes stream records', () => {
+    expect(fn.Properties!.Environment.Variables).toEqual({ NODE_OPTIONS: '--enable-source-maps' });
+    expect(statements.map((s) => s.Action)).toEqual([['logs:CreateLogStream', 'logs:PutLogEvents']]);
   });
 });

@@ -5,6 +5,8 @@ import type { IConstruct } from 'constructs';
 import { synthesize } from './synth.ts';
 
 const { stack } = synthesize();
+/** The stack that delivers to a CRM endpoint too: its API destination, connection and delivery queue. */
+const delivering = synthesize({ context: { crmWebhookUrl: 'https://crm.example/hooks/leads', crmWebhookAuthorizationSecret: 'lead-intake/crm-webhook' } }).stack;
 
 function allConstructs(root: IConstruct): IConstruct[] {
   return [root, ...root.node.children.flatMap(allConstructs)];
@@ -22,6 +24,11 @@ describe('cdk-nag (AWS Solutions checks)', () => {
     const report = new AwsSolutionsChecks().validateScope(stack);
     const findings = report.violations.map((v) => `${v.severity} ${v.ruleName} at ${v.violatingResources.map((r) => r.constructPath).join(', ')}`);
     expect(findings).toEqual([]);
+  });
+
+  test('finds nothing either when leads are delivered to the CRM', () => {
+    const report = new AwsSolutionsChecks().validateScope(delivering);
+    expect(report.violations.map((v) => `${v.severity} ${v.ruleName} at ${v.violatingResources.map((r) => r.constructPath).join(', ')}`)).toEqual([]);
   });
 
   test('is acknowledged only on single resources, each time with a reason', () => {

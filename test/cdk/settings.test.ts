@@ -9,7 +9,9 @@ describe('Operator settings', () => {
     expect(resolveSettings(withContext({}))).toEqual({
       stage: 'dev', throttlingRateLimit: 50, throttlingBurstLimit: 100, websiteThrottlingRateLimit: 20, websiteThrottlingBurstLimit: 40, corsAllowedOrigins: ['*'],
       logRetentionDays: 30, alarmEmail: undefined, memorySize: 512, configCacheTtlSeconds: 30,
+      crmWebhookAuthorizationHeader: 'Authorization', crmWebhookRateLimitPerSecond: 20, eventArchiveDays: 30,
     });
+    expect(defaultSettings.crmWebhookUrl).toBeUndefined();
     expect(defaultSettings.alarmEmail).toBeUndefined();
   });
 
@@ -17,9 +19,13 @@ describe('Operator settings', () => {
     expect(resolveSettings(withContext({
       stage: 'prod', throttlingRateLimit: '12.5', throttlingBurstLimit: '20', websiteThrottlingRateLimit: '5', websiteThrottlingBurstLimit: '10', corsAllowedOrigins: '["https://a.example"]',
       logRetentionDays: '365', alarmEmail: 'ops@example.com', memorySize: '1024', configCacheTtlSeconds: '0',
+      crmWebhookUrl: 'https://crm.example/leads', crmWebhookAuthorizationSecret: 'crm/webhook', crmWebhookAuthorizationHeader: 'X-Crm-Token',
+      crmWebhookRateLimitPerSecond: '5', eventArchiveDays: '7',
     }))).toEqual({
       stage: 'prod', throttlingRateLimit: 12.5, throttlingBurstLimit: 20, websiteThrottlingRateLimit: 5, websiteThrottlingBurstLimit: 10, corsAllowedOrigins: ['https://a.example'],
       logRetentionDays: 365, alarmEmail: 'ops@example.com', memorySize: 1024, configCacheTtlSeconds: 0,
+      crmWebhookUrl: 'https://crm.example/leads', crmWebhookAuthorizationSecret: 'crm/webhook', crmWebhookAuthorizationHeader: 'X-Crm-Token',
+      crmWebhookRateLimitPerSecond: 5, eventArchiveDays: 7,
     });
   });
 
@@ -31,6 +37,8 @@ describe('Operator settings', () => {
     ['stage', 'prod env'], ['memorySize', '100'], ['memorySize', '512.5'], ['logRetentionDays', '10'],
     ['throttlingBurstLimit', 'lots'], ['corsAllowedOrigins', 'https://a.example/path'], ['alarmEmail', 'ops'],
     ['configCacheTtlSeconds', '-1'], ['websiteThrottlingRateLimit', '0'], ['websiteThrottlingBurstLimit', '2.5'],
+    ['eventArchiveDays', '0'], ['crmWebhookRateLimitPerSecond', '0'],
+    ['crmWebhookAuthorizationHeader', 'Bad Header'], ['crmWebhookUrl', 'ftp://crm.example'],
   ])('refuse an invalid %s (%s) at synth time', (name, value) => {
     expect(() => resolveSettings(withContext({ [name]: value }))).toThrow(name);
   });

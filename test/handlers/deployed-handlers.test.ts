@@ -1,3 +1,4 @@
+import { AccountAdmin } from '../../shared/domain/account-admin.ts';
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { hashApiKey } from '../../shared/domain/account-directory.ts';
@@ -14,7 +15,7 @@ describe('the deployed handler modules', () => {
     const client = createDynamoDbClient({ endpoint });
     const tables = await createTables(client, `t${randomUUID().slice(0, 8)}_`);
     const repository = new DynamoDbRepository(createDocumentClient({ client }), tables);
-    await repository.accounts.saveAccount({
+    await new AccountAdmin(repository.accounts).configure({
       id: 'acc-env',
       name: 'Env',
       duplicateSetting: 'ignore',

@@ -106,7 +106,7 @@ describe('refusing a seed that breaks the format, naming the problem', () => {
     ],
     ['a campaign twice in one project', (s: any) => s.accounts[0].projects[0].campaigns.push({ id: 'CMP-1' }), 'campaign "CMP-1" appears twice in project "PRJ-1"'],
     ['an unknown duplicate setting', (s: any) => (s.accounts[0].duplicateHandling = 'Merge'), 'duplicateHandling must be one of ignore, create, merge, not "Merge"'],
-    ['a social sub source outside fb, ig, wp', (s: any) => s.accounts[0].subSources.social.push('tiktok'), 'social sub source "tiktok" is not one of fb, ig, wp'],
+    ['a social sub source outside fb, ig, wp', (s: any) => s.accounts[0].subSources.social.push('tiktok'), 'subSources.social[3] "tiktok" is not one of fb, ig, wp'],
     ['an account id containing #', (s: any) => (s.accounts[0].id = 'acc#1'), 'accounts[0].id "acc#1" must not contain "#"'],
     ['an account without a name', (s: any) => delete s.accounts[0].name, 'account "acc-demo".name must be a non-empty string'],
     ['an id with surrounding spaces', (s: any) => (s.accounts[0].projects[0].id = ' PRJ-1'), 'has leading or trailing spaces'],

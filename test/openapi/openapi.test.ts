@@ -21,7 +21,7 @@ import {
   UnsupportedContentTypeError,
 } from '../../shared/domain/errors.ts';
 import { LEAD_CREATED } from '../../shared/http/envelope.ts';
-import { leadRoutes, type EndpointName } from '../../shared/routes.ts';
+import { adminRoutes, leadRoutes, routeKeyOf, type EndpointName } from '../../shared/routes.ts';
 import { leadFieldValidator } from '../../shared/schemas/validate.ts';
 import {
   buildOpenApiDocument,
@@ -105,11 +105,28 @@ describe('the document', () => {
   });
 
   it('has every route and method of the route table, and nothing else', () => {
-    expect(Object.keys(fresh.paths)).toEqual([...leadRoutes.map((route) => route.path), '/api/meta-leadgen-webhook']);
+    expect(Object.keys(fresh.paths).filter((p) => !p.startsWith('/admin/'))).toEqual([...leadRoutes.map((route) => route.path), '/api/meta-leadgen-webhook']);
     for (const route of leadRoutes) {
       expect(Object.keys(fresh.paths[route.path])).toEqual(route.browserFacing ? ['post', 'options'] : ['post']);
     }
     expect(new Set(endpoints.map((e) => post(fresh, e).operationId)).size).toBe(4);
+  });
+
+  it('documents every admin route under its own tag, signed with SigV4, with the contract messages', () => {
+    const adminPaths = Object.keys(fresh.paths).filter((p) => p.startsWith('/admin/v1/'));
+    const operations = adminPaths.flatMap((p) => Object.entries(fresh.paths[p]).map(([method, operation]) => [`${method.toUpperCase()} ${p}`, operation as Loose] as const));
+    expect(operations.map(([key]) => key).sort()).toEqual(adminRoutes.map(routeKeyOf).sort());
+    for (const [, operation] of operations) {
+      expect(operation.tags).toEqual(['Admin']);
+      expect(operation.security).toEqual([{ sigv4: [] }]);
+      expect(operation.responses['403'].content['application/json'].schema.properties.message.const).toBe('Forbidden');
+    }
+    expect(fresh.tags.map((t: Loose) => t.name)).toEqual(['Leads', 'Admin']);
+    const put = fresh.paths['/admin/v1/accounts/{accountId}/projects/{projectId}/campaigns/{campaignId}'].put;
+    expect(exampleMessages(put.responses['409'])).toEqual(['Campaign belongs to another project']);
+    expect(exampleMessages(put.responses['404'])).toEqual(['Account not found', 'Project not found']);
+    expect(Object.keys(fresh.paths['/admin/v1/accounts/{accountId}/keys'].post.responses)).toContain('201');
+    expect(fresh.paths['/admin/v1/accounts/{accountId}/projects/{projectId}'].delete.responses['204']).toBeDefined();
   });
 
   it('documents Idempotency-Key and x-dry-run as optional headers of the four operations', () => {

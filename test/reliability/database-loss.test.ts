@@ -1,3 +1,4 @@
+import { AccountAdmin } from '../../shared/domain/account-admin.ts';
 import { mkdtemp, rm } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
@@ -75,7 +76,7 @@ beforeAll(async () => {
   const client = createDynamoDbClient({ endpoint: relay.endpoint });
   const tables = await createTables(client, 'loss_');
   repository = new DynamoDbRepository(createDocumentClient({ client }), tables);
-  await repository.accounts.saveAccount({
+  await new AccountAdmin(repository.accounts).configure({
     id: 'acc-loss',
     name: 'Loss',
     duplicateSetting: 'create',

@@ -74,7 +74,7 @@ export const metaTestService = async (options: MetaServiceOptions = {}) => {
 
   /** Meta's subscription check. */
   const verify = async (query: string) => {
-    const event = apiGatewayEvent({ method: 'GET', path: metaWebhookRoute.path, query });
+    const event = apiGatewayEvent({ method: 'GET', path: metaWebhookRoute.path, rawQueryString: query });
     return answerOf((await webhook(event, lambdaContext('meta-webhook') as LeadContext)) as LeadResponse);
   };
 

@@ -2,6 +2,7 @@
  * A complete service for one test file: its own tables on the run's DynamoDB Local, a repository,
  * the four handlers, captured log lines, and a counter of DynamoDB round trips (an SDK middleware).
  */
+import { AccountAdmin } from '../../shared/domain/account-admin.ts';
 import { randomUUID } from 'node:crypto';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { hashApiKey } from '../../shared/domain/account-directory.ts';
@@ -80,7 +81,7 @@ export const testService = async (options: ServiceOptions = {}) => {
   >;
 
   const seedAccount = async ({ id, duplicateSetting = 'ignore', projects = {}, website = [], social = [] }: AccountSeed) => {
-    await repository.accounts.saveAccount({
+    await new AccountAdmin(repository.accounts).configure({
       id,
       name: `Account ${id}`,
       duplicateSetting,

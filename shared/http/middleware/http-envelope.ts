@@ -15,6 +15,8 @@ export interface HttpEnvelopeOptions {
   readonly log: LogSink;
   /** Browser-facing endpoints only: answers preflight and sets Access-Control-Allow-Origin. */
   readonly cors?: CorsOptions;
+  /** What a 500 says, with the request id to quote; a lead endpoint's `Lead could not be created` by default. */
+  readonly unexpected?: (requestId: string) => string;
 }
 
 type LeadRequest = Request<LeadEvent, LeadResponse, Error, LeadContext>;
@@ -28,7 +30,7 @@ const CORS_ALLOWED_HEADERS = 'content-type, x-api-key, accept, idempotency-key, 
  * headers where the endpoint has them, and the request's one log line. Nothing inside the chain
  * writes headers or logs.
  */
-export const httpEnvelope = ({ endpoint, log, cors }: HttpEnvelopeOptions): MiddlewareObj<LeadEvent, LeadResponse, Error, LeadContext> => {
+export const httpEnvelope = ({ endpoint, log, cors, unexpected }: HttpEnvelopeOptions): MiddlewareObj<LeadEvent, LeadResponse, Error, LeadContext> => {
   const finish = (request: LeadRequest, response: LeadResponse, error?: unknown): LeadResponse => {
     const { context, event } = request;
     response.headers = { ...response.headers, 'x-request-id': context.requestId, ...(cors && corsHeaders(cors, event, context.allowOrigin)) };
@@ -64,7 +66,7 @@ export const httpEnvelope = ({ endpoint, log, cors }: HttpEnvelopeOptions): Midd
       finish(request, request.response!);
     },
     onError: (request) => {
-      request.response = finish(request, failure(request.error, request.context.requestId), request.error);
+      request.response = finish(request, failure(request.error, request.context.requestId, unexpected), request.error);
     },
   };
 };

@@ -1,0 +1,236 @@
+/**
+ * Leads out, locally (CONTRACT.md section 9): `npm start` reads DynamoDB Local's own stream of the Leads
+ * table, as the deployed pipe reads the real one, turns each record into a `Lead Created` event with
+ * the same code the pipe's enrichment function runs (shared/dynamodb/lead-stream.ts), and posts each
+ * event to LEAD_EVENTS_WEBHOOK_URL the way the deployed API destination does: JSON
+ * `{"id", "source", "detail-type", "time", "detail"}`, retrying 429, 5xx, refused connections and
+ * answers slower than 5 s with back-off, until a 2xx.
+ */
+import { randomUUID } from 'node:crypto';
+import { DescribeTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DescribeStreamCommand, DynamoDBStreamsClient, GetRecordsCommand, GetShardIteratorCommand } from '@aws-sdk/client-dynamodb-streams';
+import { leadCreatedDetailOf, leadCreatedEvent, type LeadCreatedDetail, type LeadStreamRecord } from '../../shared/dynamodb/lead-stream.ts';
+
+/** An event as the CRM's endpoint receives it, deployed or local. */
+export interface DeliveredEvent {
+  readonly id: string;
+  readonly source: string;
+  readonly 'detail-type': string;
+  /** EventBridge's form: ISO-8601 UTC to the second. */
+  readonly time: string;
+  readonly detail: LeadCreatedDetail;
+}
+
+export const eventEnvelope = (detail: LeadCreatedDetail, now = new Date()): DeliveredEvent => ({
+  id: randomUUID(),
+  source: leadCreatedEvent.source,
+  'detail-type': leadCreatedEvent.detailType,
+  time: now.toISOString().replace(/\.\d{3}Z$/, 'Z'),
+  detail,
+});
+
+export interface LeadStreamReaderOptions {
+  /** The DynamoDB client of the local run: its endpoint and credentials serve the stream client too. */
+  readonly dynamodb: DynamoDBClient;
+  readonly endpoint: string;
+  readonly leadsTable: string;
+  readonly onEvent: (event: DeliveredEvent) => void;
+  /** Pause between reads of the stream when it had nothing new. @default 200 ms */
+  readonly pollIntervalMs?: number;
+  readonly onError?: (error: unknown) => void;
+}
+
+export interface LeadStreamReader {
+  /** Stops reading; resolves once the reader has stopped. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts reading the stream after its latest record (leads stored before `npm start` are not sent
+ * again); resolves once every shard has been read to its end, so a lead stored after that is published.
+ */
+export const startLeadStreamReader = async ({ dynamodb, endpoint, leadsTable, onEvent, pollIntervalMs = 200, onError }: LeadStreamReaderOptions): Promise<LeadStreamReader> => {
+  const { Table } = await dynamodb.send(new DescribeTableCommand({ TableName: leadsTable }));
+  const streamArn = Table?.LatestStreamArn;
+  if (!streamArn) throw new Error(`the table ${leadsTable} has no stream (streamNewImages in shared/dynamodb/tables.ts)`);
+  const streams = new DynamoDBStreamsClient({ endpoint, region: await dynamodb.config.region(), credentials: await dynamodb.config.credentials() });
+
+  /**
+   * Each open shard's iterator and the last record read from it. DynamoDB Local refuses an iterator
+   * taken on an empty shard once its first record arrives ("read past the oldest stream record"):
+   * such an iterator is taken again, after the last record read, or from the shard's start when none
+   * was read (everything in it is then new).
+   */
+  const shards = new Map<string, { iterator?: string; lastSequence?: string }>();
+  const iteratorOf = async (shardId: string, lastSequence: string | undefined) =>
+    (
+      await streams.send(
+        new GetShardIteratorCommand({
+          StreamArn: streamArn,
+          ShardId: shardId,
+          ...(lastSequence ? { ShardIteratorType: 'AFTER_SEQUENCE_NUMBER', SequenceNumber: lastSequence } : { ShardIteratorType: 'TRIM_HORIZON' }),
+        }),
+      )
+    ).ShardIterator;
+
+  /** Reads a shard once; hands each record on unless `skip` (records stored before the start). */
+  const read = async (shardId: string, skip: boolean): Promise<number> => {
+    const shard = shards.get(shardId)!;
+    shard.iterator ??= await iteratorOf(shardId, shard.lastSequence);
+    if (!shard.iterator) return 0;
+    let page;
+    try {
+      page = await streams.send(new GetRecordsCommand({ ShardIterator: shard.iterator, Limit: 100 }));
+    } catch (error) {
+      const name = (error as Error).name;
+      if (name !== 'TrimmedDataAccessException' && name !== 'ExpiredIteratorException') throw error;
+      delete shard.iterator;
+      return 0;
+    }
+    const { Records = [], NextShardIterator } = page;
+    for (const record of Records) {
+      shard.lastSequence = record.dynamodb?.SequenceNumber ?? shard.lastSequence;
+      const detail = skip ? undefined : leadCreatedDetailOf(record as LeadStreamRecord);
+      if (detail) onEvent(eventEnvelope(detail));
+    }
+    if (NextShardIterator) shard.iterator = NextShardIterator;
+    else shards.delete(shardId); // closed, and read to its end
+    return Records.length;
+  };
+
+  /** Shards not seen yet: at the start, read to their end without publishing; later, from their start. */
+  const discover = async (starting: boolean) => {
+    const { StreamDescription } = await streams.send(new DescribeStreamCommand({ StreamArn: streamArn }));
+    for (const shard of StreamDescription?.Shards ?? []) {
+      if (!shard.ShardId || seen.has(shard.ShardId)) continue;
+      seen.add(shard.ShardId);
+      shards.set(shard.ShardId, {});
+      if (starting) while ((await read(shard.ShardId, true)) > 0);
+    }
+  };
+  const seen = new Set<string>();
+  await discover(true);
+
+  let running = true;
+  let wake: (() => void) | undefined;
+  const loop = (async () => {
+    let lastDiscovery = Date.now();
+    while (running) {
+      let received = 0;
+      try {
+        for (const shardId of [...shards.keys()]) received += await read(shardId, false);
+        if (Date.now() - lastDiscovery > 1_000 || shards.size === 0) {
+          lastDiscovery = Date.now();
+          await discover(false);
+        }
+      } catch (error) {
+        if (running) onError?.(error);
+      }
+      if (received === 0 && running) {
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          setTimeout(resolve, pollIntervalMs).unref();
+        });
+      }
+    }
+  })();
+
+  return {
+    stop: async () => {
+      running = false;
+      wake?.();
+      await loop;
+      streams.destroy();
+    },
+  };
+};
+
+export interface WebhookOptions {
+  readonly url: string;
+  /** Sent as the Authorization header when set; never logged. */
+  readonly authorization?: string;
+  /** An answer slower than this is given up on and retried. @default 5 s */
+  readonly timeoutMs?: number;
+  /** First wait before a retry; it doubles after each failure, up to `maxDelayMs`. @default 1 s */
+  readonly firstDelayMs?: number;
+  /** @default 30 s */
+  readonly maxDelayMs?: number;
+  /** How long an event is retried before it is given up (the deployed delivery: 24 hours). @default 24 h */
+  readonly giveUpAfterMs?: number;
+  /** One line per outcome, for the terminal. */
+  readonly log?: (line: string) => void;
+}
+
+export type DeliveryOutcome = 'delivered' | 'refused' | 'given_up' | 'stopped';
+
+export interface WebhookSender {
+  deliver(event: DeliveredEvent): Promise<DeliveryOutcome>;
+  /** Stops retrying: pending deliveries end with `stopped`. */
+  stop(): void;
+}
+
+/** What is worth retrying: the receiver is busy, broken, slow or not there yet. */
+const retryable = (status: number) => status === 429 || status >= 500;
+
+export const webhookSender = ({
+  url,
+  authorization,
+  timeoutMs = 5_000,
+  firstDelayMs = 1_000,
+  maxDelayMs = 30_000,
+  giveUpAfterMs = 24 * 60 * 60 * 1000,
+  log = () => undefined,
+}: WebhookOptions): WebhookSender => {
+  const stopping = new AbortController();
+  const wait = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      stopping.signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+    });
+
+  return {
+    deliver: async (event) => {
+      const leadId = event.detail.lead.id;
+      const started = Date.now();
+      let delay = firstDelayMs;
+      for (let attempt = 1; ; attempt += 1) {
+        if (stopping.signal.aborted) return 'stopped';
+        let problem: string;
+        try {
+          const response = await fetch(url, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', ...(authorization && { authorization }) },
+            body: JSON.stringify(event),
+            signal: AbortSignal.any([AbortSignal.timeout(timeoutMs), stopping.signal]),
+          });
+          await response.arrayBuffer().catch(() => undefined);
+          if (response.ok) {
+            log(`Lead Created ${leadId} delivered to ${url} (HTTP ${response.status}, attempt ${attempt})`);
+            return 'delivered';
+          }
+          if (!retryable(response.status)) {
+            log(`Lead Created ${leadId} refused by ${url} (HTTP ${response.status}): not retried`);
+            return 'refused';
+          }
+          problem = `HTTP ${response.status}`;
+        } catch (error) {
+          if (stopping.signal.aborted) return 'stopped';
+          problem = (error as Error).name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : connectionProblem(error);
+        }
+        if (Date.now() - started + delay > giveUpAfterMs) {
+          log(`Lead Created ${leadId} given up after ${attempt} attempts to ${url} (${problem})`);
+          return 'given_up';
+        }
+        log(`Lead Created ${leadId} not delivered to ${url} (${problem}); retrying in ${delay} ms`);
+        await wait(delay);
+        delay = Math.min(delay * 2, maxDelayMs);
+      }
+    },
+    stop: () => stopping.abort(),
+  };
+};
+
+const connectionProblem = (error: unknown): string => {
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  return cause?.code ?? cause?.message ?? (error as Error).message;
+};

@@ -1,0 +1,233 @@
+/**
+ * The admin API's part of the OpenAPI document (CONTRACT.md section 9), under its own tag: the routes
+ * of shared/routes.ts, with the messages of the service's own typed errors.
+ */
+import { ID_MAX, NAME_MAX, SUB_SOURCE_MAX } from '../../shared/domain/account-admin.ts';
+import {
+  AccountNotFoundError,
+  BodyNotAnObjectError,
+  CampaignOfAnotherProjectError,
+  MalformedJsonBodyError,
+  RevokedKeyRotationError,
+  UnknownCampaignError,
+  UnknownKeyError,
+  UnknownProjectError,
+  type LeadIntakeError,
+} from '../../shared/domain/errors.ts';
+import { duplicateSettings, keyEndpoints, socialPlatforms } from '../../shared/domain/lead.ts';
+import { adminRequestFailed } from '../../shared/http/admin-handler.ts';
+import { ADMIN_BASE_PATH, adminRoutes, type AdminOperation } from '../../shared/routes.ts';
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+type JsonObject = { [key: string]: Json };
+
+export const ADMIN_TAG = 'Admin';
+const ref = (name: string): JsonObject => ({ $ref: `#/components/schemas/${name}` });
+const message = (Refusal: new () => LeadIntakeError) => new Refusal().message;
+
+const text = (max: number, description: string): JsonObject => ({ type: 'string', minLength: 1, maxLength: max, description });
+
+export const adminSchemas: JsonObject = {
+  AdminFailure: {
+    type: 'object',
+    required: ['status', 'message'],
+    properties: {
+      status: { const: false },
+      message: { type: 'string' },
+      errors: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } }, description: 'Only on 400: each field that breaks a rule (`subSources.website[1]`, `name`, `accountId`, ...).' },
+    },
+  },
+  AccountSettings: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['name'],
+    properties: {
+      name: text(NAME_MAX, 'No leading or trailing spaces.'),
+      duplicateHandling: { type: 'string', enum: [...duplicateSettings], default: 'ignore' },
+      subSources: {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          website: { type: 'array', uniqueItems: true, items: text(SUB_SOURCE_MAX, 'A Website sub source, matched exactly (case-sensitive) against `sub_source`.'), default: [] },
+          social: { type: 'array', uniqueItems: true, items: { type: 'string', enum: [...socialPlatforms] }, default: [] },
+        },
+      },
+    },
+  },
+  Account: {
+    type: 'object',
+    required: ['id', 'name', 'duplicateHandling', 'subSources', 'projects'],
+    description: 'The account with its active projects and campaigns (retired ones are left out); the shape of a seed file account.',
+    properties: {
+      id: { type: 'string' },
+      name: { type: 'string' },
+      duplicateHandling: { type: 'string', enum: [...duplicateSettings] },
+      subSources: { type: 'object', properties: { website: { type: 'array', items: { type: 'string' } }, social: { type: 'array', items: { type: 'string' } } } },
+      projects: { type: 'array', items: ref('Project') },
+    },
+  },
+  NameBody: {
+    type: 'object',
+    additionalProperties: false,
+    properties: { name: text(NAME_MAX, 'Defaults to the id.') },
+  },
+  Project: {
+    type: 'object',
+    required: ['id', 'name', 'campaigns'],
+    properties: {
+      id: { type: 'string' },
+      name: { type: 'string' },
+      campaigns: { type: 'array', items: { type: 'object', properties: { id: { type: 'string' }, name: { type: 'string' } } }, description: 'Its active campaigns.' },
+    },
+  },
+  Campaign: {
+    type: 'object',
+    required: ['id', 'name', 'projectId'],
+    properties: { id: { type: 'string' }, name: { type: 'string' }, projectId: { type: 'string' } },
+  },
+  KeyOptions: {
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      label: { type: ['string', 'null'], maxLength: 200 },
+      endpoints: { type: ['array', 'null'], items: { type: 'string', enum: [...keyEndpoints] }, description: 'null or absent: every endpoint.' },
+      origins: { type: ['array', 'null'], items: { type: 'string' }, description: 'Browser origins `scheme://host[:port]`: a browser key, website only.' },
+      expiresAt: { type: ['string', 'null'], description: 'ISO-8601, in the future.' },
+    },
+  },
+  IssuedKey: {
+    type: 'object',
+    description: 'The key is shown this once; only its SHA-256 hash is stored.',
+    required: ['key', 'key_id', 'account_id', 'label', 'endpoints', 'origins', 'expires_at', 'created_at'],
+    properties: {
+      key: { type: 'string' },
+      key_id: { type: 'string' },
+      account_id: { type: 'string' },
+      label: { type: ['string', 'null'] },
+      endpoints: { type: ['array', 'null'], items: { type: 'string' } },
+      origins: { type: ['array', 'null'], items: { type: 'string' } },
+      expires_at: { type: ['string', 'null'] },
+      created_at: { type: 'string' },
+      replaces: { type: 'object', description: 'After a rotation: the key replaced, and when it stops working.', properties: { key_id: { type: 'string' }, expires_at: { type: 'string' } } },
+    },
+  },
+  KeySummary: {
+    type: 'object',
+    description: 'Never the key, never its hash.',
+    properties: {
+      key_id: { type: 'string' },
+      label: { type: ['string', 'null'] },
+      endpoints: { type: ['array', 'null'], items: { type: 'string' } },
+      origins: { type: ['array', 'null'], items: { type: 'string' } },
+      active: { type: 'boolean', description: 'False once revoked, or once a rotation’s grace has ended.' },
+      created_at: { type: 'string' },
+      expires_at: { type: ['string', 'null'] },
+    },
+  },
+  RotateKeyBody: {
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      graceSeconds: { type: 'integer', minimum: 0, default: 86_400, description: 'Seconds the old key keeps working; 0 ends it at once.' },
+      expiresAt: { type: 'string', description: 'The new key’s expiry; none by default.' },
+    },
+  },
+};
+
+const failure = (description: string, messages: readonly string[]): JsonObject => ({
+  description,
+  headers: { 'x-request-id': { $ref: '#/components/headers/XRequestId' } },
+  content: {
+    'application/json': {
+      schema: ref('AdminFailure'),
+      examples: Object.fromEntries(messages.map((text, i) => [`m${i + 1}`, { summary: text, value: { status: false, message: text } }])),
+    },
+  },
+});
+
+const success = (status: string, description: string, schema?: JsonObject): JsonObject => ({
+  [status]: {
+    description,
+    headers: { 'x-request-id': { $ref: '#/components/headers/XRequestId' } },
+    ...(schema && { content: { 'application/json': { schema } } }),
+  },
+});
+
+const accountMissing = message(AccountNotFoundError);
+const forbidden = {
+  description: 'Unsigned, wrongly signed, or signed more than 5 minutes off: the HTTP API’s own answer (no `x-request-id`).',
+  content: { 'application/json': { schema: { type: 'object', properties: { message: { const: 'Forbidden' } } } } },
+};
+
+/** What each operation takes and answers. */
+const operations: Record<AdminOperation, { summary: string; body?: string; answers: JsonObject; notFound: string[]; conflict?: string }> = {
+  getAccount: { summary: 'The account, its active projects and campaigns, sub sources and duplicate setting (never keys)', answers: success('200', 'The account', ref('Account')), notFound: [accountMissing] },
+  putAccount: { summary: 'Create the account, or replace its settings (not its projects)', body: 'AccountSettings', answers: success('200', 'The account', ref('Account')), notFound: [] },
+  putProject: { summary: 'Create or rename a project, or make a retired one active again (its campaigns stay retired)', body: 'NameBody', answers: success('200', 'The project', ref('Project')), notFound: [accountMissing] },
+  retireProject: { summary: 'Retire a project and its campaigns: its leads are kept, new leads get 422 Project not found', answers: success('204', 'Retired'), notFound: [accountMissing, message(UnknownProjectError)] },
+  putCampaign: {
+    summary: 'Create or rename a campaign, move a retired one here, or make it active again',
+    body: 'NameBody',
+    answers: success('200', 'The campaign', ref('Campaign')),
+    notFound: [accountMissing, message(UnknownProjectError)],
+    conflict: message(CampaignOfAnotherProjectError),
+  },
+  retireCampaign: { summary: 'Retire a campaign: its leads are kept, new leads get 422 Campaign not found', answers: success('204', 'Retired'), notFound: [accountMissing, message(UnknownProjectError), message(UnknownCampaignError)] },
+  createKey: { summary: 'Create an API key (shown once)', body: 'KeyOptions', answers: success('201', 'The new key', ref('IssuedKey')), notFound: [accountMissing] },
+  listKeys: { summary: 'The account’s keys (never a key or a hash)', answers: success('200', 'The keys, oldest first', { type: 'array', items: ref('KeySummary') }), notFound: [accountMissing] },
+  revokeKey: { summary: 'Revoke a key: it answers 401 within the cache TTL', answers: success('204', 'Revoked'), notFound: [accountMissing, message(UnknownKeyError)] },
+  rotateKey: {
+    summary: 'A new key with the old one’s options; the old one works for the grace period',
+    body: 'RotateKeyBody',
+    answers: success('201', 'The new key', ref('IssuedKey')),
+    notFound: [accountMissing, message(UnknownKeyError)],
+    conflict: message(RevokedKeyRotationError),
+  },
+};
+
+const ADMIN_DESCRIPTION =
+  `Configuration in, for the CRM’s backend: under \`${ADMIN_BASE_PATH}\` on the same API, with IAM authorization (AWS Signature Version 4, service \`execute-api\`). ` +
+  'Success answers are the resource itself; failures the envelope `{"status": false, "message": ...}`. Every change is atomic; ' +
+  'what is added is seen by lead requests at once, what is retired or revoked within CONFIG_CACHE_TTL_SECONDS. See README “Connecting your CRM”.';
+
+export const adminTag = { name: ADMIN_TAG, description: ADMIN_DESCRIPTION };
+
+/** The admin routes as OpenAPI paths (relative to the API's base URL). */
+export const adminPaths = (): JsonObject => {
+  const paths: Record<string, Record<string, JsonObject>> = {};
+  for (const route of adminRoutes) {
+    const spec = operations[route.operation];
+    const parameters: JsonObject[] = [...route.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({
+      name: name!,
+      in: 'path',
+      required: true,
+      schema: { type: 'string', minLength: 1, maxLength: ID_MAX },
+    })) as JsonObject[];
+    const responses: JsonObject = {
+      ...spec.answers,
+      ...(spec.body && { '400': failure('A body or path id that breaks a rule: nothing changed', [message(MalformedJsonBodyError), message(BodyNotAnObjectError), 'name must be a non-empty string']) }),
+      '403': forbidden,
+      ...(spec.notFound.length > 0 && { '404': failure('An id on the path that is not there', spec.notFound) }),
+      ...(spec.conflict && { '409': failure('Refused: nothing changed', [spec.conflict]) }),
+      '500': failure('Unexpected failure', [adminRequestFailed('5d0f3c1e-8b2a-4c6f-9e7d-2a1b3c4d5e6f')]),
+    };
+    (paths[route.path] ??= {})[route.method.toLowerCase()] = {
+      tags: [ADMIN_TAG],
+      operationId: route.operation,
+      summary: spec.summary,
+      security: [{ sigv4: [] }],
+      parameters,
+      ...(spec.body && { requestBody: { required: false, content: { 'application/json': { schema: ref(spec.body) } } } }),
+      responses,
+    };
+  }
+  return paths;
+};
+
+export const sigv4Scheme = {
+  type: 'apiKey',
+  in: 'header',
+  name: 'Authorization',
+  description: 'AWS Signature Version 4 for service `execute-api` and the API’s region (locally: the credentials npm start prints). OpenAPI cannot express SigV4; sign each request with your AWS SDK’s signer.',
+  'x-amazon-apigateway-authtype': 'awsSigv4',
+};

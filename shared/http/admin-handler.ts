@@ -1,0 +1,91 @@
+/**
+ * The admin API's Lambda handler (CONTRACT.md section 9): one function for every admin route, which
+ * API Gateway has already authorised with IAM (SigV4). It reads the route from the event's route
+ * key, calls one domain operation, and answers with the resource itself; refusals and failures get the
+ * contract's envelope, and every answer `x-request-id`, from the same envelope middleware as the
+ * lead endpoints.
+ */
+import middy from '@middy/core';
+import type { MiddlewareObj } from '@middy/core';
+import type { AccountAdmin } from '../domain/account-admin.ts';
+import type { AccountKeys } from '../domain/account-keys.ts';
+import type { LogSink } from '../log.ts';
+import { JsonNumber } from '../schemas/json-number.ts';
+import { adminRoutes, routeKeyOf, type AdminOperation } from '../routes.ts';
+import { jsonResponse } from './envelope.ts';
+import type { LeadContext, LeadEvent, LeadResponse } from './lambda.ts';
+import { httpEnvelope } from './middleware/http-envelope.ts';
+import { jsonObjectBody } from './middleware/json-object-body.ts';
+
+export interface AdminRuntime {
+  readonly accounts: AccountAdmin;
+  readonly keys: AccountKeys;
+  readonly log: LogSink;
+}
+
+/** Largest admin request body read; configuration is small. */
+export const MAX_ADMIN_BODY_BYTES = 65_536;
+
+/** What a 500 of the admin API says. */
+export const adminRequestFailed = (requestId: string) => `Request failed (request ${requestId})`;
+
+type Body = Readonly<Record<string, unknown>>;
+type Parameters = Readonly<Record<string, string>>;
+
+/** Each route's work: the domain operation and the status of its answer. */
+const operations: Record<AdminOperation, (runtime: AdminRuntime, p: Parameters, body: Body) => Promise<LeadResponse>> = {
+  getAccount: async ({ accounts }, p) => ok(await accounts.getAccount(p.accountId!)),
+  putAccount: async ({ accounts }, p, body) => ok(await accounts.putAccount(p.accountId!, body)),
+  putProject: async ({ accounts }, p, body) => ok(await accounts.putProject(p.accountId!, p.projectId!, body)),
+  retireProject: async ({ accounts }, p) => noContent(await accounts.retireProject(p.accountId!, p.projectId!)),
+  putCampaign: async ({ accounts }, p, body) => ok(await accounts.putCampaign(p.accountId!, p.projectId!, p.campaignId!, body)),
+  retireCampaign: async ({ accounts }, p) => noContent(await accounts.retireCampaign(p.accountId!, p.projectId!, p.campaignId!)),
+  createKey: async ({ keys }, p, body) => created(await keys.create(p.accountId!, body)),
+  listKeys: async ({ keys }, p) => ok(await keys.list(p.accountId!)),
+  revokeKey: async ({ keys }, p) => noContent(await keys.revoke(p.accountId!, p.keyId!)),
+  rotateKey: async ({ keys }, p, body) => created(await keys.rotate(p.accountId!, p.keyId!, body)),
+};
+
+const ok = (resource: unknown) => jsonResponse(200, resource);
+const created = (resource: unknown) => jsonResponse(201, resource);
+const noContent = (_: void): LeadResponse => ({ statusCode: 204, headers: {} });
+
+const byRouteKey = new Map(adminRoutes.map((route) => [routeKeyOf(route), route]));
+
+/** Requests with a body (PUT, POST) read it as a JSON object; an empty body is `{}` (every field optional or named in the error). */
+const adminBody = (): MiddlewareObj<LeadEvent, LeadResponse, Error, LeadContext> => {
+  const parse = jsonObjectBody({ maxBytes: MAX_ADMIN_BODY_BYTES }).before!;
+  return {
+    before: async (request) => {
+      const { event } = request;
+      const method = event.requestContext.http.method;
+      if ((method !== 'PUT' && method !== 'POST') || !event.body) {
+        request.context.body = {};
+        return;
+      }
+      await parse(request);
+      request.context.body = plainNumbers(request.context.body!) as Body;
+    },
+  };
+};
+
+/** The lead body parser keeps numbers as written (JsonNumber); configuration wants plain numbers. */
+const plainNumbers = (value: unknown): unknown => {
+  if (value instanceof JsonNumber) return Number(value.source);
+  if (Array.isArray(value)) return value.map(plainNumbers);
+  if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plainNumbers(v)]));
+  return value;
+};
+
+export const adminHandler = (runtime: AdminRuntime) =>
+  middy<LeadEvent, LeadResponse, Error, LeadContext>()
+    .use(httpEnvelope({ endpoint: 'admin', log: runtime.log, unexpected: adminRequestFailed }))
+    .use(adminBody())
+    .handler(async (event, context) => {
+      const route = byRouteKey.get(event.routeKey);
+      // API Gateway only invokes this function for the routes of shared/routes.ts.
+      if (!route) throw new Error(`no admin route ${event.routeKey}`);
+      const response = await operations[route.operation](runtime, event.pathParameters as Parameters, context.body!);
+      context.outcome = route.operation;
+      return response;
+    });

@@ -1,0 +1,133 @@
+/**
+ * The local admin API checks AWS Signature Version 4 the way the HTTP API's IAM authorization does:
+ * only a request signed with the admin credentials, for execute-api, within 5 minutes, gets through;
+ * anything else is answered 403 {"message":"Forbidden"} before the function runs.
+ */
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { SignatureV4 } from '@smithy/signature-v4';
+import { DEFAULT_ADMIN_CREDENTIALS, NodeSha256 } from '../../scripts/local/admin-auth.ts';
+import { createLocalServer } from '../../scripts/local/http-server.ts';
+import type { LambdaHandler } from '../../scripts/local/environment.ts';
+import { adminRuntime } from '../../shared/admin-runtime.ts';
+import { adminHandler } from '../../shared/http/admin-handler.ts';
+import { adminClient } from '../support/admin-client.ts';
+import { testService, type TestService } from '../support/service.ts';
+
+let service: TestService;
+let server: Server;
+let baseUrl: string;
+let invocations = 0;
+
+beforeAll(async () => {
+  service = await testService();
+  const handler = adminHandler(adminRuntime(service.repository, () => undefined));
+  const counted: LambdaHandler = (event, context) => {
+    invocations += 1;
+    return handler(event, context);
+  };
+  const lead = service.handlers.website as unknown as LambdaHandler;
+  server = createLocalServer({
+    handlers: { website: lead, portala: lead, portalb: lead, social: lead },
+    admin: { handler: counted, credentials: DEFAULT_ADMIN_CREDENTIALS, region: 'ap-south-1' },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+const account = { name: 'Signed Realty' };
+const forbidden = { status: 403, body: { message: 'Forbidden' } };
+
+/** 403s never reach the function: the invocation count must not move. */
+const refusedBeforeTheFunction = async (answer: Promise<{ status: number; body: unknown; headers: Record<string, string> }>) => {
+  const before = invocations;
+  const result = await answer;
+  expect(result).toMatchObject(forbidden);
+  expect(result.headers['x-request-id']).toBeUndefined();
+  expect(invocations).toBe(before);
+};
+
+describe('signed admin requests', () => {
+  it('pass with the local credentials, and reach the function', async () => {
+    const send = adminClient(baseUrl);
+    const answer = await send({ method: 'PUT', path: '/admin/v1/accounts/acc-signed', body: account });
+    expect(answer).toMatchObject({ status: 200, body: { id: 'acc-signed', name: 'Signed Realty' } });
+    expect(answer.headers['x-request-id']).toEqual(expect.any(String));
+    expect(await send({ method: 'GET', path: '/admin/v1/accounts/acc-signed' })).toMatchObject({ status: 200 });
+  });
+
+  it('pass for an id that needs percent-encoding on the path', async () => {
+    const send = adminClient(baseUrl);
+    const answer = await send({ method: 'PUT', path: `/admin/v1/accounts/${encodeURIComponent('acc signed é')}`, body: account });
+    expect(answer).toMatchObject({ status: 200, body: { id: 'acc signed é' } });
+  });
+
+  it('pass when the body hash is sent as x-amz-content-sha256', async () => {
+    const { createHash } = await import('node:crypto');
+    const hash = createHash('sha256').update(JSON.stringify(account)).digest('hex');
+    const answer = await adminClient(baseUrl)({ method: 'PUT', path: '/admin/v1/accounts/acc-hashed', body: account, headers: { 'x-amz-content-sha256': hash } });
+    expect(answer.status).toBe(200);
+  });
+});
+
+describe('refused admin requests (403 Forbidden, before the function)', () => {
+  it('refuses an unsigned request', async () => {
+    await refusedBeforeTheFunction(
+      fetch(`${baseUrl}/admin/v1/accounts/acc-signed`).then(async (r) => ({ status: r.status, body: await r.json(), headers: Object.fromEntries(r.headers) })),
+    );
+  });
+
+  it('refuses a request signed with the wrong secret', async () => {
+    const send = adminClient(baseUrl, { credentials: { accessKeyId: DEFAULT_ADMIN_CREDENTIALS.accessKeyId, secretAccessKey: 'not-the-secret' } });
+    await refusedBeforeTheFunction(send({ method: 'GET', path: '/admin/v1/accounts/acc-signed' }));
+  });
+
+  it('refuses a request signed with another access key id', async () => {
+    const send = adminClient(baseUrl, { credentials: { accessKeyId: 'AKIDSOMEONEELSE', secretAccessKey: DEFAULT_ADMIN_CREDENTIALS.secretAccessKey } });
+    await refusedBeforeTheFunction(send({ method: 'GET', path: '/admin/v1/accounts/acc-signed' }));
+  });
+
+  it('refuses a body altered after signing', async () => {
+    await refusedBeforeTheFunction(adminClient(baseUrl)({ method: 'PUT', path: '/admin/v1/accounts/acc-signed', body: account, sentBody: JSON.stringify({ name: 'Hijacked' }) }));
+    expect((await adminClient(baseUrl)({ method: 'GET', path: '/admin/v1/accounts/acc-signed' })).body.name).toBe('Signed Realty');
+  });
+
+  it('refuses a body hash header that is not the body', async () => {
+    const answer = adminClient(baseUrl)({ method: 'PUT', path: '/admin/v1/accounts/acc-signed', body: account, headers: { 'x-amz-content-sha256': '0'.repeat(64) } });
+    await refusedBeforeTheFunction(answer);
+  });
+
+  it('refuses a signature dated more than 5 minutes ago, or ahead', async () => {
+    await refusedBeforeTheFunction(adminClient(baseUrl, { signingDate: new Date(Date.now() - 6 * 60_000) })({ method: 'GET', path: '/admin/v1/accounts/acc-signed' }));
+    await refusedBeforeTheFunction(adminClient(baseUrl, { signingDate: new Date(Date.now() + 6 * 60_000) })({ method: 'GET', path: '/admin/v1/accounts/acc-signed' }));
+    expect((await adminClient(baseUrl, { signingDate: new Date(Date.now() - 4 * 60_000) })({ method: 'GET', path: '/admin/v1/accounts/acc-signed' })).status).toBe(200);
+  });
+
+  it('refuses a signature for another region or another service', async () => {
+    await refusedBeforeTheFunction(adminClient(baseUrl, { region: 'us-east-1' })({ method: 'GET', path: '/admin/v1/accounts/acc-signed' }));
+    await refusedBeforeTheFunction(adminClient(baseUrl, { service: 'execute-apix' })({ method: 'GET', path: '/admin/v1/accounts/acc-signed' }));
+  });
+
+  it('refuses a signature made for another path', async () => {
+    const send = adminClient(baseUrl);
+    // Sign a GET of one account, then replay its headers on another.
+    const url = new URL(baseUrl);
+    const signed = await new SignatureV4({ credentials: DEFAULT_ADMIN_CREDENTIALS, region: 'ap-south-1', service: 'execute-api', sha256: NodeSha256 }).sign({
+      method: 'GET', protocol: 'http:', hostname: url.hostname, port: Number(url.port), path: '/admin/v1/accounts/acc-signed', query: {}, headers: { host: url.host },
+    });
+    const replayed = await fetch(`${baseUrl}/admin/v1/accounts/acc-hashed`, { headers: signed.headers });
+    expect({ status: replayed.status, body: await replayed.json() }).toEqual(forbidden);
+    expect((await send({ method: 'GET', path: '/admin/v1/accounts/acc-hashed' })).status).toBe(200);
+  });
+});
+
+describe('admin paths the API has no route for', () => {
+  it('answers 404 Not Found, as API Gateway does, signed or not', async () => {
+    expect(await adminClient(baseUrl)({ method: 'POST', path: '/admin/v1/accounts/acc-signed' })).toMatchObject({ status: 404, body: { message: 'Not Found' } });
+    const unsigned = await fetch(`${baseUrl}/admin/v1/nothing`);
+    expect(unsigned.status).toBe(404);
+  });
+});
