@@ -1,13 +1,14 @@
 /**
  * Where a request's log line goes in Lambda: one JSON line on stdout, shaped like Powertools Logger's
- * (level, message, timestamp, service, X-Ray trace id), and, from the same line, Powertools Metrics in
- * CloudWatch's embedded metric format: leads created, repeated and replayed, and refusals by reason,
- * per source; and cold starts. The line is already masked (see log.ts).
+ * (level, message, timestamp, service, X-Ray trace id), and, from the same line, metrics in CloudWatch's
+ * embedded metric format (EMF): leads created, repeated and replayed, and refusals and failures by
+ * reason, per source; and cold starts. The line is already masked (see log.ts).
  *
- * Why not Powertools Logger itself: it adds 16.7 KB to each minified bundle (measured with esbuild's
- * metafile), which breaks the 250 KB cold-start budget of docs/performance.md, to write the same line.
+ * Why not Powertools Logger and Metrics themselves: each adds 13 to 17 KB to every minified bundle
+ * (measured with esbuild's metafile) to write what is one JSON line, and the lead functions must stay
+ * inside the 250 KB cold-start budget of docs/performance.md. The EMF lines are the same shape
+ * Powertools Metrics writes, and its switch is honoured: POWERTOOLS_METRICS_DISABLED=true turns them off.
  */
-import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import { logLineSink, type LogSink } from './log.ts';
 import { leadMetrics, METRICS_NAMESPACE, SERVICE_NAME } from './metric-names.ts';
 
@@ -34,16 +35,34 @@ const metricOf = (line: Readonly<Record<string, unknown>>): { name: string; reas
   }
 };
 
+/**
+ * One count of one metric as an EMF line: CloudWatch Logs turns it into a data point of the metric
+ * under exactly these dimensions (https://docs.aws.amazon.com/AmazonCloudWatch/latest/monitoring/CloudWatch_Embedded_Metric_Format_Specification.html).
+ */
+export const embeddedMetric = (name: string, dimensions: Readonly<Record<string, string>>, at: Date): string =>
+  JSON.stringify({
+    _aws: {
+      Timestamp: at.getTime(),
+      CloudWatchMetrics: [{ Namespace: METRICS_NAMESPACE, Dimensions: [Object.keys(dimensions)], Metrics: [{ Name: name, Unit: 'Count' }] }],
+    },
+    ...dimensions,
+    [name]: 1,
+  });
+
 export interface TelemetryParts {
-  readonly metrics?: Metrics;
   readonly write?: (text: string) => void;
   readonly now?: () => Date;
+  /** Embedded metrics on (the default in Lambda) or off (`npm start`, through the environment). */
+  readonly metrics?: boolean;
+  /** The function the cold start is counted for (Lambda's AWS_LAMBDA_FUNCTION_NAME). */
+  readonly functionName?: string;
 }
 
 export const telemetrySink = ({
-  metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName: SERVICE_NAME }),
   write = (text) => void process.stdout.write(`${text}\n`),
   now = () => new Date(),
+  metrics = process.env.POWERTOOLS_METRICS_DISABLED?.toLowerCase() !== 'true',
+  functionName = process.env.AWS_LAMBDA_FUNCTION_NAME,
 }: TelemetryParts = {}): LogSink => {
   let coldStart = true;
   const logLine = logLineSink({ write, now });
@@ -51,16 +70,13 @@ export const telemetrySink = ({
     logLine(line);
 
     // Only request lines (they have an endpoint and a status) count in the metrics.
-    if (typeof line.endpoint !== 'string' || typeof line.status !== 'number') return;
+    if (!metrics || typeof line.endpoint !== 'string' || typeof line.status !== 'number') return;
     if (coldStart) {
       coldStart = false;
-      metrics.captureColdStartMetric();
+      write(embeddedMetric('ColdStart', { service: SERVICE_NAME, ...(functionName && { function_name: functionName }) }, now()));
     }
     const metric = metricOf(line);
     if (!metric) return;
-    metrics.addDimension('source', line.endpoint);
-    if (metric.reason) metrics.addDimension('reason', metric.reason);
-    metrics.addMetric(metric.name, MetricUnit.Count, 1);
-    metrics.publishStoredMetrics();
+    write(embeddedMetric(metric.name, { service: SERVICE_NAME, source: line.endpoint, ...(metric.reason && { reason: metric.reason }) }, now()));
   };
 };

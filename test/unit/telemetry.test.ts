@@ -1,62 +1,74 @@
-import { describe, expect, it, jest } from '@jest/globals';
-import { Metrics } from '@aws-lambda-powertools/metrics';
+import { describe, expect, it } from '@jest/globals';
 import { telemetrySink } from '../../shared/telemetry.ts';
 
-/** A real Powertools Metrics whose EMF output is captured instead of printed. */
-const capturedMetrics = () => {
-  const emitted: Record<string, any>[] = [];
-  const metrics = new Metrics({ namespace: 'LeadIntake', serviceName: 'lead-intake' });
-  (metrics as unknown as { console: unknown }).console = { log: (text: string) => emitted.push(JSON.parse(text)), warn: () => undefined };
-  return { metrics, emitted };
+const AT = new Date('2026-11-22T00:00:00Z');
+
+/** A sink whose every written line is kept, parsed. */
+const captured = (parts: { metrics?: boolean; functionName?: string } = {}) => {
+  const lines: Record<string, any>[] = [];
+  const sink = telemetrySink({ metrics: true, ...parts, write: (text) => lines.push(JSON.parse(text)), now: () => AT });
+  const emf = () => lines.filter((line) => line._aws !== undefined);
+  return { sink, lines, emf };
 };
 
-const metricNames = (emf: Record<string, any>) => emf._aws.CloudWatchMetrics[0].Metrics.map((m: { Name: string }) => m.Name);
-
-describe('request telemetry', () => {
-  it('writes one JSON line per request with level, message, timestamp and service', () => {
-    const lines: string[] = [];
-    const sink = telemetrySink({ metrics: capturedMetrics().metrics, write: (text) => lines.push(text), now: () => new Date('2026-11-22T00:00:00Z') });
-    sink({ level: 'info', requestId: 'r1', endpoint: 'website', outcome: 'created', status: 200, mobile: '******3210' });
-    expect(lines).toHaveLength(1);
-    expect(JSON.parse(lines[0]!)).toEqual({
-      level: 'INFO',
-      message: 'lead request',
-      timestamp: '2026-11-22T00:00:00.000Z',
-      service: 'lead-intake',
-      requestId: 'r1',
-      endpoint: 'website',
-      outcome: 'created',
-      status: 200,
-      mobile: '******3210',
-    });
+/** Each EMF line as the metric, value and dimensions CloudWatch reads from it. */
+const dataPoints = (emf: Record<string, any>[]) =>
+  emf.map((line) => {
+    const { Namespace, Dimensions, Metrics } = line._aws.CloudWatchMetrics[0];
+    const name = Metrics[0].Name as string;
+    return { namespace: Namespace, name, unit: Metrics[0].Unit, value: line[name], dimensions: Object.fromEntries((Dimensions[0] as string[]).map((d) => [d, line[d]])) };
   });
 
-  it('counts leads created, repeated and refused by reason, per source, and one cold start', () => {
-    const { metrics, emitted } = capturedMetrics();
-    // Powertools writes the cold start through a metrics instance of its own (one metric, own dimensions).
-    const coldStarts = jest.spyOn(metrics, 'captureColdStartMetric').mockImplementation(() => undefined);
-    const sink = telemetrySink({ metrics, write: () => undefined });
+describe('request telemetry', () => {
+  it('writes one JSON log line per request with level, message, timestamp and service', () => {
+    const { sink, lines } = captured({ metrics: false });
+    sink({ level: 'info', requestId: 'r1', endpoint: 'website', outcome: 'created', status: 200, mobile: '******3210' });
+    expect(lines).toEqual([
+      {
+        level: 'INFO',
+        message: 'lead request',
+        timestamp: '2026-11-22T00:00:00.000Z',
+        service: 'lead-intake',
+        requestId: 'r1',
+        endpoint: 'website',
+        outcome: 'created',
+        status: 200,
+        mobile: '******3210',
+      },
+    ]);
+  });
+
+  it('counts leads created, repeated and refused by reason, per source, and one cold start, in the embedded metric format', () => {
+    const { sink, emf } = captured({ functionName: 'LeadIntake-dev-website' });
     sink({ endpoint: 'portala', outcome: 'created', status: 200 });
     sink({ endpoint: 'social', outcome: 'repeated', status: 200 });
     sink({ endpoint: 'website', outcome: 'duplicate_lead', status: 422 });
+    sink({ endpoint: 'website', outcome: 'database_unavailable', status: 503 });
 
-    const all = emitted.flatMap((emf) => metricNames(emf).map((name: string) => ({ name, source: emf.source, reason: emf.reason })));
-    expect(coldStarts).toHaveBeenCalledTimes(1);
-    expect(all).toEqual([
-      { name: 'LeadsCreated', source: 'portala', reason: undefined },
-      { name: 'LeadsRepeated', source: 'social', reason: undefined },
-      { name: 'LeadsRejected', source: 'website', reason: 'duplicate_lead' },
+    expect(emf().every((line) => line._aws.Timestamp === AT.getTime())).toBe(true);
+    const count = { namespace: 'LeadIntake', unit: 'Count', value: 1 };
+    expect(dataPoints(emf())).toEqual([
+      { ...count, name: 'ColdStart', dimensions: { service: 'lead-intake', function_name: 'LeadIntake-dev-website' } },
+      { ...count, name: 'LeadsCreated', dimensions: { service: 'lead-intake', source: 'portala' } },
+      { ...count, name: 'LeadsRepeated', dimensions: { service: 'lead-intake', source: 'social' } },
+      { ...count, name: 'LeadsRejected', dimensions: { service: 'lead-intake', source: 'website', reason: 'duplicate_lead' } },
+      { ...count, name: 'LeadsFailed', dimensions: { service: 'lead-intake', source: 'website', reason: 'database_unavailable' } },
     ]);
-    expect(emitted.at(-1)!.LeadsRejected).toBe(1);
   });
 
-  it('emits no metric for dry runs, preflight and lines that are not requests', () => {
-    const { metrics, emitted } = capturedMetrics();
-    jest.spyOn(metrics, 'captureColdStartMetric').mockImplementation(() => undefined);
-    const sink = telemetrySink({ metrics, write: () => undefined });
+  it('emits no metric for dry runs, preflight, the Meta webhook acknowledgements and lines that are not requests', () => {
+    const { sink, emf } = captured();
     sink({ level: 'warn', message: 'rejection not recorded' });
     sink({ endpoint: 'website', outcome: 'dry_run', status: 200 });
     sink({ endpoint: 'website', outcome: 'preflight', status: 204 });
-    expect(emitted).toEqual([]);
+    sink({ endpoint: 'meta', outcome: 'notification_received', status: 200 });
+    expect(dataPoints(emf()).map((point) => point.name)).toEqual(['ColdStart']);
+  });
+
+  it('writes no metric at all when metrics are off (npm start), only the log lines', () => {
+    const { sink, lines, emf } = captured({ metrics: false });
+    sink({ endpoint: 'portala', outcome: 'created', status: 200 });
+    expect(emf()).toEqual([]);
+    expect(lines).toHaveLength(1);
   });
 });
