@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { ServiceUnavailableError } from '../../shared/domain/errors.ts';
 import { createTable } from '../../shared/dynamodb/create-tables.ts';
+import { NETWORK_MESSAGE, type ErrorShape } from '../../shared/dynamodb/failures.ts';
 import type { TableNames } from '../../shared/dynamodb/repository.ts';
 import { configTable, leadsTable } from '../../shared/dynamodb/tables.ts';
 import type { LeadContext, LeadEvent, LeadResponse } from '../../shared/http/lambda.ts';
@@ -57,15 +58,6 @@ export const loadHandlers = async (dynamodbEndpoint: string, tables: TableNames,
 
 const THROTTLING = new Set(['ThrottlingException', 'ProvisionedThroughputExceededException', 'RequestLimitExceeded']);
 const TIMEOUTS = new Set(['TimeoutError', 'RequestTimeout', 'RequestTimeoutException']);
-const SOCKET_ERROR = /\b(ECONNREFUSED|ECONNRESET|ECONNABORTED|EPIPE|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|ENOTFOUND|EAI_AGAIN)\b/;
-
-interface ErrorShape {
-  readonly name?: unknown;
-  readonly code?: unknown;
-  readonly message?: unknown;
-  readonly $metadata?: { readonly httpStatusCode?: number };
-  readonly cause?: unknown;
-}
 
 /**
  * What a database failure really was, for a terminal: where the database is and the cause's code
@@ -76,7 +68,7 @@ export const describeDatabaseFailure = (error: unknown, endpoint: string): strin
   // By shape, not instanceof: the SDK wraps socket errors, and errors may come from another realm.
   let cause = error as ErrorShape | undefined;
   for (let depth = 0; typeof cause === 'object' && cause !== null && depth < 6; depth += 1, cause = cause.cause as ErrorShape | undefined) {
-    const code = typeof cause.code === 'string' && /^E[A-Z_]+$/.test(cause.code) ? cause.code : SOCKET_ERROR.exec(String(cause.message))?.[1];
+    const code = typeof cause.code === 'string' && /^E[A-Z_]+$/.test(cause.code) ? cause.code : NETWORK_MESSAGE.exec(String(cause.message))?.[1];
     if (code) return `could not reach DynamoDB at ${endpoint} (${code})`;
     const name = String(cause.name);
     if (TIMEOUTS.has(name)) return `DynamoDB at ${endpoint} did not answer in time (${name})`;

@@ -7,11 +7,11 @@
  * reads. A project's `version` changes with each write under it, so retiring it with its campaigns
  * can be made conditional on no campaign having been added since they were read.
  */
-import { PutCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { AccountConfig, AccountSettings, Campaign, DuplicateSetting, Project } from '../domain/lead.ts';
 import type { AccountConfigStore, AccountReader } from '../domain/ports.ts';
 import { asServiceFailure } from './failures.ts';
-import { cancellationReasons, orUnavailable, queryAll, updateExisting, type CancellationReason } from './requests.ts';
+import { cancellationReasons, orUnavailable, queryAll, TableStore, updateExisting, type CancellationReason } from './requests.ts';
 
 const accountPk = (accountId: string) => `ACCOUNT#${accountId}`;
 const ACCOUNT = 'ACCOUNT';
@@ -19,15 +19,7 @@ const PROJECT = 'PROJECT#';
 const CAMPAIGN = 'CAMPAIGN#';
 
 /** The request path's read of an account: its whole partition in one query. */
-export class DynamoDbAccountReader implements AccountReader {
-  protected readonly db: DynamoDBDocumentClient;
-  protected readonly table: string;
-
-  constructor(db: DynamoDBDocumentClient, configTable: string) {
-    this.db = db;
-    this.table = configTable;
-  }
-
+export class DynamoDbAccountReader extends TableStore implements AccountReader {
   async loadAccount(accountId: string): Promise<AccountConfig | undefined> {
     const items = await queryAll(this.db, {
       TableName: this.table,

@@ -14,29 +14,20 @@ import {
   GetCommand,
   PutCommand,
   TransactWriteCommand,
-  type DynamoDBDocumentClient,
   type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { KeyIdTakenError } from '../domain/errors.ts';
 import type { ApiKeyGrant, LeadSource } from '../domain/lead.ts';
 import type { ApiKeyReader, ApiKeyRegistry, KeyById, StoredApiKey } from '../domain/ports.ts';
 import { asServiceFailure } from './failures.ts';
-import { orUnavailable, queryAll, updateExisting } from './requests.ts';
+import { orUnavailable, queryAll, TableStore, updateExisting } from './requests.ts';
 
 const apiKeyKey = (keyHash: string) => ({ pk: `APIKEY#${keyHash}`, sk: 'APIKEY' });
 const keyIdKey = (keyId: string) => ({ pk: `KEYID#${keyId}`, sk: 'KEYID' });
 const accountKeyKey = (accountId: string, keyId: string) => ({ pk: `ACCOUNTKEYS#${accountId}`, sk: `KEY#${keyId}` });
 
 /** The request path's read of a key. */
-export class DynamoDbApiKeyReader implements ApiKeyReader {
-  protected readonly db: DynamoDBDocumentClient;
-  protected readonly table: string;
-
-  constructor(db: DynamoDBDocumentClient, configTable: string) {
-    this.db = db;
-    this.table = configTable;
-  }
-
+export class DynamoDbApiKeyReader extends TableStore implements ApiKeyReader {
   async findApiKey(keyHash: string): Promise<ApiKeyGrant | undefined> {
     // Strongly consistent: a key created a moment ago must work at once.
     const Item = await this.getItem(apiKeyKey(keyHash));

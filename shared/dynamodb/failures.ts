@@ -32,9 +32,11 @@ const NETWORK_ERRORS = new Set([
 /** Seconds a sender should wait before retrying after a 503. */
 export const RETRY_AFTER_SECONDS = 1;
 
-const NETWORK_MESSAGE = new RegExp(`\\b(${[...NETWORK_ERRORS].join('|')})\\b`);
+/** A socket error's code where the SDK only quotes it in a message ("connect ECONNREFUSED ..."). */
+export const NETWORK_MESSAGE = new RegExp(`\\b(${[...NETWORK_ERRORS].join('|')})\\b`);
 
-interface ErrorShape {
+/** An error read by shape (see isDatabaseUnavailable). */
+export interface ErrorShape {
   readonly name?: unknown;
   readonly code?: unknown;
   readonly message?: unknown;

@@ -11,7 +11,7 @@ import type { IdempotencyClaim, IdempotentReplay, LeadStore, OriginalLeadOutcome
 import { currentDeadline, keepingBack } from '../deadline.ts';
 import { asServiceFailure, RETRY_AFTER_SECONDS } from './failures.ts';
 import { LEAD_ITEM_TYPE, leadRecordOf } from './lead-items.ts';
-import { cancellationReasons, epochSeconds, orUnavailable, queryAll, sha256, type CancellationReason } from './requests.ts';
+import { cancellationReasons, epochSeconds, orUnavailable, queryAll, sha256, TableStore, type CancellationReason } from './requests.ts';
 
 export interface TransactionRetryPolicy {
   /** Attempts of a transaction that DynamoDB cancels for a conflict with a concurrent writer. */
@@ -38,14 +38,11 @@ const IDEMPOTENCY_SECONDS = 24 * 60 * 60;
 const projectPk = (accountId: string, projectId: string) => `LEADS#${accountId}#${projectId}`;
 
 /** The request path's lead writes: what the Lambda bundles carry. */
-export class DynamoDbLeadStore implements LeadStore {
-  protected readonly db: DynamoDBDocumentClient;
-  protected readonly table: string;
+export class DynamoDbLeadStore extends TableStore implements LeadStore {
   readonly #retry: TransactionRetryPolicy;
 
   constructor(db: DynamoDBDocumentClient, leadsTable: string, retry: TransactionRetryPolicy = DEFAULT_RETRY) {
-    this.db = db;
-    this.table = leadsTable;
+    super(db, leadsTable);
     this.#retry = retry;
   }
 

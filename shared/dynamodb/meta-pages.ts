@@ -7,23 +7,15 @@
  * Kept out of the account's own partition: the lead endpoints read that partition whole, and have no
  * use for pages or sealed tokens.
  */
-import { DeleteCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { MetaFormMapping, MetaPageReader, StoredMetaPage } from '../domain/meta-pages.ts';
-import { orUnavailable, queryAll } from './requests.ts';
+import { orUnavailable, queryAll, TableStore } from './requests.ts';
 
 const pagePk = (pageId: string) => `METAPAGE#${pageId}`;
 const listingPk = (accountId: string) => `METAPAGES#${accountId}`;
 
 /** The worker's read of a page: the page and its forms, one query. */
-export class DynamoDbMetaPageReader implements MetaPageReader {
-  protected readonly db: DynamoDBDocumentClient;
-  protected readonly table: string;
-
-  constructor(db: DynamoDBDocumentClient, configTable: string) {
-    this.db = db;
-    this.table = configTable;
-  }
-
+export class DynamoDbMetaPageReader extends TableStore implements MetaPageReader {
   async findMetaPage(pageId: string): Promise<StoredMetaPage | undefined> {
     const items = await queryAll(this.db, {
       TableName: this.table,

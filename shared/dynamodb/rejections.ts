@@ -8,10 +8,10 @@
  * REJECTIONS#<account>, are read too until they expire.
  */
 import { createHash } from 'node:crypto';
-import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { boundedRejection } from '../domain/rejections.ts';
 import type { Rejection, RejectionLog } from '../domain/ports.ts';
-import { epochSeconds, orUnavailable, queryAll } from './requests.ts';
+import { epochSeconds, orUnavailable, queryAll, TableStore } from './requests.ts';
 
 const REJECTION_SECONDS = 30 * 24 * 60 * 60;
 /** Partition keys per account: each takes up to 1,000 writes a second, so 8 of them take a flood of 8 KiB records at ~1,000 a second. */
@@ -24,15 +24,7 @@ const rejectionsPk = (accountId: string, shard: number) => `REJECTIONS#${account
 const legacyRejectionsPk = (accountId: string) => `REJECTIONS#${accountId}`;
 
 /** The request path's write of a rejection. */
-export class DynamoDbRejectionLog implements RejectionLog {
-  protected readonly db: DynamoDBDocumentClient;
-  protected readonly table: string;
-
-  constructor(db: DynamoDBDocumentClient, leadsTable: string) {
-    this.db = db;
-    this.table = leadsTable;
-  }
-
+export class DynamoDbRejectionLog extends TableStore implements RejectionLog {
   async record(accountId: string, rejection: Rejection): Promise<void> {
     const bounded = boundedRejection(rejection);
     await orUnavailable(() =>

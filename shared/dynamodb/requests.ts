@@ -6,6 +6,17 @@ import { createHash } from 'node:crypto';
 import { QueryCommand, UpdateCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { asServiceFailure } from './failures.ts';
 
+/** A store module's class: the one table it reads and writes, through the container's client. */
+export abstract class TableStore {
+  protected readonly db: DynamoDBDocumentClient;
+  protected readonly table: string;
+
+  constructor(db: DynamoDBDocumentClient, table: string) {
+    this.db = db;
+    this.table = table;
+  }
+}
+
 export const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 export const epochSeconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
 
