@@ -136,7 +136,7 @@ export class LeadIntakeStack extends Stack {
       projectRoot,
       httpApi: api.api,
       tables,
-      alarmTopic: monitoring.topic,
+      monitoring,
       memorySize: settings.memorySize,
       logRetentionDays: settings.logRetentionDays,
       configCacheTtlSeconds: settings.configCacheTtlSeconds,

@@ -12,12 +12,10 @@ import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
-import * as actions from 'aws-cdk-lib/aws-cloudwatch-actions';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
-import type * as sns from 'aws-cdk-lib/aws-sns';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import * as path from 'node:path';
@@ -28,13 +26,15 @@ import { PAGE_TOKEN_KEY_ID } from '../../shared/meta/token-cipher.ts';
 import { metaWebhookRoute, metaWorkerEntry, runtimeSettings } from '../../shared/routes.ts';
 import { LeadFunction } from './lead-function.ts';
 import type { LeadTables } from './lead-tables.ts';
+import type { Monitoring } from './monitoring.ts';
 
 export interface MetaLeadAdsProps {
   readonly stage: string;
   readonly projectRoot: string;
   readonly httpApi: apigw.HttpApi;
   readonly tables: LeadTables;
-  readonly alarmTopic: sns.ITopic;
+  /** The stack's alarms: the queue's and the functions' alarms notify its topic and show on its dashboard. */
+  readonly monitoring: Pick<Monitoring, 'alarm'>;
   readonly memorySize: number;
   readonly logRetentionDays: number;
   readonly configCacheTtlSeconds: number;
@@ -160,19 +160,7 @@ export class MetaLeadAds extends Construct {
       });
     }
 
-    const alarm = (alarmId: string, metric: cloudwatch.IMetric, description: string) => {
-      const created = new cloudwatch.Alarm(this, alarmId, {
-        metric,
-        threshold: 0,
-        evaluationPeriods: 1,
-        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
-        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-        alarmDescription: description,
-      });
-      created.addAlarmAction(new actions.SnsAction(props.alarmTopic));
-      created.addOkAction(new actions.SnsAction(props.alarmTopic));
-      this.alarms.push(created);
-    };
+    const alarm = (alarmId: string, metric: cloudwatch.IMetric, description: string) => this.alarms.push(props.monitoring.alarm(alarmId, metric, 0, description, this));
     const period = Duration.minutes(5);
     alarm('DeadLetters', this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({ period, statistic: 'Maximum' }),
       'Meta leadgen changes failed every retry and wait on the dead-letter queue: find why in the worker log and admin rejections, then redrive them.');

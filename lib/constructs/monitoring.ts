@@ -226,8 +226,12 @@ export class Monitoring extends Construct {
     );
   }
 
-  private alarm(id: string, metric: cloudwatch.IMetric, threshold: number, description: string): void {
-    const alarm = new cloudwatch.Alarm(this, id, {
+  /**
+   * An alarm that notifies the topic when the metric goes over the threshold (and again when it is back),
+   * shown on the dashboard. Other constructs add theirs through it, in their own scope.
+   */
+  alarm(id: string, metric: cloudwatch.IMetric, threshold: number, description: string, scope: Construct = this): cloudwatch.Alarm {
+    const alarm = new cloudwatch.Alarm(scope, id, {
       metric,
       threshold,
       evaluationPeriods: 1,
@@ -238,6 +242,7 @@ export class Monitoring extends Construct {
     alarm.addAlarmAction(new actions.SnsAction(this.topic));
     alarm.addOkAction(new actions.SnsAction(this.topic));
     this.alarms.push(alarm);
+    return alarm;
   }
 }
 
