@@ -5,11 +5,12 @@
  * already use 3000 or 8000: then the one-line refusal naming that port is what proves the default.
  */
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from '@jest/globals';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
 import { dynamoDbAnswers, freePort } from '../../scripts/dynamodb-local.ts';
-import { projectRoot } from '../../scripts/local/environment.ts';
+import { DEFAULT_SEED_FILE, projectRoot } from '../../scripts/local/environment.ts';
 import { DynamoDbRepository } from '../../shared/dynamodb/repository.ts';
 import { createDocumentClient } from '../../shared/dynamodb/client.ts';
 import { bannerOf, dynamoDbLocalOn, errorLines, killGroup, processGroup, spawnNpmStart, waitFor, type StartedService } from '../support/processes.ts';
@@ -95,7 +96,8 @@ describe('npm start without DYNAMODB_PORT and LEAD_INTAKE_SEED, stopped with Ctr
     const banner = await bannerOf(started);
     expect(banner).toContain(`DynamoDB:            http://127.0.0.1:${dynamoPort} (in memory`);
     // No LEAD_INTAKE_SEED: seed/demo.json, with its demo key.
-    expect(banner).toContain('Seed:                seed/demo.json (1 account(s), 1 API key(s))');
+    const demo = JSON.parse(readFileSync(DEFAULT_SEED_FILE, 'utf8')) as { accounts: unknown[]; apiKeys: unknown[] };
+    expect(banner).toContain(`Seed:                seed/demo.json (${demo.accounts.length} account(s), ${demo.apiKeys.length} API key(s))`);
     expect(banner).toContain(`Demo API key:        ${DEMO_KEY} (account acc-demo)`);
     expect((await postPortalA(`http://127.0.0.1:${port}`, demoLead('9123456781'))).status).toBe(200);
     const pgid = started.child.pid!;
