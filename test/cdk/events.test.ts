@@ -137,7 +137,7 @@ describe('Delivery to the CRM endpoint', () => {
     expect(target.RetryPolicy).toEqual({ MaximumEventAgeInSeconds: 86_400, MaximumRetryAttempts: 185 });
     const deliveryQueue = target.DeadLetterConfig.Arn['Fn::GetAtt'][0];
     expect(Object.keys(resources(delivering, 'AWS::SQS::Queue'))).toContain(deliveryQueue);
-    expect(deliveryQueue).not.toBe(logicalIdOf(template, 'AWS::SQS::Queue'));
+    expect(deliveryQueue).not.toBe(queueId);
     const { InputPathsMap, InputTemplate } = target.InputTransformer;
     expect(Object.values(InputPathsMap).sort()).toEqual(['$.detail', '$.detail-type', '$.id', '$.source', '$.time']);
     expect(Object.keys(JSON.parse(InputTemplate.replace(/<[^>]+>/g, '0')))).toEqual(['id', 'source', 'detail-type', 'time', 'detail']);

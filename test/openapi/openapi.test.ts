@@ -121,7 +121,7 @@ describe('the document', () => {
       expect(operation.security).toEqual([{ sigv4: [] }]);
       expect(operation.responses['403'].content['application/json'].schema.properties.message.const).toBe('Forbidden');
     }
-    expect(fresh.tags.map((t: Loose) => t.name)).toEqual(['Leads', 'Admin']);
+    expect(fresh.tags.map((t: Loose) => t.name)).toEqual(['Leads', 'Meta Lead Ads', 'Admin']);
     const put = fresh.paths['/admin/v1/accounts/{accountId}/projects/{projectId}/campaigns/{campaignId}'].put;
     expect(exampleMessages(put.responses['409'])).toEqual(['Campaign belongs to another project']);
     expect(exampleMessages(put.responses['404'])).toEqual(['Account not found', 'Project not found']);
