@@ -49,6 +49,25 @@ const current = new AsyncLocalStorage<Deadline>();
 /** Runs `work` (and everything it awaits) under `deadline`; without one, unbounded. */
 export const withinDeadline = <T>(deadline: Deadline | undefined, work: () => T): T => (deadline ? current.run(deadline, work) : work());
 
+/** What a Lambda handler is given as its context: all the deadline needs of it. */
+interface FunctionContext {
+  getRemainingTimeInMillis?: () => number;
+}
+
+/**
+ * A Lambda handler run, every middleware and call of it included, under its invocation's deadline:
+ * the function's remaining time less the answer reserve. Every DynamoDB call under it is bounded by it
+ * (shared/dynamodb/deadline-bound.ts), so a database that stops answering gives the handler's own
+ * answer, not a platform timeout. Without a Lambda context (a direct call) there is no deadline.
+ */
+export const withinFunctionDeadline =
+  <E, C extends FunctionContext, R>(handler: (event: E, context: C) => Promise<R>) =>
+  (event: E, context?: C): Promise<R> =>
+    withinDeadline(
+      typeof context?.getRemainingTimeInMillis === 'function' ? Deadline.ofFunction(context.getRemainingTimeInMillis()) : undefined,
+      () => handler(event, context as C),
+    );
+
 /** The deadline of the request being served, if any. */
 export const currentDeadline = (): Deadline | undefined => current.getStore();
 

@@ -5,6 +5,7 @@
  */
 import { AccountDirectory } from './domain/account-directory.ts';
 import { newLeadId } from './domain/lead-id.ts';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient } from './dynamodb/client.ts';
 import { requestPathStores, type RequestPathStores, type TableNames } from './dynamodb/repository.ts';
 import { configTable, leadsTable } from './dynamodb/tables.ts';
@@ -42,6 +43,14 @@ export const leadRuntime = ({ stores, configCacheTtlSeconds, corsAllowedOrigins,
   corsAllowedOrigins,
 });
 
+let containerClient: DynamoDBDocumentClient | undefined;
+
+/** The container's one DynamoDB client, built on first use: every store of the container shares its connections. */
+export const documentClientFromEnvironment = (env: NodeJS.ProcessEnv = process.env): DynamoDBDocumentClient => {
+  const endpoint = env[runtimeSettings.dynamodbEndpoint];
+  return (containerClient ??= createDocumentClient(endpoint ? { endpoint } : {}));
+};
+
 let containerRuntime: LeadRuntime | undefined;
 
 /** The runtime of this container, built on first use from the environment. */
@@ -49,9 +58,8 @@ export const runtimeFromEnvironment = (env: NodeJS.ProcessEnv = process.env): Le
   if (containerRuntime) return containerRuntime;
   const ttl = Number(env[runtimeSettings.configCacheTtlSeconds] ?? DEFAULT_CONFIG_CACHE_TTL_SECONDS);
   if (!Number.isFinite(ttl) || ttl < 0) throw new Error(`${runtimeSettings.configCacheTtlSeconds} must be a number of seconds`);
-  const endpoint = env[runtimeSettings.dynamodbEndpoint];
   containerRuntime = leadRuntime({
-    stores: requestPathStores(createDocumentClient(endpoint ? { endpoint } : {}), tableNamesFromEnvironment(env)),
+    stores: requestPathStores(documentClientFromEnvironment(env), tableNamesFromEnvironment(env)),
     configCacheTtlSeconds: ttl,
     corsAllowedOrigins: (env[runtimeSettings.corsAllowedOrigins] ?? '*').split(',').map((origin) => origin.trim()).filter(Boolean),
   });

@@ -7,6 +7,7 @@
  */
 import middy from '@middy/core';
 import type { MiddlewareObj } from '@middy/core';
+import { withinFunctionDeadline } from '../deadline.ts';
 import type { AccountAdmin } from '../domain/account-admin.ts';
 import type { AccountKeys } from '../domain/account-keys.ts';
 import type { LogSink } from '../log.ts';
@@ -77,8 +78,16 @@ const plainNumbers = (value: unknown): unknown => {
   return value;
 };
 
+/**
+ * Under the invocation's deadline like the lead handlers (shared/deadline.ts), so a database that
+ * stops answering gets the envelope's 503 before the function times out; Middy's own early timeout is
+ * off for the same reason as theirs (it would race the handler alone).
+ */
 export const adminHandler = (runtime: AdminRuntime) =>
-  middy<LeadEvent, LeadResponse, Error, LeadContext>()
+  withinFunctionDeadline(adminChain(runtime));
+
+const adminChain = (runtime: AdminRuntime) =>
+  middy<LeadEvent, LeadResponse, Error, LeadContext>({ timeoutEarlyInMillis: 0 })
     .use(httpEnvelope({ endpoint: 'admin', log: runtime.log, unexpected: adminRequestFailed }))
     .use(adminBody())
     .handler(async (event, context) => {

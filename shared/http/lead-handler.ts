@@ -1,5 +1,5 @@
 import middy from '@middy/core';
-import { Deadline, withinDeadline } from '../deadline.ts';
+import { withinFunctionDeadline } from '../deadline.ts';
 import type { AccountDirectory } from '../domain/account-directory.ts';
 import { createLead, leadRecord, type CreateLeadDependencies, type LeadSubmission } from '../domain/create-lead.ts';
 import type { LeadEndpoint } from '../endpoints.ts';
@@ -36,23 +36,7 @@ export const MAX_BODY_BYTES = 65_536;
  * and, for a browser key, the honeypot; the domain then checks sub source, project, campaign and
  * duplicates, and stores the lead.
  */
-export const leadHandler = (endpoint: LeadEndpoint, runtime: LeadRuntime) => answeredInTime(leadChain(endpoint, runtime));
-
-type LeadChain = ReturnType<typeof leadChain>;
-
-/**
- * Runs the whole chain, every middleware included, under the request's deadline: the function's
- * remaining time less a reserve to answer. Every DynamoDB call under it is bounded by it (see
- * shared/dynamodb/deadline-bound.ts), so a database that stops answering gives a 503 from the
- * chain, not a platform timeout. Without a Lambda context (never in Lambda) there is no deadline.
- */
-const answeredInTime =
-  (chain: LeadChain) =>
-  (event: LeadEvent, context: LeadContext): Promise<LeadResponse> =>
-    withinDeadline(
-      typeof context?.getRemainingTimeInMillis === 'function' ? Deadline.ofFunction(context.getRemainingTimeInMillis()) : undefined,
-      () => chain(event, context),
-    );
+export const leadHandler = (endpoint: LeadEndpoint, runtime: LeadRuntime) => withinFunctionDeadline(leadChain(endpoint, runtime));
 
 const leadChain = (endpoint: LeadEndpoint, runtime: LeadRuntime) =>
   // Middy's own early timeout is off: it would race the handler alone (not the key and account reads

@@ -4,9 +4,8 @@
  * account cache, rejection log). The webhook's is webhook-runtime.ts: it carries no DynamoDB or KMS.
  */
 import { MetaPageDirectory, type PageTokenCipher } from '../domain/meta-pages.ts';
-import { createDocumentClient } from '../dynamodb/client.ts';
 import { DynamoDbMetaPageReader } from '../dynamodb/meta-pages.ts';
-import { DEFAULT_CONFIG_CACHE_TTL_SECONDS, runtimeFromEnvironment, tableNamesFromEnvironment } from '../runtime.ts';
+import { DEFAULT_CONFIG_CACHE_TTL_SECONDS, documentClientFromEnvironment, runtimeFromEnvironment, tableNamesFromEnvironment } from '../runtime.ts';
 import { runtimeSettings } from '../routes.ts';
 import type { LeadRuntime } from '../http/lead-handler.ts';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
@@ -60,14 +59,13 @@ let workerRuntime: MetaWorkerRuntime | undefined;
 export const workerRuntimeFromEnvironment = (env: NodeJS.ProcessEnv = process.env, redelivery?: RedeliveryControl, retry?: RetryPolicy): MetaWorkerRuntime => {
   if (workerRuntime && !redelivery) return workerRuntime;
   const lead = runtimeFromEnvironment(env);
-  const endpoint = env[runtimeSettings.dynamodbEndpoint];
   const ttl = Number(env[runtimeSettings.configCacheTtlSeconds] ?? DEFAULT_CONFIG_CACHE_TTL_SECONDS);
   const queueUrl = env[metaSettings.queueUrl];
   if (!redelivery && !queueUrl) throw new Error(`${metaSettings.queueUrl} is not set`);
   const built: MetaWorkerRuntime = {
     leadgen: leadgenDependencies({
       lead,
-      db: createDocumentClient(endpoint ? { endpoint } : {}),
+      db: documentClientFromEnvironment(env),
       configTable: tableNamesFromEnvironment(env).config,
       cipher: pageTokenCipherFromEnvironment(env),
       secrets: metaSecretsFromEnvironment(env),

@@ -4,7 +4,8 @@
  * comes back after an exponential back-off (its visibility timeout), and on its last receive what
  * would be retried is recorded and left to go to the dead-letter queue, where an alarm watches.
  */
-import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { withinFunctionDeadline } from '../deadline.ts';
 import { describe } from '../http/middleware/http-envelope.ts';
 import type { LogSink } from '../log.ts';
 import { META_ENDPOINT, processLeadgenChange, type LeadgenDependencies } from './leadgen.ts';
@@ -52,7 +53,9 @@ export const metaWorkerHandler = (runtime: MetaWorkerRuntime) => {
     return false;
   };
 
-  return async (event: SQSEvent): Promise<SQSBatchResponse> => {
+  // Under the invocation's deadline (shared/deadline.ts): a change whose DynamoDB calls run out of
+  // time is retried from the queue rather than lost with a function timeout that fails the batch.
+  return withinFunctionDeadline(async (event: SQSEvent, _context: Partial<Context>): Promise<SQSBatchResponse> => {
     const results = await Promise.all(
       event.Records.map(async (record) => {
         try {
@@ -64,5 +67,5 @@ export const metaWorkerHandler = (runtime: MetaWorkerRuntime) => {
       }),
     );
     return { batchItemFailures: results.filter((result) => !result.done).map(({ record }) => ({ itemIdentifier: record.messageId })) };
-  };
+  });
 };

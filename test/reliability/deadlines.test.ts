@@ -3,7 +3,11 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { createLocalServer } from '../../scripts/local/http-server.ts';
 import type { LeadHandlers } from '../../scripts/local/environment.ts';
-import { leadRoutes, type EndpointName } from '../../shared/routes.ts';
+import { adminRuntime } from '../../shared/admin-runtime.ts';
+import { adminHandler } from '../../shared/http/admin-handler.ts';
+import { apiGatewayEvent, lambdaContext } from '../../shared/http/api-gateway-event.ts';
+import type { LeadContext } from '../../shared/http/lambda.ts';
+import { leadRoutes, matchAdminPath, routeKeyOf, type EndpointName } from '../../shared/routes.ts';
 import { startFaultRelay, type FaultRelay, type RelayAction } from '../support/fault-relay.ts';
 import { endpointNames, testService, uniqueMobile, validBody, type TestService } from '../support/service.ts';
 
@@ -198,6 +202,32 @@ describe('the deadline holds whichever call the database stops answering', () =>
     expect(ms).toBeLessThan(TIMEOUT_MS);
     expect(relay.seen('PutItem').map((r) => r.action)).toContain('stall');
     expect(service.logs.find((line) => line.message === 'rejection not recorded' && line.requestId === answer.headers['x-request-id'])).toBeDefined();
+  });
+});
+
+describe('the admin API on a database that never answers', () => {
+  it('answers 503 with the envelope and Retry-After before its function times out', async () => {
+    const { service } = await serviceBehindRelay(0);
+    const handler = adminHandler(adminRuntime(service.repository, () => undefined));
+    const path = '/admin/v1/accounts/acc-d/projects/PRJ-2';
+    const match = matchAdminPath(path)!;
+    const route = match.routes.find((r) => r.method === 'PUT')!;
+    const event = apiGatewayEvent({
+      method: 'PUT',
+      path,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Second tower' }),
+      routeKey: routeKeyOf(route),
+      pathParameters: match.pathParameters,
+    });
+    relay.plan(() => stall);
+    const { answer, ms } = await timed(() => handler(event, lambdaContext('admin', TIMEOUT_MS) as LeadContext));
+    relay.heal();
+    expect(answer.statusCode).toBe(503);
+    expect(JSON.parse(answer.body!)).toEqual(UNAVAILABLE);
+    expect(answer.headers['retry-after']).toBe('1');
+    expect(answer.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(ms).toBeLessThan(TIMEOUT_MS);
   });
 });
 
