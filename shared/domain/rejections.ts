@@ -4,7 +4,22 @@
  * names and values cut short, and at most 8 KiB for the whole record. The sender's answer is not
  * touched: only the kept record is bounded.
  */
+import { CampaignNotFoundError, FieldValidationError, LeadAlreadyExistsError, ProjectNotFoundError, SubSourceNotFoundError } from './errors.ts';
 import type { Rejection } from './ports.ts';
+
+/**
+ * What a refusal of a lead's fields or look-ups names for its rejection record, without contact
+ * details: the field problems, or the sub source, project and campaign that were not found. Undefined
+ * for any other failure (the caller says what else it knows). Shared by the lead endpoints and Meta.
+ */
+export const refusedFields = (error: unknown, fields: Readonly<Record<string, string | undefined>>): Record<string, unknown> | undefined => {
+  if (error instanceof FieldValidationError) return error.errors;
+  if (error instanceof SubSourceNotFoundError) return fields.platform !== undefined ? { platform: fields.platform } : { sub_source: fields.sub_source };
+  if (error instanceof ProjectNotFoundError) return { projectID: fields.projectID };
+  if (error instanceof CampaignNotFoundError) return { projectID: fields.projectID, campaignID: fields.campaignID };
+  if (error instanceof LeadAlreadyExistsError) return { projectID: fields.projectID };
+  return undefined;
+};
 
 export const MAX_REJECTION_BYTES = 8 * 1024;
 export const MAX_REJECTION_FIELDS = 20;

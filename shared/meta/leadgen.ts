@@ -12,19 +12,12 @@
 import { createHash } from 'node:crypto';
 import type { AccountDirectory } from '../domain/account-directory.ts';
 import { createLead, type CreateLeadDependencies } from '../domain/create-lead.ts';
-import {
-  CampaignNotFoundError,
-  ClientNotFoundError,
-  FieldValidationError,
-  LeadAlreadyExistsError,
-  LeadIntakeError,
-  ProjectNotFoundError,
-  SubSourceNotFoundError,
-} from '../domain/errors.ts';
+import { ClientNotFoundError, LeadIntakeError } from '../domain/errors.ts';
 import type { LeadRecord } from '../domain/lead.ts';
 import { GraphReadError, isRejection, MetaFormNotMappedError, MetaGraphReadFailedError, MetaTokenRefusedError } from '../domain/meta-errors.ts';
 import type { MetaFormMapping, MetaPage, MetaPageDirectory, MetaPageView } from '../domain/meta-pages.ts';
 import type { IdempotencyClaim, Rejection, RejectionLog } from '../domain/ports.ts';
+import { refusedFields } from '../domain/rejections.ts';
 import { socialEndpoint } from '../endpoints.ts';
 import { submissionOf } from '../http/lead-handler.ts';
 import { describe } from '../http/middleware/http-envelope.ts';
@@ -224,11 +217,8 @@ const rejectionOf = (change: LeadgenChange, progress: Progress, error: unknown, 
 const offendingFields = (change: LeadgenChange, progress: Progress, error: unknown): Record<string, unknown> => {
   const fields = progress.fields ?? {};
   const page = { page_id: change.pageId, ...(progress.formId && { form_id: progress.formId }) };
-  if (error instanceof FieldValidationError) return error.errors;
-  if (error instanceof SubSourceNotFoundError) return { platform: fields.platform };
-  if (error instanceof ProjectNotFoundError) return { projectID: fields.projectID };
-  if (error instanceof CampaignNotFoundError) return { projectID: fields.projectID, campaignID: fields.campaignID };
-  if (error instanceof LeadAlreadyExistsError) return { projectID: fields.projectID };
+  const refused = refusedFields(error, fields);
+  if (refused) return refused;
   if (error instanceof GraphReadError) return { ...page, ...error.summary };
   return page;
 };

@@ -1,13 +1,7 @@
 import type { MiddlewareObj } from '@middy/core';
-import {
-  CampaignNotFoundError,
-  FieldValidationError,
-  LeadAlreadyExistsError,
-  LeadIntakeError,
-  ProjectNotFoundError,
-  SubSourceNotFoundError,
-} from '../../domain/errors.ts';
+import { LeadIntakeError } from '../../domain/errors.ts';
 import type { Rejection, RejectionLog } from '../../domain/ports.ts';
+import { refusedFields } from '../../domain/rejections.ts';
 import { maskMobile, type LogSink } from '../../log.ts';
 import type { LeadContext, LeadEvent, LeadResponse } from '../lambda.ts';
 import { describe } from './http-envelope.ts';
@@ -23,7 +17,7 @@ export const rejectionLog = (rejections: RejectionLog, endpoint: string, log: Lo
     await recordRejection(rejections, log, endpoint, context, {
       reason: error.reason,
       message: error.message,
-      fields: offendingFields(error, context.fields ?? {}),
+      fields: refusedFields(error, context.fields ?? {}) ?? {},
     });
   },
 });
@@ -55,16 +49,6 @@ const rejectionOf = (endpoint: string, refusal: Refusal, context: LeadContext): 
     ...(mobile && mobile.length >= 4 && { mobile: maskMobile(mobile) }),
     fields: refusal.fields,
   };
-};
-
-/** What failed, without contact details: field messages, or the ids and sub source that were not found. */
-const offendingFields = (error: LeadIntakeError, fields: Readonly<Record<string, string>>): Record<string, unknown> => {
-  if (error instanceof FieldValidationError) return error.errors;
-  if (error instanceof SubSourceNotFoundError) return fields.platform !== undefined ? { platform: fields.platform } : { sub_source: fields.sub_source };
-  if (error instanceof ProjectNotFoundError) return { projectID: fields.projectID };
-  if (error instanceof CampaignNotFoundError) return { projectID: fields.projectID, campaignID: fields.campaignID };
-  if (error instanceof LeadAlreadyExistsError) return { projectID: fields.projectID };
-  return {};
 };
 
 const digitsOf = (value: unknown): string | undefined => (typeof value === 'string' ? value.replace(/\D/g, '') : undefined);
