@@ -5,11 +5,14 @@
  */
 import { AccountAdmin } from './domain/account-admin.ts';
 import { AccountKeys } from './domain/account-keys.ts';
-import type { AccountConfigStore, ApiKeyRegistry } from './domain/ports.ts';
+import { newLeadId } from './domain/lead-id.ts';
+import type { AccountConfigStore, ApiKeyRegistry, LeadStore, RejectionArchive } from './domain/ports.ts';
+import { DynamoDbLeadStore } from './dynamodb/leads.ts';
+import { DynamoDbRejectionArchive } from './dynamodb/rejection-archive.ts';
+import { tableNamesFromEnvironment } from './runtime.ts';
 import { DynamoDbAccountStore } from './dynamodb/accounts.ts';
 import { DynamoDbApiKeyStore } from './dynamodb/api-keys.ts';
 import { createDocumentClient } from './dynamodb/client.ts';
-import { configTable } from './dynamodb/tables.ts';
 import type { AdminRuntime } from './http/admin-handler.ts';
 import { logLineSink, type LogSink } from './log.ts';
 import { runtimeSettings } from './routes.ts';
@@ -17,18 +20,26 @@ import { runtimeSettings } from './routes.ts';
 export interface AdminStores {
   readonly accounts: AccountConfigStore;
   readonly keys: ApiKeyRegistry;
+  /** The rejection log, and the lead store a release writes to. */
+  readonly rejections: RejectionArchive;
+  readonly leads: LeadStore;
 }
 
-export const adminRuntime = ({ accounts, keys }: AdminStores, log: LogSink = logLineSink({ message: 'admin request' })): AdminRuntime => ({
+export const adminRuntime = ({ accounts, keys, rejections, leads }: AdminStores, log: LogSink = logLineSink({ message: 'admin request' })): AdminRuntime => ({
   accounts: new AccountAdmin(accounts),
   keys: new AccountKeys({ keys, accounts }),
+  quarantine: { rejections, accounts, leads, newLeadId, now: () => new Date() },
   log,
 });
 
 export const adminRuntimeFromEnvironment = (env: NodeJS.ProcessEnv = process.env): AdminRuntime => {
   const endpoint = env[runtimeSettings.dynamodbEndpoint];
-  const table = env[configTable.envVar];
-  if (!table) throw new Error(`Environment variable ${configTable.envVar} is not set`);
+  const { config, leads } = tableNamesFromEnvironment(env);
   const db = createDocumentClient(endpoint ? { endpoint } : {});
-  return adminRuntime({ accounts: new DynamoDbAccountStore(db, table), keys: new DynamoDbApiKeyStore(db, table) });
+  return adminRuntime({
+    accounts: new DynamoDbAccountStore(db, config),
+    keys: new DynamoDbApiKeyStore(db, config),
+    rejections: new DynamoDbRejectionArchive(db, leads),
+    leads: new DynamoDbLeadStore(db, leads),
+  });
 };

@@ -39,7 +39,9 @@ export type AdminOperation =
   | 'createKey'
   | 'listKeys'
   | 'revokeKey'
-  | 'rotateKey';
+  | 'rotateKey'
+  | 'listRejections'
+  | 'releaseRejection';
 
 export interface AdminRoute {
   readonly method: 'GET' | 'PUT' | 'POST' | 'DELETE';
@@ -65,6 +67,8 @@ export const adminRoutes: readonly AdminRoute[] = [
   { method: 'GET', path: '/admin/v1/accounts/{accountId}/keys', operation: 'listKeys' },
   { method: 'DELETE', path: '/admin/v1/accounts/{accountId}/keys/{keyId}', operation: 'revokeKey' },
   { method: 'POST', path: '/admin/v1/accounts/{accountId}/keys/{keyId}/rotate', operation: 'rotateKey' },
+  { method: 'GET', path: '/admin/v1/accounts/{accountId}/rejections', operation: 'listRejections' },
+  { method: 'POST', path: '/admin/v1/accounts/{accountId}/rejections/{rejectionId}/release', operation: 'releaseRejection' },
 ];
 
 /** API Gateway's route key, which it hands the function as `routeKey`. */
@@ -107,6 +111,8 @@ export const runtimeSettings = {
   corsAllowedOrigins: 'CORS_ALLOWED_ORIGINS',
   /** Set only for DynamoDB Local; the deployed functions use the regional endpoint. */
   dynamodbEndpoint: 'DYNAMODB_ENDPOINT',
+  /** Rejection records stored per browser key and minute (lib/settings.ts rejectionRecordsPerMinute); 60 when unset. */
+  rejectionRecordsPerMinute: 'REJECTION_RECORDS_PER_MINUTE',
 } as const;
 
 /**

@@ -2,6 +2,7 @@
  * What the domain needs from storage. The DynamoDB repository implements these; the domain never
  * sees a table, a key or an attribute value.
  */
+import type { LeadSubmission } from './create-lead.ts';
 import type { AccountConfig, AccountSettings, ApiKeyGrant, Campaign, DuplicateSetting, LeadRecord, LeadSource, Project } from './lead.ts';
 
 export interface ApiKeyReader {
@@ -135,8 +136,59 @@ export interface Rejection {
   readonly omittedFields?: number;
   /** Meta Lead Ads (endpoint `meta`): the leadgen id of the lead that could not be created. */
   readonly meta_leadgen_id?: string;
+  /** The key id of the API key the request came with (a browser key's records are bounded per key and minute). */
+  readonly key_id?: string;
+  /** The key is a browser key (public): its records are bounded per key and minute. Not stored. */
+  readonly browserKey?: boolean;
+  /**
+   * A quarantined submission (reasons of QUARANTINE_REASONS): the lead as validated, in full, so a
+   * person can release it into a lead (CONTRACT.md section 11).
+   */
+  readonly submission?: LeadSubmission;
 }
 
 export interface RejectionLog {
+  /**
+   * Keeps the rejection for its account, with an id and `created_at` of its own. A browser key's
+   * records past the bound of a minute are counted instead (one `suppressed` counter per key and
+   * minute).
+   */
   record(accountId: string, rejection: Rejection): Promise<void>;
+}
+
+/** A rejection record as it is read back. */
+export interface StoredRejection extends Rejection {
+  /** Unique in its account; a ULID whose time is `created_at`. */
+  readonly id: string;
+  readonly created_at: string;
+  /** A released quarantine record: when, and the lead it became. */
+  readonly released_at?: string;
+  readonly lead_id?: string;
+  /** A `suppressed` counter: the records not stored for this key in this minute, and per reason. */
+  readonly count?: number;
+  readonly reasons?: Readonly<Record<string, number>>;
+}
+
+export interface RejectionPageQuery {
+  /** 1 to 200. */
+  readonly limit: number;
+  readonly reason?: string;
+  /** The `next` of the page before, as the store gave it. */
+  readonly cursor?: string;
+}
+
+export interface RejectionPage {
+  /** Newest first. */
+  readonly items: readonly StoredRejection[];
+  /** Where the next page starts; null after the last. */
+  readonly next: string | null;
+}
+
+/** The log as its readers page it, and the one record a release reads. */
+export interface RejectionArchive {
+  /** One page, read with a bounded number of bounded queries whatever the log's size. Throws InvalidRejectionCursorError. */
+  page(accountId: string, query: RejectionPageQuery): Promise<RejectionPage>;
+  find(accountId: string, rejectionId: string): Promise<StoredRejection | undefined>;
+  /** Notes on the record which lead it became (for the listing; the release's marker is its own, see release.ts). */
+  markReleased(accountId: string, rejectionId: string, leadId: string, at: string): Promise<void>;
 }

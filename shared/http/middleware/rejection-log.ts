@@ -1,5 +1,6 @@
 import type { MiddlewareObj } from '@middy/core';
 import { LeadIntakeError } from '../../domain/errors.ts';
+import type { LeadSubmission } from '../../domain/create-lead.ts';
 import type { Rejection, RejectionLog } from '../../domain/ports.ts';
 import { refusedFields } from '../../domain/rejections.ts';
 import { maskMobile, type LogSink } from '../../log.ts';
@@ -27,6 +28,8 @@ export interface Refusal {
   readonly reason: string;
   readonly message: string;
   readonly fields: Readonly<Record<string, unknown>>;
+  /** A quarantine: the validated submission, kept whole so a person can release it. */
+  readonly submission?: LeadSubmission;
 }
 
 /** Records a refusal for the request's account; a failure to record is logged, never answered. */
@@ -40,6 +43,7 @@ export const recordRejection = async (rejections: RejectionLog, log: LogSink, en
 
 const rejectionOf = (endpoint: string, refusal: Refusal, context: LeadContext): Rejection => {
   const mobile = context.fields?.mobile_number ?? digitsOf(context.body?.mobile_number);
+  const key = context.account!.key;
   return {
     at: new Date().toISOString(),
     requestId: context.requestId,
@@ -48,6 +52,10 @@ const rejectionOf = (endpoint: string, refusal: Refusal, context: LeadContext): 
     message: refusal.message,
     ...(mobile && mobile.length >= 4 && { mobile: maskMobile(mobile) }),
     fields: refusal.fields,
+    ...(key.keyId !== undefined && { key_id: key.keyId }),
+    // A browser key is public: its records are bounded per key and minute (CONTRACT.md section 11).
+    ...(key.origins !== undefined && { browserKey: true }),
+    ...(refusal.submission && { submission: refusal.submission }),
   };
 };
 
