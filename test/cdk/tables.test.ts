@@ -25,7 +25,7 @@ describe('The DynamoDB tables', () => {
   });
 
   test('Leads has the by_reason index of rejection records, every attribute projected', () => {
-    expect(tableResources.LeadsTable!.Properties.GlobalSecondaryIndexes).toEqual([
+    expect(tableResources.LeadsTable!.Properties!.GlobalSecondaryIndexes).toEqual([
       {
         IndexName: 'by_reason',
         KeySchema: [
@@ -35,7 +35,7 @@ describe('The DynamoDB tables', () => {
         Projection: { ProjectionType: 'ALL' },
       },
     ]);
-    expect(tableResources.ConfigTable!.Properties.GlobalSecondaryIndexes).toBeUndefined();
+    expect(tableResources.ConfigTable!.Properties!.GlobalSecondaryIndexes).toBeUndefined();
   });
 
   test('are on-demand, encrypted with the AWS managed key, recoverable to any point, protected from deletion', () => {
