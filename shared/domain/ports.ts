@@ -48,10 +48,11 @@ export interface ApiKeyRegistry extends ApiKeyReader {
   /** Marks a key inactive; false when no such key is stored. */
   revokeApiKey(keyHash: string): Promise<boolean>;
   /**
-   * Stores the successor and ends the old key's grace at `graceEndsAt`, in one atomic write; false,
+   * Stores the successor and ends the old key's grace at `graceEndsAt` unless an earlier end is set
+   * (the earlier stays), in one atomic, conditional write; returns the grace end in force. Undefined,
    * and nothing written, when the old key was revoked meanwhile.
    */
-  rotateKey(oldKeyHash: string, graceEndsAt: string, successorHash: string, successor: StoredApiKey): Promise<boolean>;
+  rotateKey(oldKeyHash: string, graceEndsAt: string, successorHash: string, successor: StoredApiKey): Promise<string | undefined>;
 }
 
 export interface AccountReader {
