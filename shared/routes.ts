@@ -125,5 +125,16 @@ export const metaWebhookRoute: MetaWebhookRoute = {
   entry: 'functions/meta-webhook/handler.ts',
 };
 
+/** Google Ads lead forms (CONTRACT.md section 10): Google posts each lead, with the form's key, to one path. */
+export interface GoogleAdsRoute {
+  readonly path: string;
+  readonly entry: string;
+}
+
+export const googleAdsRoute: GoogleAdsRoute = {
+  path: '/api/google-ads-lead-webhook',
+  entry: 'functions/google-ads/handler.ts',
+};
+
 /** The worker's handler module (an SQS event source, not a route). */
 export const metaWorkerEntry = 'functions/meta-worker/handler.ts';
