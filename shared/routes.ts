@@ -39,7 +39,11 @@ export type AdminOperation =
   | 'createKey'
   | 'listKeys'
   | 'revokeKey'
-  | 'rotateKey';
+  | 'rotateKey'
+  | 'connectGoogleForm'
+  | 'listGoogleForms'
+  | 'removeGoogleForm'
+  | 'rotateGoogleFormKey';
 
 export interface AdminRoute {
   readonly method: 'GET' | 'PUT' | 'POST' | 'DELETE';
@@ -65,6 +69,10 @@ export const adminRoutes: readonly AdminRoute[] = [
   { method: 'GET', path: '/admin/v1/accounts/{accountId}/keys', operation: 'listKeys' },
   { method: 'DELETE', path: '/admin/v1/accounts/{accountId}/keys/{keyId}', operation: 'revokeKey' },
   { method: 'POST', path: '/admin/v1/accounts/{accountId}/keys/{keyId}/rotate', operation: 'rotateKey' },
+  { method: 'PUT', path: '/admin/v1/accounts/{accountId}/google-forms/{formId}', operation: 'connectGoogleForm' },
+  { method: 'GET', path: '/admin/v1/accounts/{accountId}/google-forms', operation: 'listGoogleForms' },
+  { method: 'DELETE', path: '/admin/v1/accounts/{accountId}/google-forms/{formId}', operation: 'removeGoogleForm' },
+  { method: 'POST', path: '/admin/v1/accounts/{accountId}/google-forms/{formId}/rotate-key', operation: 'rotateGoogleFormKey' },
 ];
 
 /** API Gateway's route key, which it hands the function as `routeKey`. */

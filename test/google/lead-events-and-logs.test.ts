@@ -56,7 +56,7 @@ describe('the Lead Created event of a Google lead', () => {
 });
 
 describe('the log lines', () => {
-  it('name the account, outcome and lead, and never hold the form's key, the full mobile number or the e-mail address', async () => {
+  it("name the account, outcome and lead, and never hold the form's key, the full mobile number or the e-mail address", async () => {
     const mobile = uniqueMobile();
     google.logs.length = 0;
     await google.deliver({ formId: FORM, key, columns: standardColumns(mobile, [{ column_id: 'EMAIL', string_value: 'asha.verma@example.com' }]) });
