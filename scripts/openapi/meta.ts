@@ -18,9 +18,10 @@ export const META_TAG: JsonObject = {
     'Facebook and Instagram lead ads straight in: the webhook Meta calls. Each leadgen change is queued, read from the Graph API with the page’s token and created as a social lead (`source: "social"`, with `meta_leadgen_id` and `meta_form_id`); what cannot become a lead is in `admin rejections` (endpoint `meta`).',
 };
 
-const requestId: JsonObject = { $ref: '#/components/headers/XRequestId' };
+export const requestId: JsonObject = { $ref: '#/components/headers/XRequestId' };
 
-const failure = (message: string, description: string): JsonObject => ({
+/** A webhook's failure answer: the envelope with one exact message (shared with the Google Ads webhook). */
+export const failure = (message: string, description: string): JsonObject => ({
   description,
   headers: { 'x-request-id': requestId },
   content: {
