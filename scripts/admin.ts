@@ -24,6 +24,7 @@ import { runtimeSettings } from '../shared/routes.ts';
 import { describeError, localTableNames } from './local/environment.ts';
 import { applySeed, readSeedFile, SeedError } from './local/seed.ts';
 import { metaPageCommands } from './local/meta-admin.ts';
+import { googleFormCommands } from './admin-google-forms.ts';
 
 export interface AdminIo {
   readonly env: NodeJS.ProcessEnv;
@@ -196,6 +197,8 @@ const commands: Record<string, Command> = {
   },
   // Meta Lead Ads: connected pages and their lead forms (scripts/local/meta-admin.ts).
   ...metaPageCommands({ usage: (message, command) => new UsageError(message, command), failure: (message) => new CommandError(message) }),
+  // Google Ads lead forms: connected forms and their keys (scripts/admin-google-forms.ts).
+  ...googleFormCommands({ usage: (message, command) => new UsageError(message, command) }),
   'replay-events': {
     usage: 'replay-events --since ISO-8601 [--until ISO-8601]',
     summary:
@@ -343,8 +346,8 @@ const rejectionTable = (rejections: readonly Rejection[]): string => {
   if (rejections.length === 0) return 'No rejected submissions.\n';
   const columns: [string, (rejection: Rejection) => unknown][] = [
     ['time', (r) => r.at],
-    // A Meta lead is found by its leadgen id (Meta's lead center shows it).
-    ['endpoint', (r) => (r.meta_leadgen_id ? `${r.endpoint} leadgen ${r.meta_leadgen_id}` : r.endpoint)],
+    // A Meta lead is found by its leadgen id (Meta's lead center shows it), a Google one by its lead id.
+    ['endpoint', (r) => (r.meta_leadgen_id ? `${r.endpoint} leadgen ${r.meta_leadgen_id}` : r.google_lead_id ? `${r.endpoint} lead ${r.google_lead_id}` : r.endpoint)],
     ['reason', (r) => r.reason],
     ['message', (r) => r.message],
     ['mobile', (r) => r.mobile],
