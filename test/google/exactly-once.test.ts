@@ -6,6 +6,7 @@
 import { ScanCommand } from '@aws-sdk/client-dynamodb';
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import type { DuplicateSetting } from '../../shared/domain/lead.ts';
+import { startFaultRelay, type RelayAction } from '../support/fault-relay.ts';
 import { failFirst, injectFaults, namedError } from '../support/faults.ts';
 import { uniqueMobile } from '../support/service.ts';
 import { googleLeadId, googleTestService, standardColumns, type GoogleTestService } from '../support/google-service.ts';
@@ -138,4 +139,36 @@ describe('when the database is unavailable', () => {
     await faulty.deliver({ leadId, formId: '42000000002', key, isTest: true, columns: standardColumns(uniqueMobile()) });
     expect((await faulty.rejectionsOf('acc-down')).map((record) => record.reason)).toEqual(['google_test_lead']);
   });
+});
+
+describe('a database that accepts connections and never answers', () => {
+  it.each([
+    ['the form read', 'GetItem'],
+    ['the lead write', 'TransactWriteItems'],
+    ['the rejection record of a test lead', 'PutItem'],
+  ])('answers 503 with the envelope before the function times out when %s never answers, and the retry stores once', async (_case, operation) => {
+    const relay = await startFaultRelay(process.env.TEST_DYNAMODB_ENDPOINT!);
+    try {
+      const timeoutMs = 2_000;
+      const slow = await googleTestService({ endpoint: relay.endpoint, functionTimeoutMs: timeoutMs, configCacheTtlSeconds: 0 });
+      await slow.seedAccount({ id: 'acc-stall', projects: { 'PRJ-1': ['CMP-1'] } });
+      const key = await slow.connectForm('acc-stall', '42000000003');
+      const delivery = { leadId: googleLeadId(), formId: '42000000003', key, isTest: operation === 'PutItem', columns: standardColumns(uniqueMobile()) };
+      const stall: RelayAction = { kind: 'stall' };
+      relay.plan((request) => (request.operation === operation ? stall : undefined));
+      const started = performance.now();
+      const answer = await slow.deliver(delivery);
+      expect(performance.now() - started).toBeLessThan(timeoutMs);
+      expect(answer).toMatchObject({ status: 503, body: { status: false, message: 'Service temporarily unavailable, please retry' } });
+      expect(answer.headers['retry-after']).toEqual(expect.stringMatching(/^[1-9]\d*$/));
+      expect(answer.headers['x-request-id']).toEqual(expect.any(String));
+
+      relay.heal();
+      expect((await slow.deliver(delivery)).status).toBe(200);
+      if (operation === 'PutItem') expect((await slow.rejectionsOf('acc-stall')).filter((r) => r.google_lead_id === delivery.leadId)).toHaveLength(1);
+      else expect((await slow.leadsOf('acc-stall')).filter((lead) => lead.google_lead_id === delivery.leadId)).toHaveLength(1);
+    } finally {
+      await relay.close();
+    }
+  }, 20_000);
 });
