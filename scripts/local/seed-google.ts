@@ -7,6 +7,7 @@
 import { isGoogleFormId, seedGoogleForm } from '../../shared/domain/google-forms.ts';
 import type { Campaign, Project } from '../../shared/domain/lead.ts';
 import type { DynamoDbRepository } from '../../shared/dynamodb/repository.ts';
+import { formTargetProblem } from './seed-meta.ts';
 
 export interface SeedGoogleForm {
   readonly accountId: string;
@@ -45,11 +46,9 @@ export const parseGoogleForms = (raw: unknown, { accountId, at, projects, campai
     if (seenForms.has(formId)) problem(`Google form ${show(formId)} appears more than once (a form belongs to one account)`);
     seenForms.add(formId);
     if (typeof key !== 'string' || key.trim() === '' || key !== key.trim()) return problem(`${formAt}.key must be a non-empty string without surrounding spaces`);
-    if (typeof projectID !== 'string' || !projects.has(projectID)) return problem(`${formAt}.projectID ${show(projectID)} is not a project of the account`);
-    if (typeof campaignID !== 'string' || campaigns.get(campaignID)?.projectId !== projectID) {
-      return problem(`${formAt}.campaignID ${show(campaignID)} is not a campaign of project ${show(projectID)}`);
-    }
-    if (accountId !== undefined) forms.push({ accountId, formId, key, projectId: projectID, campaignId: campaignID });
+    const target = formTargetProblem(formAt, projectID, campaignID, projects, campaigns);
+    if (target) return problem(target);
+    if (accountId !== undefined) forms.push({ accountId, formId, key, projectId: projectID as string, campaignId: campaignID as string });
   });
   return forms;
 };

@@ -6,7 +6,7 @@ import { BodyNotAnObjectError, MalformedJsonBodyError, PayloadTooLargeError, Ser
 import { InvalidGoogleKeyError } from '../../shared/domain/google-errors.ts';
 import { LEAD_RECEIVED } from '../../shared/google/webhook-handler.ts';
 import { googleAdsRoute } from '../../shared/routes.ts';
-import { failure, requestId } from './meta.ts';
+import { acknowledgement, failure, requestId } from './meta.ts';
 
 export { googleAdsRoute };
 
@@ -80,21 +80,7 @@ export const googleAdsWebhookOperations = (): JsonObject => ({
       },
     },
     responses: {
-      '200': {
-        description: 'The key is right: the lead is stored, was stored already, or is recorded in the account’s rejections.',
-        headers: { 'x-request-id': requestId },
-        content: {
-          'application/json; charset=utf-8': {
-            schema: {
-              type: 'object',
-              required: ['status', 'message'],
-              properties: { status: { const: true }, message: { type: 'string', const: LEAD_RECEIVED } },
-              additionalProperties: false,
-            },
-            example: { status: true, message: LEAD_RECEIVED },
-          },
-        },
-      },
+      '200': acknowledgement(LEAD_RECEIVED, 'The key is right: the lead is stored, was stored already, or is recorded in the account’s rejections.'),
       '400': failure(new MalformedJsonBodyError().message, `Not JSON (or \`${new BodyNotAnObjectError().message}\`): nothing stored.`),
       '401': failure(new InvalidGoogleKeyError().message, '`form_id` missing or not connected, or `google_key` missing or wrong: nothing stored.'),
       '413': failure(new PayloadTooLargeError().message, 'Body over 64 KiB: nothing stored.'),

@@ -20,6 +20,23 @@ export const META_TAG: JsonObject = {
 
 export const requestId: JsonObject = { $ref: '#/components/headers/XRequestId' };
 
+/** A webhook's 200: the envelope with one exact message (shared with the Google Ads webhook). */
+export const acknowledgement = (message: string, description: string): JsonObject => ({
+  description,
+  headers: { 'x-request-id': requestId },
+  content: {
+    'application/json; charset=utf-8': {
+      schema: {
+        type: 'object',
+        required: ['status', 'message'],
+        properties: { status: { const: true }, message: { type: 'string', const: message } },
+        additionalProperties: false,
+      },
+      example: { status: true, message },
+    },
+  },
+});
+
 /** A webhook's failure answer: the envelope with one exact message (shared with the Google Ads webhook). */
 export const failure = (message: string, description: string): JsonObject => ({
   description,
@@ -137,21 +154,7 @@ export const metaWebhookOperations = (): JsonObject => ({
       },
     },
     responses: {
-      '200': {
-        description: 'Every leadgen change is queued (or there was none).',
-        headers: { 'x-request-id': requestId },
-        content: {
-          'application/json; charset=utf-8': {
-            schema: {
-              type: 'object',
-              required: ['status', 'message'],
-              properties: { status: { const: true }, message: { type: 'string', const: NOTIFICATION_RECEIVED } },
-              additionalProperties: false,
-            },
-            example: { status: true, message: NOTIFICATION_RECEIVED },
-          },
-        },
-      },
+      '200': acknowledgement(NOTIFICATION_RECEIVED, 'Every leadgen change is queued (or there was none).'),
       '400': failure(new MalformedJsonBodyError().message, 'Signed, but not JSON.'),
       '401': failure(new InvalidSignatureError().message, 'X-Hub-Signature-256 missing, malformed or wrong: nothing was read or stored.'),
       '500': {

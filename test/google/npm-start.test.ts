@@ -24,7 +24,7 @@ const admin = (...argv: string[]) => {
 
 const post = async (body: string) => {
   const response = await fetch(`${baseUrl}/api/google-ads-lead-webhook`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
-  return { status: response.status, requestId: response.headers.get('x-request-id'), body: await response.json() };
+  return { status: response.status, requestId: response.headers.get('x-request-id'), body: (await response.json()) as { status: boolean; message: string } };
 };
 
 beforeAll(async () => {
