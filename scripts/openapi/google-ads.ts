@@ -6,12 +6,9 @@ import { BodyNotAnObjectError, MalformedJsonBodyError, PayloadTooLargeError, Ser
 import { InvalidGoogleKeyError } from '../../shared/domain/google-errors.ts';
 import { LEAD_RECEIVED } from '../../shared/google/webhook-handler.ts';
 import { googleAdsRoute } from '../../shared/routes.ts';
-import { acknowledgement, failure, requestId } from './meta.ts';
+import { acknowledgement, failure, requestId, type JsonObject } from './meta.ts';
 
 export { googleAdsRoute };
-
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-type JsonObject = { [key: string]: Json };
 
 export const GOOGLE_ADS_TAG: JsonObject = {
   name: 'Google Ads lead forms',

@@ -9,8 +9,8 @@ import { metaWebhookRoute } from '../../shared/routes.ts';
 
 export { metaWebhookRoute };
 
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-type JsonObject = { [key: string]: Json };
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type JsonObject = { [key: string]: Json };
 
 export const META_TAG: JsonObject = {
   name: 'Meta Lead Ads',
@@ -20,8 +20,8 @@ export const META_TAG: JsonObject = {
 
 export const requestId: JsonObject = { $ref: '#/components/headers/XRequestId' };
 
-/** A webhook's 200: the envelope with one exact message (shared with the Google Ads webhook). */
-export const acknowledgement = (message: string, description: string): JsonObject => ({
+/** A webhook's answer: the envelope with one exact message (shared with the Google Ads webhook). */
+const envelopeAnswer = (status: boolean, message: string, description: string): JsonObject => ({
   description,
   headers: { 'x-request-id': requestId },
   content: {
@@ -29,30 +29,16 @@ export const acknowledgement = (message: string, description: string): JsonObjec
       schema: {
         type: 'object',
         required: ['status', 'message'],
-        properties: { status: { const: true }, message: { type: 'string', const: message } },
+        properties: { status: { const: status }, message: status ? { type: 'string', const: message } : { type: 'string', enum: [message] } },
         additionalProperties: false,
       },
-      example: { status: true, message },
+      example: { status, message },
     },
   },
 });
 
-/** A webhook's failure answer: the envelope with one exact message (shared with the Google Ads webhook). */
-export const failure = (message: string, description: string): JsonObject => ({
-  description,
-  headers: { 'x-request-id': requestId },
-  content: {
-    'application/json; charset=utf-8': {
-      schema: {
-        type: 'object',
-        required: ['status', 'message'],
-        properties: { status: { const: false }, message: { type: 'string', enum: [message] } },
-        additionalProperties: false,
-      },
-      example: { status: false, message },
-    },
-  },
-});
+export const acknowledgement = (message: string, description: string) => envelopeAnswer(true, message, description);
+export const failure = (message: string, description: string) => envelopeAnswer(false, message, description);
 
 const notificationExample: JsonObject = {
   object: 'page',
