@@ -2,7 +2,10 @@
  * The Google Ads lead form webhook (CONTRACT.md section 10) through its handler, against DynamoDB
  * Local: every row of the contract's table, in its order of checks, and what each leaves behind.
  */
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
+import { beforeAll, describe, expect, it } from '@jest/globals';
+import { rotateGoogleFormKey } from '../../shared/domain/google-forms.ts';
+import { createDocumentClient } from '../../shared/dynamodb/client.ts';
 import { uniqueMobile } from '../support/service.ts';
 import { deliveryJson, googleLeadId, googleTestService, standardColumns, type GoogleTestService } from '../support/google-service.ts';
 
@@ -117,5 +120,30 @@ describe('200 Lead received: whatever became of the lead', () => {
     const record = (await google.rejectionsOf('acc-g')).find((rejection) => rejection.google_lead_id === leadId);
     expect(record).toMatchObject({ endpoint: 'google_ads', reason: 'field_validation', google_lead_id: leadId });
     expect(Object.keys(record!.fields)).toEqual(['name', 'mobile_number']);
+  });
+});
+
+describe('the forms a warm function knows (cached like API keys, for the configuration TTL)', () => {
+  it('takes a form connected after a delivery for it was refused, at once', async () => {
+    const columns = standardColumns(uniqueMobile());
+    expect((await google.deliver({ formId: '40000000050', key: 'not-yet', columns })).status).toBe(401);
+    const newKey = await google.connectForm('acc-g', '40000000050');
+    expect((await google.deliver({ formId: '40000000050', key: newKey, columns })).status).toBe(200);
+  });
+
+  it('takes the new key of a form it has cached at once after a rotation', async () => {
+    const oldKey = await google.connectForm('acc-g', '40000000051');
+    expect((await google.deliver({ formId: '40000000051', key: oldKey, columns: standardColumns(uniqueMobile()) })).status).toBe(200);
+    const { key: newKey } = await rotateGoogleFormKey(google.formAdmin, '40000000051');
+    expect((await google.deliver({ formId: '40000000051', key: newKey!, columns: standardColumns(uniqueMobile()) })).status).toBe(200);
+  });
+
+  it('answers 401 for a form whose account no longer exists, recording nothing', async () => {
+    await google.seedAccount({ id: 'acc-gone', projects: { 'PRJ-1': ['CMP-1'] } });
+    const goneKey = await google.connectForm('acc-gone', '40000000052');
+    await createDocumentClient({ client: google.client }).send(new DeleteCommand({ TableName: google.tables.config, Key: { pk: 'ACCOUNT#acc-gone', sk: 'ACCOUNT' } }));
+    const answer = await google.deliver({ formId: '40000000052', key: goneKey, columns: standardColumns(uniqueMobile()) });
+    expect(answer).toMatchObject({ status: 401, body: { status: false, message: 'Invalid google_key' } });
+    expect(await google.rejectionsOf('acc-gone')).toHaveLength(0);
   });
 });
