@@ -5,9 +5,11 @@
  */
 import { AccountAdmin } from './domain/account-admin.ts';
 import { AccountKeys } from './domain/account-keys.ts';
-import type { AccountConfigStore, ApiKeyRegistry } from './domain/ports.ts';
+import { AccountGoogleForms } from './domain/google-forms.ts';
+import type { AccountConfigStore, ApiKeyRegistry, GoogleFormRegistry } from './domain/ports.ts';
 import { DynamoDbAccountStore } from './dynamodb/accounts.ts';
 import { DynamoDbApiKeyStore } from './dynamodb/api-keys.ts';
+import { DynamoDbGoogleFormStore } from './dynamodb/google-forms.ts';
 import { createDocumentClient } from './dynamodb/client.ts';
 import { configTable } from './dynamodb/tables.ts';
 import type { AdminRuntime } from './http/admin-handler.ts';
@@ -17,11 +19,13 @@ import { runtimeSettings } from './routes.ts';
 export interface AdminStores {
   readonly accounts: AccountConfigStore;
   readonly keys: ApiKeyRegistry;
+  readonly googleForms: GoogleFormRegistry;
 }
 
-export const adminRuntime = ({ accounts, keys }: AdminStores, log: LogSink = logLineSink({ message: 'admin request' })): AdminRuntime => ({
+export const adminRuntime = ({ accounts, keys, googleForms }: AdminStores, log: LogSink = logLineSink({ message: 'admin request' })): AdminRuntime => ({
   accounts: new AccountAdmin(accounts),
   keys: new AccountKeys({ keys, accounts }),
+  googleForms: new AccountGoogleForms({ forms: googleForms, accounts }),
   log,
 });
 
@@ -30,5 +34,5 @@ export const adminRuntimeFromEnvironment = (env: NodeJS.ProcessEnv = process.env
   const table = env[configTable.envVar];
   if (!table) throw new Error(`Environment variable ${configTable.envVar} is not set`);
   const db = createDocumentClient(endpoint ? { endpoint } : {});
-  return adminRuntime({ accounts: new DynamoDbAccountStore(db, table), keys: new DynamoDbApiKeyStore(db, table) });
+  return adminRuntime({ accounts: new DynamoDbAccountStore(db, table), keys: new DynamoDbApiKeyStore(db, table), googleForms: new DynamoDbGoogleFormStore(db, table) });
 };

@@ -39,7 +39,11 @@ export type AdminOperation =
   | 'createKey'
   | 'listKeys'
   | 'revokeKey'
-  | 'rotateKey';
+  | 'rotateKey'
+  | 'connectGoogleForm'
+  | 'listGoogleForms'
+  | 'removeGoogleForm'
+  | 'rotateGoogleFormKey';
 
 export interface AdminRoute {
   readonly method: 'GET' | 'PUT' | 'POST' | 'DELETE';
@@ -65,6 +69,10 @@ export const adminRoutes: readonly AdminRoute[] = [
   { method: 'GET', path: '/admin/v1/accounts/{accountId}/keys', operation: 'listKeys' },
   { method: 'DELETE', path: '/admin/v1/accounts/{accountId}/keys/{keyId}', operation: 'revokeKey' },
   { method: 'POST', path: '/admin/v1/accounts/{accountId}/keys/{keyId}/rotate', operation: 'rotateKey' },
+  { method: 'PUT', path: '/admin/v1/accounts/{accountId}/google-forms/{formId}', operation: 'connectGoogleForm' },
+  { method: 'GET', path: '/admin/v1/accounts/{accountId}/google-forms', operation: 'listGoogleForms' },
+  { method: 'DELETE', path: '/admin/v1/accounts/{accountId}/google-forms/{formId}', operation: 'removeGoogleForm' },
+  { method: 'POST', path: '/admin/v1/accounts/{accountId}/google-forms/{formId}/rotate-key', operation: 'rotateGoogleFormKey' },
 ];
 
 /** API Gateway's route key, which it hands the function as `routeKey`. */
@@ -123,6 +131,17 @@ export const metaWebhookRoute: MetaWebhookRoute = {
   path: '/api/meta-leadgen-webhook',
   methods: ['GET', 'POST'],
   entry: 'functions/meta-webhook/handler.ts',
+};
+
+/** Google Ads lead forms (CONTRACT.md section 10): Google posts each lead, with the form's key, to one path. */
+export interface GoogleAdsRoute {
+  readonly path: string;
+  readonly entry: string;
+}
+
+export const googleAdsRoute: GoogleAdsRoute = {
+  path: '/api/google-ads-lead-webhook',
+  entry: 'functions/google-ads/handler.ts',
 };
 
 /** The worker's handler module (an SQS event source, not a route). */

@@ -53,14 +53,19 @@ export const documentClientFromEnvironment = (env: NodeJS.ProcessEnv = process.e
 
 let containerRuntime: LeadRuntime | undefined;
 
+/** Seconds a container trusts configuration it read (keys, accounts, Google forms) before re-reading it. */
+export const configCacheTtlSecondsFromEnvironment = (env: NodeJS.ProcessEnv = process.env): number => {
+  const ttl = Number(env[runtimeSettings.configCacheTtlSeconds] ?? DEFAULT_CONFIG_CACHE_TTL_SECONDS);
+  if (!Number.isFinite(ttl) || ttl < 0) throw new Error(`${runtimeSettings.configCacheTtlSeconds} must be a number of seconds`);
+  return ttl;
+};
+
 /** The runtime of this container, built on first use from the environment. */
 export const runtimeFromEnvironment = (env: NodeJS.ProcessEnv = process.env): LeadRuntime => {
   if (containerRuntime) return containerRuntime;
-  const ttl = Number(env[runtimeSettings.configCacheTtlSeconds] ?? DEFAULT_CONFIG_CACHE_TTL_SECONDS);
-  if (!Number.isFinite(ttl) || ttl < 0) throw new Error(`${runtimeSettings.configCacheTtlSeconds} must be a number of seconds`);
   containerRuntime = leadRuntime({
     stores: requestPathStores(documentClientFromEnvironment(env), tableNamesFromEnvironment(env)),
-    configCacheTtlSeconds: ttl,
+    configCacheTtlSeconds: configCacheTtlSecondsFromEnvironment(env),
     corsAllowedOrigins: (env[runtimeSettings.corsAllowedOrigins] ?? '*').split(',').map((origin) => origin.trim()).filter(Boolean),
   });
   return containerRuntime;

@@ -27,7 +27,8 @@ export const leadFunctionTableAccess = {
  * Leads table: it writes configuration, never leads.
  */
 export const adminFunctionTableAccess = {
-  config: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:ConditionCheckItem'],
+  // DeleteItem: disconnecting a Google Ads lead form deletes its item and its listing (CONTRACT.md section 10).
+  config: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:ConditionCheckItem', 'dynamodb:DeleteItem'],
 } as const;
 
 export class LeadTables extends Construct {

@@ -10,6 +10,7 @@ import type { MiddlewareObj } from '@middy/core';
 import { withinFunctionDeadline } from '../deadline.ts';
 import type { AccountAdmin } from '../domain/account-admin.ts';
 import type { AccountKeys } from '../domain/account-keys.ts';
+import type { AccountGoogleForms } from '../domain/google-forms.ts';
 import type { LogSink } from '../log.ts';
 import { JsonNumber } from '../schemas/json-number.ts';
 import { adminRoutes, routeKeyOf, type AdminOperation } from '../routes.ts';
@@ -21,6 +22,7 @@ import { jsonObjectBody } from './middleware/json-object-body.ts';
 export interface AdminRuntime {
   readonly accounts: AccountAdmin;
   readonly keys: AccountKeys;
+  readonly googleForms: AccountGoogleForms;
   readonly log: LogSink;
 }
 
@@ -45,6 +47,13 @@ const operations: Record<AdminOperation, (runtime: AdminRuntime, p: Parameters, 
   listKeys: async ({ keys }, p) => ok(await keys.list(p.accountId!)),
   revokeKey: async ({ keys }, p) => noContent(await keys.revoke(p.accountId!, p.keyId!)),
   rotateKey: async ({ keys }, p, body) => created(await keys.rotate(p.accountId!, p.keyId!, body)),
+  connectGoogleForm: async ({ googleForms }, p, body) => {
+    const connected = await googleForms.connect(p.accountId!, p.formId!, body);
+    return connected.created ? created(connected.form) : ok(connected.form);
+  },
+  listGoogleForms: async ({ googleForms }, p) => ok(await googleForms.list(p.accountId!)),
+  removeGoogleForm: async ({ googleForms }, p) => noContent(await googleForms.remove(p.accountId!, p.formId!)),
+  rotateGoogleFormKey: async ({ googleForms }, p) => created(await googleForms.rotate(p.accountId!, p.formId!)),
 };
 
 const ok = (resource: unknown) => jsonResponse(200, resource);

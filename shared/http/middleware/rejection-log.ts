@@ -27,6 +27,8 @@ export interface Refusal {
   readonly reason: string;
   readonly message: string;
   readonly fields: Readonly<Record<string, unknown>>;
+  /** The ad platform's id of the lead that was refused (Google Ads lead forms). */
+  readonly platformIds?: Pick<Rejection, 'google_lead_id'>;
 }
 
 /** Records a refusal for the request's account; a failure to record is logged, never answered. */
@@ -38,7 +40,8 @@ export const recordRejection = async (rejections: RejectionLog, log: LogSink, en
   }
 };
 
-const rejectionOf = (endpoint: string, refusal: Refusal, context: LeadContext): Rejection => {
+/** The record of a refusal: the request's id, the refusal, and the mobile's last four digits, never more. */
+export const rejectionOf = (endpoint: string, refusal: Refusal, context: Pick<LeadContext, 'requestId' | 'fields' | 'body'>): Rejection => {
   const mobile = context.fields?.mobile_number ?? digitsOf(context.body?.mobile_number);
   return {
     at: new Date().toISOString(),
@@ -48,6 +51,7 @@ const rejectionOf = (endpoint: string, refusal: Refusal, context: LeadContext): 
     message: refusal.message,
     ...(mobile && mobile.length >= 4 && { mobile: maskMobile(mobile) }),
     fields: refusal.fields,
+    ...refusal.platformIds,
   };
 };
 
