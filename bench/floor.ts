@@ -7,12 +7,15 @@
 import { TransactWriteItemsCommand, type TransactWriteItemsCommandInput } from '@aws-sdk/client-dynamodb';
 import { newLeadId } from '../shared/domain/lead-id.ts';
 import { createDynamoDbClient } from '../shared/dynamodb/client.ts';
+import type { FloorLoad } from './load.ts';
 import { invoke, leadBody, nextMobile, type BenchService } from './service.ts';
 
 export interface Floor {
   /** One bare transaction of the same two items, for a new (project, mobile). */
   send(): Promise<void>;
   readonly template: TransactWriteItemsCommandInput;
+  /** What a separate load process needs to replay it (bench/load.ts). */
+  readonly load: FloorLoad;
 }
 
 export interface Subject {
@@ -38,5 +41,5 @@ export const captureFloor = async (service: BenchService, subject: Subject): Pro
     const input = JSON.parse(text.replaceAll(id, newLeadId()).replaceAll(mobile, nextMobile())) as TransactWriteItemsCommandInput;
     await client.send(new TransactWriteItemsCommand(input));
   };
-  return { send, template };
+  return { send, template, load: { endpoint: service.endpoint, text, id, mobile } };
 };
