@@ -53,7 +53,9 @@ export const startHttpServer = async ({ dynamodbEndpoint, tables, configCacheTtl
   await writeFile(seedFile, JSON.stringify(seed, null, 2));
   const port = await freePort();
 
-  const child = spawn(process.execPath, [path.join(repositoryRoot, 'scripts', 'start.ts')], {
+  // BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof": profile the server under the bench's load.
+  const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, path.join(repositoryRoot, 'scripts', 'start.ts')], {
     cwd: repositoryRoot,
     env: {
       ...process.env,
