@@ -91,7 +91,7 @@ const main = async () => {
       http.close();
     }
     if (has('throughput')) {
-      progress(`3 throughput at concurrency ${config.concurrency.join(', ')}, ${config.legSeconds} s legs (floor, HTTP, HTTP, floor)`);
+      progress(`3 throughput at concurrency ${config.concurrency.join(', ')}, ${config.legSeconds} s legs (floor, SDK floor, HTTP, HTTP, SDK floor, floor), each from its own load process`);
       results.throughput = await measureThroughput(floor!, { baseUrl: server!.baseUrl, ...subject }, {
         levels: config.concurrency,
         legSeconds: config.legSeconds,
