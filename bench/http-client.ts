@@ -1,4 +1,4 @@
-/** A keep-alive HTTP client for single measured requests (the load itself comes from autocannon). */
+/** A keep-alive HTTP client for single measured requests of section 2 (section 3's load comes from bench/load.ts). */
 import { Agent, request } from 'node:http';
 
 export interface HttpAnswer {
