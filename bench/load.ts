@@ -14,11 +14,9 @@
  *
  * Prints one `LOAD {json}` line: requests answered, errors, seconds, and p50/p99 of the answers.
  */
-import { Agent, request } from 'node:http';
-import { TransactWriteItemsCommand, type TransactWriteItemsCommandInput } from '@aws-sdk/client-dynamodb';
-import { newLeadId } from '../shared/domain/lead-id.ts';
-import { createDynamoDbClient } from '../shared/dynamodb/client.ts';
-import { leadBody, nextMobile, pathOf, startMobilesAt } from './service.ts';
+import { freshFloorBody, sdkFloorSender, type FloorLoad } from './floor.ts';
+import { httpClient } from './http-client.ts';
+import { leadBody, pathOf, startMobilesAt } from './service.ts';
 import { percentile, round } from './stats.ts';
 
 export interface LoadResult {
@@ -31,13 +29,6 @@ export interface LoadResult {
   readonly cpuMs?: number;
 }
 
-export interface FloorLoad {
-  readonly endpoint: string;
-  readonly text: string;
-  readonly id: string;
-  readonly mobile: string;
-}
-
 export interface HttpLoad {
   readonly baseUrl: string;
   readonly apiKey: string;
@@ -46,24 +37,10 @@ export interface HttpLoad {
 }
 
 /** One keep-alive POST client, the same code for both legs: only the URL, headers and body differ. */
-const poster = (baseUrl: string, path: string, connections: number, headers: Record<string, string>, body: () => string, ok: (status: number) => boolean) => {
-  const agent = new Agent({ keepAlive: true, maxSockets: connections });
-  const { hostname, port } = new URL(baseUrl);
-  return () =>
-    new Promise<boolean>((resolve, reject) => {
-      const text = body();
-      const req = request({ agent, hostname, port, path, method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(text)) } }, (res) => {
-        res.resume();
-        res.on('end', () => resolve(ok(res.statusCode ?? 0)));
-        res.on('error', reject);
-      });
-      req.on('error', reject);
-      req.end(text);
-    });
+const poster = (baseUrl: string, path: string, connections: number, headers: Record<string, string>, body: () => string) => {
+  const client = httpClient(baseUrl, { maxSockets: connections });
+  return async (): Promise<boolean> => (await client.post(path, headers, body())).status === 200;
 };
-
-/** The floor's transaction with a new lead id and mobile: the marshalled input is DynamoDB's JSON wire body. */
-const floorBody = ({ text, id, mobile }: FloorLoad) => () => text.replaceAll(id, newLeadId()).replaceAll(mobile, nextMobile());
 
 /**
  * The floor as DynamoDB sees it: the same bytes the SDK would send, posted by the same client code as
@@ -80,19 +57,8 @@ const wireFloorSender = (floor: FloorLoad, connections: number) =>
       authorization: 'AWS4-HMAC-SHA256 Credential=local/20260101/local/dynamodb/aws4_request, SignedHeaders=content-type;host;x-amz-date;x-amz-target, Signature=0',
       'x-amz-date': '20260101T000000Z',
     },
-    floorBody(floor),
-    (status) => status === 200,
+    freshFloorBody(floor),
   );
-
-/** The floor through a bare SDK client (issue 5's floor): what the SDK's own work costs a sender. */
-const sdkFloorSender = (floor: FloorLoad) => {
-  const client = createDynamoDbClient({ endpoint: floor.endpoint });
-  const next = floorBody(floor);
-  return async (): Promise<boolean> => {
-    await client.send(new TransactWriteItemsCommand(JSON.parse(next()) as TransactWriteItemsCommandInput));
-    return true;
-  };
-};
 
 const httpSender = ({ baseUrl, apiKey, projectID, campaignID }: HttpLoad, connections: number) =>
   poster(
@@ -101,8 +67,13 @@ const httpSender = ({ baseUrl, apiKey, projectID, campaignID }: HttpLoad, connec
     connections,
     { 'content-type': 'application/json', 'x-api-key': apiKey },
     () => JSON.stringify(leadBody('website', projectID, campaignID)),
-    (status) => status === 200,
   );
+
+/** A sender that throws on failure, as one that answers whether it succeeded. */
+const alwaysTrue = (send: () => Promise<void>) => async (): Promise<boolean> => {
+  await send();
+  return true;
+};
 
 export const runLoad = async (send: () => Promise<boolean>, connections: number, seconds: number): Promise<LoadResult> => {
   const latencies: number[] = [];
@@ -132,7 +103,7 @@ if (import.meta.main) {
     mode === 'floor'
       ? wireFloorSender(floor(), connections)
       : mode === 'sdk'
-        ? sdkFloorSender(floor())
+        ? alwaysTrue(sdkFloorSender(floor()))
         : mode === 'http'
           ? httpSender(JSON.parse(process.env.BENCH_LOAD_HTTP!) as HttpLoad, connections)
           : undefined;

@@ -12,8 +12,8 @@
 import { spawn } from 'node:child_process';
 import * as path from 'node:path';
 import { cpuMeter } from './cpu.ts';
-import type { Floor, Subject } from './floor.ts';
-import type { FloorLoad, HttpLoad, LoadResult } from './load.ts';
+import type { Floor, FloorLoad } from './floor.ts';
+import type { HttpLoad, LoadResult } from './load.ts';
 import { ratio, round } from './stats.ts';
 
 export interface ThroughputLevel {
