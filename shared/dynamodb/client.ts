@@ -39,7 +39,7 @@ export const createDynamoDbClient = ({ endpoint, region }: DocumentClientOptions
 
 /**
  * Two things the SDK (3.1162) redoes on every request for nothing, cut where its configuration allows
- * (profiled in docs/performance.md, about 15% of the client's own CPU per TransactWriteItems):
+ * (profiled in docs/performance.md: together about 12% of the client's own CPU per TransactWriteItems):
  * - its signer factory builds a new SignatureV4 per request (copying the whole client configuration),
  *   so the signing key derived from the secret (four HMACs) is never reused from the signer's cache;
  *   the client's one auth scheme (SigV4, dynamodb, its region) gives the same signer every time, so
