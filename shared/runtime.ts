@@ -6,7 +6,7 @@
 import { AccountDirectory } from './domain/account-directory.ts';
 import { newLeadId } from './domain/lead-id.ts';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { createDocumentClient } from './dynamodb/client.ts';
+import { createDocumentClient, primeDocumentClient } from './dynamodb/client.ts';
 import { requestPathStores, type RequestPathStores, type TableNames } from './dynamodb/repository.ts';
 import { configTable, leadsTable } from './dynamodb/tables.ts';
 import type { LeadRuntime } from './http/lead-handler.ts';
@@ -69,4 +69,14 @@ export const runtimeFromEnvironment = (env: NodeJS.ProcessEnv = process.env): Le
     corsAllowedOrigins: (env[runtimeSettings.corsAllowedOrigins] ?? '*').split(',').map((origin) => origin.trim()).filter(Boolean),
   });
   return containerRuntime;
+};
+
+/**
+ * The runtime of this container, with its DynamoDB client primed (see primeDocumentClient): what a
+ * lead function's module awaits at init, so the first lead pays only its round trips.
+ */
+export const primedRuntimeFromEnvironment = async (env: NodeJS.ProcessEnv = process.env): Promise<LeadRuntime> => {
+  const runtime = runtimeFromEnvironment(env);
+  await primeDocumentClient(documentClientFromEnvironment(env), tableNamesFromEnvironment(env).leads);
+  return runtime;
 };

@@ -43,7 +43,8 @@ const invoke = async (...argv: string[]) => {
 };
 
 beforeAll(async () => {
-  jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => logged.push(String(chunk)) > 0);
+  // Kept line by line, as CloudWatch reads stdout: a request's log and metric lines come in one write.
+  jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => logged.push(...String(chunk).split('\n').filter(Boolean)) > 0);
   service = await testService();
   await applySeed(service.repository, await readSeedFile(path.join(projectRoot, 'seed', 'demo.json')));
   env = { DYNAMODB_ENDPOINT: process.env.TEST_DYNAMODB_ENDPOINT, CONFIG_TABLE_NAME: service.tables.config, LEADS_TABLE_NAME: service.tables.leads };
