@@ -164,7 +164,7 @@ describe('the deadline holds whichever call the database stops answering', () =>
   it('answers 200 in time when the write was applied, its answer lost and its retries unanswered, since the read-back finds the lead', async () => {
     const before = (await leads()).length;
     let writes = 0;
-    relay.plan((request) => (request.operation === 'TransactWriteItems' ? ((writes += 1) === 1 ? { kind: 'lose-answer' } : stall) : undefined));
+    relay.plan((request) => (request.operation === 'TransactWriteItems' ? ((writes += 1) === 1 ? { kind: 'pass-then-reset' } : stall) : undefined));
     const { answer, ms } = await send();
     relay.heal();
     expect(answer.status).toBe(200);
@@ -179,7 +179,7 @@ describe('the deadline holds whichever call the database stops answering', () =>
       if (request.operation === 'TransactWriteItems') {
         const first = !wrote;
         wrote = true;
-        return first ? { kind: 'lose-answer' } : stall;
+        return first ? { kind: 'pass-then-reset' } : stall;
       }
       return wrote ? stall : undefined;
     });

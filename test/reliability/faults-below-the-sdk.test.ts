@@ -65,11 +65,11 @@ describe("the SDK's own retries, against faults on the wire", () => {
   it("stores a lead once when DynamoDB applied the write and its answer was lost, answering 200", async () => {
     const { send, leads, service } = using();
     const before = (await leads()).length;
-    relay.plan(firstOf('TransactWriteItems', 1, () => ({ kind: 'lose-answer' })));
+    relay.plan(firstOf('TransactWriteItems', 1, () => ({ kind: 'pass-then-reset' })));
     const answer = await send(validBody('portala', project));
     expect(answer.status).toBe(200);
     // The SDK's retry is the same transaction (same token), which DynamoDB does not apply twice.
-    expect(relay.seen('TransactWriteItems').map((r) => r.action)).toEqual(['lose-answer', 'pass']);
+    expect(relay.seen('TransactWriteItems').map((r) => r.action)).toEqual(['pass-then-reset', 'pass']);
     expect(new Set(tokensOf('TransactWriteItems')).size).toBe(1);
     const stored = await leads();
     expect(stored).toHaveLength(before + 1);
@@ -82,11 +82,11 @@ describe("the SDK's own retries, against faults on the wire", () => {
     const mobile = uniqueMobile();
     const original = await send(validBody('portala', project, { mobile_number: mobile }));
     const before = (await leads()).length;
-    relay.plan(firstOf('PutItem', 1, () => ({ kind: 'lose-answer' })));
+    relay.plan(firstOf('PutItem', 1, () => ({ kind: 'pass-then-reset' })));
     const answer = await send(validBody('portala', project, { mobile_number: mobile }));
     expect(answer.status).toBe(200);
     expect(answer.body.data).toMatchObject({ is_repeated: true, parent_lead_id: original.body.data.id });
-    expect(relay.seen('PutItem').map((r) => r.action)).toEqual(['lose-answer', 'pass']);
+    expect(relay.seen('PutItem').map((r) => r.action)).toEqual(['pass-then-reset', 'pass']);
     expect(await leads()).toHaveLength(before + 1);
   });
 
@@ -212,11 +212,11 @@ describe('transactions DynamoDB neither applies nor refuses', () => {
     const before = (await leads()).length;
     let writes = 0;
     relay.plan((request) =>
-      request.operation !== 'TransactWriteItems' ? undefined : (writes += 1) === 1 ? { kind: 'lose-answer' } : dynamoDbError.transactionInProgress(),
+      request.operation !== 'TransactWriteItems' ? undefined : (writes += 1) === 1 ? { kind: 'pass-then-reset' } : dynamoDbError.transactionInProgress(),
     );
     const answer = await send(validBody('portala', project));
     expect(answer.status).toBe(200);
-    expect(relay.seen('TransactWriteItems').map((r) => r.action)).toEqual(['lose-answer', 'answer', 'answer']);
+    expect(relay.seen('TransactWriteItems').map((r) => r.action)).toEqual(['pass-then-reset', 'answer', 'answer']);
     expect(new Set(tokensOf('TransactWriteItems')).size).toBe(1);
     expect(after('TransactWriteItems')).toEqual(['GetItem']);
     const stored = await leads();

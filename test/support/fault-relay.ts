@@ -1,8 +1,9 @@
 /**
  * Faults where they really happen: an HTTP relay between the service's DynamoDB client and DynamoDB
  * Local that can, request by request, pass a request on, reset its connection, never answer it,
- * answer it as DynamoDB answers an error (status and JSON body), or pass it on and then lose the
- * answer. Everything above the wire runs for real: the SDK's retries and back-off, the
+ * answer it as DynamoDB answers an error (status and JSON body), or pass it on, let DynamoDB apply it,
+ * and then lose or spoil the answer (`pass-then-*`): the case where the database did the work and
+ * the service cannot know it. Everything above the wire runs for real: the SDK's retries and back-off, the
  * ClientRequestToken it keeps across the attempts of a TransactWriteItems, its parsing of DynamoDB's
  * error bodies, the per-attempt deadline, and the service's read-back.
  */
@@ -20,7 +21,17 @@ export type RelayAction =
   /** DynamoDB's answer to a request it refused: an HTTP status and its JSON error body. */
   | { readonly kind: 'answer'; readonly status: number; readonly body: Record<string, unknown> }
   /** DynamoDB applies the request, and its answer is lost (the connection is reset instead). */
-  | { readonly kind: 'lose-answer' };
+  | { readonly kind: 'pass-then-reset' }
+  /** DynamoDB applies the request, and the service hears DynamoDB's 500 instead of its answer. */
+  | { readonly kind: 'pass-then-500' }
+  /** DynamoDB applies the request, and the service hears a ThrottlingException instead of its answer. */
+  | { readonly kind: 'pass-then-throttle' }
+  /** DynamoDB applies the request, and its answer never comes: the connection stays open, silent. */
+  | { readonly kind: 'pass-then-stall' };
+
+/** The actions under which DynamoDB did the work and the service does not hear that it did. */
+export const appliedThenLost = ['pass-then-reset', 'pass-then-500', 'pass-then-throttle', 'pass-then-stall'] as const;
+export type AppliedThenLost = (typeof appliedThenLost)[number];
 
 export interface RelayedRequest {
   /** The operation, from X-Amz-Target: `GetItem`, `TransactWriteItems`, ... */
@@ -32,6 +43,11 @@ export type RelayPlan = (request: RelayedRequest) => RelayAction | undefined | P
 
 export interface SeenRequest extends RelayedRequest {
   readonly action: RelayAction['kind'];
+  /** When the relay received the request, and when it answered (or gave up on) it: performance.now(). */
+  readonly receivedAt: number;
+  answeredAt?: number;
+  /** DynamoDB's own error answer to a request passed on (a cancelled transaction's reasons, ...). */
+  answer?: Record<string, any>;
 }
 
 const PASS: RelayAction = { kind: 'pass' };
@@ -115,38 +131,52 @@ export const startFaultRelay = async (target: string) => {
       outgoing.end(body);
     });
 
+  const answerWith = (response: ServerResponse, status: number, body: Record<string, unknown>) => {
+    const text = JSON.stringify(body);
+    response.writeHead(status, {
+      'content-type': 'application/x-amz-json-1.0',
+      'content-length': Buffer.byteLength(text),
+      'x-amzn-requestid': randomUUID(),
+    });
+    response.end(text);
+  };
+
   const serve = async (request: IncomingMessage, response: ServerResponse) => {
+    const receivedAt = performance.now();
     const raw = await readAll(request);
     const operation = String(request.headers['x-amz-target'] ?? '').split('.').pop() ?? '';
     const body = raw.length > 0 ? (JSON.parse(raw.toString('utf8')) as Record<string, any>) : {};
     const action = (await plan({ operation, body })) ?? PASS;
-    seen.push({ operation, body, action: action.kind });
+    const record: SeenRequest = { operation, body, action: action.kind, receivedAt };
+    seen.push(record);
+    const answered = () => void (record.answeredAt = performance.now());
     switch (action.kind) {
       case 'reset':
+        answered();
         request.socket.resetAndDestroy();
         return;
       case 'stall':
         return;
-      case 'answer': {
-        const text = JSON.stringify(action.body);
-        response.writeHead(action.status, {
-          'content-type': 'application/x-amz-json-1.0',
-          'content-length': Buffer.byteLength(text),
-          'x-amzn-requestid': randomUUID(),
-        });
-        response.end(text);
+      case 'answer':
+        answered();
+        answerWith(response, action.status, action.body);
         return;
-      }
-      case 'pass':
-      case 'lose-answer': {
+      case 'pass': {
         const answer = await forward(request, raw);
-        if (action.kind === 'lose-answer') {
-          request.socket.resetAndDestroy();
-          return;
-        }
+        answered();
+        record.answer = answer.status === 200 ? undefined : JSON.parse(answer.body.toString('utf8') || '{}');
         delete answer.headers['transfer-encoding'];
         response.writeHead(answer.status, { ...answer.headers, 'content-length': answer.body.length });
         response.end(answer.body);
+        return;
+      }
+      default: {
+        // DynamoDB does the work; what it says about it never reaches the service.
+        await forward(request, raw);
+        answered();
+        if (action.kind === 'pass-then-reset') request.socket.resetAndDestroy();
+        else if (action.kind === 'pass-then-500') answerWith(response, 500, (dynamoDbError.internalServerError() as { body: Record<string, unknown> }).body);
+        else if (action.kind === 'pass-then-throttle') answerWith(response, 400, (dynamoDbError.throttling() as { body: Record<string, unknown> }).body);
       }
     }
   };
@@ -170,6 +200,11 @@ export const startFaultRelay = async (target: string) => {
     /** Requests the relay has handled, with what it did to each. */
     seen: (operation?: string) => seen.filter((request) => operation === undefined || request.operation === operation),
     clearSeen: () => void (seen.length = 0),
+    /**
+     * The most requests of an operation DynamoDB was handling at one moment (from the relay's
+     * receive and answer times): proof that requests meant to race were in flight together.
+     */
+    mostInFlight: (operation: string) => mostAtOnce(seen.filter((request) => request.operation === operation)),
     /** Connections open now (stalled requests keep theirs until the client gives up). */
     openConnections: () => sockets.size,
     close: async () => {
@@ -189,4 +224,23 @@ export const firstOf = (operation: string, times: number, action: () => RelayAct
     count += 1;
     return action();
   };
+};
+
+/** A plan that applies `action` to the `nth` request (from 1) of an operation only. */
+export const nthOf = (operation: string, nth: number, action: () => RelayAction): RelayPlan => {
+  let count = 0;
+  return (request) => (request.operation === operation && (count += 1) === nth ? action() : undefined);
+};
+
+const mostAtOnce = (requests: readonly SeenRequest[]): number => {
+  const edges = requests.flatMap((request) => [
+    { at: request.receivedAt, step: 1 },
+    { at: request.answeredAt ?? Number.POSITIVE_INFINITY, step: -1 },
+  ]);
+  // An answer and a receipt at the same instant do not overlap.
+  edges.sort((a, b) => a.at - b.at || a.step - b.step);
+  let now = 0;
+  let most = 0;
+  for (const edge of edges) most = Math.max(most, (now += edge.step));
+  return most;
 };
