@@ -156,8 +156,12 @@ describe('the deadline holds whichever call the database stops answering', () =>
     expect(answer.status).toBe(503);
     expect(answer.body).toEqual(UNAVAILABLE);
     expect(ms).toBeLessThan(TIMEOUT_MS);
-    const operations = relay.seen().map((r) => r.operation);
-    expect(operations.slice(operations.indexOf('TransactWriteItems')).at(-1)).toBe('GetItem');
+    // The write itself stalled (not an earlier read), and the last word was the read-back after it.
+    const seen = relay.seen();
+    const stalledWrite = seen.findIndex((r) => r.operation === 'TransactWriteItems' && r.action === 'stall');
+    expect(stalledWrite).toBeGreaterThanOrEqual(0);
+    expect(seen.slice(stalledWrite + 1).map((r) => r.operation)).toEqual(expect.arrayContaining(['GetItem']));
+    expect(seen.at(-1)).toMatchObject({ operation: 'GetItem', action: 'pass' });
     expect(await leads()).toHaveLength(before);
   });
 
@@ -169,11 +173,16 @@ describe('the deadline holds whichever call the database stops answering', () =>
     relay.heal();
     expect(answer.status).toBe(200);
     expect(ms).toBeLessThan(TIMEOUT_MS);
-    expect((await leads()).map((lead) => lead.id)).toContain(answer.body.data.id);
-    expect(await leads()).toHaveLength(before + 1);
+    expect(relay.seen('TransactWriteItems').map((r) => r.action)).toContain('pass-then-reset');
+    const stored = await leads();
+    expect(stored).toHaveLength(before + 1);
+    expect(stored.find((lead) => lead.id === answer.body.data.id)).toMatchObject({ mobile_number: answer.body.data.mobile_number });
   });
 
-  it('answers 503 in time when the read-back after a lost answer never answers either', async () => {
+  it('answers 503 in time when the read-back after a lost answer never answers either, and the Idempotency-Key retry answers the stored lead', async () => {
+    const before = await leads();
+    const body = validBody('portala', project);
+    const headers = { 'idempotency-key': `k-${uniqueMobile()}` };
     let wrote = false;
     relay.plan((request) => {
       if (request.operation === 'TransactWriteItems') {
@@ -183,14 +192,28 @@ describe('the deadline holds whichever call the database stops answering', () =>
       }
       return wrote ? stall : undefined;
     });
-    const { answer, ms } = await send();
+    const { answer, ms } = await timed(() => service.call('portala', { apiKey, body, headers }));
     relay.heal();
     // The lead is stored and the sender hears 503: the one case the service cannot tell, which the
     // Idempotency-Key exists for (docs/reliability.md). It is never a timeout nor a 500.
     expect(answer.status).toBe(503);
     expect(answer.body).toEqual(UNAVAILABLE);
+    expect(answer.headers['retry-after']).toBe('1');
     expect(ms).toBeLessThan(TIMEOUT_MS);
+    expect(relay.seen('TransactWriteItems')[0]?.action).toBe('pass-then-reset');
     expect(relay.seen('GetItem').at(-1)?.action).toBe('stall');
+    const beforeIds = new Set(before.map((lead) => lead.id));
+    const stored = (await leads()).filter((lead) => !beforeIds.has(lead.id));
+    expect(stored).toHaveLength(1);
+    expect(stored[0]).toMatchObject({ mobile_number: body.mobile_number });
+
+    // The sender's retry under the same key is answered with that lead, and stores nothing more.
+    const retry = await service.call('portala', { apiKey, body, headers });
+    expect(retry.status).toBe(200);
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+    expect(retry.body.data).toMatchObject({ id: stored[0]!.id });
+    expect(await leads()).toHaveLength(before.length + 1);
+    expect(await service.repository.leads.checkIntegrity()).toEqual([]);
   });
 
   it('answers the 422 in time when the rejection record never answers, and logs that it was not recorded', async () => {
