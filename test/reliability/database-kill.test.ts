@@ -93,7 +93,7 @@ const bodyFor = (endpoint: EndpointName, mobile: string): Record<string, string>
 };
 
 describe('DynamoDB Local killed (SIGKILL) under npm start with requests in flight', () => {
-  it('answers every request that reached the service within the function timeout, loses no 200 and stores nothing else', async () => {
+  it(`answers every request that reached the service within the function timeout, loses no 200 answered more than ${EMULATOR_DURABILITY_WINDOW_MS} ms before the kill (the emulator's own durability window) and stores nothing else`, async () => {
     const port = await freePort();
     const dynamoPort = await freePort();
     const env: NodeJS.ProcessEnv = {
