@@ -8,7 +8,10 @@ import { adminHandler } from '../../shared/http/admin-handler.ts';
 import { apiGatewayEvent, lambdaContext } from '../../shared/http/api-gateway-event.ts';
 import type { LeadContext } from '../../shared/http/lambda.ts';
 import { leadRoutes, matchAdminPath, routeKeyOf, type EndpointName } from '../../shared/routes.ts';
-import { startFaultRelay, type FaultRelay, type RelayAction } from '../support/fault-relay.ts';
+import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { fieldData, leadgenNotification } from '../support/fake-graph.ts';
+import { nthOf, startFaultRelay, type FaultRelay, type RelayAction } from '../support/fault-relay.ts';
+import { metaTestService, type MetaTestService } from '../support/meta-service.ts';
 import { endpointNames, testService, uniqueMobile, validBody, type TestService } from '../support/service.ts';
 
 /**
@@ -251,6 +254,86 @@ describe('the admin API on a database that never answers', () => {
     expect(answer.headers['retry-after']).toBe('1');
     expect(answer.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     expect(ms).toBeLessThan(TIMEOUT_MS);
+  });
+});
+
+describe('the Meta worker on a database that never answers', () => {
+  let meta: MetaTestService;
+  const FORM = '3001';
+  let sequence = 9_200_000;
+  /** Each delivery the in-memory queue made to the worker: its receive, how long it took, whether it failed. */
+  const deliveries: { receive: number; ms: number; failed: boolean }[] = [];
+
+  beforeAll(async () => {
+    relay.heal();
+    meta = await metaTestService({ endpoint: relay.endpoint, workerTimeoutMs: TIMEOUT_MS, configCacheTtlSeconds: 0 });
+    await meta.seedAccount({ id: 'acc-meta', duplicateSetting: 'merge', projects: { 'PRJ-1': ['CMP-1'] }, social: ['fb'] });
+    await meta.connectPage('acc-meta', '31', 'EAAB-token-meta-31', { [FORM]: project });
+    // The queue's own worker, timed: what it was given is passed on unchanged.
+    meta.queue.consumeWith(async (event, context) => {
+      const { answer, ms } = await timed(() => meta.worker(event, context));
+      deliveries.push({ receive: Number(event.Records[0]!.attributes.ApproximateReceiveCount), ms, failed: answer.batchItemFailures.length > 0 });
+      return answer;
+    });
+  });
+  afterAll(async () => {
+    meta?.queue.stop();
+    await meta?.graph.close();
+  });
+
+  const metaLead = () => {
+    const leadgenId = String((sequence += 1));
+    meta.graph.serve(leadgenId, 'EAAB-token-meta-31', { platform: 'fb', form_id: FORM, field_data: fieldData({ full_name: 'Asha Verma', phone_number: uniqueMobile() }) });
+    return leadgenId;
+  };
+  const storedOf = async (leadgenId: string) => (await meta.leadsOf('acc-meta')).filter((lead) => lead.meta_leadgen_id === leadgenId);
+
+  it('as Lambda runs it: fails the message within the function timeout, and the next receive stores the lead once', async () => {
+    const leadgenId = metaLead();
+    const change = { pageId: '31', leadgenId, formId: FORM, requestId: 'req-deadline-1' };
+    const event = (receive: number): SQSEvent => ({
+      Records: [
+        {
+          messageId: 'msg-1',
+          receiptHandle: `msg-1#${receive}`,
+          body: JSON.stringify(change),
+          attributes: { ApproximateReceiveCount: String(receive), SentTimestamp: '0', SenderId: 'test', ApproximateFirstReceiveTimestamp: '0' },
+          messageAttributes: {},
+          md5OfBody: '',
+          eventSource: 'aws:sqs',
+          eventSourceARN: 'arn:aws:sqs:local:000000000000:leadgen',
+          awsRegion: 'local',
+        },
+      ],
+    });
+    relay.plan(() => stall);
+    const { answer, ms } = await timed<SQSBatchResponse>(() => meta.worker(event(1), lambdaContext('meta-worker', TIMEOUT_MS)));
+    relay.heal();
+    expect(answer).toEqual({ batchItemFailures: [{ itemIdentifier: 'msg-1' }] });
+    expect(ms).toBeLessThan(TIMEOUT_MS);
+    expect(relay.seen().some((request) => request.action === 'stall')).toBe(true);
+    expect(await storedOf(leadgenId)).toEqual([]);
+
+    expect(await meta.worker(event(2), lambdaContext('meta-worker', TIMEOUT_MS))).toEqual({ batchItemFailures: [] });
+    expect(await storedOf(leadgenId)).toHaveLength(1);
+  });
+
+  it("under npm start's in-memory queue: the stalled delivery fails within the worker's timeout, is retried, and stores the lead once", async () => {
+    deliveries.length = 0;
+    const leadgenId = metaLead();
+    relay.plan(nthOf('TransactWriteItems', 1, () => stall));
+    expect((await meta.notify(leadgenNotification([{ pageId: '31', leadgenId, formId: FORM }]))).status).toBe(200);
+    await meta.queue.idle();
+    relay.heal();
+    expect(relay.seen('TransactWriteItems')[0]?.action).toBe('stall');
+    expect(deliveries.map(({ receive, failed }) => ({ receive, failed }))).toEqual([
+      { receive: 1, failed: true },
+      { receive: 2, failed: false },
+    ]);
+    expect(deliveries[0]!.ms).toBeLessThan(TIMEOUT_MS);
+    expect(meta.queue.deadLetters).toEqual([]);
+    expect(await storedOf(leadgenId)).toHaveLength(1);
+    expect(await meta.repository.leads.checkIntegrity()).toEqual([]);
   });
 });
 

@@ -21,6 +21,8 @@ export const VERIFY_TOKEN = 'test-verify-token-5a4b3c';
 
 export interface MetaServiceOptions extends ServiceOptions {
   readonly queueRetry?: RetryPolicy;
+  /** The worker function's timeout each delivery's context counts down from (default the stack's). */
+  readonly workerTimeoutMs?: number;
 }
 
 export const metaTestService = async (options: MetaServiceOptions = {}) => {
@@ -29,7 +31,11 @@ export const metaTestService = async (options: MetaServiceOptions = {}) => {
   const cipher = localTokenCipher();
   const retry = options.queueRetry ?? { maxReceiveCount: 3, baseSeconds: 0.05, maxSeconds: 0.2 };
   const secrets = async () => ({ appSecret: APP_SECRET, verifyToken: VERIFY_TOKEN });
-  const queue = new InMemoryLeadgenQueue({ maxReceiveCount: retry.maxReceiveCount, visibilitySeconds: retry.baseSeconds });
+  const queue = new InMemoryLeadgenQueue({
+    maxReceiveCount: retry.maxReceiveCount,
+    visibilitySeconds: retry.baseSeconds,
+    ...(options.workerTimeoutMs !== undefined && { functionTimeoutMs: options.workerTimeoutMs }),
+  });
   const worker = metaWorkerHandler({
     leadgen: leadgenDependencies({
       lead: service.runtime,
