@@ -244,3 +244,27 @@ const mostAtOnce = (requests: readonly SeenRequest[]): number => {
   for (const edge of edges) most = Math.max(most, (now += edge.step));
   return most;
 };
+
+/**
+ * A plan that holds the first `count` requests of an operation until all of them have arrived, then
+ * passes them on together: a race at DynamoDB made certain rather than hoped for. Should fewer arrive,
+ * those held go on after `patienceMs`, and `mostInFlight` tells the test the race did not happen.
+ */
+export const heldTogether = (operation: string, count: number, patienceMs = 5_000): RelayPlan => {
+  let arrived = 0;
+  let release: () => void = () => undefined;
+  const allHere = new Promise<void>((resolve) => (release = resolve));
+  return async (request) => {
+    if (request.operation !== operation || arrived >= count) return undefined;
+    arrived += 1;
+    if (arrived === count) release();
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([allHere, new Promise<void>((resolve) => (timer = setTimeout(resolve, patienceMs)))]);
+    clearTimeout(timer);
+    return undefined;
+  };
+};
+
+/** TransactWriteItems that DynamoDB cancelled, by the reason it gave for each item. */
+export const cancelledTransactions = (requests: readonly SeenRequest[]) =>
+  requests.filter((request) => String(request.answer?.__type ?? '').endsWith('TransactionCanceledException'));
