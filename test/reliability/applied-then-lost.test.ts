@@ -7,7 +7,7 @@ import { apiGatewayEvent, lambdaContext } from '../../shared/http/api-gateway-ev
 import type { LeadContext, LeadResponse } from '../../shared/http/lambda.ts';
 import { matchAdminPath, routeKeyOf } from '../../shared/routes.ts';
 import { fieldData, leadgenNotification } from '../support/fake-graph.ts';
-import { appliedThenLost, nthOf, startFaultRelay, type AppliedThenLost, type FaultRelay } from '../support/fault-relay.ts';
+import { accountsBehind, appliedThenLost, nthOf, startFaultRelay, type AppliedThenLost, type FaultRelay } from '../support/fault-relay.ts';
 import { metaTestService, type MetaTestService } from '../support/meta-service.ts';
 import { testService, uniqueMobile, validBody, type Answer, type TestService } from '../support/service.ts';
 
@@ -25,16 +25,11 @@ const project = { projectID: 'PRJ-1', campaignID: 'CMP-1' };
 const UNAVAILABLE = { status: false, message: 'Service temporarily unavailable, please retry' };
 
 let relay: FaultRelay;
-const services = new Map<DuplicateSetting, { service: TestService; apiKey: string; account: string }>();
+let accountOf: Awaited<ReturnType<typeof accountsBehind>>;
 
 beforeAll(async () => {
   relay = await startFaultRelay(process.env.TEST_DYNAMODB_ENDPOINT!);
-  for (const setting of ['ignore', 'create', 'merge'] as const) {
-    const service = await testService({ endpoint: relay.endpoint, functionTimeoutMs: TIMEOUT_MS });
-    const account = `acc-${setting}`;
-    await service.seedAccount({ id: account, duplicateSetting: setting, projects: { 'PRJ-1': ['CMP-1'] } });
-    services.set(setting, { service, apiKey: await service.issueKey(account), account });
-  }
+  accountOf = await accountsBehind(relay, { functionTimeoutMs: TIMEOUT_MS });
 }, 30_000);
 
 beforeEach(() => {
@@ -47,13 +42,12 @@ afterAll(async () => {
 });
 
 const using = (setting: DuplicateSetting) => {
-  const { service, apiKey, account } = services.get(setting)!;
+  const { service, apiKey, account, leads } = accountOf(setting);
   const send = async (body: Record<string, unknown>, headers: Record<string, string> = {}) => {
     const started = performance.now();
     const answer = await service.call('portala', { apiKey, body, headers });
     return { ...answer, ms: performance.now() - started };
   };
-  const leads = () => service.repository.leads.listLeads(account, ['PRJ-1']);
   return { service, account, send, leads };
 };
 

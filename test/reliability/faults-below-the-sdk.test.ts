@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import type { DuplicateSetting } from '../../shared/domain/lead.ts';
 import { DEFAULT_RETRY } from '../../shared/dynamodb/leads.ts';
-import { dynamoDbError, firstOf, startFaultRelay, type FaultRelay, type RelayAction, type RelayPlan } from '../support/fault-relay.ts';
+import { accountsBehind, dynamoDbError, firstOf, startFaultRelay, type FaultRelay, type RelayAction, type RelayPlan } from '../support/fault-relay.ts';
 import { testService, uniqueMobile, validBody, type TestService } from '../support/service.ts';
 
 /**
@@ -14,16 +14,11 @@ const project = { projectID: 'PRJ-1', campaignID: 'CMP-1' };
 const UNAVAILABLE = { status: false, message: 'Service temporarily unavailable, please retry' };
 
 let relay: FaultRelay;
-const services = new Map<DuplicateSetting, { service: TestService; apiKey: string; account: string }>();
+let accountOf: Awaited<ReturnType<typeof accountsBehind>>;
 
 beforeAll(async () => {
   relay = await startFaultRelay(process.env.TEST_DYNAMODB_ENDPOINT!);
-  for (const setting of ['ignore', 'create', 'merge'] as const) {
-    const service = await testService({ endpoint: relay.endpoint });
-    const account = `acc-${setting}`;
-    await service.seedAccount({ id: account, duplicateSetting: setting, projects: { 'PRJ-1': ['CMP-1'] } });
-    services.set(setting, { service, apiKey: await service.issueKey(account), account });
-  }
+  accountOf = await accountsBehind(relay);
 }, 30_000);
 
 beforeEach(() => {
@@ -36,9 +31,8 @@ afterAll(async () => {
 });
 
 const using = (setting: DuplicateSetting = 'merge') => {
-  const { service, apiKey, account } = services.get(setting)!;
+  const { service, apiKey, leads } = accountOf(setting);
   const send = (body: Record<string, unknown>, headers: Record<string, string> = {}) => service.call('portala', { apiKey, body, headers });
-  const leads = () => service.repository.leads.listLeads(account, ['PRJ-1']);
   return { service, send, leads };
 };
 

@@ -10,6 +10,8 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import type { DuplicateSetting } from '../../shared/domain/lead.ts';
+import { testService, type ServiceOptions, type TestService } from './service.ts';
 
 export type RelayAction =
   /** DynamoDB gets the request and its answer comes back. */
@@ -268,3 +270,21 @@ export const heldTogether = (operation: string, count: number, patienceMs = 5_00
 /** TransactWriteItems that DynamoDB cancelled, by the reason it gave for each item. */
 export const cancelledTransactions = (requests: readonly SeenRequest[]) =>
   requests.filter((request) => String(request.answer?.__type ?? '').endsWith('TransactionCanceledException'));
+
+/**
+ * A service behind `relay` for each duplicate setting: an account `acc-<setting>` with PRJ-1/CMP-1
+ * and a key. Returns what a test needs of one setting's account.
+ */
+export const accountsBehind = async (relay: FaultRelay, options: ServiceOptions = {}) => {
+  const accounts = new Map<DuplicateSetting, { service: TestService; apiKey: string; account: string }>();
+  for (const setting of ['ignore', 'create', 'merge'] as const) {
+    const service = await testService({ ...options, endpoint: relay.endpoint });
+    const account = `acc-${setting}`;
+    await service.seedAccount({ id: account, duplicateSetting: setting, projects: { 'PRJ-1': ['CMP-1'] } });
+    accounts.set(setting, { service, apiKey: await service.issueKey(account), account });
+  }
+  return (setting: DuplicateSetting) => {
+    const { service, apiKey, account } = accounts.get(setting)!;
+    return { service, apiKey, account, leads: () => service.repository.leads.listLeads(account, ['PRJ-1']) };
+  };
+};
