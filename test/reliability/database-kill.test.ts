@@ -162,7 +162,8 @@ describe('DynamoDB Local killed (SIGKILL) under npm start with requests in fligh
 
     // npm start says why it stopped, after answering what was in flight.
     expect(code).toBe(1);
-    expect(stderr).toContain('DynamoDB Local stopped unexpectedly (SIGKILL)');
+    // The process has exited, but its last words may still be in the pipe: wait for them.
+    await waitFor(() => stderr.includes('DynamoDB Local stopped unexpectedly (SIGKILL)'), 'the reason npm start stopped', 10_000);
     expect(stderr).not.toContain('did not answer within the function timeout');
 
     // Every request that reached the service was answered by the handler, enveloped, in time. The
