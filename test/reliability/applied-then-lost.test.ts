@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { adminRuntime } from '../../shared/admin-runtime.ts';
+import { ANSWER_RESERVE_MS } from '../../shared/deadline.ts';
 import type { DuplicateSetting } from '../../shared/domain/lead.ts';
 import { adminHandler } from '../../shared/http/admin-handler.ts';
 import { apiGatewayEvent, lambdaContext } from '../../shared/http/api-gateway-event.ts';
@@ -23,6 +24,8 @@ import { testService, uniqueMobile, validBody, type Answer, type TestService } f
 const TIMEOUT_MS = 3_000;
 const project = { projectID: 'PRJ-1', campaignID: 'CMP-1' };
 const UNAVAILABLE = { status: false, message: 'Service temporarily unavailable, please retry' };
+/** How late a busy event loop may run a due timer after an answer already came (2 cores shared by many processes). */
+const EVENT_LOOP_SLACK_MS = 300;
 
 let relay: FaultRelay;
 let accountOf: Awaited<ReturnType<typeof accountsBehind>>;
@@ -46,13 +49,17 @@ const using = (setting: DuplicateSetting) => {
   const send = async (body: Record<string, unknown>, headers: Record<string, string> = {}) => {
     const started = performance.now();
     const answer = await service.call('portala', { apiKey, body, headers });
-    return { ...answer, ms: performance.now() - started };
+    return { ...answer, startedAt: started, ms: performance.now() - started };
   };
   return { service, account, send, leads };
 };
 
 /** The lead as its answer shows it, from the stored record (what a 200 must carry). */
 const asAnswered = (stored: Record<string, any>) => expect.objectContaining({ id: stored.id, mobile_number: stored.mobile_number, is_repeated: stored.is_repeated, parent_lead_id: stored.parent_lead_id });
+
+/** Read-backs after the write struck at `struckAt` that the relay answered well inside the deadline of a request started at `startedAt`. */
+const timelyReadBacks = (struckAt: number, startedAt: number) =>
+  relay.seen('GetItem').filter((request) => request.receivedAt > struckAt && (request.answeredAt ?? Infinity) < startedAt + TIMEOUT_MS - ANSWER_RESERVE_MS - EVENT_LOOP_SLACK_MS);
 
 /**
  * Sends `body` with `fault` on the `nth` request of `operation`, and proves the outcome: one new lead,
@@ -81,13 +88,19 @@ const provesOneLead = async (
   if (answer.status === 200) {
     expect(answer.body.data).toEqual(asAnswered(stored));
   } else {
-    // The one case the service cannot tell: only a sender with an Idempotency-Key may hear it.
-    expect({ status: answer.status, body: answer.body, key: idempotencyKey !== undefined }).toEqual({ status: 503, body: UNAVAILABLE, key: true });
-    const retry = await send(body, headers);
-    expect(retry.status).toBe(200);
-    expect(retry.headers['idempotent-replayed']).toBe('true');
-    expect(retry.body.data).toEqual(asAnswered(stored));
-    expect((await leads()).filter((lead) => !before.has(lead.id))).toHaveLength(1);
+    expect({ status: answer.status, body: answer.body }).toEqual({ status: 503, body: UNAVAILABLE });
+    // A 503 for a stored lead is right only when the read-back could not be answered before the
+    // request's deadline (docs/reliability.md, Known limits): a machine too busy to read one item in
+    // time. A read-back the relay answered well before the deadline, followed by a 503, is a defect.
+    expect(timelyReadBacks(relay.seen(operation).find((request) => request.action === fault)!.receivedAt, answer.startedAt)).toEqual([]);
+    // What the Idempotency-Key is for: the sender's retry under it answers the stored lead.
+    if (idempotencyKey !== undefined) {
+      const retry = await send(body, headers);
+      expect(retry.status).toBe(200);
+      expect(retry.headers['idempotent-replayed']).toBe('true');
+      expect(retry.body.data).toEqual(asAnswered(stored));
+      expect((await leads()).filter((lead) => !before.has(lead.id))).toHaveLength(1);
+    }
   }
   expect(await service.repository.leads.checkIntegrity()).toEqual([]);
   return { answer, stored };
@@ -190,7 +203,7 @@ describe('the admin API, when DynamoDB applied its write and the answer was lost
     handler = adminHandler(adminRuntime(service.repository, () => undefined));
   });
 
-  const admin = async (method: string, path: string, body?: unknown): Promise<Answer & { ms: number }> => {
+  const admin = async (method: string, path: string, body?: unknown): Promise<Answer & { ms: number; startedAt: number }> => {
     const match = matchAdminPath(path)!;
     const route = match.routes.find((r) => r.method === method)!;
     const event = apiGatewayEvent({
@@ -203,12 +216,16 @@ describe('the admin API, when DynamoDB applied its write and the answer was lost
     });
     const started = performance.now();
     const response = (await handler(event, lambdaContext('admin', TIMEOUT_MS) as LeadContext)) as LeadResponse;
-    return { status: response.statusCode, headers: response.headers, body: response.body ? JSON.parse(response.body) : undefined, ms: performance.now() - started };
+    return { status: response.statusCode, headers: response.headers, body: response.body ? JSON.parse(response.body) : undefined, ms: performance.now() - started, startedAt: started };
   };
 
-  /** Runs `write` with `fault` on the first request of `operation`; a 503 must be in time, and a resend must converge. */
+  /**
+   * Runs `write` with `fault` on its first write request. A 503 must be in time, and only when the
+   * read-back could not be answered before the deadline; then a resend of an idempotent write (PUT,
+   * DELETE) must converge. A create answered 503 is left as it is (a resend would be another create).
+   */
   const WRITES = new Set(['PutItem', 'UpdateItem', 'DeleteItem', 'TransactWriteItems']);
-  const underFault = async (fault: AppliedThenLost, write: () => Promise<Answer & { ms: number }>) => {
+  const underFault = async (fault: AppliedThenLost, write: () => Promise<Answer & { ms: number; startedAt: number }>, { idempotent = true } = {}) => {
     relay.clearSeen();
     let struck = false;
     relay.plan((request) => (WRITES.has(request.operation) && !struck ? ((struck = true), { kind: fault }) : undefined));
@@ -218,7 +235,8 @@ describe('the admin API, when DynamoDB applied its write and the answer was lost
     expect(answer.ms).toBeLessThan(TIMEOUT_MS);
     if (answer.status === 503) {
       expect(answer.body).toEqual(UNAVAILABLE);
-      return write();
+      expect(timelyReadBacks(relay.seen().find((request) => request.action === fault)!.receivedAt, answer.startedAt)).toEqual([]);
+      if (idempotent) return write();
     }
     return answer;
   };
@@ -246,11 +264,14 @@ describe('the admin API, when DynamoDB applied its write and the answer was lost
     const id = `acc-${randomUUID().slice(0, 8)}`;
     const base = `/admin/v1/accounts/${id}`;
     expect((await admin('PUT', base, { name: 'Keys' })).status).toBe(200);
-    const created = await underFault(fault, () => admin('POST', `${base}/keys`, { label: 'portal' }));
+    const created = await underFault(fault, () => admin('POST', `${base}/keys`, { label: 'portal' }), { idempotent: false });
+    // Only on a machine too busy to read one item back in time (checked in underFault): nothing more to follow.
+    if (created.status === 503) return;
     expect(created.status).toBe(201);
     expect((await admin('GET', `${base}/keys`)).body).toEqual([expect.objectContaining({ key_id: created.body.key_id, active: true })]);
 
-    const rotated = await underFault(fault, () => admin('POST', `${base}/keys/${created.body.key_id}/rotate`, { graceSeconds: 60 }));
+    const rotated = await underFault(fault, () => admin('POST', `${base}/keys/${created.body.key_id}/rotate`, { graceSeconds: 60 }), { idempotent: false });
+    if (rotated.status === 503) return;
     expect(rotated.status).toBe(201);
     expect(rotated.body).toMatchObject({ label: 'portal', replaces: { key_id: created.body.key_id } });
     const afterRotation = (await admin('GET', `${base}/keys`)).body as { key_id: string }[];
