@@ -163,9 +163,10 @@ describe('one lead per leadgen id', () => {
       await Promise.all([meta.notify(leadgenNotification([a.change])), meta.notify(leadgenNotification([a.change]))]);
       await meta.queue.idle();
       relay.heal();
-      expect(relay.mostInFlight('TransactWriteItems')).toBe(2);
+      expect(relay.mostInFlight('TransactWriteItems')).toBeGreaterThanOrEqual(2);
       // One write won; DynamoDB cancelled the other on the leadgen id's claim.
-      expect(cancelledTransactions(relay.seen('TransactWriteItems'))).toHaveLength(1);
+      // (By token: a busy machine may make the SDK re-send one transaction.)
+      expect(new Set(cancelledTransactions(relay.seen('TransactWriteItems')).map((request) => request.body.ClientRequestToken)).size).toBe(1);
       expect(await leadOf(account, a.leadgenId)).toHaveLength(1);
       expect(await rejectionOf(account, a.leadgenId)).toHaveLength(0);
     }
