@@ -44,7 +44,8 @@ export const metaTestService = async (options: MetaServiceOptions = {}) => {
       cipher,
       secrets,
       configCacheTtlSeconds: options.configCacheTtlSeconds ?? 30,
-      graph: graphLeadReader({ baseUrl: graph.url, appSecret: async () => APP_SECRET, retryDelayMs: 5, timeoutMs: 2_000 }),
+      // Generous: on a machine busy with other suites, a read answered late must not count as a second read.
+      graph: graphLeadReader({ baseUrl: graph.url, appSecret: async () => APP_SECRET, retryDelayMs: 5, timeoutMs: 5_000 }),
     }),
     redelivery: queue,
     retry,
