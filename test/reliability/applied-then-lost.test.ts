@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { adminRuntime } from '../../shared/admin-runtime.ts';
 import { ANSWER_RESERVE_MS } from '../../shared/deadline.ts';
@@ -8,7 +8,7 @@ import { apiGatewayEvent, lambdaContext } from '../../shared/http/api-gateway-ev
 import type { LeadContext, LeadResponse } from '../../shared/http/lambda.ts';
 import { matchAdminPath, routeKeyOf } from '../../shared/routes.ts';
 import { fieldData, leadgenNotification } from '../support/fake-graph.ts';
-import { accountsBehind, appliedThenLost, nthOf, startFaultRelay, type AppliedThenLost, type FaultRelay } from '../support/fault-relay.ts';
+import { accountsBehind, healedBeforeEach, appliedThenLost, nthOf, startFaultRelay, type AppliedThenLost, type FaultRelay } from '../support/fault-relay.ts';
 import { metaTestService, type MetaTestService } from '../support/meta-service.ts';
 import { testService, uniqueMobile, validBody, type Answer, type TestService } from '../support/service.ts';
 
@@ -35,14 +35,7 @@ beforeAll(async () => {
   accountOf = await accountsBehind(relay, { functionTimeoutMs: TIMEOUT_MS });
 }, 30_000);
 
-beforeEach(() => {
-  relay.heal();
-  relay.clearSeen();
-});
-
-afterAll(async () => {
-  await relay?.close();
-});
+healedBeforeEach(() => relay);
 
 const using = (setting: DuplicateSetting) => {
   const { service, apiKey, account, leads } = accountOf(setting);

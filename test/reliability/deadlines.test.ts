@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createLocalServer } from '../../scripts/local/http-server.ts';
 import type { LeadHandlers } from '../../scripts/local/environment.ts';
 import { adminRuntime } from '../../shared/admin-runtime.ts';
@@ -10,7 +10,7 @@ import type { LeadContext } from '../../shared/http/lambda.ts';
 import { leadRoutes, matchAdminPath, routeKeyOf, type EndpointName } from '../../shared/routes.ts';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { fieldData, leadgenNotification } from '../support/fake-graph.ts';
-import { nthOf, startFaultRelay, type FaultRelay, type RelayAction } from '../support/fault-relay.ts';
+import { healedBeforeEach, nthOf, startFaultRelay, type FaultRelay, type RelayAction } from '../support/fault-relay.ts';
 import { metaTestService, type MetaTestService } from '../support/meta-service.ts';
 import { endpointNames, testService, uniqueMobile, validBody, type TestService } from '../support/service.ts';
 
@@ -31,14 +31,7 @@ beforeAll(async () => {
   relay = await startFaultRelay(process.env.TEST_DYNAMODB_ENDPOINT!);
 });
 
-beforeEach(() => {
-  relay.heal();
-  relay.clearSeen();
-});
-
-afterAll(async () => {
-  await relay?.close();
-});
+healedBeforeEach(() => relay);
 
 const serviceBehindRelay = async (configCacheTtlSeconds: number) => {
   relay.heal();

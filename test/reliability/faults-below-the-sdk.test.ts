@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import type { DuplicateSetting } from '../../shared/domain/lead.ts';
 import { DEFAULT_RETRY } from '../../shared/dynamodb/leads.ts';
-import { accountsBehind, dynamoDbError, firstOf, startFaultRelay, type FaultRelay, type RelayAction, type RelayPlan } from '../support/fault-relay.ts';
+import { accountsBehind, healedBeforeEach, dynamoDbError, firstOf, startFaultRelay, type FaultRelay, type RelayAction, type RelayPlan } from '../support/fault-relay.ts';
 import { testService, uniqueMobile, validBody, type TestService } from '../support/service.ts';
 
 /**
@@ -21,14 +21,7 @@ beforeAll(async () => {
   accountOf = await accountsBehind(relay);
 }, 30_000);
 
-beforeEach(() => {
-  relay.heal();
-  relay.clearSeen();
-});
-
-afterAll(async () => {
-  await relay?.close();
-});
+healedBeforeEach(() => relay);
 
 const using = (setting: DuplicateSetting = 'merge') => {
   const { service, apiKey, leads } = accountOf(setting);

@@ -10,6 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { afterAll, beforeEach } from '@jest/globals';
 import type { DuplicateSetting } from '../../shared/domain/lead.ts';
 import { testService, type ServiceOptions, type TestService } from './service.ts';
 
@@ -287,4 +288,15 @@ export const accountsBehind = async (relay: FaultRelay, options: ServiceOptions 
     const { service, apiKey, account } = accounts.get(setting)!;
     return { service, apiKey, account, leads: () => service.repository.leads.listLeads(account, ['PRJ-1']) };
   };
+};
+
+/** A test file's relay (`current()` once started) passes everything before each test, and closes after the file. */
+export const healedBeforeEach = (current: () => FaultRelay | undefined) => {
+  beforeEach(() => {
+    current()!.heal();
+    current()!.clearSeen();
+  });
+  afterAll(async () => {
+    await current()?.close();
+  });
 };
