@@ -1,17 +1,18 @@
 /**
- * The admin function's wiring, read from its environment once per container: the configuration
- * and key stores (never the lead store: the admin function writes configuration, not leads) and its
- * log line.
+ * The admin function's wiring, read from its environment once per container: the configuration, key
+ * and Google form stores, the rejection log and the lead store a release writes to, and its log line.
  */
 import { AccountAdmin } from './domain/account-admin.ts';
 import { AccountKeys } from './domain/account-keys.ts';
 import { newLeadId } from './domain/lead-id.ts';
-import type { AccountConfigStore, ApiKeyRegistry, LeadStore, RejectionArchive } from './domain/ports.ts';
+import type { AccountConfigStore, ApiKeyRegistry, GoogleFormRegistry, LeadStore, RejectionArchive } from './domain/ports.ts';
 import { DynamoDbLeadStore } from './dynamodb/leads.ts';
 import { DynamoDbRejectionArchive } from './dynamodb/rejection-archive.ts';
 import { tableNamesFromEnvironment } from './runtime.ts';
+import { AccountGoogleForms } from './domain/google-forms.ts';
 import { DynamoDbAccountStore } from './dynamodb/accounts.ts';
 import { DynamoDbApiKeyStore } from './dynamodb/api-keys.ts';
+import { DynamoDbGoogleFormStore } from './dynamodb/google-forms.ts';
 import { createDocumentClient } from './dynamodb/client.ts';
 import type { AdminRuntime } from './http/admin-handler.ts';
 import { logLineSink, type LogSink } from './log.ts';
@@ -23,12 +24,14 @@ export interface AdminStores {
   /** The rejection log, and the lead store a release writes to. */
   readonly rejections: RejectionArchive;
   readonly leads: LeadStore;
+  readonly googleForms: GoogleFormRegistry;
 }
 
-export const adminRuntime = ({ accounts, keys, rejections, leads }: AdminStores, log: LogSink = logLineSink({ message: 'admin request' })): AdminRuntime => ({
+export const adminRuntime = ({ accounts, keys, rejections, leads, googleForms }: AdminStores, log: LogSink = logLineSink({ message: 'admin request' })): AdminRuntime => ({
   accounts: new AccountAdmin(accounts),
   keys: new AccountKeys({ keys, accounts }),
   quarantine: { rejections, accounts, leads, newLeadId, now: () => new Date() },
+  googleForms: new AccountGoogleForms({ forms: googleForms, accounts }),
   log,
 });
 
@@ -41,5 +44,6 @@ export const adminRuntimeFromEnvironment = (env: NodeJS.ProcessEnv = process.env
     keys: new DynamoDbApiKeyStore(db, config),
     rejections: new DynamoDbRejectionArchive(db, leads),
     leads: new DynamoDbLeadStore(db, leads),
+    googleForms: new DynamoDbGoogleFormStore(db, config),
   });
 };

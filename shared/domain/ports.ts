@@ -146,6 +146,8 @@ export interface Rejection {
    * person can release it into a lead (CONTRACT.md section 11).
    */
   readonly submission?: LeadSubmission;
+  /** Google Ads lead forms (endpoint `google_ads`): the lead id of Google's delivery. */
+  readonly google_lead_id?: string;
 }
 
 export interface RejectionLog {
@@ -190,6 +192,42 @@ export interface RejectionArchive {
   /** One page, read with a bounded number of bounded queries whatever the log's size. Throws InvalidRejectionCursorError. */
   page(accountId: string, query: RejectionPageQuery): Promise<RejectionPage>;
   find(accountId: string, rejectionId: string): Promise<StoredRejection | undefined>;
-  /** Notes on the record which lead it became (for the listing; the release's marker is its own, see release.ts). */
+  /** Notes on the record which lead it became (for the listing; the release's marker is its own, see quarantine.ts). */
   markReleased(accountId: string, rejectionId: string, leadId: string, at: string): Promise<void>;
+}
+
+/** A Google Ads lead form connected to an account (CONTRACT.md section 10). Its key is stored only as a hash. */
+export interface GoogleFormConnection {
+  /** Google's form id: the exact decimal digits of a 64-bit integer. */
+  readonly formId: string;
+  readonly accountId: string;
+  readonly projectId: string;
+  readonly campaignId: string;
+  /** SHA-256 hex of the form's key. */
+  readonly keyHash: string;
+  readonly connectedAt: string;
+}
+
+/** The webhook's read of a form: one item. */
+export interface GoogleFormReader {
+  findGoogleForm(formId: string): Promise<GoogleFormConnection | undefined>;
+}
+
+/** Forms as the form lifecycle (shared/domain/google-forms.ts) and the seed manage them; each write atomic. */
+export interface GoogleFormRegistry extends GoogleFormReader {
+  /** Connects a new form; false, and nothing written, when the form is connected already. */
+  insertGoogleForm(form: GoogleFormConnection): Promise<boolean>;
+  /** Moves a connected form of the account to another project and campaign; false when it is not the account's. */
+  reconnectGoogleForm(formId: string, accountId: string, projectId: string, campaignId: string): Promise<boolean>;
+  /** Replaces the form's key hash; undefined when no form (of that account, when given) is connected. */
+  replaceGoogleFormKey(formId: string, keyHash: string, accountId?: string): Promise<GoogleFormConnection | undefined>;
+  /** Disconnects the form; false when no form (of that account, when given) is connected. */
+  removeGoogleForm(formId: string, accountId?: string): Promise<boolean>;
+  /** The account's forms, by form id (never their key hashes). */
+  listGoogleForms(accountId: string): Promise<Omit<GoogleFormConnection, 'keyHash'>[]>;
+  /**
+   * Writes a form with a given key idempotently (seed files), keeping its first `connectedAt`;
+   * refused, nothing written, when another account has the form.
+   */
+  putGoogleForm(form: GoogleFormConnection): Promise<'stored' | 'connected_to_another_account'>;
 }

@@ -20,7 +20,7 @@ import { KeyIdTakenError } from '../domain/errors.ts';
 import type { ApiKeyGrant, LeadSource } from '../domain/lead.ts';
 import type { ApiKeyReader, ApiKeyRegistry, KeyById, StoredApiKey } from '../domain/ports.ts';
 import { asServiceFailure } from './failures.ts';
-import { orUnavailable, queryAll, TableStore, updateExisting } from './requests.ts';
+import { orUnavailable, queryAll, TableStore, updateExisting, writeOrReadBack } from './requests.ts';
 
 const apiKeyKey = (keyHash: string) => ({ pk: `APIKEY#${keyHash}`, sk: 'APIKEY' });
 const keyIdKey = (keyId: string) => ({ pk: `KEYID#${keyId}`, sk: 'KEYID' });
@@ -49,14 +49,27 @@ export class DynamoDbApiKeyStore extends DynamoDbApiKeyReader implements ApiKeyR
     );
   }
 
+  /**
+   * A new key is not idempotent from outside (a retried create makes another key), so a create whose
+   * answer was lost is read back before it is answered 503: the key it stored is the answer.
+   */
   async insertKey(keyHash: string, key: StoredApiKey): Promise<void> {
-    await this.transact({
-      TransactItems: [
-        { Put: { TableName: this.table, Item: keyItem(keyHash, key), ConditionExpression: 'attribute_not_exists(pk)' } },
-        { Put: { TableName: this.table, Item: keyIdItem(keyHash, key), ConditionExpression: 'attribute_not_exists(pk)' } },
-        { Put: { TableName: this.table, Item: accountKeyItem(keyHash, key) } },
-      ],
-    });
+    await writeOrReadBack(
+      () =>
+        this.transact({
+          TransactItems: [
+            { Put: { TableName: this.table, Item: keyItem(keyHash, key), ConditionExpression: 'attribute_not_exists(pk)' } },
+            { Put: { TableName: this.table, Item: keyIdItem(keyHash, key), ConditionExpression: 'attribute_not_exists(pk)' } },
+            { Put: { TableName: this.table, Item: accountKeyItem(keyHash, key) } },
+          ],
+        }),
+      () => this.#holds(keyHash, key.keyId),
+    );
+  }
+
+  /** Whether the key item of `keyHash` is stored under `keyId` (the read-back of a write). */
+  async #holds(keyHash: string, keyId: string): Promise<boolean> {
+    return (await this.getItem(apiKeyKey(keyHash)))?.key_id === keyId;
   }
 
   async putKey(keyHash: string, key: StoredApiKey, attempt = 1): Promise<void> {
@@ -142,22 +155,27 @@ export class DynamoDbApiKeyStore extends DynamoDbApiKeyReader implements ApiKeyR
     ];
     try {
       // The grace only ever gets shorter, decided by the write itself: of two rotations at once, the
-      // earlier end stays in force whichever write lands last.
-      await this.transact({
-        TransactItems: [
-          {
-            Update: {
-              TableName: this.table,
-              Key: apiKeyKey(oldKeyHash),
-              UpdateExpression: 'SET grace_ends_at = :end',
-              ConditionExpression: 'active = :active AND (attribute_not_exists(grace_ends_at) OR grace_ends_at > :end)',
-              ExpressionAttributeValues: { ':end': graceEndsAt, ':active': true },
-              ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-            },
-          },
-          ...successorItems,
-        ],
-      });
+      // earlier end stays in force whichever write lands last. Read back like a create: a rotation
+      // retried after a lost answer would make a second successor.
+      await writeOrReadBack(
+        () =>
+          this.transact({
+            TransactItems: [
+              {
+                Update: {
+                  TableName: this.table,
+                  Key: apiKeyKey(oldKeyHash),
+                  UpdateExpression: 'SET grace_ends_at = :end',
+                  ConditionExpression: 'active = :active AND (attribute_not_exists(grace_ends_at) OR grace_ends_at > :end)',
+                  ExpressionAttributeValues: { ':end': graceEndsAt, ':active': true },
+                  ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+                },
+              },
+              ...successorItems,
+            ],
+          }),
+        () => this.#holds(successorHash, successor.keyId),
+      );
       return graceEndsAt;
     } catch (error) {
       const old = (error as { CancellationReasons?: { Code?: string; Item?: Record<string, { S?: string; BOOL?: boolean }> }[] }).CancellationReasons?.[0];

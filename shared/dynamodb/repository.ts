@@ -5,12 +5,14 @@
  *   leads.ts       leads, mobile claims, idempotency keys     Leads table
  *   rejections.ts  refused requests kept for their account    Leads table
  *   meta-pages.ts  Facebook pages and lead forms (Meta leads)  Config table
+ *   google-forms.ts  Google Ads lead forms and their key hashes  Config table
  * Each module has the request path's class (all that the Lambda bundles carry) and an admin class
  * that extends it with what the admin CLI, the seed and the tests need.
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DynamoDbAccountReader, DynamoDbAccountStore } from './accounts.ts';
 import { DynamoDbApiKeyReader, DynamoDbApiKeyStore } from './api-keys.ts';
+import { DynamoDbGoogleFormStore } from './google-forms.ts';
 import { DynamoDbMetaPageStore } from './meta-pages.ts';
 import { DynamoDbLeadArchive, DynamoDbLeadStore, type TransactionRetryPolicy } from './leads.ts';
 import { DynamoDbRejectionArchive } from './rejection-archive.ts';
@@ -45,6 +47,7 @@ export class DynamoDbRepository implements RequestPathStores {
   readonly leads: DynamoDbLeadArchive;
   readonly rejections: DynamoDbRejectionArchive;
   readonly metaPages: DynamoDbMetaPageStore;
+  readonly googleForms: DynamoDbGoogleFormStore;
 
   constructor(db: DynamoDBDocumentClient, tables: TableNames, retry?: TransactionRetryPolicy, rejectionLog?: RejectionLogOptions) {
     this.keys = new DynamoDbApiKeyStore(db, tables.config);
@@ -52,5 +55,6 @@ export class DynamoDbRepository implements RequestPathStores {
     this.leads = new DynamoDbLeadArchive(db, tables.leads, retry);
     this.rejections = new DynamoDbRejectionArchive(db, tables.leads, rejectionLog);
     this.metaPages = new DynamoDbMetaPageStore(db, tables.config);
+    this.googleForms = new DynamoDbGoogleFormStore(db, tables.config);
   }
 }

@@ -10,6 +10,7 @@ import type { MiddlewareObj } from '@middy/core';
 import { withinFunctionDeadline } from '../deadline.ts';
 import type { AccountAdmin } from '../domain/account-admin.ts';
 import type { AccountKeys } from '../domain/account-keys.ts';
+import type { AccountGoogleForms } from '../domain/google-forms.ts';
 import type { LogSink } from '../log.ts';
 import { JsonNumber } from '../schemas/json-number.ts';
 import { adminRoutes, routeKeyOf, type AdminOperation } from '../routes.ts';
@@ -24,6 +25,7 @@ export interface AdminRuntime {
   readonly keys: AccountKeys;
   /** The rejection log's pages and the release of quarantined submissions. */
   readonly quarantine: ReleaseDependencies;
+  readonly googleForms: AccountGoogleForms;
   readonly log: LogSink;
 }
 
@@ -52,6 +54,13 @@ const operations: Record<AdminOperation, (runtime: AdminRuntime, p: Parameters, 
     ok(await rejectionPage(quarantine, p.accountId!, { ...(q.limit !== undefined && { limit: q.limit }), ...(q.reason !== undefined && { reason: q.reason }), ...(q.cursor !== undefined && { cursor: q.cursor }) })),
   // The answer the original request would now get: the lead endpoint's envelope (a 422 comes as the lead's refusal).
   releaseRejection: async ({ quarantine }, p) => leadCreated((await releaseQuarantined(quarantine, p.accountId!, p.rejectionId!)).lead),
+  connectGoogleForm: async ({ googleForms }, p, body) => {
+    const connected = await googleForms.connect(p.accountId!, p.formId!, body);
+    return connected.created ? created(connected.form) : ok(connected.form);
+  },
+  listGoogleForms: async ({ googleForms }, p) => ok(await googleForms.list(p.accountId!)),
+  removeGoogleForm: async ({ googleForms }, p) => noContent(await googleForms.remove(p.accountId!, p.formId!)),
+  rotateGoogleFormKey: async ({ googleForms }, p) => created(await googleForms.rotate(p.accountId!, p.formId!)),
 };
 
 const ok = (resource: unknown) => jsonResponse(200, resource);

@@ -18,9 +18,9 @@ describe('Monitoring', () => {
     expect(rate[0]!.Threshold).toBe(5);
   });
 
-  test('alarms on errors and on throttles of each function: the four lead functions, the admin and the events enrichment', () => {
-    expect(alarms.filter((a) => a.MetricName === 'Errors' && a.Namespace === 'AWS/Lambda')).toHaveLength(6);
-    expect(alarms.filter((a) => a.MetricName === 'Throttles' && a.Namespace === 'AWS/Lambda')).toHaveLength(6);
+  test('alarms on errors and on throttles of each function: the four lead functions, Google Ads lead forms, the admin and the events enrichment', () => {
+    expect(alarms.filter((a) => a.MetricName === 'Errors' && a.Namespace === 'AWS/Lambda')).toHaveLength(7);
+    expect(alarms.filter((a) => a.MetricName === 'Throttles' && a.Namespace === 'AWS/Lambda')).toHaveLength(7);
   });
 
   test('alarms on throttled reads and writes of each table', () => {
@@ -38,7 +38,7 @@ describe('Monitoring', () => {
   });
 
   test('sends every alarm, and its recovery, to the alarm topic', () => {
-    expect(alarms).toHaveLength(17);
+    expect(alarms).toHaveLength(19);
     for (const alarm of alarms) {
       expect(alarm.AlarmActions).toEqual([{ Ref: topicId }]);
       expect(alarm.OKActions).toEqual([{ Ref: topicId }]);

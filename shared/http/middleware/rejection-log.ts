@@ -30,6 +30,8 @@ export interface Refusal {
   readonly fields: Readonly<Record<string, unknown>>;
   /** A quarantine: the validated submission, kept whole so a person can release it. */
   readonly submission?: LeadSubmission;
+  /** The ad platform's id of the lead that was refused (Google Ads lead forms). */
+  readonly platformIds?: Pick<Rejection, 'google_lead_id'>;
 }
 
 /** Records a refusal for the request's account; a failure to record is logged, never answered. */
@@ -41,9 +43,11 @@ export const recordRejection = async (rejections: RejectionLog, log: LogSink, en
   }
 };
 
-const rejectionOf = (endpoint: string, refusal: Refusal, context: LeadContext): Rejection => {
+/** The record of a refusal: the request's id, the refusal, and the mobile's last four digits, never more. */
+export const rejectionOf = (endpoint: string, refusal: Refusal, context: Pick<LeadContext, 'requestId' | 'fields' | 'body' | 'account'>): Rejection => {
   const mobile = context.fields?.mobile_number ?? digitsOf(context.body?.mobile_number);
-  const key = context.account!.key;
+  // Requests without an API key (Google's webhook) have no key to name or to bound.
+  const key = context.account?.key;
   return {
     at: new Date().toISOString(),
     requestId: context.requestId,
@@ -52,10 +56,11 @@ const rejectionOf = (endpoint: string, refusal: Refusal, context: LeadContext): 
     message: refusal.message,
     ...(mobile && mobile.length >= 4 && { mobile: maskMobile(mobile) }),
     fields: refusal.fields,
-    ...(key.keyId !== undefined && { key_id: key.keyId }),
+    ...(key?.keyId !== undefined && { key_id: key.keyId }),
     // A browser key is public: its records are bounded per key and minute (CONTRACT.md section 11).
-    ...(key.origins !== undefined && { browserKey: true }),
+    ...(key?.origins !== undefined && { browserKey: true }),
     ...(refusal.submission && { submission: refusal.submission }),
+    ...refusal.platformIds,
   };
 };
 
