@@ -63,6 +63,7 @@ export class LeadIntakeStack extends Stack {
         environment: {
           ...tables.environment,
           [runtimeSettings.configCacheTtlSeconds]: String(settings.configCacheTtlSeconds),
+          [runtimeSettings.rejectionRecordsPerMinute]: String(settings.rejectionRecordsPerMinute),
           ...(route.browserFacing ? { [runtimeSettings.corsAllowedOrigins]: settings.corsAllowedOrigins.join(',') } : {}),
         },
       });
@@ -71,14 +72,15 @@ export class LeadIntakeStack extends Stack {
     }
     const lambdas = Object.fromEntries(Object.entries(functions).map(([name, fn]) => [name, fn.function])) as Record<EndpointName, LeadFunction['function']>;
 
-    // One function for the admin API: it reads and writes the Config table, and nothing else.
+    // One function for the admin API: configuration in the Config table; on the Leads table, the
+    // rejection log's pages and the release of a quarantined submission into a lead.
     const admin = new LeadFunction(this, 'Admin', {
       entry: path.join(projectRoot, adminEntry),
       projectRoot,
       description: `Lead intake ${settings.stage}: admin API ${ADMIN_BASE_PATH}`,
       memorySize: settings.memorySize,
       logRetentionDays: settings.logRetentionDays,
-      environment: { [configTable.envVar]: tables.config.tableName },
+      environment: { ...tables.environment },
     });
     tables.grantAdmin(admin.function);
 

@@ -57,6 +57,11 @@ export interface LeadIntakeSettings {
    */
   readonly configCacheTtlSeconds: number;
   /**
+   * Rejection records stored per browser key in one calendar minute (UTC); past it the refusals are
+   * counted on one `suppressed` item per key and minute (CONTRACT.md section 11). @default 60
+   */
+  readonly rejectionRecordsPerMinute: number;
+  /**
    * HTTPS URL of the CRM's endpoint that receives every Lead Created event (an EventBridge API destination
    * POSTs `{"id", "source", "detail-type", "time", "detail"}` to it, retrying 429, 5xx and timeouts for up
    * to 24 hours). @default none: events stay on the bus for subscribers in AWS
@@ -88,6 +93,7 @@ export const defaultSettings: LeadIntakeSettings = {
   logRetentionDays: 30,
   memorySize: 512,
   configCacheTtlSeconds: 30,
+  rejectionRecordsPerMinute: 60,
   crmWebhookAuthorizationHeader: 'Authorization',
   crmWebhookRateLimitPerSecond: 20,
   eventArchiveDays: 30,
@@ -121,6 +127,7 @@ export function resolveSettings(node: Node, props: Partial<LeadIntakeSettings> =
     alarmEmail: alarmEmail === undefined || alarmEmail === '' ? undefined : email(alarmEmail),
     memorySize: number('memorySize', raw('memorySize'), { min: 128, max: 10_240, integer: true }),
     configCacheTtlSeconds: number('configCacheTtlSeconds', raw('configCacheTtlSeconds'), { min: 0, max: 3_600, integer: true }),
+    rejectionRecordsPerMinute: number('rejectionRecordsPerMinute', raw('rejectionRecordsPerMinute'), { min: 1, max: 100_000, integer: true }),
     ...(crmWebhookUrl !== undefined && { crmWebhookUrl }),
     ...(crmWebhookAuthorizationSecret !== undefined && { crmWebhookAuthorizationSecret }),
     crmWebhookAuthorizationHeader: headerName(raw('crmWebhookAuthorizationHeader')),

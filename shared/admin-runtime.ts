@@ -1,17 +1,19 @@
 /**
- * The admin function's wiring, read from its environment once per container: the configuration
- * and key stores (never the lead store: the admin function writes configuration, not leads) and its
- * log line.
+ * The admin function's wiring, read from its environment once per container: the configuration, key
+ * and Google form stores, the rejection log and the lead store a release writes to, and its log line.
  */
 import { AccountAdmin } from './domain/account-admin.ts';
 import { AccountKeys } from './domain/account-keys.ts';
+import { newLeadId } from './domain/lead-id.ts';
+import type { AccountConfigStore, ApiKeyRegistry, GoogleFormRegistry, LeadStore, RejectionArchive } from './domain/ports.ts';
+import { DynamoDbLeadStore } from './dynamodb/leads.ts';
+import { DynamoDbRejectionArchive } from './dynamodb/rejection-archive.ts';
+import { tableNamesFromEnvironment } from './runtime.ts';
 import { AccountGoogleForms } from './domain/google-forms.ts';
-import type { AccountConfigStore, ApiKeyRegistry, GoogleFormRegistry } from './domain/ports.ts';
 import { DynamoDbAccountStore } from './dynamodb/accounts.ts';
 import { DynamoDbApiKeyStore } from './dynamodb/api-keys.ts';
 import { DynamoDbGoogleFormStore } from './dynamodb/google-forms.ts';
 import { createDocumentClient } from './dynamodb/client.ts';
-import { configTable } from './dynamodb/tables.ts';
 import type { AdminRuntime } from './http/admin-handler.ts';
 import { logLineSink, type LogSink } from './log.ts';
 import { runtimeSettings } from './routes.ts';
@@ -19,20 +21,29 @@ import { runtimeSettings } from './routes.ts';
 export interface AdminStores {
   readonly accounts: AccountConfigStore;
   readonly keys: ApiKeyRegistry;
+  /** The rejection log, and the lead store a release writes to. */
+  readonly rejections: RejectionArchive;
+  readonly leads: LeadStore;
   readonly googleForms: GoogleFormRegistry;
 }
 
-export const adminRuntime = ({ accounts, keys, googleForms }: AdminStores, log: LogSink = logLineSink({ message: 'admin request' })): AdminRuntime => ({
+export const adminRuntime = ({ accounts, keys, rejections, leads, googleForms }: AdminStores, log: LogSink = logLineSink({ message: 'admin request' })): AdminRuntime => ({
   accounts: new AccountAdmin(accounts),
   keys: new AccountKeys({ keys, accounts }),
+  quarantine: { rejections, accounts, leads, newLeadId, now: () => new Date() },
   googleForms: new AccountGoogleForms({ forms: googleForms, accounts }),
   log,
 });
 
 export const adminRuntimeFromEnvironment = (env: NodeJS.ProcessEnv = process.env): AdminRuntime => {
   const endpoint = env[runtimeSettings.dynamodbEndpoint];
-  const table = env[configTable.envVar];
-  if (!table) throw new Error(`Environment variable ${configTable.envVar} is not set`);
+  const { config, leads } = tableNamesFromEnvironment(env);
   const db = createDocumentClient(endpoint ? { endpoint } : {});
-  return adminRuntime({ accounts: new DynamoDbAccountStore(db, table), keys: new DynamoDbApiKeyStore(db, table), googleForms: new DynamoDbGoogleFormStore(db, table) });
+  return adminRuntime({
+    accounts: new DynamoDbAccountStore(db, config),
+    keys: new DynamoDbApiKeyStore(db, config),
+    rejections: new DynamoDbRejectionArchive(db, leads),
+    leads: new DynamoDbLeadStore(db, leads),
+    googleForms: new DynamoDbGoogleFormStore(db, config),
+  });
 };

@@ -40,6 +40,8 @@ export type AdminOperation =
   | 'listKeys'
   | 'revokeKey'
   | 'rotateKey'
+  | 'listRejections'
+  | 'releaseRejection'
   | 'connectGoogleForm'
   | 'listGoogleForms'
   | 'removeGoogleForm'
@@ -69,6 +71,8 @@ export const adminRoutes: readonly AdminRoute[] = [
   { method: 'GET', path: '/admin/v1/accounts/{accountId}/keys', operation: 'listKeys' },
   { method: 'DELETE', path: '/admin/v1/accounts/{accountId}/keys/{keyId}', operation: 'revokeKey' },
   { method: 'POST', path: '/admin/v1/accounts/{accountId}/keys/{keyId}/rotate', operation: 'rotateKey' },
+  { method: 'GET', path: '/admin/v1/accounts/{accountId}/rejections', operation: 'listRejections' },
+  { method: 'POST', path: '/admin/v1/accounts/{accountId}/rejections/{rejectionId}/release', operation: 'releaseRejection' },
   { method: 'PUT', path: '/admin/v1/accounts/{accountId}/google-forms/{formId}', operation: 'connectGoogleForm' },
   { method: 'GET', path: '/admin/v1/accounts/{accountId}/google-forms', operation: 'listGoogleForms' },
   { method: 'DELETE', path: '/admin/v1/accounts/{accountId}/google-forms/{formId}', operation: 'removeGoogleForm' },
@@ -115,6 +119,8 @@ export const runtimeSettings = {
   corsAllowedOrigins: 'CORS_ALLOWED_ORIGINS',
   /** Set only for DynamoDB Local; the deployed functions use the regional endpoint. */
   dynamodbEndpoint: 'DYNAMODB_ENDPOINT',
+  /** Rejection records stored per browser key and minute (lib/settings.ts rejectionRecordsPerMinute); 60 when unset. */
+  rejectionRecordsPerMinute: 'REJECTION_RECORDS_PER_MINUTE',
 } as const;
 
 /**

@@ -8,6 +8,7 @@ import { newLeadId } from './domain/lead-id.ts';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient, primeDocumentClient } from './dynamodb/client.ts';
 import { requestPathStores, type RequestPathStores, type TableNames } from './dynamodb/repository.ts';
+import type { RejectionLogOptions } from './dynamodb/rejections.ts';
 import { configTable, leadsTable } from './dynamodb/tables.ts';
 import type { LeadRuntime } from './http/lead-handler.ts';
 import { runtimeSettings } from './routes.ts';
@@ -51,6 +52,15 @@ export const documentClientFromEnvironment = (env: NodeJS.ProcessEnv = process.e
   return (containerClient ??= createDocumentClient(endpoint ? { endpoint } : {}));
 };
 
+/** The bound on a browser key's rejection records, from REJECTION_RECORDS_PER_MINUTE (60 when unset). */
+export const rejectionLogOptionsFromEnvironment = (env: NodeJS.ProcessEnv = process.env): RejectionLogOptions => {
+  const text = env[runtimeSettings.rejectionRecordsPerMinute];
+  if (text === undefined || text === '') return {};
+  const perMinute = Number(text);
+  if (!Number.isSafeInteger(perMinute) || perMinute < 1) throw new Error(`${runtimeSettings.rejectionRecordsPerMinute} must be a whole number, 1 or more`);
+  return { recordsPerMinute: perMinute };
+};
+
 let containerRuntime: LeadRuntime | undefined;
 
 /** Seconds a container trusts configuration it read (keys, accounts, Google forms) before re-reading it. */
@@ -64,7 +74,7 @@ export const configCacheTtlSecondsFromEnvironment = (env: NodeJS.ProcessEnv = pr
 export const runtimeFromEnvironment = (env: NodeJS.ProcessEnv = process.env): LeadRuntime => {
   if (containerRuntime) return containerRuntime;
   containerRuntime = leadRuntime({
-    stores: requestPathStores(documentClientFromEnvironment(env), tableNamesFromEnvironment(env)),
+    stores: requestPathStores(documentClientFromEnvironment(env), tableNamesFromEnvironment(env), undefined, rejectionLogOptionsFromEnvironment(env)),
     configCacheTtlSeconds: configCacheTtlSecondsFromEnvironment(env),
     corsAllowedOrigins: (env[runtimeSettings.corsAllowedOrigins] ?? '*').split(',').map((origin) => origin.trim()).filter(Boolean),
   });

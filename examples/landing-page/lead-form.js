@@ -168,11 +168,15 @@ const payloadOf = (form, config) => {
     campaignID: config.campaign,
     sub_source: config.subSource,
   };
+  // The trap's input has a neutral name (so autofill leaves it alone); its value goes as the field the service checks.
+  const trap = form.querySelector('[data-honeypot]');
   // Form controls come last: a page may offer its own projectID choice, for instance.
   for (const [name, value] of new FormData(form)) {
     if (typeof value !== 'string') continue;
     const text = value.trim();
-    if (text) payload[name] = text;
+    if (!text) continue;
+    if (trap && name === trap.name) payload[trap.dataset.honeypot] = text;
+    else payload[name] = text;
   }
   return payload;
 };

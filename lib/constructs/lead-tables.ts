@@ -4,9 +4,9 @@
  */
 import { RemovalPolicy } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
-import type * as iam from 'aws-cdk-lib/aws-iam';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import { Construct } from 'constructs';
-import { configTable, leadsTable, type TableDefinition } from '../../shared/dynamodb/tables.ts';
+import { configTable, leadsTable, rejectionReasonIndex, type TableDefinition } from '../../shared/dynamodb/tables.ts';
 
 /**
  * What a lead function may do, per table. Reading: the API key, the account and its projects, campaigns
@@ -17,18 +17,23 @@ import { configTable, leadsTable, type TableDefinition } from '../../shared/dyna
  */
 export const leadFunctionTableAccess = {
   config: ['dynamodb:GetItem', 'dynamodb:Query'],
-  leads: ['dynamodb:PutItem', 'dynamodb:GetItem'],
+  // UpdateItem: a browser key's rejection records are counted per minute, and those past the bound
+  // add to one counter item (shared/dynamodb/rejections.ts).
+  leads: ['dynamodb:PutItem', 'dynamodb:GetItem', 'dynamodb:UpdateItem'],
 } as const;
 
 /**
  * What the admin function may do: read an account's partition and its keys (BatchGetItem lists them),
  * and write configuration and key items (a
- * transaction's parts are authorised as PutItem, UpdateItem and ConditionCheckItem). Nothing on the
- * Leads table: it writes configuration, never leads.
+ * transaction's parts are authorised as PutItem, UpdateItem and ConditionCheckItem). On the Leads
+ * table: page the rejection log (Query, on the table and its by_reason index), read one record
+ * (GetItem), and release a quarantined submission: the lead, its claim and its release marker are
+ * Puts of one transaction, then the record is marked (UpdateItem).
  */
 export const adminFunctionTableAccess = {
   // DeleteItem: disconnecting a Google Ads lead form deletes its item and its listing (CONTRACT.md section 10).
   config: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:ConditionCheckItem', 'dynamodb:DeleteItem'],
+  leads: ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
 } as const;
 
 export class LeadTables extends Construct {
@@ -52,12 +57,19 @@ export class LeadTables extends Construct {
   /** Exactly the actions of `leadFunctionTableAccess`, on these two tables only (no index, no wildcard). */
   grantLeadIntake(grantee: iam.IGrantable): void {
     this.config.grant(grantee, ...leadFunctionTableAccess.config);
-    this.leads.grant(grantee, ...leadFunctionTableAccess.leads);
+    // Not Table.grant: with an index on the table it adds `<table>/index/*`, which the request path never reads.
+    iam.Grant.addToPrincipal({ grantee, actions: [...leadFunctionTableAccess.leads], resourceArns: [this.leads.tableArn] });
   }
 
-  /** Exactly the actions of `adminFunctionTableAccess`, on the Config table only. */
+  /** Exactly the actions of `adminFunctionTableAccess`, on each table (and, for Query, the Leads table's index). */
   grantAdmin(grantee: iam.IGrantable): void {
     this.config.grant(grantee, ...adminFunctionTableAccess.config);
+    // The one index by name (Table.grant would add `<table>/index/*`).
+    iam.Grant.addToPrincipal({
+      grantee,
+      actions: [...adminFunctionTableAccess.leads],
+      resourceArns: [this.leads.tableArn, `${this.leads.tableArn}/index/${rejectionReasonIndex.name}`],
+    });
   }
 }
 
@@ -73,6 +85,14 @@ function tableFrom(scope: Construct, definition: TableDefinition): dynamodb.Tabl
     timeToLiveAttribute: definition.timeToLiveAttribute,
     stream: definition.streamNewImages ? dynamodb.StreamViewType.NEW_IMAGE : undefined,
   });
+  for (const index of definition.indexes ?? []) {
+    table.addGlobalSecondaryIndex({
+      indexName: index.name,
+      partitionKey: { name: index.partitionKey, type: dynamodb.AttributeType.STRING },
+      sortKey: { name: index.sortKey, type: dynamodb.AttributeType.STRING },
+      projectionType: dynamodb.ProjectionType.ALL,
+    });
+  }
   // A fixed logical id: moving or renaming this construct must never make CloudFormation create an empty
   // replacement table (the old one would be retained, orphaned, and the functions pointed at the new one).
   (table.node.defaultChild as dynamodb.CfnTable).overrideLogicalId(`${definition.id}Table`);

@@ -1,8 +1,14 @@
-/** An account's rejection log (CONTRACT.md sections 7 and 11). */
-import type { Rejection } from '../../shared/domain/ports.ts';
-import { existingAccount, HELP, isoTime, printJsonOr, required, table, type CommandModule } from './command.ts';
-
-const REJECTIONS_KEPT_MS = 30 * 24 * 60 * 60 * 1000;
+/**
+ * An account's rejection log (CONTRACT.md sections 7 and 11): one page of it, newest first, and the
+ * release of a quarantined submission into a lead, through the same domain operations as the admin
+ * API (shared/domain/quarantine.ts).
+ */
+import { InvalidConfigurationError, LeadIntakeError } from '../../shared/domain/errors.ts';
+import { newLeadId } from '../../shared/domain/lead-id.ts';
+import type { StoredRejection } from '../../shared/domain/ports.ts';
+import { rejectionPage, releaseQuarantined } from '../../shared/domain/quarantine.ts';
+import type { DynamoDbRepository } from '../../shared/dynamodb/repository.ts';
+import { CommandError, HELP, optional, printJsonOr, required, table, UsageError, type CommandModule } from './command.ts';
 
 /** `mobile_number: must be a 10-digit ...; email: must be ...` or `projectID: PRJ-9`: one line per rejection. */
 const compactFields = (fields: Readonly<Record<string, unknown>>): string =>
@@ -13,36 +19,98 @@ const compactFields = (fields: Readonly<Record<string, unknown>>): string =>
     })
     .join('; ');
 
+/** What the table shows of a record beyond its fields: a suppressed counter's counts, a release. */
+const details = (r: StoredRejection): string => {
+  if (r.reason === 'suppressed') return `${r.count} not stored (${Object.entries(r.reasons ?? {}).map(([reason, n]) => `${reason}: ${n}`).join(', ')})`;
+  const fields = compactFields(r.fields) + (r.omittedFields ? `; and ${r.omittedFields} more` : '');
+  return r.lead_id ? `${fields}; released as lead ${r.lead_id}` : fields;
+};
+
 /** The rejections as a table for a terminal; every field of each stays in --json. */
-const rejectionTable = (found: readonly Rejection[]): string => {
+const rejectionTable = (found: readonly StoredRejection[]): string => {
   if (found.length === 0) return 'No rejected submissions.\n';
-  const columns: [string, (rejection: Rejection) => unknown][] = [
-    ['time', (r) => r.at],
+  const columns: [string, (rejection: StoredRejection) => unknown][] = [
+    ['id', (r) => r.id],
+    ['time', (r) => r.created_at],
     // A Meta lead is found by its leadgen id (Meta's lead center shows it), a Google one by its lead id.
     ['endpoint', (r) => (r.meta_leadgen_id ? `${r.endpoint} leadgen ${r.meta_leadgen_id}` : r.google_lead_id ? `${r.endpoint} lead ${r.google_lead_id}` : r.endpoint)],
     ['reason', (r) => r.reason],
     ['message', (r) => r.message],
     ['mobile', (r) => r.mobile],
-    ['fields', (r) => compactFields(r.fields) + (r.omittedFields ? `; and ${r.omittedFields} more` : '')],
+    ['fields', details],
   ];
   return table(columns, found) + `${found.length} rejected submission(s)\n`;
 };
 
+/** The domain's dependencies for the log and its releases. */
+const quarantine = (repository: DynamoDbRepository) => ({
+  rejections: repository.rejections,
+  accounts: repository.accounts,
+  leads: repository.leads,
+  newLeadId,
+  now: () => new Date(),
+});
+
+/** The admin API's 400 for a bad limit, reason or cursor is the CLI's exit 2. */
+const asUsage = async <T>(command: string, run: () => Promise<T>): Promise<T> => {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof InvalidConfigurationError) throw new UsageError(error.message, command);
+    throw error;
+  }
+};
+
 const rejections: CommandModule = {
   rejections: {
-    usage: 'rejections --account ID [--since ISO-8601] [--json]',
-    summary: "List an account's rejected submissions (422s, and bots caught by a browser key's honeypot) of the last 30 days, oldest first: a table, or a JSON array with --json.",
-    options: { ...HELP, account: { type: 'string' }, since: { type: 'string' }, json: { type: 'boolean' } },
+    usage: 'rejections --account ID [--limit N] [--reason R] [--cursor C] [--json]',
+    summary:
+      "One page of an account's rejected submissions of the last 30 days, newest first (at most N, default 50, 1 to 200), optionally of one reason: a table, " +
+      'or a JSON array with --json. When there are more, the cursor of the next page goes to standard error; pass it as --cursor.',
+    options: { ...HELP, account: { type: 'string' }, limit: { type: 'string' }, reason: { type: 'string' }, cursor: { type: 'string' }, json: { type: 'boolean' } },
     positionals: [],
     run: async ({ values }, repository, io) => {
       const accountId = required(values.account, '--account', 'rejections');
-      const since = values.since === undefined ? undefined : isoTime(values.since as string, '--since', 'rejections');
-      const repo = repository();
-      await existingAccount(repo, accountId);
-      // Kept 30 days: DynamoDB's TTL deletes lazily (up to days late), so older records are not shown.
-      const oldest = new Date(Date.now() - REJECTIONS_KEPT_MS).toISOString();
-      const found = (await repo.rejections.listRejections(accountId, since)).filter((rejection) => rejection.at >= oldest);
-      printJsonOr(io, values.json, found, () => rejectionTable(found));
+      const reason = optional(values.reason);
+      const page = await asUsage('rejections', async () => {
+        try {
+          return await rejectionPage(quarantine(repository()), accountId, {
+            ...(values.limit !== undefined && { limit: values.limit as string }),
+            ...(reason !== undefined && { reason }),
+            ...(values.cursor !== undefined && { cursor: values.cursor as string }),
+          });
+        } catch (error) {
+          if (error instanceof LeadIntakeError && error.reason === 'account_not_found') throw new CommandError(`account ${JSON.stringify(accountId)} does not exist`);
+          throw error;
+        }
+      });
+      printJsonOr(io, values.json, page.items, () => rejectionTable(page.items));
+      if (page.next) io.stderr(`More: npm run admin -- rejections --account ${accountId}${reason ? ` --reason ${reason}` : ''} --cursor ${page.next}\n`);
+    },
+  },
+  release: {
+    usage: 'release --account ID --rejection-id RID [--json]',
+    summary:
+      'Turn a quarantined submission (honeypot, captcha_failed, captcha_unavailable) into a lead, through the duplicate rules as they stand now, once. ' +
+      'Prints the lead (exit 0), or why it was not released (exit 1).',
+    options: { ...HELP, account: { type: 'string' }, 'rejection-id': { type: 'string' }, json: { type: 'boolean' } },
+    positionals: [],
+    run: async ({ values }, repository, io) => {
+      const accountId = required(values.account, '--account', 'release');
+      const rejectionId = required(values['rejection-id'], '--rejection-id', 'release');
+      let lead;
+      try {
+        ({ lead } = await asUsage('release', () => releaseQuarantined(quarantine(repository()), accountId, rejectionId)));
+      } catch (error) {
+        // Not released: the message the admin API answers (Already released, Lead already exists, ...).
+        if (error instanceof LeadIntakeError && error.status < 500) {
+          if (values.json === true) io.stdout(`${JSON.stringify({ status: false, message: error.message }, null, 2)}\n`);
+          throw new CommandError(error.message);
+        }
+        throw error;
+      }
+      if (values.json === true) io.stdout(`${JSON.stringify(lead, null, 2)}\n`);
+      else io.stdout(`Released ${rejectionId} as lead ${lead.id} (project ${lead.projectID}${lead.is_repeated ? `, a repeat${lead.parent_lead_id ? ` of ${lead.parent_lead_id}` : ''}` : ''}).\n`);
     },
   },
 };

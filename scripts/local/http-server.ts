@@ -146,6 +146,10 @@ const serveAdmin = async (admin: LocalAdminApi | undefined, method: string, path
   response.end(payload);
 };
 
+/** `127.0.0.1:PORT`, `localhost:PORT` or `[::1]:PORT`, the port being the one the request came in on. */
+export const isLoopbackHost = (host: string | undefined, port: number | undefined): boolean =>
+  host !== undefined && port !== undefined && [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`].includes(host.toLowerCase());
+
 export const createLocalServer = ({ handlers, metaWebhook, googleAds, admin, functionTimeoutMs = FUNCTION_TIMEOUT_SECONDS * 1000, onHandlerError }: LocalServerOptions): Server =>
   createServer(async (request, response) => {
     /** The function behind a path that API Gateway routes to a lead function: an endpoint's, or Google Ads lead forms'. */
@@ -164,6 +168,12 @@ export const createLocalServer = ({ handlers, metaWebhook, googleAds, admin, fun
       onHandlerError?.(new Error(`the ${name} handler did not answer within the function timeout (${functionTimeoutMs} ms)`));
       return json(response, 500, PLATFORM_TIMEOUT_BODY);
     };
+    // DNS rebinding: a web page whose name now resolves to 127.0.0.1 still sends its own Host, so only
+    // the loopback names of this port are served (the local admin API's default secret is public).
+    if (!isLoopbackHost(request.headers.host, request.socket.localPort)) {
+      request.resume();
+      return json(response, 403, { status: false, message: 'Host not allowed' }, { 'x-request-id': randomUUID() });
+    }
     try {
       const method = (request.method ?? 'GET').toUpperCase();
       const { pathname, search } = new URL(request.url ?? '/', 'http://localhost');

@@ -5,8 +5,15 @@
 import { ID_MAX, NAME_MAX, SUB_SOURCE_MAX } from '../../shared/domain/account-admin.ts';
 import {
   AccountNotFoundError,
+  AlreadyReleasedError,
   BodyNotAnObjectError,
+  CampaignNotFoundError,
   CampaignOfAnotherProjectError,
+  LeadAlreadyExistsError,
+  NotQuarantinedError,
+  ProjectNotFoundError,
+  RejectionNotFoundError,
+  SubSourceNotFoundError,
   MalformedJsonBodyError,
   RevokedKeyRotationError,
   UnknownCampaignError,
@@ -15,6 +22,7 @@ import {
   type LeadIntakeError,
 } from '../../shared/domain/errors.ts';
 import { GoogleFormConflictError, UnknownGoogleFormError } from '../../shared/domain/google-errors.ts';
+import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from '../../shared/domain/quarantine.ts';
 import { duplicateSettings, keyEndpoints, socialPlatforms } from '../../shared/domain/lead.ts';
 import { adminRequestFailed } from '../../shared/http/admin-handler.ts';
 import { ADMIN_BASE_PATH, adminRoutes, type AdminOperation } from '../../shared/routes.ts';
@@ -125,6 +133,39 @@ export const adminSchemas: JsonObject = {
       expires_at: { type: ['string', 'null'] },
     },
   },
+  RejectionPage: {
+    type: 'object',
+    required: ['items', 'next'],
+    properties: {
+      items: { type: 'array', items: ref('RejectionRecord') },
+      next: { type: ['string', 'null'], description: 'The cursor of the next page; null after the last.' },
+    },
+  },
+  RejectionRecord: {
+    type: 'object',
+    description: 'A refused request. Quarantine records (honeypot, captcha_failed, captcha_unavailable) carry the validated submission whole; suppressed counters carry count and reasons.',
+    required: ['id', 'created_at', 'endpoint', 'reason', 'message', 'fields'],
+    properties: {
+      id: { type: 'string', description: 'Unique in the account: the id to release.' },
+      created_at: { type: 'string' },
+      at: { type: 'string', description: 'The time of the refusal (the same as created_at).' },
+      requestId: { type: 'string' },
+      endpoint: { type: 'string' },
+      reason: { type: 'string' },
+      message: { type: 'string' },
+      mobile: { type: 'string', description: 'The mobile number, masked to its last four digits.' },
+      fields: { type: 'object', description: 'The fields that failed, with their messages, bounded to 20.' },
+      omittedFields: { type: 'integer' },
+      key_id: { type: 'string' },
+      meta_leadgen_id: { type: 'string' },
+      google_lead_id: { type: 'string' },
+      submission: { type: 'object', description: 'A quarantine: the validated submission, whole.' },
+      released_at: { type: 'string' },
+      lead_id: { type: 'string', description: 'A released quarantine: the lead it became.' },
+      count: { type: 'integer', description: 'A suppressed counter: the records of this key not stored in this minute.' },
+      reasons: { type: 'object', additionalProperties: { type: 'integer' }, description: 'A suppressed counter: how many per reason.' },
+    },
+  },
   GoogleFormBody: {
     type: 'object',
     additionalProperties: false,
@@ -190,7 +231,10 @@ const forbidden = {
 const googleFormMissing = message(UnknownGoogleFormError);
 
 /** What each operation takes and answers. */
-const operations: Record<AdminOperation, { summary: string; description: string; body?: string; answers: JsonObject; notFound: string[]; conflict?: string }> = {
+const operations: Record<
+  AdminOperation,
+  { summary: string; description: string; body?: string; query?: JsonObject[]; answers: JsonObject; notFound: string[]; conflict?: string | readonly string[] }
+> = {
   getAccount: {
     summary: 'The account, its active projects and campaigns, sub sources and duplicate setting (never keys)',
     description: 'Reads the account as lead requests see it: retired projects and campaigns are left out. Keys are listed by their own route, never here.',
@@ -285,6 +329,31 @@ const operations: Record<AdminOperation, { summary: string; description: string;
     answers: success('201', 'The form with its new key', ref('GoogleForm')),
     notFound: [accountMissing, googleFormMissing],
   },
+  listRejections: {
+    summary: 'One page of the account’s rejection log, newest first',
+    description:
+      'Every refused request of the last 30 days (422s, honeypot and challenge quarantines, Meta and Google refusals, and per browser key and minute one `suppressed` counter past the rate bound). ' +
+      'Follow `next` (pass it back as `cursor`, with the same `reason`) until it is null: every record comes once. A page costs a bounded number of queries whatever the log’s size.',
+    query: [
+      { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: MAX_PAGE_LIMIT, default: DEFAULT_PAGE_LIMIT }, description: 'Records on the page; outside 1 to 200: 400.' },
+      { name: 'reason', in: 'query', required: false, schema: { type: 'string' }, description: 'Only records of this reason (honeypot, captcha_failed, captcha_unavailable, field_validation, duplicate_lead, suppressed, ...).' },
+      { name: 'cursor', in: 'query', required: false, schema: { type: 'string' }, description: 'The `next` of the page before; any other text: 400.' },
+    ],
+    answers: success('200', 'The page', ref('RejectionPage')),
+    notFound: [accountMissing],
+  },
+  releaseRejection: {
+    summary: 'Release a quarantined submission into a lead',
+    description:
+      'A record of reason honeypot, captcha_failed or captcha_unavailable becomes a lead through the account’s duplicate rules as they stand now (its created_at is the release time), once, ' +
+      'and a Lead Created event like any lead. The answer is the lead endpoint’s envelope: 200 with the lead, or 422 with the duplicate or validation message.',
+    answers: {
+      ...success('200', 'Released: the stored lead, in the lead endpoint’s envelope', { type: 'object', properties: { status: { const: true }, message: { const: 'Lead created successfully' }, data: { type: 'object' } } }),
+      '422': failure('Not released: what the original request would now get', [message(LeadAlreadyExistsError), message(ProjectNotFoundError), message(CampaignNotFoundError), message(SubSourceNotFoundError)]),
+    },
+    notFound: [accountMissing, message(RejectionNotFoundError)],
+    conflict: [message(AlreadyReleasedError), message(NotQuarantinedError)],
+  },
 };
 
 const ADMIN_DESCRIPTION =
@@ -310,7 +379,8 @@ export const adminPaths = (): JsonObject => {
       ...(spec.body && { '400': failure('A body or path id that breaks a rule: nothing changed', [message(MalformedJsonBodyError), message(BodyNotAnObjectError), 'name must be a non-empty string']) }),
       '403': forbidden,
       ...(spec.notFound.length > 0 && { '404': failure('An id on the path that is not there', spec.notFound) }),
-      ...(spec.conflict && { '409': failure('Refused: nothing changed', [spec.conflict]) }),
+      ...(spec.query && { '400': failure('A query parameter that breaks a rule', ['limit must be a whole number from 1 to 200', 'cursor is not one this service gave: start again without it']) }),
+      ...(spec.conflict && { '409': failure('Refused: nothing changed', typeof spec.conflict === 'string' ? [spec.conflict] : spec.conflict) }),
       '500': failure('Unexpected failure', [adminRequestFailed('5d0f3c1e-8b2a-4c6f-9e7d-2a1b3c4d5e6f')]),
     };
     (paths[route.path] ??= {})[route.method.toLowerCase()] = {
@@ -319,7 +389,7 @@ export const adminPaths = (): JsonObject => {
       summary: spec.summary,
       description: spec.description,
       security: [{ sigv4: [] }],
-      parameters,
+      parameters: [...parameters, ...(spec.query ?? [])],
       ...(spec.body && { requestBody: { required: false, content: { 'application/json': { schema: ref(spec.body) } } } }),
       responses,
     };

@@ -77,6 +77,8 @@ export interface RotatedKey extends IssuedKey {
 export type RevokeKeyTarget = { readonly key: string } | { readonly keyId: string };
 
 export const DEFAULT_ROTATION_GRACE_SECONDS = 86_400;
+/** 30 days: a replaced key must not stay usable for longer (CONTRACT.md section 11). */
+export const MAX_ROTATION_GRACE_SECONDS = 2_592_000;
 const LABEL_MAX = 200;
 
 /** Creates a key for an existing account; the plaintext is in the answer and nowhere else. */
@@ -124,14 +126,16 @@ export const rotateKey = async (deps: KeyAdminDependencies, input: RotateKeyInpu
   if (!Number.isSafeInteger(graceSeconds) || graceSeconds < 0) {
     throw new InvalidKeyOptionError('grace', `the grace period must be a whole number of seconds, 0 or more, not ${JSON.stringify(graceSeconds)}`);
   }
+  if (graceSeconds > MAX_ROTATION_GRACE_SECONDS) {
+    throw new InvalidKeyOptionError('grace', `the grace period is at most ${MAX_ROTATION_GRACE_SECONDS} seconds (30 days), not ${graceSeconds}`);
+  }
   const expiresAt = input.expiresAt == null ? null : expiry(input.expiresAt, now);
   const found = await deps.keys.findKeyById(input.keyId);
   if (!found) throw new KeyNotFoundError(input.keyId);
   const old = found.key;
   if (!old.active || (old.graceEndsAt !== null && old.graceEndsAt <= now.toISOString())) throw new KeyRevokedError(old.keyId);
 
-  const requestedEnd = new Date(now.getTime() + graceSeconds * 1000).toISOString();
-  const graceEndsAt = old.graceEndsAt !== null && old.graceEndsAt < requestedEnd ? old.graceEndsAt : requestedEnd;
+  const graceEndsAt = new Date(now.getTime() + graceSeconds * 1000).toISOString();
   const key = newApiKey();
   const successor: StoredApiKey = {
     keyId: newKeyId(),
@@ -144,8 +148,10 @@ export const rotateKey = async (deps: KeyAdminDependencies, input: RotateKeyInpu
     graceEndsAt: null,
     createdAt: now.toISOString(),
   };
-  if (!(await deps.keys.rotateKey(found.keyHash, graceEndsAt, hashApiKey(key), successor))) throw new KeyRevokedError(old.keyId);
-  return { ...issued(key, successor), replaces: { key_id: old.keyId, expires_at: graceEndsAt } };
+  // The store keeps the earlier of this end and one already set, in the write itself.
+  const inForce = await deps.keys.rotateKey(found.keyHash, graceEndsAt, hashApiKey(key), successor);
+  if (inForce === undefined) throw new KeyRevokedError(old.keyId);
+  return { ...issued(key, successor), replaces: { key_id: old.keyId, expires_at: inForce } };
 };
 
 /**

@@ -65,6 +65,9 @@ export class UnknownProjectError extends /* @__PURE__ */ refusal(404, 'project_n
 export class UnknownCampaignError extends /* @__PURE__ */ refusal(404, 'campaign_not_found', 'Campaign not found') {}
 export class UnknownKeyError extends /* @__PURE__ */ refusal(404, 'key_not_found', 'Key not found') {}
 export class RevokedKeyRotationError extends /* @__PURE__ */ refusal(409, 'key_revoked', 'Key is revoked and cannot be rotated') {}
+export class RejectionNotFoundError extends /* @__PURE__ */ refusal(404, 'rejection_not_found', 'Rejection not found') {}
+export class AlreadyReleasedError extends /* @__PURE__ */ refusal(409, 'already_released', 'Already released') {}
+export class NotQuarantinedError extends /* @__PURE__ */ refusal(409, 'not_quarantined', 'Not a quarantined submission') {}
 export class CampaignOfAnotherProjectError extends /* @__PURE__ */ refusal(409, 'campaign_of_another_project', 'Campaign belongs to another project') {}
 
 /** A configuration that breaks a rule of the seed file or of section 7: nothing was changed. */

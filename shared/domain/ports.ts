@@ -2,6 +2,7 @@
  * What the domain needs from storage. The DynamoDB repository implements these; the domain never
  * sees a table, a key or an attribute value.
  */
+import type { LeadSubmission } from './create-lead.ts';
 import type { AccountConfig, AccountSettings, ApiKeyGrant, Campaign, DuplicateSetting, LeadRecord, LeadSource, Project } from './lead.ts';
 
 export interface ApiKeyReader {
@@ -47,10 +48,11 @@ export interface ApiKeyRegistry extends ApiKeyReader {
   /** Marks a key inactive; false when no such key is stored. */
   revokeApiKey(keyHash: string): Promise<boolean>;
   /**
-   * Stores the successor and ends the old key's grace at `graceEndsAt`, in one atomic write; false,
+   * Stores the successor and ends the old key's grace at `graceEndsAt` unless an earlier end is set
+   * (the earlier stays), in one atomic, conditional write; returns the grace end in force. Undefined,
    * and nothing written, when the old key was revoked meanwhile.
    */
-  rotateKey(oldKeyHash: string, graceEndsAt: string, successorHash: string, successor: StoredApiKey): Promise<boolean>;
+  rotateKey(oldKeyHash: string, graceEndsAt: string, successorHash: string, successor: StoredApiKey): Promise<string | undefined>;
 }
 
 export interface AccountReader {
@@ -135,12 +137,63 @@ export interface Rejection {
   readonly omittedFields?: number;
   /** Meta Lead Ads (endpoint `meta`): the leadgen id of the lead that could not be created. */
   readonly meta_leadgen_id?: string;
+  /** The key id of the API key the request came with (a browser key's records are bounded per key and minute). */
+  readonly key_id?: string;
+  /** The key is a browser key (public): its records are bounded per key and minute. Not stored. */
+  readonly browserKey?: boolean;
+  /**
+   * A quarantined submission (reasons of QUARANTINE_REASONS): the lead as validated, in full, so a
+   * person can release it into a lead (CONTRACT.md section 11).
+   */
+  readonly submission?: LeadSubmission;
   /** Google Ads lead forms (endpoint `google_ads`): the lead id of Google's delivery. */
   readonly google_lead_id?: string;
 }
 
 export interface RejectionLog {
+  /**
+   * Keeps the rejection for its account, with an id and `created_at` of its own. A browser key's
+   * records past the bound of a minute are counted instead (one `suppressed` counter per key and
+   * minute).
+   */
   record(accountId: string, rejection: Rejection): Promise<void>;
+}
+
+/** A rejection record as it is read back. */
+export interface StoredRejection extends Rejection {
+  /** Unique in its account; a ULID whose time is `created_at`. */
+  readonly id: string;
+  readonly created_at: string;
+  /** A released quarantine record: when, and the lead it became. */
+  readonly released_at?: string;
+  readonly lead_id?: string;
+  /** A `suppressed` counter: the records not stored for this key in this minute, and per reason. */
+  readonly count?: number;
+  readonly reasons?: Readonly<Record<string, number>>;
+}
+
+export interface RejectionPageQuery {
+  /** 1 to 200. */
+  readonly limit: number;
+  readonly reason?: string;
+  /** The `next` of the page before, as the store gave it. */
+  readonly cursor?: string;
+}
+
+export interface RejectionPage {
+  /** Newest first. */
+  readonly items: readonly StoredRejection[];
+  /** Where the next page starts; null after the last. */
+  readonly next: string | null;
+}
+
+/** The log as its readers page it, and the one record a release reads. */
+export interface RejectionArchive {
+  /** One page, read with a bounded number of bounded queries whatever the log's size. Throws InvalidRejectionCursorError. */
+  page(accountId: string, query: RejectionPageQuery): Promise<RejectionPage>;
+  find(accountId: string, rejectionId: string): Promise<StoredRejection | undefined>;
+  /** Notes on the record which lead it became (for the listing; the release's marker is its own, see quarantine.ts). */
+  markReleased(accountId: string, rejectionId: string, leadId: string, at: string): Promise<void>;
 }
 
 /** A Google Ads lead form connected to an account (CONTRACT.md section 10). Its key is stored only as a hash. */

@@ -21,6 +21,9 @@ export const refusedFields = (error: unknown, fields: Readonly<Record<string, st
   return undefined;
 };
 
+/** How long a rejection record is kept, listed and releasable (its item expires then; DynamoDB's TTL deletes late). */
+export const REJECTION_DAYS = 30;
+
 export const MAX_REJECTION_BYTES = 8 * 1024;
 export const MAX_REJECTION_FIELDS = 20;
 const NAME_MAX = 64;

@@ -72,22 +72,31 @@ export class DynamoDbApiKeyStore extends DynamoDbApiKeyReader implements ApiKeyR
     return (await this.getItem(apiKeyKey(keyHash)))?.key_id === keyId;
   }
 
-  async putKey(keyHash: string, key: StoredApiKey): Promise<void> {
+  async putKey(keyHash: string, key: StoredApiKey, attempt = 1): Promise<void> {
     const existing = await this.getItem(apiKeyKey(keyHash));
-    // The same key written again keeps when it was first created, and the end of a rotation's grace
-    // (a restart of `npm start` re-applies its seed and must not bring a rotated key back).
+    // The same key written again keeps when it was first created, the end of a rotation's grace, and
+    // a revocation (a restart of `npm start` re-applies its seed and must never bring a revoked or
+    // rotated key back). The write is conditioned on what was read, so a revoke or rotation landing
+    // in between is read again rather than overwritten.
     const stored: StoredApiKey = {
       ...key,
+      active: key.active && existing?.active !== false,
       createdAt: existing?.created_at ?? key.createdAt,
       graceEndsAt: key.graceEndsAt ?? existing?.grace_ends_at ?? null,
     };
+    const unchanged = existing
+      ? {
+          ConditionExpression: 'active = :wasActive AND ' + (existing.grace_ends_at === undefined ? 'attribute_not_exists(grace_ends_at)' : 'grace_ends_at = :wasGrace'),
+          ExpressionAttributeValues: { ':wasActive': existing.active, ...(existing.grace_ends_at !== undefined && { ':wasGrace': existing.grace_ends_at }) },
+        }
+      : { ConditionExpression: 'attribute_not_exists(pk)' };
     const stale: Record<string, string>[] = [];
     if (existing?.key_id && existing.key_id !== key.keyId) stale.push(keyIdKey(existing.key_id), accountKeyKey(existing.account_id, existing.key_id));
     else if (existing?.key_id && existing.account_id !== key.accountId) stale.push(accountKeyKey(existing.account_id, existing.key_id));
     try {
       await this.transact({
         TransactItems: [
-          { Put: { TableName: this.table, Item: keyItem(keyHash, stored) } },
+          { Put: { TableName: this.table, Item: keyItem(keyHash, stored), ...unchanged } },
           {
             Put: {
               TableName: this.table,
@@ -102,6 +111,7 @@ export class DynamoDbApiKeyStore extends DynamoDbApiKeyReader implements ApiKeyR
       });
     } catch (error) {
       if (failedConditions(error)?.[1]) throw new KeyIdTakenError(key.keyId);
+      if (failedConditions(error)?.[0] && attempt < 5) return this.putKey(keyHash, key, attempt + 1);
       throw error;
     }
   }
@@ -137,9 +147,16 @@ export class DynamoDbApiKeyStore extends DynamoDbApiKeyReader implements ApiKeyR
     });
   }
 
-  async rotateKey(oldKeyHash: string, graceEndsAt: string, successorHash: string, successor: StoredApiKey): Promise<boolean> {
+  async rotateKey(oldKeyHash: string, graceEndsAt: string, successorHash: string, successor: StoredApiKey): Promise<string | undefined> {
+    const successorItems = [
+      { Put: { TableName: this.table, Item: keyItem(successorHash, successor), ConditionExpression: 'attribute_not_exists(pk)' } },
+      { Put: { TableName: this.table, Item: keyIdItem(successorHash, successor), ConditionExpression: 'attribute_not_exists(pk)' } },
+      { Put: { TableName: this.table, Item: accountKeyItem(successorHash, successor) } },
+    ];
     try {
-      // Read back like a create: a rotation retried after a lost answer would make a second successor.
+      // The grace only ever gets shorter, decided by the write itself: of two rotations at once, the
+      // earlier end stays in force whichever write lands last. Read back like a create: a rotation
+      // retried after a lost answer would make a second successor.
       await writeOrReadBack(
         () =>
           this.transact({
@@ -149,21 +166,42 @@ export class DynamoDbApiKeyStore extends DynamoDbApiKeyReader implements ApiKeyR
                   TableName: this.table,
                   Key: apiKeyKey(oldKeyHash),
                   UpdateExpression: 'SET grace_ends_at = :end',
-                  ConditionExpression: 'active = :active',
+                  ConditionExpression: 'active = :active AND (attribute_not_exists(grace_ends_at) OR grace_ends_at > :end)',
                   ExpressionAttributeValues: { ':end': graceEndsAt, ':active': true },
+                  ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
                 },
               },
-              { Put: { TableName: this.table, Item: keyItem(successorHash, successor), ConditionExpression: 'attribute_not_exists(pk)' } },
-              { Put: { TableName: this.table, Item: keyIdItem(successorHash, successor), ConditionExpression: 'attribute_not_exists(pk)' } },
-              { Put: { TableName: this.table, Item: accountKeyItem(successorHash, successor) } },
+              ...successorItems,
             ],
           }),
         () => this.#holds(successorHash, successor.keyId),
       );
-      return true;
+      return graceEndsAt;
     } catch (error) {
-      if (failedConditions(error)?.[0]) return false;
-      throw error;
+      const old = (error as { CancellationReasons?: { Code?: string; Item?: Record<string, { S?: string; BOOL?: boolean }> }[] }).CancellationReasons?.[0];
+      if (!failedConditions(error)?.[0]) throw error;
+      if (old?.Item?.active?.BOOL !== true || old.Item.grace_ends_at?.S === undefined) return undefined;
+      // An earlier end is already set: keep it, and still store the successor (on condition it stays so).
+      const earlier = old.Item.grace_ends_at.S;
+      try {
+        await this.transact({
+          TransactItems: [
+            {
+              ConditionCheck: {
+                TableName: this.table,
+                Key: apiKeyKey(oldKeyHash),
+                ConditionExpression: 'active = :active AND grace_ends_at = :earlier',
+                ExpressionAttributeValues: { ':active': true, ':earlier': earlier },
+              },
+            },
+            ...successorItems,
+          ],
+        });
+        return earlier;
+      } catch (again) {
+        if (failedConditions(again)?.[0]) return undefined;
+        throw again;
+      }
     }
   }
 

@@ -4,12 +4,14 @@
  */
 import {
   CreateTableCommand,
+  DescribeTableCommand,
+  UpdateTableCommand,
   ResourceInUseException,
   UpdateTimeToLiveCommand,
   waitUntilTableExists,
   type DynamoDBClient,
 } from '@aws-sdk/client-dynamodb';
-import { tables, type TableDefinition } from './tables.ts';
+import { tables, type IndexDefinition, type TableDefinition } from './tables.ts';
 
 /** Physical table names for a name prefix: `<prefix>Config`, `<prefix>Leads`. */
 export const localTableNames = (prefix: string) => ({
@@ -23,19 +25,17 @@ export const createTable = async (client: DynamoDBClient, definition: TableDefin
       new CreateTableCommand({
         TableName: tableName,
         BillingMode: 'PAY_PER_REQUEST',
-        AttributeDefinitions: [
-          { AttributeName: definition.partitionKey, AttributeType: 'S' },
-          { AttributeName: definition.sortKey, AttributeType: 'S' },
-        ],
+        AttributeDefinitions: attributesOf(definition),
         KeySchema: [
           { AttributeName: definition.partitionKey, KeyType: 'HASH' },
           { AttributeName: definition.sortKey, KeyType: 'RANGE' },
         ],
+        ...(definition.indexes?.length && { GlobalSecondaryIndexes: definition.indexes.map(indexOf) }),
         ...(definition.streamNewImages && { StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_IMAGE' } }),
       }),
     );
   } catch (error) {
-    if (error instanceof ResourceInUseException) return;
+    if (error instanceof ResourceInUseException) return addMissingIndexes(client, definition, tableName);
     throw error;
   }
   await waitUntilTableExists({ client, maxWaitTime: 30 }, { TableName: tableName });
@@ -45,6 +45,32 @@ export const createTable = async (client: DynamoDBClient, definition: TableDefin
         TableName: tableName,
         TimeToLiveSpecification: { Enabled: true, AttributeName: definition.timeToLiveAttribute },
       }),
+    );
+  }
+};
+
+const attributesOf = (definition: TableDefinition) => {
+  const names = new Set([definition.partitionKey, definition.sortKey, ...(definition.indexes ?? []).flatMap((index) => [index.partitionKey, index.sortKey])]);
+  return [...names].map((AttributeName) => ({ AttributeName, AttributeType: 'S' as const }));
+};
+
+const indexOf = (index: IndexDefinition) => ({
+  IndexName: index.name,
+  KeySchema: [
+    { AttributeName: index.partitionKey, KeyType: 'HASH' as const },
+    { AttributeName: index.sortKey, KeyType: 'RANGE' as const },
+  ],
+  Projection: { ProjectionType: 'ALL' as const },
+});
+
+/** A table kept from before an index existed (a local data directory) gets the index added. */
+const addMissingIndexes = async (client: DynamoDBClient, definition: TableDefinition, tableName: string): Promise<void> => {
+  const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+  const present = new Set((Table?.GlobalSecondaryIndexes ?? []).map((index) => index.IndexName));
+  for (const index of definition.indexes ?? []) {
+    if (present.has(index.name)) continue;
+    await client.send(
+      new UpdateTableCommand({ TableName: tableName, AttributeDefinitions: attributesOf(definition), GlobalSecondaryIndexUpdates: [{ Create: indexOf(index) }] }),
     );
   }
 };

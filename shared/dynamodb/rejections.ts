@@ -1,66 +1,165 @@
 /**
  * Refused requests kept for their account, in the Leads table (docs/data-model.md):
- *   REJECTIONS#<account>#<shard> / <ISO time>#<request id>   a refused request, expiring after 30 days
- * Each record is bounded to 8 KiB (shared/domain/rejections.ts) and goes to one of REJECTION_SHARDS
- * partitions by its request id, so a flood of refusals for one account spreads over several partition
- * keys instead of throttling one. Listing queries every shard (a fixed, small number of queries, never
- * a scan) and merges them, oldest first. Records written before the shards existed, under
- * REJECTIONS#<account>, are read too until they expire.
+ *   REJECTIONS#<account>#<shard> / <created_at>#<id>   a rejection record, expiring after 30 days
+ *     reason_pk = REJECTIONS#<account>#<shard>#<reason>  (index by_reason, sort key sk)
+ *   REJECTIONRATE#<key id>#<minute> / RATE              records stored for a browser key in a minute
+ * The id is a ULID whose time is created_at, and the shard is from the id: the item is found from the
+ * id alone (one GetItem). A flood of refusals spreads over REJECTION_SHARDS partition keys.
+ *
+ * The admin side (pages, one record, release marks) is rejection-archive.ts. A page newest first is, per shard, one Query of at most limit + 2 items below the cursor, merged:
+ * REJECTION_SHARDS bounded queries whatever the log's size (the reason filter does the same on the
+ * by_reason index, so it never filters a read). Records written before ids existed (sk
+ * `<time>#<request id>`, and before the shards under REJECTIONS#<account>) are listed alike, unfiltered,
+ * until they expire, under their request id; they are not in the index, so not listed by reason.
  */
 import { createHash } from 'node:crypto';
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { boundedRejection } from '../domain/rejections.ts';
+import { PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ulidAt, ulidsAt } from '../domain/lead-id.ts';
+import { boundedRejection, REJECTION_DAYS } from '../domain/rejections.ts';
 import type { Rejection, RejectionLog } from '../domain/ports.ts';
-import { epochSeconds, orUnavailable, queryAll, TableStore } from './requests.ts';
+import { rejectionReasonIndex } from './tables.ts';
+import { cancellationReasons, epochSeconds, orUnavailable, TableStore } from './requests.ts';
+import { asServiceFailure } from './failures.ts';
 
-const REJECTION_SECONDS = 30 * 24 * 60 * 60;
+export const REJECTION_SECONDS = REJECTION_DAYS * 24 * 60 * 60;
 /** Partition keys per account: each takes up to 1,000 writes a second, so 8 of them take a flood of 8 KiB records at ~1,000 a second. */
 export const REJECTION_SHARDS = 8;
+/** The index that pages one reason's records without reading the others. */
+export const REJECTION_REASON_INDEX = rejectionReasonIndex.name;
+export const REJECTION_REASON_KEY = rejectionReasonIndex.partitionKey;
+/** Records of a browser key stored per minute, UTC, unless the settings say otherwise (lib/settings.ts). */
+export const DEFAULT_REJECTION_RECORDS_PER_MINUTE = 60;
 
-/** The shard of a record: from its request id, so a retried write of the same record lands on the same item. */
-export const rejectionShard = (requestId: string): number => createHash('sha256').update(requestId).digest().readUInt32BE(0) % REJECTION_SHARDS;
-const rejectionsPk = (accountId: string, shard: number) => `REJECTIONS#${accountId}#${shard}`;
-/** Before the shards: one partition per account. */
-const legacyRejectionsPk = (accountId: string) => `REJECTIONS#${accountId}`;
+/** The shard of a record, from its id. */
+export const rejectionShard = (id: string): number => createHash('sha256').update(id).digest().readUInt32BE(0) % REJECTION_SHARDS;
+export const rejectionsPk = (accountId: string, shard: number) => `REJECTIONS#${accountId}#${shard}`;
+export const reasonPk = (accountId: string, shard: number, reason: string) => `${rejectionsPk(accountId, shard)}#${reason}`;
+/** Before the shards: one partition per account, read (unfiltered) until its records expire. */
+export const legacyRejectionsPk = (accountId: string) => `REJECTIONS#${accountId}`;
+
+export interface RejectionLogOptions {
+  /** A browser key's records stored per minute; past it, counted. */
+  readonly recordsPerMinute?: number;
+}
+
+export const REASON_COUNT_PREFIX = 'count_';
 
 /** The request path's write of a rejection. */
 export class DynamoDbRejectionLog extends TableStore implements RejectionLog {
+  readonly #perMinute: number;
+  /** Browser keys whose minute is known full in this container: their next refusals go straight to the counter. */
+  readonly #full = new Map<string, string>();
+  readonly #ids = ulidsAt();
+
+  constructor(db: ConstructorParameters<typeof TableStore>[0], table: string, options: RejectionLogOptions = {}) {
+    super(db, table);
+    this.#perMinute = options.recordsPerMinute ?? DEFAULT_REJECTION_RECORDS_PER_MINUTE;
+  }
+
   async record(accountId: string, rejection: Rejection): Promise<void> {
-    const bounded = boundedRejection(rejection);
+    // The record's time is the refusal's: the minute of the bound, its created_at and the time in its id.
+    const createdAt = new Date(rejection.at);
+    const id = this.#ids(createdAt.getTime());
+    const item = this.#item(accountId, id, createdAt.toISOString(), boundedRejection(rejection));
+    const bounded = rejection.key_id !== undefined && rejection.browserKey === true;
+    if (!bounded) {
+      await orUnavailable(() => this.db.send(new PutCommand({ TableName: this.table, Item: item })));
+      return;
+    }
+    const minute = createdAt.toISOString().slice(0, 16);
+    const rateKey = `${rejection.key_id}#${minute}`;
+    if (this.#full.get(rejection.key_id!) === minute) return this.#suppress(accountId, rejection, minute);
+    if (this.#full.size > 10_000) this.#full.clear();
+    try {
+      // The record and the minute's count in one write: within the bound it costs the one request it always did.
+      await this.db.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Update: {
+                TableName: this.table,
+                Key: { pk: `REJECTIONRATE#${rateKey}`, sk: 'RATE' },
+                UpdateExpression: 'ADD #stored :one SET item_type = :type, expires_at = if_not_exists(expires_at, :expires)',
+                ConditionExpression: 'attribute_not_exists(#stored) OR #stored < :max',
+                ExpressionAttributeNames: { '#stored': 'stored' },
+                ExpressionAttributeValues: { ':one': 1, ':max': this.#perMinute, ':type': 'rejection_rate', ':expires': epochSeconds(createdAt.toISOString()) + 3600 },
+              },
+            },
+            { Put: { TableName: this.table, Item: item } },
+          ],
+        }),
+      );
+    } catch (error) {
+      const reasons = cancellationReasons(error);
+      if (reasons?.[0]?.Code !== 'ConditionalCheckFailed') throw asServiceFailure(error);
+      this.#full.set(rejection.key_id!, minute);
+      await this.#suppress(accountId, rejection, minute);
+    }
+  }
+
+  /** One counter item per key and minute: the records not stored, in all and per reason. */
+  async #suppress(accountId: string, rejection: Rejection, minute: string): Promise<void> {
+    const start = `${minute}:00.000Z`;
+    // The same id for every refusal of the key in the minute, so they all add to one item.
+    const id = ulidAt(Date.parse(start), createHash('sha256').update(`suppressed\n${accountId}\n${rejection.key_id}`).digest());
+    const shard = rejectionShard(id);
     await orUnavailable(() =>
       this.db.send(
-        new PutCommand({
+        new UpdateCommand({
           TableName: this.table,
-          Item: {
-            pk: rejectionsPk(accountId, rejectionShard(rejection.requestId)),
-            sk: `${rejection.at}#${rejection.requestId}`,
-            item_type: 'rejection',
-            ...bounded,
-            expires_at: epochSeconds(rejection.at) + REJECTION_SECONDS,
+          Key: { pk: rejectionsPk(accountId, shard), sk: `${start}#${id}` },
+          UpdateExpression:
+            'ADD #count :one, #reasonCount :one SET ' +
+            '#type = :type, #id = :id, #created = :start, #at = :start, #request = :id, #endpoint = :endpoint, #reason = :suppressed, ' +
+            '#message = :message, #key = :key, #fields = :fields, #reasonPk = :reasonPk, #expires = :expires',
+          // Per-reason counts as attributes of their own (a map's member cannot be added to before the map exists).
+          ExpressionAttributeNames: {
+            '#count': 'count',
+            '#reasonCount': `${REASON_COUNT_PREFIX}${rejection.reason}`,
+            '#type': 'item_type',
+            '#id': 'id',
+            '#created': 'created_at',
+            '#at': 'at',
+            '#request': 'requestId',
+            '#endpoint': 'endpoint',
+            '#reason': 'reason',
+            '#message': 'message',
+            '#key': 'key_id',
+            '#fields': 'fields',
+            '#reasonPk': REJECTION_REASON_KEY,
+            '#expires': 'expires_at',
+          },
+          ExpressionAttributeValues: {
+            ':one': 1,
+            ':type': 'rejection',
+            ':id': id,
+            ':start': start,
+            ':endpoint': rejection.endpoint,
+            ':suppressed': 'suppressed',
+            ':message': `Rejection records of this key past ${this.#perMinute} in this minute: counted, not stored`,
+            ':key': rejection.key_id,
+            ':fields': {},
+            ':reasonPk': reasonPk(accountId, shard, 'suppressed'),
+            ':expires': epochSeconds(start) + REJECTION_SECONDS,
           },
         }),
       ),
     );
   }
-}
 
-/** Rejections as `admin rejections` reads them. */
-export class DynamoDbRejectionArchive extends DynamoDbRejectionLog {
-  /** The requests refused for an account in the last 30 days, oldest first, from `since` (ISO time). */
-  async listRejections(accountId: string, since?: string): Promise<Rejection[]> {
-    const partitions = [legacyRejectionsPk(accountId), ...Array.from({ length: REJECTION_SHARDS }, (_, shard) => rejectionsPk(accountId, shard))];
-    const shards = await Promise.all(
-      partitions.map((pk) =>
-        queryAll(this.db, {
-          TableName: this.table,
-          KeyConditionExpression: since ? 'pk = :pk AND sk >= :since' : 'pk = :pk',
-          ExpressionAttributeValues: { ':pk': pk, ...(since && { ':since': since }) },
-        }),
-      ),
-    );
-    return shards
-      .flat()
-      .sort((a, b) => (a.sk < b.sk ? -1 : a.sk > b.sk ? 1 : 0))
-      .map(({ pk: _pk, sk: _sk, item_type: _type, expires_at: _expires, ...rejection }) => rejection as Rejection);
+  #item(accountId: string, id: string, createdAt: string, rejection: Rejection) {
+    const shard = rejectionShard(id);
+    const { browserKey: _browserKey, ...kept } = rejection;
+    return {
+      pk: rejectionsPk(accountId, shard),
+      sk: `${createdAt}#${id}`,
+      [REJECTION_REASON_KEY]: reasonPk(accountId, shard, rejection.reason),
+      item_type: 'rejection',
+      ...kept,
+      id,
+      created_at: createdAt,
+      expires_at: epochSeconds(createdAt) + REJECTION_SECONDS,
+    };
   }
 }
+

@@ -15,7 +15,8 @@ import { DynamoDbApiKeyReader, DynamoDbApiKeyStore } from './api-keys.ts';
 import { DynamoDbGoogleFormStore } from './google-forms.ts';
 import { DynamoDbMetaPageStore } from './meta-pages.ts';
 import { DynamoDbLeadArchive, DynamoDbLeadStore, type TransactionRetryPolicy } from './leads.ts';
-import { DynamoDbRejectionArchive, DynamoDbRejectionLog } from './rejections.ts';
+import { DynamoDbRejectionArchive } from './rejection-archive.ts';
+import { DynamoDbRejectionLog, type RejectionLogOptions } from './rejections.ts';
 
 export type { TransactionRetryPolicy } from './leads.ts';
 
@@ -32,11 +33,11 @@ export interface RequestPathStores {
   readonly rejections: DynamoDbRejectionLog;
 }
 
-export const requestPathStores = (db: DynamoDBDocumentClient, tables: TableNames, retry?: TransactionRetryPolicy): RequestPathStores => ({
+export const requestPathStores = (db: DynamoDBDocumentClient, tables: TableNames, retry?: TransactionRetryPolicy, rejectionLog?: RejectionLogOptions): RequestPathStores => ({
   keys: new DynamoDbApiKeyReader(db, tables.config),
   accounts: new DynamoDbAccountReader(db, tables.config),
   leads: new DynamoDbLeadStore(db, tables.leads, retry),
-  rejections: new DynamoDbRejectionLog(db, tables.leads),
+  rejections: new DynamoDbRejectionLog(db, tables.leads, rejectionLog),
 });
 
 /** Every store with its admin operations: the admin CLI, the seed, the bench and the tests. */
@@ -48,11 +49,11 @@ export class DynamoDbRepository implements RequestPathStores {
   readonly metaPages: DynamoDbMetaPageStore;
   readonly googleForms: DynamoDbGoogleFormStore;
 
-  constructor(db: DynamoDBDocumentClient, tables: TableNames, retry?: TransactionRetryPolicy) {
+  constructor(db: DynamoDBDocumentClient, tables: TableNames, retry?: TransactionRetryPolicy, rejectionLog?: RejectionLogOptions) {
     this.keys = new DynamoDbApiKeyStore(db, tables.config);
     this.accounts = new DynamoDbAccountStore(db, tables.config);
     this.leads = new DynamoDbLeadArchive(db, tables.leads, retry);
-    this.rejections = new DynamoDbRejectionArchive(db, tables.leads);
+    this.rejections = new DynamoDbRejectionArchive(db, tables.leads, rejectionLog);
     this.metaPages = new DynamoDbMetaPageStore(db, tables.config);
     this.googleForms = new DynamoDbGoogleFormStore(db, tables.config);
   }

@@ -15,6 +15,14 @@ export interface TableDefinition {
   readonly timeToLiveAttribute?: string;
   /** Whether a stream of new images feeds downstream consumers (the Lead Created event). */
   readonly streamNewImages: boolean;
+  /** Global secondary indexes (string keys, every attribute projected); sparse: only items with the keys are in them. */
+  readonly indexes?: readonly IndexDefinition[];
+}
+
+export interface IndexDefinition {
+  readonly name: string;
+  readonly partitionKey: string;
+  readonly sortKey: string;
 }
 
 /** API keys (by SHA-256 hash) and account configuration: accounts, projects, campaigns, sub sources. */
@@ -26,6 +34,9 @@ export const configTable: TableDefinition = {
   streamNewImages: false,
 };
 
+/** One reason's rejection records, page by page (shared/dynamodb/rejection-archive.ts); only rejection records carry reason_pk. */
+export const rejectionReasonIndex: IndexDefinition = { name: 'by_reason', partitionKey: 'reason_pk', sortKey: 'sk' };
+
 /** Leads, and the (account, project, mobile) claims that make the duplicate check race-safe. */
 export const leadsTable: TableDefinition = {
   id: 'Leads',
@@ -34,6 +45,7 @@ export const leadsTable: TableDefinition = {
   sortKey: 'sk',
   timeToLiveAttribute: 'expires_at',
   streamNewImages: true,
+  indexes: [rejectionReasonIndex],
 };
 
 export const tables = [configTable, leadsTable] as const;

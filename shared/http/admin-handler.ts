@@ -14,7 +14,8 @@ import type { AccountGoogleForms } from '../domain/google-forms.ts';
 import type { LogSink } from '../log.ts';
 import { JsonNumber } from '../schemas/json-number.ts';
 import { adminRoutes, routeKeyOf, type AdminOperation } from '../routes.ts';
-import { jsonResponse } from './envelope.ts';
+import { jsonResponse, leadCreated } from './envelope.ts';
+import { rejectionPage, releaseQuarantined, type ReleaseDependencies } from '../domain/quarantine.ts';
 import type { LeadContext, LeadEvent, LeadResponse } from './lambda.ts';
 import { httpEnvelope } from './middleware/http-envelope.ts';
 import { jsonObjectBody } from './middleware/json-object-body.ts';
@@ -22,6 +23,8 @@ import { jsonObjectBody } from './middleware/json-object-body.ts';
 export interface AdminRuntime {
   readonly accounts: AccountAdmin;
   readonly keys: AccountKeys;
+  /** The rejection log's pages and the release of quarantined submissions. */
+  readonly quarantine: ReleaseDependencies;
   readonly googleForms: AccountGoogleForms;
   readonly log: LogSink;
 }
@@ -36,7 +39,7 @@ type Body = Readonly<Record<string, unknown>>;
 type Parameters = Readonly<Record<string, string>>;
 
 /** Each route's work: the domain operation and the status of its answer. */
-const operations: Record<AdminOperation, (runtime: AdminRuntime, p: Parameters, body: Body) => Promise<LeadResponse>> = {
+const operations: Record<AdminOperation, (runtime: AdminRuntime, p: Parameters, body: Body, query: Parameters) => Promise<LeadResponse>> = {
   getAccount: async ({ accounts }, p) => ok(await accounts.getAccount(p.accountId!)),
   putAccount: async ({ accounts }, p, body) => ok(await accounts.putAccount(p.accountId!, body)),
   putProject: async ({ accounts }, p, body) => ok(await accounts.putProject(p.accountId!, p.projectId!, body)),
@@ -47,6 +50,10 @@ const operations: Record<AdminOperation, (runtime: AdminRuntime, p: Parameters, 
   listKeys: async ({ keys }, p) => ok(await keys.list(p.accountId!)),
   revokeKey: async ({ keys }, p) => noContent(await keys.revoke(p.accountId!, p.keyId!)),
   rotateKey: async ({ keys }, p, body) => created(await keys.rotate(p.accountId!, p.keyId!, body)),
+  listRejections: async ({ quarantine }, p, _body, q) =>
+    ok(await rejectionPage(quarantine, p.accountId!, { ...(q.limit !== undefined && { limit: q.limit }), ...(q.reason !== undefined && { reason: q.reason }), ...(q.cursor !== undefined && { cursor: q.cursor }) })),
+  // The answer the original request would now get: the lead endpoint's envelope (a 422 comes as the lead's refusal).
+  releaseRejection: async ({ quarantine }, p) => leadCreated((await releaseQuarantined(quarantine, p.accountId!, p.rejectionId!)).lead),
   connectGoogleForm: async ({ googleForms }, p, body) => {
     const connected = await googleForms.connect(p.accountId!, p.formId!, body);
     return connected.created ? created(connected.form) : ok(connected.form);
@@ -103,7 +110,7 @@ const adminChain = (runtime: AdminRuntime) =>
       const route = byRouteKey.get(event.routeKey);
       // API Gateway only invokes this function for the routes of shared/routes.ts.
       if (!route) throw new Error(`no admin route ${event.routeKey}`);
-      const response = await operations[route.operation](runtime, event.pathParameters as Parameters, context.body!);
+      const response = await operations[route.operation](runtime, event.pathParameters as Parameters, context.body!, (event.queryStringParameters ?? {}) as Parameters);
       context.outcome = route.operation;
       return response;
     });

@@ -73,16 +73,19 @@ const leadChain = (endpoint: LeadEndpoint, runtime: LeadRuntime) =>
     });
 
 /**
- * A bot gets the answer a new lead would get, so it learns nothing; nothing is stored but the
- * rejection, for the account owner to see.
+ * A bot gets the answer a new lead would get, so it learns nothing; nothing is stored as a lead. The
+ * submission is quarantined whole (a person whose browser filled the trap can be released into a lead,
+ * CONTRACT.md section 11), with the trap's value, cut to 200 characters by the record's bound.
  */
 const answerBot = async (endpoint: LeadEndpoint, runtime: LeadRuntime, context: LeadContext): Promise<LeadResponse> => {
-  const lead = leadRecord(submissionOf(endpoint, context.fields!), runtime.newLeadId(), runtime.now());
+  const submission = submissionOf(endpoint, context.fields!);
+  const lead = leadRecord(submission, runtime.newLeadId(), runtime.now());
   const filled = context.body![HONEYPOT_FIELD];
   await recordRejection(runtime.rejections, runtime.log, endpoint.name, context, {
     reason: 'honeypot',
     message: `${HONEYPOT_FIELD} was filled`,
     fields: { [HONEYPOT_FIELD]: typeof filled === 'string' ? filled : filled instanceof JsonNumber ? filled.source : JSON.stringify(filled) },
+    submission,
   });
   context.leadId = lead.id;
   context.outcome = 'honeypot';

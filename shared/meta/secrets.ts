@@ -34,9 +34,18 @@ export const metaSecretsFromEnvironment = (env: NodeJS.ProcessEnv = process.env,
       if (!appSecret || !verifyToken) throw new Error(`${metaSecretSettings.appSecret} and ${metaSecretSettings.verifyToken} must be set`);
       return { appSecret, verifyToken };
     }
+    // The parser's own message quotes the text it choked on: here, the secret. A fixed message instead.
+    const parsedSecret = (text: string | undefined): Partial<MetaSecrets> => {
+      try {
+        const parsed: unknown = JSON.parse(text ?? '{}');
+        return typeof parsed === 'object' && parsed !== null ? (parsed as Partial<MetaSecrets>) : {};
+      } catch {
+        throw new Error('the Meta secret is not JSON: it must hold {"appSecret": "...", "verifyToken": "..."} (its value is not shown)');
+      }
+    };
     const secrets = client ?? new SecretsManagerClient({ maxAttempts: 2, requestHandler: { connectionTimeout: 1_000, requestTimeout: 2_000 } });
     const { SecretString } = await secrets.send(new GetSecretValueCommand({ SecretId: arn }));
-    const value = JSON.parse(SecretString ?? '{}') as Partial<MetaSecrets>;
+    const value = parsedSecret(SecretString);
     if (typeof value.appSecret !== 'string' || !value.appSecret || typeof value.verifyToken !== 'string' || !value.verifyToken) {
       throw new Error('the Meta secret must hold JSON with non-empty "appSecret" and "verifyToken"');
     }

@@ -15,6 +15,8 @@ export const LOCAL_TOKEN_KEY = 'META_LOCAL_TOKEN_KEY';
 
 const KMS_PREFIX = 'kms:';
 const LOCAL_PREFIX = 'local-aes-gcm:';
+const IV_BYTES = 12;
+const AUTH_TAG_BYTES = 16;
 
 const context = (pageId: string) => ({ meta_page_id: pageId });
 
@@ -42,8 +44,8 @@ export const localTokenCipher = (key: Buffer = LOCAL_DEVELOPMENT_KEY): PageToken
   if (key.length !== 32) throw new Error(`${LOCAL_TOKEN_KEY} must be 64 hex digits (an AES-256 key)`);
   return {
     async seal(pageId, token) {
-      const iv = randomBytes(12);
-      const cipher = createCipheriv('aes-256-gcm', key, iv);
+      const iv = randomBytes(IV_BYTES);
+      const cipher = createCipheriv('aes-256-gcm', key, iv, { authTagLength: AUTH_TAG_BYTES });
       cipher.setAAD(Buffer.from(`meta-page:${pageId}`, 'utf8'));
       const body = Buffer.concat([cipher.update(token, 'utf8'), cipher.final()]);
       return LOCAL_PREFIX + Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64');
@@ -51,10 +53,13 @@ export const localTokenCipher = (key: Buffer = LOCAL_DEVELOPMENT_KEY): PageToken
     async open(pageId, sealed) {
       if (!sealed.startsWith(LOCAL_PREFIX)) throw new Error('page token was not sealed with the local key: connect the page again with the admin CLI');
       const bytes = Buffer.from(sealed.slice(LOCAL_PREFIX.length), 'base64');
-      const decipher = createDecipheriv('aes-256-gcm', key, bytes.subarray(0, 12));
+      // A cut ciphertext would hand GCM a shorter tag, which it would accept (forgeable): refused, and
+      // the tag length pinned so the decipher never checks fewer than 16 bytes.
+      if (bytes.length < IV_BYTES + AUTH_TAG_BYTES) throw new Error('page token ciphertext is too short: connect the page again with the admin CLI');
+      const decipher = createDecipheriv('aes-256-gcm', key, bytes.subarray(0, IV_BYTES), { authTagLength: AUTH_TAG_BYTES });
       decipher.setAAD(Buffer.from(`meta-page:${pageId}`, 'utf8'));
-      decipher.setAuthTag(bytes.subarray(12, 28));
-      return Buffer.concat([decipher.update(bytes.subarray(28)), decipher.final()]).toString('utf8');
+      decipher.setAuthTag(bytes.subarray(IV_BYTES, IV_BYTES + AUTH_TAG_BYTES));
+      return Buffer.concat([decipher.update(bytes.subarray(IV_BYTES + AUTH_TAG_BYTES)), decipher.final()]).toString('utf8');
     },
   };
 };

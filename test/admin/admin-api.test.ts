@@ -355,7 +355,12 @@ describe('keys', () => {
 describe('answers', () => {
   it('answers an unexpected failure with 500, a request id and nothing from inside', async () => {
     const db = createDocumentClient({ client: service.client });
-    const broken = adminHandler(adminRuntime({ accounts: new DynamoDbAccountStore(db, 'no-such-table'), keys: new DynamoDbApiKeyStore(db, 'no-such-table'), googleForms: new DynamoDbGoogleFormStore(db, 'no-such-table') }, () => undefined));
+    const broken = adminHandler(
+      adminRuntime(
+        { ...service.repository, accounts: new DynamoDbAccountStore(db, 'no-such-table'), keys: new DynamoDbApiKeyStore(db, 'no-such-table'), googleForms: new DynamoDbGoogleFormStore(db, 'no-such-table') },
+        () => undefined,
+      ),
+    );
     const answer = await adminCall(broken, 'GET', '/admin/v1/accounts/acc-1');
     expect(answer.status).toBe(500);
     expect(answer.body).toEqual({ status: false, message: `Request failed (request ${answer.headers['x-request-id']})` });

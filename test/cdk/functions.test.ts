@@ -94,9 +94,9 @@ describe('The lead functions', () => {
       expect(onConfig).toEqual([{ Effect: 'Allow', Action: ['dynamodb:GetItem', 'dynamodb:Query'], Resource: { 'Fn::GetAtt': ['ConfigTable', 'Arn'] } }]);
     });
 
-    test('writes the Leads table with PutItem, and reads back a lead with GetItem, only', () => {
+    test('writes the Leads table with PutItem, counts rejection records with UpdateItem, and reads back a lead with GetItem, only (no index)', () => {
       const onLeads = statementsOf(path).filter((s) => JSON.stringify(s.Resource).includes('"LeadsTable"'));
-      expect(onLeads).toEqual([{ Effect: 'Allow', Action: ['dynamodb:GetItem', 'dynamodb:PutItem'], Resource: { 'Fn::GetAtt': ['LeadsTable', 'Arn'] } }]);
+      expect(onLeads).toEqual([{ Effect: 'Allow', Action: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'], Resource: { 'Fn::GetAtt': ['LeadsTable', 'Arn'] } }]);
     });
 
     test('can otherwise only write to its own log group', () => {
@@ -123,11 +123,20 @@ function statementsOfFunction(description: RegExp) {
 describe('The admin function', () => {
   const { fn, statements } = statementsOfFunction(/admin API/);
 
-  test('knows the Config table only', () => {
-    expect(fn.Properties!.Environment.Variables).toEqual({ CONFIG_TABLE_NAME: { Ref: 'ConfigTable' }, NODE_OPTIONS: '--enable-source-maps' });
+  test('knows the two tables', () => {
+    expect(fn.Properties!.Environment.Variables).toEqual({ CONFIG_TABLE_NAME: { Ref: 'ConfigTable' }, LEADS_TABLE_NAME: { Ref: 'LeadsTable' }, NODE_OPTIONS: '--enable-source-maps' });
   });
 
-  test('reads and writes configuration on the Config table, and never touches the Leads table', () => {
+  test('on the Leads table, pages the rejection log (the table and its by_reason index) and releases quarantined submissions, and nothing else', () => {
+    const onLeads = statements.filter((s) => JSON.stringify(s.Resource).includes('"LeadsTable"'));
+    expect(onLeads).toHaveLength(1);
+    expect(onLeads[0].Action).toEqual(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem']);
+    expect(JSON.stringify(onLeads[0].Resource)).toContain('/index/by_reason');
+    expect(JSON.stringify(onLeads)).not.toMatch(/DeleteItem/);
+    expect(JSON.stringify(statements)).not.toMatch(/Scan|\*"/);
+  });
+
+  test('reads and writes configuration on the Config table', () => {
     expect(statements.filter((s) => JSON.stringify(s.Resource).includes('"ConfigTable"'))).toEqual([
       {
         Effect: 'Allow',
@@ -135,7 +144,6 @@ describe('The admin function', () => {
         Resource: { 'Fn::GetAtt': ['ConfigTable', 'Arn'] },
       },
     ]);
-    expect(JSON.stringify(statements)).not.toMatch(/LeadsTable|Scan|\*"/);
   });
 });
 

@@ -17,11 +17,25 @@ describe('The DynamoDB tables', () => {
         { AttributeName: definition.partitionKey, KeyType: 'HASH' },
         { AttributeName: definition.sortKey, KeyType: 'RANGE' },
       ],
-      AttributeDefinitions: [
+      AttributeDefinitions: expect.arrayContaining([
         { AttributeName: definition.partitionKey, AttributeType: 'S' },
         { AttributeName: definition.sortKey, AttributeType: 'S' },
-      ],
+      ]),
     });
+  });
+
+  test('Leads has the by_reason index of rejection records, every attribute projected', () => {
+    expect(tableResources.LeadsTable!.Properties!.GlobalSecondaryIndexes).toEqual([
+      {
+        IndexName: 'by_reason',
+        KeySchema: [
+          { AttributeName: 'reason_pk', KeyType: 'HASH' },
+          { AttributeName: 'sk', KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'ALL' },
+      },
+    ]);
+    expect(tableResources.ConfigTable!.Properties!.GlobalSecondaryIndexes).toBeUndefined();
   });
 
   test('are on-demand, encrypted with the AWS managed key, recoverable to any point, protected from deletion', () => {

@@ -269,12 +269,16 @@ describe('landing-page form in headless Chromium, against npm start', () => {
   it('answers a bot that fills the hidden honeypot field as a success, and stores nothing', async () => {
     // Hidden from people and from assistive technology ...
     expect(await page.getByRole('textbox', { name: 'Company website' }).count()).toBe(0);
-    const box = await page.locator('[name="company_website"]').boundingBox();
+    // A name and label no autofill heuristic matches, autocomplete off.
+    const trap = page.locator('[data-honeypot="company_website"]');
+    expect(await trap.getAttribute('name')).not.toMatch(/company|website|url|name|mail|phone|tel|address/i);
+    expect(await trap.getAttribute('autocomplete')).toBe('off');
+    const box = await trap.boundingBox();
     expect(box!.x + box!.width).toBeLessThan(0);
     // ... and filled by a bot that fills every input it finds.
     await page.getByLabel('Name').fill('Spam Bot');
     await mobile().fill('9845012399');
-    await page.evaluate("document.querySelector('[name=\"company_website\"]').value = 'https://cheap-seo.example'");
+    await page.evaluate("document.querySelector('[data-honeypot]').value = 'https://cheap-seo.example'");
     const { status, body } = await submit();
     expect([status, body.message]).toEqual([200, 'Lead created successfully']);
     expect(await message().textContent()).toBe(MESSAGES.success);

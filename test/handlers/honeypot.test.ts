@@ -4,6 +4,7 @@ import { testService, validBody, type TestService } from '../support/service.ts'
 /** CONTRACT.md section 7, "Bots": the hidden company_website field of a browser key's form. */
 let service: TestService;
 let browserKey: string;
+let secretKey: string;
 const SHOP = 'https://shop.example';
 const project = { projectID: 'PRJ-1', campaignID: 'CMP-1' };
 
@@ -11,6 +12,7 @@ beforeAll(async () => {
   service = await testService();
   await service.seedAccount({ id: 'acc-h', projects: { 'PRJ-1': ['CMP-1'] }, website: ['Skyline landing page'] });
   browserKey = (await service.issueScopedKey({ accountId: 'acc-h', origins: [SHOP] })).key;
+  secretKey = await service.issueKey('acc-h');
 });
 
 const post = (body: Record<string, unknown>, apiKey = browserKey) => service.call('website', { apiKey, body, headers: { origin: SHOP } });
@@ -64,5 +66,22 @@ describe('the honeypot of a browser key', () => {
     const answer = await service.call('website', { apiKey: serverKey, body });
     expect(answer.status).toBe(200);
     expect(await storedMobiles()).toContain(body.mobile_number);
+  });
+});
+
+describe('captcha_token on the website endpoint', () => {
+  it.each([
+    ['a browser key', () => browserKey],
+    ['a secret key', () => secretKey],
+  ])('is never a validation problem and never stored, with %s', async (_, key) => {
+    for (const token of ['widget-token', 42, { nested: true }, null]) {
+      const body = validBody('website', project, { captcha_token: token });
+      const answer = await post(body, key());
+      expect(answer.status).toBe(200);
+      expect(answer.body.data).not.toHaveProperty('captcha_token');
+      const [stored] = (await service.repository.leads.listLeads('acc-h', ['PRJ-1'])).filter((lead) => lead.mobile_number === body.mobile_number);
+      expect(stored).toBeDefined();
+      expect(stored).not.toHaveProperty('captcha_token');
+    }
   });
 });

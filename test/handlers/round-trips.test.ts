@@ -108,11 +108,18 @@ describe('DynamoDB round trips with a scoped browser key', () => {
     expect(await post(validBody('website', project), { origin: SHOP, 'x-dry-run': 'true' })).toMatchObject({ answer: { status: 403 }, commands: [] });
   });
 
-  it('answers a bot with one request when warm: the record of its rejection', async () => {
+  it('answers a bot with one request when warm: its quarantine record, with the minute count of its key in the same transaction', async () => {
     await post(validBody('website', project));
     const { answer, commands } = await post(validBody('website', project, { company_website: 'https://spam.example' }));
     expect(answer.status).toBe(200);
-    expect(commands).toEqual(['PutItemCommand']);
+    expect(commands).toEqual(['TransactWriteItemsCommand']);
+  });
+
+  it('records the field refusal of a browser key in one request too (the rate bound rides in it)', async () => {
+    await post(validBody('website', project));
+    const { answer, commands } = await post({ name: 'x' });
+    expect(answer.status).toBe(422);
+    expect(commands).toEqual(['TransactWriteItemsCommand']);
   });
 });
 

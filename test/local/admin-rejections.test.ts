@@ -37,7 +37,6 @@ const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
 
 /** The first batch: one rejection of each kind; `between` is a time after all of them. */
 let first: { requestId: string; message: string }[] = [];
-let between: string;
 let duplicateMobile: string;
 
 beforeAll(async () => {
@@ -61,18 +60,19 @@ beforeAll(async () => {
   // Another account's rejection is not this account's.
   await refused('website', { apiKey: await service.issueKey('acc-other'), body: validBody('website', project, { sub_source: 'Elsewhere' }) });
   await tick();
-  between = new Date().toISOString();
-  await tick();
   await refused('website', { apiKey: key, body: validBody('website', project, { sub_source: 'Unknown page' }) });
 });
 
 describe('admin rejections', () => {
-  it("lists the account's rejected submissions as JSON, oldest first, with reason, masked mobile and fields", async () => {
+  it("lists the account's rejected submissions as JSON, newest first, with id, created_at, reason, masked mobile and fields", async () => {
     const rejections = await listed();
     expect(rejections).toHaveLength(first.length + 1);
-    expect(rejections.map((r) => r.at)).toEqual(rejections.map((r) => r.at).sort());
-    expect(rejections.slice(0, first.length).map((r) => ({ requestId: r.requestId, message: r.message }))).toEqual(first);
-    expect(rejections[0]).toEqual({
+    expect(rejections.map((r) => r.created_at)).toEqual(rejections.map((r) => r.created_at).sort().reverse());
+    const oldestFirst = [...rejections].reverse();
+    expect(oldestFirst.slice(0, first.length).map((r) => ({ requestId: r.requestId, message: r.message }))).toEqual(first);
+    expect(oldestFirst[0]).toEqual({
+      id: expect.stringMatching(/^[0-9A-Z]{26}$/),
+      created_at: oldestFirst[0]!.at,
       at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
       requestId: first[0]!.requestId,
       endpoint: expect.any(String),
@@ -81,7 +81,7 @@ describe('admin rejections', () => {
       mobile: `******${duplicateMobile.slice(-4)}`,
       fields: { projectID: 'PRJ-1' },
     });
-    expect(rejections.map((r) => [r.message, r.fields])).toEqual([
+    expect(oldestFirst.map((r) => [r.message, r.fields])).toEqual([
       ['Lead already exists', { projectID: 'PRJ-1' }],
       ['Project not found', { projectID: 'PRJ-9' }],
       ['Campaign not found', { projectID: 'PRJ-1', campaignID: 'CMP-2' }],
@@ -90,27 +90,47 @@ describe('admin rejections', () => {
       ['Sub source not found', { sub_source: 'Unknown page' }],
     ]);
     expect(new Set(rejections.map((r) => r.endpoint)).size).toBe(4);
+    expect(new Set(rejections.map((r) => r.id)).size).toBe(rejections.length);
     expect(JSON.stringify(rejections)).not.toContain(duplicateMobile);
   });
 
-  it('lists only the rejections from --since on, normalised to UTC', async () => {
-    const after = await listed('--since', between);
-    expect(after.map((r) => r.fields)).toEqual([{ sub_source: 'Unknown page' }]);
+  it('prints at most --limit records, the newest, and the cursor of the next page on standard error', async () => {
+    const all = await listed();
+    const { code, stdout, stderr } = await admin('rejections', '--account', ACCOUNT, '--json', '--limit', '2');
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toEqual(all.slice(0, 2));
+    const cursor = /--cursor (\S+)\n$/.exec(stderr)?.[1];
+    expect(cursor).toBeDefined();
+    const second = await admin('rejections', '--account', ACCOUNT, '--json', '--limit', '2', '--cursor', cursor!);
+    expect(JSON.parse(second.stdout)).toEqual(all.slice(2, 4));
+    expect((await admin('rejections', '--account', ACCOUNT, '--json')).stderr).toBe('');
+  });
 
-    // The same instant written in India time.
-    const at = new Date(between);
-    const local = new Date(at.getTime() + 330 * 60_000).toISOString().replace('Z', '+05:30');
-    expect(await listed('--since', local)).toEqual(after);
+  it('lists one reason with --reason', async () => {
+    const notFound = await listed('--reason', 'sub_source_not_found');
+    expect(notFound.map((r) => r.fields)).toEqual([{ sub_source: 'Unknown page' }, { platform: 'ig' }]);
+    expect(await listed('--reason', 'honeypot')).toEqual([]);
+  });
 
-    expect(await listed('--since', '2000-01-01')).toHaveLength(first.length + 1);
-    expect(await listed('--since', '2999-12-31T23:59')).toEqual([]);
-    expect((await admin('rejections', '--account', ACCOUNT, '--since', '2999-12-31')).stdout).toBe('No rejected submissions.\n');
+  it.each([['0'], ['201'], ['1.5'], ['ten'], ['-1']])('refuses --limit %s with exit code 2', async (limit) => {
+    const { code, stderr } = await admin('rejections', '--account', ACCOUNT, '--limit', limit);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/^admin rejections: limit must be a whole number from 1 to 200\n/);
+  });
+
+  it('refuses a cursor it did not give, and a cursor of another reason, with exit code 2', async () => {
+    const { stderr } = await admin('rejections', '--account', ACCOUNT, '--limit', '1');
+    const cursor = /--cursor (\S+)\n$/.exec(stderr)![1]!;
+    for (const bad of ['abc', `${cursor}x`, Buffer.from('{"sk":"x"}').toString('base64url'), 'r1.' + Buffer.from(JSON.stringify({ sk: 'nope', reason: null })).toString('base64url')]) {
+      expect(await admin('rejections', '--account', ACCOUNT, '--cursor', bad)).toMatchObject({ code: 2, stderr: expect.stringMatching(/^admin rejections: cursor is not one this service gave/) });
+    }
+    expect((await admin('rejections', '--account', ACCOUNT, '--reason', 'duplicate_lead', '--cursor', cursor)).code).toBe(2);
   });
 
   it('leaves out records older than 30 days that TTL has not deleted yet', async () => {
     const old = { at: new Date(Date.now() - 31 * 24 * 3_600_000).toISOString(), requestId: 'old-request', endpoint: 'website', reason: 'x', message: 'Project not found', fields: {} };
     await service.repository.rejections.record('acc-other', old);
-    const { stdout } = await admin('rejections', '--account', 'acc-other', '--json', '--since', '2000-01-01');
+    const { stdout } = await admin('rejections', '--account', 'acc-other', '--json');
     expect(JSON.parse(stdout).map((r: { fields: unknown }) => r.fields)).toEqual([{ sub_source: 'Elsewhere' }]);
   });
 
@@ -119,15 +139,16 @@ describe('admin rejections', () => {
     const { code, stdout } = await admin('rejections', '--account', ACCOUNT);
     expect(code).toBe(0);
     const lines = stdout.trim().split('\n');
-    expect(lines[0]).toMatch(/^time\s+endpoint\s+reason\s+message\s+mobile\s+fields$/);
+    expect(lines[0]).toMatch(/^id\s+time\s+endpoint\s+reason\s+message\s+mobile\s+fields$/);
     expect(lines).toHaveLength(rejections.length + 2);
-    expect(lines[1]).toContain(rejections[0]!.at);
-    expect(lines[1]).toContain(rejections[0]!.endpoint);
-    expect(lines[1]).toContain('Lead already exists');
-    expect(lines[1]).toContain(`******${duplicateMobile.slice(-4)}`);
-    expect(lines[1]).toMatch(/projectID: PRJ-1$/);
-    expect(lines[3]).toMatch(/projectID: PRJ-1; campaignID: CMP-2$/);
-    expect(lines[5]).toMatch(/mobile_number: must be .*; email: must be /);
+    const oldest = lines.at(-2)!;
+    expect(oldest).toContain(rejections.at(-1)!.id);
+    expect(oldest).toContain(rejections.at(-1)!.at);
+    expect(oldest).toContain('Lead already exists');
+    expect(oldest).toContain(`******${duplicateMobile.slice(-4)}`);
+    expect(oldest).toMatch(/projectID: PRJ-1$/);
+    expect(lines.at(-4)).toMatch(/projectID: PRJ-1; campaignID: CMP-2$/);
+    expect(lines[2]).toMatch(/mobile_number: must be .*; email: must be /);
     expect(lines.at(-1)).toBe(`${rejections.length} rejected submission(s)`);
   });
 
@@ -139,23 +160,11 @@ describe('admin rejections', () => {
     });
   });
 
-  it.each(['yesterday', 'March 7 2025', '2025-02-30', '2025-13-01', '2025-06-01T25:00Z', '2025-06', ''])(
-    'refuses --since %j with a one-line error, the usage and exit code 2',
-    async (since) => {
-      const { code, stdout, stderr } = await admin('rejections', '--account', ACCOUNT, '--since', since);
-      expect(code).toBe(2);
-      expect(stdout).toBe('');
-      const lines = stderr.split('\n');
-      expect(lines[0]).toBe(`admin rejections: --since must be an ISO-8601 date or date-time such as 2025-01-31 or 2025-01-31T09:30:00Z, not ${JSON.stringify(since)}`);
-      expect(lines[1]).toBe('Usage: npm run admin -- rejections --account ID [--since ISO-8601] [--json]');
-    },
-  );
-
   it('needs --account, and prints its usage with --help and in the general help', async () => {
     expect(await admin('rejections')).toMatchObject({ code: 2, stderr: expect.stringMatching(/^admin rejections: --account is required\n/) });
     const help = await admin('rejections', '--help');
     expect(help.code).toBe(0);
-    expect(help.stdout).toMatch(/^Usage: npm run admin -- rejections --account ID \[--since ISO-8601\] \[--json\]\n/);
+    expect(help.stdout).toMatch(/^Usage: npm run admin -- rejections --account ID \[--limit N\] \[--reason R\] \[--cursor C\] \[--json\]\n/);
     expect((await admin('--help')).stdout).toContain('rejections --account ID');
   });
 

@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
@@ -186,5 +187,39 @@ describe('the function timeout, as Lambda gives it', () => {
       slow.closeAllConnections();
       await new Promise((resolve) => slow.close(resolve));
     }
+  });
+});
+
+describe('the Host check (DNS rebinding)', () => {
+  /** A request with a Host header of our choosing, which fetch does not allow. */
+  const withHost = (host: string, path = '/api/website-lead-create', method = 'POST') =>
+    new Promise<{ status: number; headers: Record<string, unknown>; body: string }>((resolve, reject) => {
+      const port = (server.address() as AddressInfo).port;
+      const req = httpRequest({ host: '127.0.0.1', port, path, method, agent: false, headers: { host: host.replaceAll('PORT', String(port)), 'content-type': 'application/json' } }, (res) => {
+        let body = '';
+        res.on('data', (chunk) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+      });
+      req.on('error', reject);
+      req.end('{}');
+    });
+
+  it.each(['evil.example', 'evil.example:PORT', '127.0.0.1', '127.0.0.1:1', 'localhost.evil.example:PORT', '0.0.0.0:PORT'])(
+    'answers 403 Host not allowed in the envelope to Host %s, and calls no handler',
+    async (host) => {
+      const answer = await withHost(host);
+      expect(answer.status).toBe(403);
+      expect(JSON.parse(answer.body)).toEqual({ status: false, message: 'Host not allowed' });
+      expect(answer.headers['x-request-id']).toEqual(expect.any(String));
+      expect(calls).toEqual([]);
+    },
+  );
+
+  it('refuses the admin API to a foreign Host too', async () => {
+    expect((await withHost('rebound.example:PORT', '/admin/v1/accounts/acc-1', 'GET')).status).toBe(403);
+  });
+
+  it.each(['127.0.0.1:PORT', 'localhost:PORT', 'LOCALHOST:PORT', '[::1]:PORT'])('serves Host %s', async (host) => {
+    expect((await withHost(host)).status).toBe(200);
   });
 });

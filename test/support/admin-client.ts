@@ -38,8 +38,9 @@ export const adminClient = (baseUrl: string, options: AdminClientOptions = {}) =
         protocol: url.protocol,
         hostname: url.hostname,
         port: Number(url.port),
-        path,
-        query: {},
+        // The signer wants the query apart from the path (a page cursor, a reason).
+        path: path.split('?')[0]!,
+        query: Object.fromEntries(new URLSearchParams(path.split('?')[1] ?? '')),
         headers: { host: url.host, ...(text !== undefined && { 'content-type': 'application/json' }), ...headers },
         ...(text !== undefined && { body: text }),
       },

@@ -1,5 +1,6 @@
 import type { MiddlewareObj } from '@middy/core';
 import { LeadIntakeError } from '../../domain/errors.ts';
+import type { LeadSubmission } from '../../domain/create-lead.ts';
 import type { Rejection, RejectionLog } from '../../domain/ports.ts';
 import { refusedFields } from '../../domain/rejections.ts';
 import { maskMobile, type LogSink } from '../../log.ts';
@@ -27,6 +28,8 @@ export interface Refusal {
   readonly reason: string;
   readonly message: string;
   readonly fields: Readonly<Record<string, unknown>>;
+  /** A quarantine: the validated submission, kept whole so a person can release it. */
+  readonly submission?: LeadSubmission;
   /** The ad platform's id of the lead that was refused (Google Ads lead forms). */
   readonly platformIds?: Pick<Rejection, 'google_lead_id'>;
 }
@@ -41,8 +44,10 @@ export const recordRejection = async (rejections: RejectionLog, log: LogSink, en
 };
 
 /** The record of a refusal: the request's id, the refusal, and the mobile's last four digits, never more. */
-export const rejectionOf = (endpoint: string, refusal: Refusal, context: Pick<LeadContext, 'requestId' | 'fields' | 'body'>): Rejection => {
+export const rejectionOf = (endpoint: string, refusal: Refusal, context: Pick<LeadContext, 'requestId' | 'fields' | 'body' | 'account'>): Rejection => {
   const mobile = context.fields?.mobile_number ?? digitsOf(context.body?.mobile_number);
+  // Requests without an API key (Google's webhook) have no key to name or to bound.
+  const key = context.account?.key;
   return {
     at: new Date().toISOString(),
     requestId: context.requestId,
@@ -51,6 +56,10 @@ export const rejectionOf = (endpoint: string, refusal: Refusal, context: Pick<Le
     message: refusal.message,
     ...(mobile && mobile.length >= 4 && { mobile: maskMobile(mobile) }),
     fields: refusal.fields,
+    ...(key?.keyId !== undefined && { key_id: key.keyId }),
+    // A browser key is public: its records are bounded per key and minute (CONTRACT.md section 11).
+    ...(key?.origins !== undefined && { browserKey: true }),
+    ...(refusal.submission && { submission: refusal.submission }),
     ...refusal.platformIds,
   };
 };
