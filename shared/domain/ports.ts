@@ -2,6 +2,7 @@
  * What the domain needs from storage. The DynamoDB repository implements these; the domain never
  * sees a table, a key or an attribute value.
  */
+import type { PersonHandle, PersonIdentifiers } from './person-data.ts';
 import type { AccountConfig, AccountSettings, ApiKeyGrant, Campaign, DuplicateSetting, LeadRecord, LeadSource, Project } from './lead.ts';
 
 export interface ApiKeyReader {
@@ -95,7 +96,9 @@ export interface IdempotencyClaim {
 /** What a write under an idempotency key found instead of storing: the key was used already. */
 export type IdempotentReplay =
   | { readonly kind: 'replay'; readonly lead: LeadRecord }
-  | { readonly kind: 'key_reused' };
+  | { readonly kind: 'key_reused' }
+  /** The key's lead was erased at its person's request: its record is a tombstone without the lead. */
+  | { readonly kind: 'erased' };
 
 export type OriginalLeadOutcome =
   | { readonly kind: 'stored' }
@@ -135,8 +138,40 @@ export interface Rejection {
   readonly omittedFields?: number;
   /** Meta Lead Ads (endpoint `meta`): the leadgen id of the lead that could not be created. */
   readonly meta_leadgen_id?: string;
+  /**
+   * Who the refused submission names (CONTRACT.md section 12), so access and erasure find the record.
+   * Never stored as written: the store keeps keyed hashes of it in lookup items (shared/domain/person-data.ts).
+   */
+  readonly person?: PersonIdentifiers;
 }
 
 export interface RejectionLog {
   record(accountId: string, rejection: Rejection): Promise<void>;
+}
+
+/** What a person's data is, as access finds it (CONTRACT.md section 12). */
+export interface PersonRecords {
+  readonly leads: readonly LeadRecord[];
+  readonly rejections: readonly Rejection[];
+}
+
+/** What an erasure did: leads erased whole, rejection records erased, leads that lost only their alternate number. */
+export interface ErasureCounts {
+  readonly leads: number;
+  readonly rejections: number;
+  readonly alternate_numbers: number;
+}
+
+/**
+ * A person's items within one account, found through keyed-hash lookup items written with each lead
+ * and rejection record: never a scan of the account's leads or log.
+ */
+export interface PersonDataStore {
+  findPerson(accountId: string, person: PersonHandle): Promise<PersonRecords>;
+  /**
+   * Erases every item of the person in the account. Safe to run again after a failure: what was
+   * erased stays erased, the rest is erased by the next run, and the counts answered are those of the
+   * whole erasure (a journal item carries them between runs); once complete, a new erasure finds zeros.
+   */
+  erasePerson(accountId: string, person: PersonHandle): Promise<ErasureCounts>;
 }

@@ -8,9 +8,13 @@
  * REJECTIONS#<account>, are read too until they expire.
  */
 import { createHash } from 'node:crypto';
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { PersonKeyring } from '../domain/person-data.ts';
 import { boundedRejection } from '../domain/rejections.ts';
 import type { Rejection, RejectionLog } from '../domain/ports.ts';
+import { containerPersonKeyring } from '../person-keyring.ts';
+import { rejectionLookups } from './people.ts';
+import { rejectionOfItem } from './rejection-items.ts';
 import { epochSeconds, orUnavailable, queryAll, TableStore } from './requests.ts';
 
 const REJECTION_SECONDS = 30 * 24 * 60 * 60;
@@ -25,22 +29,28 @@ const legacyRejectionsPk = (accountId: string) => `REJECTIONS#${accountId}`;
 
 /** The request path's write of a rejection. */
 export class DynamoDbRejectionLog extends TableStore implements RejectionLog {
-  async record(accountId: string, rejection: Rejection): Promise<void> {
+  readonly #keyring: PersonKeyring;
+
+  constructor(db: DynamoDBDocumentClient, leadsTable: string, keyring: PersonKeyring = containerPersonKeyring()) {
+    super(db, leadsTable);
+    this.#keyring = keyring;
+  }
+
+  /**
+   * The record, and the lookup items that find it by the person it names (CONTRACT.md section 12),
+   * in one request: a put alone, or one transaction with them. The person's details themselves are
+   * not stored (only their keyed hashes, in the lookup items' keys).
+   */
+  async record(accountId: string, { person, ...rejection }: Rejection): Promise<void> {
     const bounded = boundedRejection(rejection);
-    await orUnavailable(() =>
-      this.db.send(
-        new PutCommand({
-          TableName: this.table,
-          Item: {
-            pk: rejectionsPk(accountId, rejectionShard(rejection.requestId)),
-            sk: `${rejection.at}#${rejection.requestId}`,
-            item_type: 'rejection',
-            ...bounded,
-            expires_at: epochSeconds(rejection.at) + REJECTION_SECONDS,
-          },
-        }),
-      ),
-    );
+    const key = { pk: rejectionsPk(accountId, rejectionShard(rejection.requestId)), sk: `${rejection.at}#${rejection.requestId}` };
+    const expiresAt = epochSeconds(rejection.at) + REJECTION_SECONDS;
+    const lookups = await rejectionLookups(this.#keyring, this.table, accountId, key, person, expiresAt);
+    const item = { ...key, item_type: 'rejection', ...bounded, ...(lookups.personRefs.length > 0 && { person_refs: lookups.personRefs }), expires_at: expiresAt };
+    await orUnavailable(async () => {
+      if (lookups.puts.length === 0) await this.db.send(new PutCommand({ TableName: this.table, Item: item }));
+      else await this.db.send(new TransactWriteCommand({ TransactItems: [{ Put: { TableName: this.table, Item: item } }, ...lookups.puts] }));
+    });
   }
 }
 
@@ -61,6 +71,6 @@ export class DynamoDbRejectionArchive extends DynamoDbRejectionLog {
     return shards
       .flat()
       .sort((a, b) => (a.sk < b.sk ? -1 : a.sk > b.sk ? 1 : 0))
-      .map(({ pk: _pk, sk: _sk, item_type: _type, expires_at: _expires, ...rejection }) => rejection as Rejection);
+      .map(rejectionOfItem);
   }
 }

@@ -5,6 +5,7 @@
  *   leads.ts       leads, mobile claims, idempotency keys     Leads table
  *   rejections.ts  refused requests kept for their account    Leads table
  *   meta-pages.ts  Facebook pages and lead forms (Meta leads)  Config table
+ *   people.ts      a person's lookup items, access and erasure Leads table
  * Each module has the request path's class (all that the Lambda bundles carry) and an admin class
  * that extends it with what the admin CLI, the seed and the tests need.
  */
@@ -12,6 +13,8 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DynamoDbAccountReader, DynamoDbAccountStore } from './accounts.ts';
 import { DynamoDbApiKeyReader, DynamoDbApiKeyStore } from './api-keys.ts';
 import { DynamoDbMetaPageStore } from './meta-pages.ts';
+import { DynamoDbPersonData } from './people.ts';
+import { containerPersonKeyring } from '../person-keyring.ts';
 import { DynamoDbLeadArchive, DynamoDbLeadStore, type TransactionRetryPolicy } from './leads.ts';
 import { DynamoDbRejectionArchive, DynamoDbRejectionLog } from './rejections.ts';
 
@@ -44,6 +47,7 @@ export class DynamoDbRepository implements RequestPathStores {
   readonly leads: DynamoDbLeadArchive;
   readonly rejections: DynamoDbRejectionArchive;
   readonly metaPages: DynamoDbMetaPageStore;
+  readonly people: DynamoDbPersonData;
 
   constructor(db: DynamoDBDocumentClient, tables: TableNames, retry?: TransactionRetryPolicy) {
     this.keys = new DynamoDbApiKeyStore(db, tables.config);
@@ -51,5 +55,6 @@ export class DynamoDbRepository implements RequestPathStores {
     this.leads = new DynamoDbLeadArchive(db, tables.leads, retry);
     this.rejections = new DynamoDbRejectionArchive(db, tables.leads);
     this.metaPages = new DynamoDbMetaPageStore(db, tables.config);
+    this.people = new DynamoDbPersonData(db, tables.leads, containerPersonKeyring());
   }
 }
