@@ -39,7 +39,9 @@ export type AdminOperation =
   | 'createKey'
   | 'listKeys'
   | 'revokeKey'
-  | 'rotateKey';
+  | 'rotateKey'
+  | 'findPerson'
+  | 'erasePerson';
 
 export interface AdminRoute {
   readonly method: 'GET' | 'PUT' | 'POST' | 'DELETE';
@@ -65,6 +67,8 @@ export const adminRoutes: readonly AdminRoute[] = [
   { method: 'GET', path: '/admin/v1/accounts/{accountId}/keys', operation: 'listKeys' },
   { method: 'DELETE', path: '/admin/v1/accounts/{accountId}/keys/{keyId}', operation: 'revokeKey' },
   { method: 'POST', path: '/admin/v1/accounts/{accountId}/keys/{keyId}/rotate', operation: 'rotateKey' },
+  { method: 'GET', path: '/admin/v1/accounts/{accountId}/people', operation: 'findPerson' },
+  { method: 'POST', path: '/admin/v1/accounts/{accountId}/erasures', operation: 'erasePerson' },
 ];
 
 /** API Gateway's route key, which it hands the function as `routeKey`. */

@@ -10,6 +10,7 @@ import type { MiddlewareObj } from '@middy/core';
 import { withinFunctionDeadline } from '../deadline.ts';
 import type { AccountAdmin } from '../domain/account-admin.ts';
 import type { AccountKeys } from '../domain/account-keys.ts';
+import type { PersonData } from '../domain/person-data.ts';
 import type { LogSink } from '../log.ts';
 import { JsonNumber } from '../schemas/json-number.ts';
 import { adminRoutes, routeKeyOf, type AdminOperation } from '../routes.ts';
@@ -21,6 +22,8 @@ import { jsonObjectBody } from './middleware/json-object-body.ts';
 export interface AdminRuntime {
   readonly accounts: AccountAdmin;
   readonly keys: AccountKeys;
+  /** Access and erasure of a person's data (CONTRACT.md section 12). */
+  readonly people: PersonData;
   readonly log: LogSink;
 }
 
@@ -33,8 +36,14 @@ export const adminRequestFailed = (requestId: string) => `Request failed (reques
 type Body = Readonly<Record<string, unknown>>;
 type Parameters = Readonly<Record<string, string>>;
 
+/** What a route reads besides its path parameters and body. */
+interface RequestParts {
+  readonly query: Parameters;
+  readonly requestId: string;
+}
+
 /** Each route's work: the domain operation and the status of its answer. */
-const operations: Record<AdminOperation, (runtime: AdminRuntime, p: Parameters, body: Body) => Promise<LeadResponse>> = {
+const operations: Record<AdminOperation, (runtime: AdminRuntime, p: Parameters, body: Body, request: RequestParts) => Promise<LeadResponse>> = {
   getAccount: async ({ accounts }, p) => ok(await accounts.getAccount(p.accountId!)),
   putAccount: async ({ accounts }, p, body) => ok(await accounts.putAccount(p.accountId!, body)),
   putProject: async ({ accounts }, p, body) => ok(await accounts.putProject(p.accountId!, p.projectId!, body)),
@@ -45,6 +54,13 @@ const operations: Record<AdminOperation, (runtime: AdminRuntime, p: Parameters, 
   listKeys: async ({ keys }, p) => ok(await keys.list(p.accountId!)),
   revokeKey: async ({ keys }, p) => noContent(await keys.revoke(p.accountId!, p.keyId!)),
   rotateKey: async ({ keys }, p, body) => created(await keys.rotate(p.accountId!, p.keyId!, body)),
+  findPerson: async ({ people }, p, _body, { query }) => ok(await people.access(p.accountId!, query)),
+  erasePerson: async ({ people, log }, p, body, { requestId }) => {
+    const counts = await people.erase(p.accountId!, body);
+    // The account, the counts and the request id: never who was erased.
+    log({ level: 'info', message: 'person erased', requestId, accountId: p.accountId, erased: counts });
+    return ok(counts);
+  },
 };
 
 const ok = (resource: unknown) => jsonResponse(200, resource);
@@ -94,7 +110,10 @@ const adminChain = (runtime: AdminRuntime) =>
       const route = byRouteKey.get(event.routeKey);
       // API Gateway only invokes this function for the routes of shared/routes.ts.
       if (!route) throw new Error(`no admin route ${event.routeKey}`);
-      const response = await operations[route.operation](runtime, event.pathParameters as Parameters, context.body!);
+      const response = await operations[route.operation](runtime, event.pathParameters as Parameters, context.body!, {
+        query: (event.queryStringParameters ?? {}) as Parameters,
+        requestId: context.requestId,
+      });
       context.outcome = route.operation;
       return response;
     });

@@ -377,7 +377,7 @@ describe('keys', () => {
 describe('answers', () => {
   it('answers an unexpected failure with 500, a request id and nothing from inside', async () => {
     const db = createDocumentClient({ client: service.client });
-    const broken = adminHandler(adminRuntime({ accounts: new DynamoDbAccountStore(db, 'no-such-table'), keys: new DynamoDbApiKeyStore(db, 'no-such-table') }, () => undefined));
+    const broken = adminHandler(adminRuntime({ accounts: new DynamoDbAccountStore(db, 'no-such-table'), keys: new DynamoDbApiKeyStore(db, 'no-such-table'), people: service.repository.people }, () => undefined));
     const answer = await adminCall(broken, 'GET', '/admin/v1/accounts/acc-1');
     expect(answer.status).toBe(500);
     expect(answer.body).toEqual({ status: false, message: `Request failed (request ${answer.headers['x-request-id']})` });
