@@ -8,7 +8,6 @@ import * as path from 'node:path';
 import { CfnOutput, Stack, Tags, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { ADMIN_BASE_PATH, adminEntry, adminRoutes, leadRoutes, runtimeSettings, type EndpointName } from '../shared/routes.ts';
-import { configTable } from '../shared/dynamodb/tables.ts';
 import { LeadApi } from './constructs/lead-api.ts';
 import { LeadEvents } from './constructs/lead-events.ts';
 import { LeadFunction } from './constructs/lead-function.ts';
@@ -70,14 +69,15 @@ export class LeadIntakeStack extends Stack {
     }
     const lambdas = Object.fromEntries(Object.entries(functions).map(([name, fn]) => [name, fn.function])) as Record<EndpointName, LeadFunction['function']>;
 
-    // One function for the admin API: it reads and writes the Config table, and nothing else.
+    // One function for the admin API: it reads and writes the Config table, and finds and erases a
+    // person's items in the Leads table (never creating a lead).
     const admin = new LeadFunction(this, 'Admin', {
       entry: path.join(projectRoot, adminEntry),
       projectRoot,
       description: `Lead intake ${settings.stage}: admin API ${ADMIN_BASE_PATH}`,
       memorySize: settings.memorySize,
       logRetentionDays: settings.logRetentionDays,
-      environment: { [configTable.envVar]: tables.config.tableName },
+      environment: tables.environment,
     });
     tables.grantAdmin(admin.function);
 

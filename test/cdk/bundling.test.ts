@@ -24,8 +24,10 @@ describe('Bundling the functions', () => {
         expect(statSync(bundle).size).toBeGreaterThan(1_000);
         // The cold-start budget of docs/performance.md: at most 250 KB minified on the request path. The
         // Meta worker consumes a queue (no caller waits on it) and carries the KMS, SQS and Secrets Manager
-        // clients besides DynamoDB's: its own budget is 340 KB.
-        expect(statSync(bundle).size).toBeLessThanOrEqual((description.includes('Meta leadgen worker') ? 340 : 250) * 1024);
+        // clients besides DynamoDB's: its own budget is 340 KB. The admin function is off the lead path (the
+        // CRM's backend calls it) and also carries a person's access and erasure: 280 KB.
+        const budgetKb = description.includes('Meta leadgen worker') ? 340 : description.includes('admin API') ? 280 : 250;
+        expect(statSync(bundle).size).toBeLessThanOrEqual(budgetKb * 1024);
         expect(statSync(path.join(outdir, `asset.${hash}`, 'index.mjs.map')).size).toBeGreaterThan(0);
         // Only the environment credentials provider: no STS/SSO clients from the default chain.
         const code = readFileSync(bundle, 'utf8');
