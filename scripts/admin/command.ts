@@ -1,0 +1,100 @@
+/**
+ * What every admin CLI module is made of (scripts/admin.ts dispatches to them): a command's usage,
+ * options and run function, the two refusals that set the exit code, and the small parsing and
+ * printing helpers the verbs share. A verb parses its arguments, calls one domain operation (the one
+ * the admin API calls too) and prints the answer; the rules live in the domain.
+ */
+import type { ParseArgsConfig } from 'node:util';
+import type { EventBridgeClient } from '@aws-sdk/client-eventbridge';
+import { isoInstant } from '../../shared/domain/api-keys.ts';
+import type { DynamoDbRepository } from '../../shared/dynamodb/repository.ts';
+
+export interface AdminIo {
+  readonly env: NodeJS.ProcessEnv;
+  /** The EventBridge client `replay-events` uses; the default credential chain's when not given. */
+  readonly eventBridge?: () => EventBridgeClient;
+  readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
+  /** Standard input, read whole (secrets such as a page token are read from it, never from an argument). */
+  readonly stdin?: () => Promise<string>;
+}
+
+/** Bad arguments: exit code 2, with the command's usage. */
+export class UsageError extends Error {
+  readonly command: string | undefined;
+  constructor(message: string, command?: string) {
+    super(message);
+    this.command = command;
+  }
+}
+
+/** The command ran and failed: exit code 1. */
+export class CommandError extends Error {}
+
+export type OptionValues = Record<string, string | boolean | undefined>;
+
+export interface CommandArgs {
+  readonly values: OptionValues;
+  readonly positionals: string[];
+}
+
+export interface Command {
+  readonly usage: string;
+  readonly summary: string;
+  readonly options: NonNullable<ParseArgsConfig['options']>;
+  readonly positionals: readonly string[];
+  /** The positionals may be left out (the command then checks what it was given). */
+  readonly optionalPositionals?: boolean;
+  /** False for a command that works on no table (replay-events): no table names or region needed. */
+  readonly usesDatabase?: false;
+  /** `repository()` opens the database on first use (a usage error never needs one). */
+  readonly run: (args: CommandArgs, repository: () => DynamoDbRepository, io: AdminIo) => Promise<void>;
+}
+
+/** A module's verbs, by name (scripts/admin/modules.ts registers the module). */
+export type CommandModule = Readonly<Record<string, Command>>;
+
+export const HELP = { help: { type: 'boolean', short: 'h' } } as const;
+
+export const required = (value: string | boolean | undefined, option: string, command: string): string => {
+  if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`${option} is required`, command);
+  return value;
+};
+
+export const optional = (value: string | boolean | undefined): string | undefined => (typeof value === 'string' ? value : undefined);
+
+/** A comma-separated option as a list: `--endpoints website,portala`. */
+export const list = (value: string | boolean | undefined): string[] | undefined => (typeof value === 'string' ? value.split(',').map((item) => item.trim()) : undefined);
+
+/** A number of seconds as the domain checks it (whole, not negative); text that is no number at all is refused here. */
+export const seconds = (value: string, option: string, command: string): number => {
+  const n = value.trim() === '' ? Number.NaN : Number(value);
+  if (Number.isNaN(n)) throw new UsageError(`${option} must be a whole number of seconds, not ${JSON.stringify(value)}`, command);
+  return n;
+};
+
+/** An ISO-8601 date or date-time (`2025-01-31`, `2025-01-31T09:30`, `2025-01-31T09:30:00.000+05:30`), as UTC ISO text. */
+export const isoTime = (value: string, option: string, command: string): string => {
+  const time = isoInstant(value);
+  if (!time) throw new UsageError(`${option} must be an ISO-8601 date or date-time such as 2025-01-31 or 2025-01-31T09:30:00Z, not ${JSON.stringify(value)}`, command);
+  return time;
+};
+
+/** An answer as JSON on standard output (`--json`), or as a table for a terminal. */
+export const printJsonOr = (io: AdminIo, json: boolean | string | undefined, value: unknown, asText: () => string) =>
+  io.stdout(json === true ? `${JSON.stringify(value, null, 2)}\n` : asText());
+
+/** A header line and one line per item, in padded columns. */
+export const table = <T,>(columns: readonly [string, (item: T) => unknown][], items: readonly T[]): string => {
+  const rows = items.map((item) => columns.map(([, cell]) => String(cell(item) ?? '').replace(/\s+/g, ' ')));
+  const widths = columns.map(([title], i) => Math.max(title.length, ...rows.map((row) => row[i]!.length)));
+  const line = (cells: string[]) => `${cells.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()}\n`;
+  return line(columns.map(([title]) => title)) + rows.map(line).join('');
+};
+
+/** The account exists, or the command fails (exit 1) naming it. */
+export const existingAccount = async (repository: DynamoDbRepository, accountId: string) => {
+  const account = await repository.accounts.loadAccount(accountId);
+  if (!account) throw new CommandError(`account ${JSON.stringify(accountId)} does not exist`);
+  return account;
+};

@@ -1,0 +1,102 @@
+/**
+ * API keys (CONTRACT.md section 7): create, list, revoke, rotate. Each verb is one call of the key
+ * lifecycle (shared/domain/api-keys.ts) that the admin API's AccountKeys calls too.
+ */
+import { createKey, listKeys, revokeKey, rotateKey, type IssuedKey, type KeySummary } from '../../shared/domain/api-keys.ts';
+import type { DynamoDbRepository } from '../../shared/dynamodb/repository.ts';
+import { HELP, list, optional, printJsonOr, required, seconds, table, UsageError, type AdminIo, type CommandModule } from './command.ts';
+
+/** The key lifecycle's dependencies: the repository's key and account stores. */
+export const keyAdmin = (repository: DynamoDbRepository) => ({ keys: repository.keys, accounts: repository.accounts });
+
+/** A new key: alone on standard output (for `$(...)`), or with its details as one JSON object with --json. */
+export const printIssued = (issued: IssuedKey, json: boolean, io: AdminIo, note: string) => {
+  io.stdout(json ? `${JSON.stringify(issued, null, 2)}\n` : `${issued.key}\n`);
+  io.stderr(`${note} The key is shown only this once: store it now.\n`);
+};
+
+/** The keys as a table for a terminal. */
+const keyTable = (keys: readonly KeySummary[]): string => {
+  if (keys.length === 0) return 'No API keys with a key id.\n';
+  const columns: [string, (key: KeySummary) => unknown][] = [
+    ['key_id', (k) => k.key_id],
+    ['label', (k) => k.label],
+    ['endpoints', (k) => k.endpoints?.join(',') ?? 'all'],
+    ['origins', (k) => k.origins?.join(',') ?? ''],
+    ['active', (k) => (k.active ? 'yes' : 'no')],
+    ['created_at', (k) => k.created_at],
+    ['expires_at', (k) => k.expires_at ?? 'never'],
+  ];
+  return table(columns, keys) + `${keys.length} key(s)\n`;
+};
+
+const keys: CommandModule = {
+  'create-key': {
+    usage: 'create-key --account ID [--label TEXT] [--endpoints LIST] [--origins LIST] [--expires ISO-8601] [--json]',
+    summary:
+      'Create an active API key and print it, once (only its SHA-256 hash is stored). LIST is comma-separated: endpoints of ' +
+      'website, portala, portalb, social; origins scheme://host[:port] make a browser key (website only). --json prints the key with its details.',
+    options: { ...HELP, account: { type: 'string' }, label: { type: 'string' }, endpoints: { type: 'string' }, origins: { type: 'string' }, expires: { type: 'string' }, json: { type: 'boolean' } },
+    positionals: [],
+    run: async ({ values }, repository, io) => {
+      const accountId = required(values.account, '--account', 'create-key');
+      const issued = await createKey(keyAdmin(repository()), {
+        accountId,
+        label: optional(values.label),
+        endpoints: list(values.endpoints),
+        origins: list(values.origins),
+        expiresAt: optional(values.expires),
+      });
+      printIssued(issued, values.json === true, io, `API key ${issued.key_id} created for account ${accountId}.`);
+    },
+  },
+  'list-keys': {
+    usage: 'list-keys --account ID [--json]',
+    summary: "List an account's API keys (key id, label, endpoints, origins, active, created, expires): never a key or its hash.",
+    options: { ...HELP, account: { type: 'string' }, json: { type: 'boolean' } },
+    positionals: [],
+    run: async ({ values }, repository, io) => {
+      const accountId = required(values.account, '--account', 'list-keys');
+      const found = await listKeys(keyAdmin(repository()), accountId);
+      printJsonOr(io, values.json, found, () => keyTable(found));
+    },
+  },
+  'revoke-key': {
+    usage: 'revoke-key KEY | revoke-key --id KEY_ID',
+    summary: 'Make an API key inactive, given the key or its key id: it then answers 401 Invalid API credentials.',
+    options: { ...HELP, id: { type: 'string' } },
+    positionals: ['KEY'],
+    optionalPositionals: true,
+    run: async ({ values, positionals: [key] }, repository, io) => {
+      if (key === undefined && values.id === undefined) throw new UsageError('give the key to revoke, or --id KEY_ID', 'revoke-key');
+      if (key !== undefined && values.id !== undefined) throw new UsageError('give the key or --id KEY_ID, not both', 'revoke-key');
+      const keyId = values.id === undefined ? undefined : required(values.id, '--id', 'revoke-key');
+      const revoked = await revokeKey(keyAdmin(repository()), keyId === undefined ? { key: key! } : { keyId });
+      io.stdout(revoked.key_id ? `API key ${revoked.key_id} revoked.\n` : 'API key revoked.\n');
+    },
+  },
+  'rotate-key': {
+    usage: 'rotate-key --id KEY_ID [--grace SECONDS] [--expires ISO-8601] [--json]',
+    summary:
+      "Replace a key: a new key with the old one's account, label, endpoints and origins, printed like create-key; the old key " +
+      'keeps working for the grace period (default 86400 seconds; 0 ends it at once).',
+    options: { ...HELP, id: { type: 'string' }, grace: { type: 'string' }, expires: { type: 'string' }, json: { type: 'boolean' } },
+    positionals: [],
+    run: async ({ values }, repository, io) => {
+      const keyId = required(values.id, '--id', 'rotate-key');
+      const rotated = await rotateKey(keyAdmin(repository()), {
+        keyId,
+        ...(values.grace !== undefined && { graceSeconds: seconds(values.grace as string, '--grace', 'rotate-key') }),
+        expiresAt: optional(values.expires),
+      });
+      printIssued(
+        rotated,
+        values.json === true,
+        io,
+        `API key ${rotated.key_id} replaces ${rotated.replaces.key_id}, which keeps working until ${rotated.replaces.expires_at}.`,
+      );
+    },
+  },
+};
+
+export default keys;
