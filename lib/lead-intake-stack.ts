@@ -27,6 +27,7 @@ export const stackOutputs = {
   adminBaseUrl: 'AdminBaseUrl',
   configTableName: 'ConfigTableName',
   leadsTableName: 'LeadsTableName',
+  personKeySecretArn: 'PersonKeySecretArn',
   eventBusName: 'EventBusName',
   eventBusArn: 'EventBusArn',
   eventArchiveArn: 'EventArchiveArn',
@@ -147,6 +148,10 @@ export class LeadIntakeStack extends Stack {
     new CfnOutput(this, stackOutputs.adminBaseUrl, { value: `${api.baseUrl}${ADMIN_BASE_PATH}`, description: 'Admin API (IAM authorization, SigV4 for execute-api)' });
     new CfnOutput(this, stackOutputs.configTableName, { value: tables.config.tableName, description: 'Config table (API keys, accounts): seed it with the admin CLI' });
     new CfnOutput(this, stackOutputs.leadsTableName, { value: tables.leads.tableName, description: 'Leads table' });
+    new CfnOutput(this, stackOutputs.personKeySecretArn, {
+      value: tables.personKey.secretArn,
+      description: 'Key of the person lookup items (admin person / erase: PERSON_KEY_SECRET_ARN; the operator needs secretsmanager:GetSecretValue on it)',
+    });
     new CfnOutput(this, stackOutputs.eventBusName, { value: events.bus.eventBusName, description: 'Bus carrying Lead Created events' });
     new CfnOutput(this, stackOutputs.eventBusArn, { value: events.bus.eventBusArn, description: 'Bus carrying Lead Created events (replay-events: LEAD_EVENTS_BUS_ARN)' });
     new CfnOutput(this, stackOutputs.eventArchiveArn, { value: events.archive.archiveArn, description: 'Archive of Lead Created events (replay-events: LEAD_EVENTS_ARCHIVE_ARN)' });

@@ -56,10 +56,14 @@ export const readSecretString = async (secretId: string, region: string, endpoin
  * The keyring of the environment. In Lambda without PERSON_KEY_SECRET_ARN it refuses to hash (the
  * request fails with a 500 and the logs say why) rather than key personal data with a public value.
  */
-export const personKeyringFromEnvironment = (env: NodeJS.ProcessEnv = process.env): PersonKeyring =>
+export const personKeyringFromEnvironment = (
+  env: NodeJS.ProcessEnv = process.env,
+  /** How the secret is read from Secrets Manager: the signed request of the functions, or an SDK client (the admin CLI). */
+  readSecret: (arn: string, region: string) => Promise<string> = readSecretString,
+): PersonKeyring =>
   hmacKeyring(async () => {
     const arn = env[personKeySettings.secretArn];
-    if (arn) return readSecretString(arn, env.AWS_REGION ?? arn.split(':')[3]!);
+    if (arn) return readSecret(arn, env.AWS_REGION ?? arn.split(':')[3]!);
     if (env[personKeySettings.secret]) return env[personKeySettings.secret]!;
     if (env.AWS_LAMBDA_FUNCTION_NAME) throw new Error(`${personKeySettings.secretArn} is not set`);
     return LOCAL_PERSON_KEY_SECRET;

@@ -13,14 +13,15 @@ import { personKeySettings } from '../../shared/person-keyring.ts';
 
 /**
  * What a lead function may do, per table. Reading: the API key, the account and its projects, campaigns
- * and sub sources (GetItem, Query). Writing: a new lead is a TransactWriteItems of two conditional Puts (the
- * lead and its mobile claim), a repeated lead a PutItem; IAM authorises each Put of a transaction as
- * `dynamodb:PutItem`. GetItem on Leads serves the rare read-back of a write whose answer was lost (a
+ * and sub sources (GetItem, Query). Writing: a new lead is a TransactWriteItems of Puts (the lead, its
+ * mobile claim and its person lookup items), a repeated lead one of the lead and its lookup items; IAM
+ * authorises each Put of a transaction as `dynamodb:PutItem`. A rejection record naming a person is one
+ * BatchWriteItem with its lookup items. GetItem on Leads serves the rare read-back of a write whose answer was lost (a
  * timeout after DynamoDB applied it), so such a lead is answered 200 rather than 503.
  */
 export const leadFunctionTableAccess = {
   config: ['dynamodb:GetItem', 'dynamodb:Query'],
-  leads: ['dynamodb:PutItem', 'dynamodb:GetItem'],
+  leads: ['dynamodb:PutItem', 'dynamodb:GetItem', 'dynamodb:BatchWriteItem'],
 } as const;
 
 /**

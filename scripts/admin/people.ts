@@ -4,11 +4,11 @@
  * e-mail that section 2 refuses is a bad argument (exit 2); an unknown account exit 1.
  */
 import { AccountNotFoundError, InvalidPersonError } from '../../shared/domain/errors.ts';
-import type { LeadRecord } from '../../shared/domain/lead.ts';
 import { PersonData } from '../../shared/domain/person-data.ts';
-import type { Rejection } from '../../shared/domain/ports.ts';
 import type { DynamoDbRepository } from '../../shared/dynamodb/repository.ts';
-import { CommandError, HELP, optional, printJsonOr, required, table, UsageError, type CommandArgs, type CommandModule } from './command.ts';
+import { CommandError, HELP, optional, printJsonOr, required, UsageError, type CommandArgs, type CommandModule } from './command.ts';
+import { leadTable } from './leads.ts';
+import { rejectionTable } from './rejections.ts';
 
 const options = { ...HELP, account: { type: 'string' }, mobile: { type: 'string' }, email: { type: 'string' }, json: { type: 'boolean' } } as const;
 
@@ -29,32 +29,6 @@ const refused = (error: unknown, verb: string, accountId: string): never => {
   throw error;
 };
 
-const leadTable = (leads: readonly LeadRecord[]) =>
-  table<LeadRecord>(
-    [
-      ['id', (l) => l.id],
-      ['created_at', (l) => l.created_at],
-      ['project', (l) => l.projectID],
-      ['source', (l) => l.source],
-      ['name', (l) => l.name],
-      ['mobile_number', (l) => l.mobile_number],
-      ['alternate_number', (l) => l.alternate_number],
-      ['email', (l) => l.email],
-    ],
-    leads,
-  );
-
-const recordTable = (rejections: readonly Rejection[]) =>
-  table<Rejection>(
-    [
-      ['time', (r) => r.at],
-      ['endpoint', (r) => r.endpoint],
-      ['reason', (r) => r.reason],
-      ['message', (r) => r.message],
-    ],
-    rejections,
-  );
-
 const people: CommandModule = {
   person: {
     usage: 'person --account ID (--mobile M | --email E) [--json]',
@@ -64,16 +38,8 @@ const people: CommandModule = {
     run: async (args, repository, io) => {
       const { accountId, person, people: data } = request(args, repository, 'person');
       const found = await data.access(accountId, person).catch((error: unknown) => refused(error, 'person', accountId));
-      printJsonOr(io, args.values.json, found, () =>
-        [
-          `${found.leads.length} lead(s)${found.leads.length > 0 ? ':' : '.'}`,
-          ...(found.leads.length > 0 ? [leadTable(found.leads).trimEnd()] : []),
-          `${found.rejections.length} rejection record(s)${found.rejections.length > 0 ? ':' : '.'}`,
-          ...(found.rejections.length > 0 ? [recordTable(found.rejections).trimEnd()] : []),
-          ...(found.leads.length + found.rejections.length > 0 ? ['(--json prints every field, for the person)'] : []),
-          '',
-        ].join('\n'),
-      );
+      // The tables of `leads` and `rejections`; --json has every field, to give the person.
+      printJsonOr(io, args.values.json, found, () => `${leadTable(found.leads)}\n${rejectionTable(found.rejections)}`);
     },
   },
   erase: {

@@ -14,7 +14,7 @@ const compactFields = (fields: Readonly<Record<string, unknown>>): string =>
     .join('; ');
 
 /** The rejections as a table for a terminal; every field of each stays in --json. */
-const rejectionTable = (found: readonly Rejection[]): string => {
+export const rejectionTable = (found: readonly Rejection[]): string => {
   if (found.length === 0) return 'No rejected submissions.\n';
   const columns: [string, (rejection: Rejection) => unknown][] = [
     ['time', (r) => r.at],

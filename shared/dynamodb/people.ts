@@ -1,12 +1,15 @@
 /**
  * A person's items within an account, in the Leads table (docs/data-model.md, "A person's data"):
- *   PERSON#<account>#<hmac of the handle> / LEAD#<lead id>            a lead naming the person (role: mobile, alternate_number, email)
- *   PERSON#<account>#<hmac of the handle> / REJECTION#<pk>#<sk>       a rejection record made from a submission naming them
+ *   PERSON#<account>#<hmac of the handle>#<shard> / LEAD#<lead id>        a lead naming the person (role: mobile, alternate_number, email)
+ *   PERSON#<account>#<hmac of the handle>#<shard> / REJECTION#<pk>#<sk>   a rejection record made from a submission naming them
  *   ERASURE#<account>#<hmac of the handle> / ERASURE                  the counts of an erasure under way, between runs
  * Lookup items are written in the same request as what they point to (the lead's own transaction,
- * the rejection's put), so finding a person is one Query of one partition and a BatchGetItem of what
- * it names, however many leads the account has. A key holds a keyed hash, never a mobile or e-mail.
+ * the rejection's write), so finding a person is one Query per shard (16, in parallel) and a
+ * BatchGetItem of what it names, however many leads the account has. A key holds a keyed hash, never a
+ * mobile or e-mail. The shard comes from the item pointed to: simultaneous leads of one person (a form
+ * retried in a loop, a flood) do not all write one partition key in their transactions.
  */
+import { createHash } from 'node:crypto';
 import {
   BatchGetCommand,
   DeleteCommand,
@@ -26,7 +29,12 @@ import { cancellationReasons, orUnavailable, queryAll, TableStore } from './requ
 export const PERSON_REF_TYPE = 'person_ref';
 const ERASURE_JOURNAL_SECONDS = 7 * 24 * 60 * 60;
 
-const personPk = (accountId: string, digest: string) => `PERSON#${accountId}#${digest}`;
+/** Partitions a person's lookup items are spread over; access queries them all. */
+export const PERSON_LOOKUP_SHARDS = 16;
+const shardOf = (refSk: string) => createHash('sha256').update(refSk).digest()[0]! % PERSON_LOOKUP_SHARDS;
+const personPartition = (accountId: string, digest: string) => `PERSON#${accountId}#${digest}`;
+/** The lookup item's partition key: the person's partition, and the shard of what it points to. */
+const personPk = (accountId: string, digest: string, refSk: string) => `${personPartition(accountId, digest)}#${shardOf(refSk)}`;
 const leadRefSk = (leadId: string) => `LEAD#${leadId}`;
 const rejectionRefSk = (pk: string, sk: string) => `REJECTION#${pk}#${sk}`;
 
@@ -50,7 +58,7 @@ export const leadLookupPuts = async (
       Put: {
         TableName: table,
         Item: {
-          pk: personPk(accountId, await keyring.digest(handle)),
+          pk: personPk(accountId, await keyring.digest(handle), leadRefSk(lead.id)),
           sk: leadRefSk(lead.id),
           item_type: PERSON_REF_TYPE,
           role,
@@ -80,7 +88,7 @@ export const rejectionLookups = async (
       Put: {
         TableName: table,
         Item: {
-          pk: personPk(accountId, await keyring.digest(handle)),
+          pk: personPk(accountId, await keyring.digest(handle), rejectionRefSk(recordKey.pk, recordKey.sk)),
           sk: rejectionRefSk(recordKey.pk, recordKey.sk),
           item_type: PERSON_REF_TYPE,
           role,
@@ -165,7 +173,7 @@ export class DynamoDbPersonData extends TableStore implements PersonDataStore {
     const lead = leadRecordOf(item);
     const lookups = await Promise.all(
       referencesOfLead(lead).map(async ({ handle }) => ({
-        Delete: { TableName: this.table, Key: { pk: personPk(accountId, await this.#keyring.digest(handle)), sk: leadRefSk(lead.id) } },
+        Delete: { TableName: this.table, Key: { pk: personPk(accountId, await this.#keyring.digest(handle), leadRefSk(lead.id)), sk: leadRefSk(lead.id) } },
       })),
     );
     const claimKey = { pk: item.pk as string, sk: `MOBILE#${lead.mobile_number}` };
@@ -273,15 +281,20 @@ export class DynamoDbPersonData extends TableStore implements PersonDataStore {
 
   // ---- reads ---------------------------------------------------------------------------------------
 
-  /** One Query of the person's lookup partition, then what it names, 100 keys per BatchGetItem. */
+  /** One Query of each of the person's lookup partitions, in parallel, then what they name, 100 keys per BatchGetItem. */
   async #itemsOf(accountId: string, person: PersonHandle): Promise<{ refs: PersonRef[]; items: Map<string, Record<string, any>> }> {
-    const digest = await this.#keyring.digest(person);
-    const refs = (await queryAll(this.db, {
-      TableName: this.table,
-      KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': personPk(accountId, digest) },
-      ConsistentRead: true,
-    })) as PersonRef[];
+    const partition = personPartition(accountId, await this.#keyring.digest(person));
+    const shards = await Promise.all(
+      Array.from({ length: PERSON_LOOKUP_SHARDS }, (_, shard) =>
+        queryAll(this.db, {
+          TableName: this.table,
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': `${partition}#${shard}` },
+          ConsistentRead: true,
+        }),
+      ),
+    );
+    const refs = shards.flat() as PersonRef[];
     const items = new Map<string, Record<string, any>>();
     const keys = [...new Map(refs.map((ref) => [keyText(keyOf(ref)), keyOf(ref)])).values()];
     for (let start = 0; start < keys.length; start += 100) {

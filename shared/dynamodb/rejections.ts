@@ -8,7 +8,9 @@
  * REJECTIONS#<account>, are read too until they expire.
  */
 import { createHash } from 'node:crypto';
-import { PutCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { ServiceUnavailableError } from '../domain/errors.ts';
+import { RETRY_AFTER_SECONDS } from './failures.ts';
 import type { PersonKeyring } from '../domain/person-data.ts';
 import { boundedRejection } from '../domain/rejections.ts';
 import type { Rejection, RejectionLog } from '../domain/ports.ts';
@@ -18,6 +20,8 @@ import { rejectionOfItem } from './rejection-items.ts';
 import { epochSeconds, orUnavailable, queryAll, TableStore } from './requests.ts';
 
 const REJECTION_SECONDS = 30 * 24 * 60 * 60;
+/** Sends of a record's batch while DynamoDB leaves part of it unprocessed (throttling). */
+const UNPROCESSED_ATTEMPTS = 3;
 /** Partition keys per account: each takes up to 1,000 writes a second, so 8 of them take a flood of 8 KiB records at ~1,000 a second. */
 export const REJECTION_SHARDS = 8;
 
@@ -38,7 +42,7 @@ export class DynamoDbRejectionLog extends TableStore implements RejectionLog {
 
   /**
    * The record, and the lookup items that find it by the person it names (CONTRACT.md section 12),
-   * in one request: a put alone, or one transaction with them. The person's details themselves are
+   * in one request: a put alone, or one BatchWriteItem with them. The person's details themselves are
    * not stored (only their keyed hashes, in the lookup items' keys).
    */
   async record(accountId: string, { person, ...rejection }: Rejection): Promise<void> {
@@ -47,10 +51,26 @@ export class DynamoDbRejectionLog extends TableStore implements RejectionLog {
     const expiresAt = epochSeconds(rejection.at) + REJECTION_SECONDS;
     const lookups = await rejectionLookups(this.#keyring, this.table, accountId, key, person, expiresAt);
     const item = { ...key, item_type: 'rejection', ...bounded, ...(lookups.personRefs.length > 0 && { person_refs: lookups.personRefs }), expires_at: expiresAt };
-    await orUnavailable(async () => {
-      if (lookups.puts.length === 0) await this.db.send(new PutCommand({ TableName: this.table, Item: item }));
-      else await this.db.send(new TransactWriteCommand({ TransactItems: [{ Put: { TableName: this.table, Item: item } }, ...lookups.puts] }));
-    });
+    if (lookups.puts.length === 0) {
+      await orUnavailable(() => this.db.send(new PutCommand({ TableName: this.table, Item: item })));
+      return;
+    }
+    await this.#putAll([{ PutRequest: { Item: item } }, ...lookups.puts.map(({ Put }) => ({ PutRequest: { Item: Put.Item } }))]);
+  }
+
+  /**
+   * One BatchWriteItem, not a transaction: a flood of refusals must not contend with the lead
+   * transactions (nor cost twice the write units), and every put is idempotent, so what DynamoDB leaves
+   * unprocessed is sent again; what is still left after that fails the record like any outage.
+   */
+  async #putAll(requests: { PutRequest: { Item: Record<string, unknown> } }[]): Promise<void> {
+    let pending = requests;
+    for (let attempt = 1; pending.length > 0; attempt++) {
+      if (attempt > UNPROCESSED_ATTEMPTS) throw new ServiceUnavailableError(RETRY_AFTER_SECONDS);
+      if (attempt > 1) await new Promise((resolve) => setTimeout(resolve, 25 * 2 ** attempt));
+      const { UnprocessedItems } = await orUnavailable(() => this.db.send(new BatchWriteCommand({ RequestItems: { [this.table]: pending } })));
+      pending = (UnprocessedItems?.[this.table] ?? []) as typeof pending;
+    }
   }
 }
 

@@ -14,6 +14,7 @@ import { DynamoDbAccountReader, DynamoDbAccountStore } from './accounts.ts';
 import { DynamoDbApiKeyReader, DynamoDbApiKeyStore } from './api-keys.ts';
 import { DynamoDbMetaPageStore } from './meta-pages.ts';
 import { DynamoDbPersonData } from './people.ts';
+import type { PersonKeyring } from '../domain/person-data.ts';
 import { containerPersonKeyring } from '../person-keyring.ts';
 import { DynamoDbLeadArchive, DynamoDbLeadStore, type TransactionRetryPolicy } from './leads.ts';
 import { DynamoDbRejectionArchive, DynamoDbRejectionLog } from './rejections.ts';
@@ -49,12 +50,13 @@ export class DynamoDbRepository implements RequestPathStores {
   readonly metaPages: DynamoDbMetaPageStore;
   readonly people: DynamoDbPersonData;
 
-  constructor(db: DynamoDBDocumentClient, tables: TableNames, retry?: TransactionRetryPolicy) {
+  /** `keyring`: the person lookup key; the container's (shared/person-keyring.ts) unless the caller reads it another way (the admin CLI against AWS). */
+  constructor(db: DynamoDBDocumentClient, tables: TableNames, retry?: TransactionRetryPolicy, keyring: PersonKeyring = containerPersonKeyring()) {
     this.keys = new DynamoDbApiKeyStore(db, tables.config);
     this.accounts = new DynamoDbAccountStore(db, tables.config);
-    this.leads = new DynamoDbLeadArchive(db, tables.leads, retry);
-    this.rejections = new DynamoDbRejectionArchive(db, tables.leads);
+    this.leads = new DynamoDbLeadArchive(db, tables.leads, retry, keyring);
+    this.rejections = new DynamoDbRejectionArchive(db, tables.leads, keyring);
     this.metaPages = new DynamoDbMetaPageStore(db, tables.config);
-    this.people = new DynamoDbPersonData(db, tables.leads, containerPersonKeyring());
+    this.people = new DynamoDbPersonData(db, tables.leads, keyring);
   }
 }

@@ -94,9 +94,9 @@ describe('The lead functions', () => {
       expect(onConfig).toEqual([{ Effect: 'Allow', Action: ['dynamodb:GetItem', 'dynamodb:Query'], Resource: { 'Fn::GetAtt': ['ConfigTable', 'Arn'] } }]);
     });
 
-    test('writes the Leads table with PutItem, and reads back a lead with GetItem, only', () => {
+    test('writes the Leads table with PutItem (and BatchWriteItem: a rejection record with its lookup items), and reads back a lead with GetItem, only', () => {
       const onLeads = statementsOf(path).filter((s) => JSON.stringify(s.Resource).includes('"LeadsTable"'));
-      expect(onLeads).toEqual([{ Effect: 'Allow', Action: ['dynamodb:GetItem', 'dynamodb:PutItem'], Resource: { 'Fn::GetAtt': ['LeadsTable', 'Arn'] } }]);
+      expect(onLeads).toEqual([{ Effect: 'Allow', Action: ['dynamodb:BatchWriteItem', 'dynamodb:GetItem', 'dynamodb:PutItem'], Resource: { 'Fn::GetAtt': ['LeadsTable', 'Arn'] } }]);
     });
 
     test('can otherwise only write to its own log group, and read the key of the person lookup items it writes with each lead', () => {

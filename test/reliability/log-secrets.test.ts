@@ -206,13 +206,13 @@ describe('a full run of npm start and the admin CLI', () => {
   });
 
   it('warns when a rejection cannot be recorded, and still answers the refusal', async () => {
-    // The record and its person lookup items are one transaction; a refused project writes no lead.
-    faults.set('TransactWriteItems', THROTTLED);
+    // The record and its person lookup items are one BatchWriteItem; a refused project writes no lead.
+    faults.set('BatchWriteItem', THROTTLED);
     try {
       const answer = await post('website', lead('website', { projectID: 'PRJ-404' }));
       expect([answer.status, answer.body.message]).toEqual([422, 'Project not found']);
     } finally {
-      faults.delete('TransactWriteItems');
+      faults.delete('BatchWriteItem');
     }
     expect(service.output() + service.errors()).toContain('rejection not recorded');
   });
