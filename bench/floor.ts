@@ -13,7 +13,29 @@ export interface Floor {
   /** One bare transaction of the same two items, for a new (project, mobile). */
   send(): Promise<void>;
   readonly template: TransactWriteItemsCommandInput;
+  /** What a separate load process needs to replay it (bench/load.ts). */
+  readonly load: FloorLoad;
 }
+
+/** What replays the floor: the endpoint, the marshalled input's JSON, and the lead id and mobile in it. */
+export interface FloorLoad {
+  readonly endpoint: string;
+  readonly text: string;
+  readonly id: string;
+  readonly mobile: string;
+}
+
+/** The floor's transaction with a new lead id and mobile: the marshalled input is DynamoDB's JSON wire body. */
+export const freshFloorBody = ({ text, id, mobile }: FloorLoad) => (): string => text.replaceAll(id, newLeadId()).replaceAll(mobile, nextMobile());
+
+/** The floor through a bare client built by createDynamoDbClient (the service's settings). */
+export const sdkFloorSender = (load: FloorLoad) => {
+  const client = createDynamoDbClient({ endpoint: load.endpoint });
+  const next = freshFloorBody(load);
+  return async (): Promise<void> => {
+    await client.send(new TransactWriteItemsCommand(JSON.parse(next()) as TransactWriteItemsCommandInput));
+  };
+};
 
 export interface Subject {
   readonly apiKey: string;
@@ -33,10 +55,6 @@ export const captureFloor = async (service: BenchService, subject: Subject): Pro
   const text = JSON.stringify(template);
   if (!text.includes(id) || !text.includes(mobile)) throw new Error('the captured transaction does not carry the lead id and mobile');
 
-  const client = createDynamoDbClient({ endpoint: service.endpoint });
-  const send = async () => {
-    const input = JSON.parse(text.replaceAll(id, newLeadId()).replaceAll(mobile, nextMobile())) as TransactWriteItemsCommandInput;
-    await client.send(new TransactWriteItemsCommand(input));
-  };
-  return { send, template };
+  const load = { endpoint: service.endpoint, text, id, mobile };
+  return { send: sdkFloorSender(load), template, load };
 };

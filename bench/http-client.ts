@@ -1,4 +1,4 @@
-/** A keep-alive HTTP client for single measured requests (the load itself comes from autocannon). */
+/** A keep-alive HTTP client: section 2's single measured requests, and section 3's load loops (bench/load.ts). */
 import { Agent, request } from 'node:http';
 
 export interface HttpAnswer {
@@ -6,8 +6,8 @@ export interface HttpAnswer {
   readonly body: string;
 }
 
-export const httpClient = (baseUrl: string) => {
-  const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+export const httpClient = (baseUrl: string, { maxSockets = 64 }: { maxSockets?: number } = {}) => {
+  const agent = new Agent({ keepAlive: true, maxSockets });
   const { hostname, port } = new URL(baseUrl);
   const post = (path: string, headers: Record<string, string>, body: string): Promise<HttpAnswer> =>
     new Promise((resolve, reject) => {

@@ -4,7 +4,8 @@
  * tables, seeded from a seed file in the contract's format (CONTRACT.md section 5).
  */
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { openSync, closeSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { freePort, stopChild } from '../scripts/dynamodb-local.ts';
@@ -53,7 +54,14 @@ export const startHttpServer = async ({ dynamodbEndpoint, tables, configCacheTtl
   await writeFile(seedFile, JSON.stringify(seed, null, 2));
   const port = await freePort();
 
-  const child = spawn(process.execPath, [path.join(repositoryRoot, 'scripts', 'start.ts')], {
+  // BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof": profile the server under the bench's load.
+  const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  // The server's stdout (a log line per request) goes to a file, as `npm start > server.log` would:
+  // read through a pipe, every line would wake the bench's process to drop it, on the cores the
+  // server and DynamoDB Local share, and the server's writes to a pipe are synchronous.
+  const logFile = path.join(dir, 'server.log');
+  const logFd = openSync(logFile, 'w');
+  const child = spawn(process.execPath, [...nodeArgs, path.join(repositoryRoot, 'scripts', 'start.ts')], {
     cwd: repositoryRoot,
     env: {
       ...process.env,
@@ -65,36 +73,41 @@ export const startHttpServer = async ({ dynamodbEndpoint, tables, configCacheTtl
       LEAD_INTAKE_DATA_DIR: ':memory:',
       CONFIG_CACHE_TTL_SECONDS: String(configCacheTtlSeconds),
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', logFd, 'pipe'],
   });
+  closeSync(logFd);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => void (stderr = (stderr + chunk.toString()).slice(-4000)));
+  child.stderr!.on('data', (chunk: Buffer) => void (stderr = (stderr + chunk.toString()).slice(-4000)));
 
   const stop = async () => {
     await stopChild(child, exited);
     await rm(dir, { recursive: true, force: true });
   };
 
-  // The banner names the base URL; after it, the server's per-request log lines are read and dropped.
+  // The banner names the base URL; the file is read until it is there.
   const baseUrl = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`npm start did not print its banner within ${startTimeoutMs} ms: ${stderr.trim()}`)), startTimeoutMs);
-    const onData = (chunk: Buffer) => {
-      out = (out + chunk.toString()).slice(-8000);
-      const match = /Lead intake service: (http:\/\/\S+)/.exec(out);
+    const started = Date.now();
+    let done = false;
+    const poll = async () => {
+      if (done) return;
+      const match = /Lead intake service: (http:\/\/\S+)/.exec(await readFile(logFile, 'utf8').catch(() => ''));
       if (match) {
-        clearTimeout(timer);
-        child.stdout.off('data', onData);
-        child.stdout.resume();
-        resolve(match[1]!);
+        done = true;
+        return resolve(match[1]!);
       }
+      if (Date.now() - started > startTimeoutMs) {
+        done = true;
+        return reject(new Error(`npm start did not print its banner within ${startTimeoutMs} ms: ${stderr.trim()}`));
+      }
+      setTimeout(() => void poll(), 50);
     };
-    child.stdout.on('data', onData);
     child.once('exit', (code, signal) => {
-      clearTimeout(timer);
+      if (done) return;
+      done = true;
       reject(new Error(`npm start exited (${signal ?? code}) before serving: ${stderr.trim()}`));
     });
+    void poll();
   }).catch(async (error: unknown) => {
     await stop();
     throw error;

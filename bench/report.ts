@@ -24,6 +24,10 @@ export interface Results {
   coldStart?: ColdStartResult;
 }
 
+/** Issue 20: a function's import and first request within 1.3x of importing the client from node_modules. */
+export const COLD_START_GOAL = 1.3;
+export const throughputGoal = (concurrency: number): number => (concurrency >= 32 ? 0.9 : 0.8);
+
 const ms = (x: number) => `${x.toFixed(2)} ms`;
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 const x = (r: number) => `${r.toFixed(2)}x`;
@@ -56,22 +60,45 @@ export const rowsOf = (results: Results): Row[] => {
   }
 
   for (const t of results.throughput ?? []) {
+    // Issue 20's goals: 0.8x at 8 connections, 0.9x at 32; other levels keep issue 5's 0.8x.
+    const goal = throughputGoal(t.concurrency);
     add({
       section: '3 throughput',
-      measure: `HTTP leads/s at concurrency ${t.concurrency} (p99 ${t.httpP99Ms} ms)`,
+      measure: `HTTP leads/s at concurrency ${t.concurrency} (p50 ${t.httpP50Ms} ms vs ${t.floorP50Ms} ms, p99 ${t.httpP99Ms} ms)`,
       value: `${t.httpPerSecond}/s, ${t.httpErrors} errors`,
       floor: `${t.floorPerSecond}/s, ${t.floorErrors} errors`,
       ratio: x(t.httpOverFloor),
-      target: '>= 0.8x, 0 errors',
-      met: t.httpOverFloor >= 0.8 && t.httpErrors === 0,
+      target: `>= ${goal}x, 0 errors`,
+      met: t.httpOverFloor >= goal && t.httpErrors === 0,
     });
     const cpu = (c: Record<string, number>) => Object.entries(c).map(([name, ms]) => `${name} ${ms}`).join(', ');
+    if (t.concurrency === 1) {
+      // Issue 20's latency goal, from the same load process and POST loop for both (no bench bookkeeping in it).
+      const r = t.httpP50Ms / t.floorP50Ms;
+      add({ section: '3 throughput', measure: 'HTTP p50 / floor p50 at concurrency 1 (same POST loop, own process)', value: ms(t.httpP50Ms), floor: ms(t.floorP50Ms), ratio: x(r), target: '<= 1.3x', met: r <= 1.3 });
+    }
+    add({
+      section: '3 throughput',
+      measure: `floor through a bare SDK client at concurrency ${t.concurrency} (issue 5's floor; p50 ${t.sdkFloorP50Ms} ms)`,
+      value: `${t.sdkFloorPerSecond}/s`,
+      floor: `${t.floorPerSecond}/s`,
+      ratio: x(t.sdkFloorPerSecond / t.floorPerSecond),
+      target: '',
+    });
     add({
       section: '3 throughput',
       measure: `CPU ms per lead at concurrency ${t.concurrency} (machine busy ${Math.round(t.machineBusyHttp * 100)}% / ${Math.round(t.machineBusyFloor * 100)}%)`,
       value: cpu(t.httpCpuMsPerLead),
       floor: cpu(t.floorCpuMsPerRequest),
       ratio: x(t.httpCpuMsPerLead.total! / t.floorCpuMsPerRequest.total!),
+      target: '',
+    });
+    add({
+      section: '3 throughput',
+      measure: `CPU ms per transaction, floor through the SDK, at concurrency ${t.concurrency}`,
+      value: cpu(t.sdkFloorCpuMsPerRequest),
+      floor: cpu(t.floorCpuMsPerRequest),
+      ratio: x(t.sdkFloorCpuMsPerRequest.total! / t.floorCpuMsPerRequest.total!),
       target: '',
     });
   }
@@ -122,8 +149,8 @@ export const rowsOf = (results: Results): Row[] => {
           `; CPU ${r.medianCpuMs}`,
         floor: r === floorRow ? '' : `${floorRow.medianMs} ms`,
         ratio: r === floorRow ? '' : x(r.overFloor),
-        target: asDeployed ? '<= 1.5x' : '',
-        ...(asDeployed && { met: r.overFloor <= 1.5 && r.statuses.length > 0 && r.statuses.every((st) => st === 200) }),
+        target: asDeployed ? `<= ${COLD_START_GOAL}x` : '',
+        ...(asDeployed && { met: r.overFloor <= COLD_START_GOAL && r.statuses.length > 0 && r.statuses.every((st) => st === 200) }),
       });
     }
   }

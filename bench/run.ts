@@ -16,6 +16,7 @@ import { httpClient } from './http-client.ts';
 import { repositoryRoot, startHttpServer, type RunningHttpServer } from './http-server.ts';
 import { measureLatency } from './latency.ts';
 import { formatTable, markdownTable, rowsOf, type Results } from './report.ts';
+import { startCountingProxy, type RunningProxy } from './proxy.ts';
 import { measureRoundTrips } from './round-trips.ts';
 import { measureScale } from './scale.ts';
 import { benchService } from './service.ts';
@@ -43,8 +44,10 @@ const main = async () => {
   progress(`config ${JSON.stringify(config)}`);
   let dynamo: RunningDynamoDbLocal | undefined;
   let server: RunningHttpServer | undefined;
+  let proxy: RunningProxy | undefined;
   const stopAll = async () => {
     await server?.stop().catch(() => undefined);
+    await proxy?.stop().catch(() => undefined);
     await dynamo?.stop().catch(() => undefined);
   };
   const onSignal = () => void stopAll().then(() => process.exit(130));
@@ -56,12 +59,18 @@ const main = async () => {
   try {
     dynamo = await startDynamoDbLocal();
     progress(`DynamoDB Local (in memory) at ${dynamo.endpoint}`);
-    const service = await benchService(dynamo.endpoint, 'bench_');
+    // BENCH_PROXY=1: everything reaches DynamoDB Local through a counting proxy, as an outside check has it.
+    if (process.env.BENCH_PROXY === '1') {
+      proxy = await startCountingProxy(dynamo.endpoint);
+      progress(`counting proxy at ${proxy.endpoint} (pid ${proxy.pid})`);
+    }
+    const databaseEndpoint = proxy?.endpoint ?? dynamo.endpoint;
+    const service = await benchService(databaseEndpoint, 'bench_');
     const has = (section: (typeof config.sections)[number]) => config.sections.includes(section);
 
     let subject: Subject;
     if (has('latency') || has('throughput')) {
-      server = await startHttpServer({ dynamodbEndpoint: dynamo.endpoint, tables: service.tables });
+      server = await startHttpServer({ dynamodbEndpoint: databaseEndpoint, tables: service.tables });
       httpServerKind = 'npm start (scripts/start.ts) as a child process, CONFIG_CACHE_TTL_SECONDS=30';
       progress(`npm start serving at ${server.baseUrl} (pid ${server.pid})`);
       subject = server;
@@ -82,20 +91,22 @@ const main = async () => {
       http.close();
     }
     if (has('throughput')) {
-      progress(`3 throughput at concurrency ${config.concurrency.join(', ')}, ${config.legSeconds} s legs (floor, HTTP, HTTP, floor)`);
-      results.throughput = await measureThroughput(floor!, server!.baseUrl, subject, {
+      progress(`3 throughput at concurrency ${config.concurrency.join(', ')}, ${config.legSeconds} s legs (floor, SDK floor, HTTP, HTTP, SDK floor, floor), each from its own load process`);
+      results.throughput = await measureThroughput(floor!, { baseUrl: server!.baseUrl, ...subject }, {
         levels: config.concurrency,
         legSeconds: config.legSeconds,
-        pids: { server: server!.pid, dynamodb: dynamo.process.pid },
+        pids: { server: server!.pid, dynamodb: dynamo.process.pid, ...(proxy && { proxy: proxy.pid }) },
       });
     }
     await server?.stop();
     server = undefined;
     if (has('coldstart')) {
       progress(`5 cold start: bundling, then ${config.coldRuns} fresh processes per subject`);
-      results.coldStart = await measureColdStart({ dynamodbEndpoint: dynamo.endpoint, tables: service.tables, ...subject }, { runs: config.coldRuns });
+      results.coldStart = await measureColdStart({ dynamodbEndpoint: databaseEndpoint, tables: service.tables, ...subject }, { runs: config.coldRuns });
     }
     if (has('scale')) {
+      await proxy?.stop();
+      proxy = undefined;
       // A fresh DynamoDB Local: the earlier sections' tables and streams slow its bulk writes down.
       await dynamo.stop();
       dynamo = await startDynamoDbLocal();

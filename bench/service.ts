@@ -138,6 +138,8 @@ export const benchService = async (endpoint: string, prefix = `b${randomUUID().s
 };
 
 let mobileSequence = 0;
+/** Where this process's mobile numbers start: each load process (bench/load.ts) gets a range of its own. */
+export const startMobilesAt = (first: number): void => void (mobileSequence = first);
 /** A fresh valid mobile number per call ("9" and nine digits); preloaded leads use "8...". */
 export const nextMobile = (): string => `9${String(mobileSequence++ % 1e9).padStart(9, '0')}`;
 

@@ -29,6 +29,14 @@ export interface LeadIntakeSettings {
   /** Burst of requests the website route absorbs above its rate. @default 40 */
   readonly websiteThrottlingBurstLimit: number;
   /**
+   * Steady-state requests per second of the Google Ads lead form webhook, throttled apart from the lead
+   * endpoints: Google delivers each lead once as it is submitted (and retries what is not answered 200),
+   * so a flood there is not Google's, and must not use up what the lead senders are allowed. @default 20
+   */
+  readonly googleAdsThrottlingRateLimit: number;
+  /** Burst of requests the Google Ads webhook absorbs above its rate. @default 40 */
+  readonly googleAdsThrottlingBurstLimit: number;
+  /**
    * Origins allowed to post to the website endpoint from a browser; `*` allows any. Context takes a
    * comma-separated string (`-c corsAllowedOrigins=https://a.example,https://b.example`) or a JSON array.
    * @default ['*']
@@ -74,6 +82,8 @@ export const defaultSettings: LeadIntakeSettings = {
   throttlingBurstLimit: 100,
   websiteThrottlingRateLimit: 20,
   websiteThrottlingBurstLimit: 40,
+  googleAdsThrottlingRateLimit: 20,
+  googleAdsThrottlingBurstLimit: 40,
   corsAllowedOrigins: ['*'],
   logRetentionDays: 30,
   memorySize: 512,
@@ -104,6 +114,8 @@ export function resolveSettings(node: Node, props: Partial<LeadIntakeSettings> =
     throttlingBurstLimit: number('throttlingBurstLimit', raw('throttlingBurstLimit'), { min: 1, max: 5_000, integer: true }),
     websiteThrottlingRateLimit: number('websiteThrottlingRateLimit', raw('websiteThrottlingRateLimit'), { min: 1, max: 10_000 }),
     websiteThrottlingBurstLimit: number('websiteThrottlingBurstLimit', raw('websiteThrottlingBurstLimit'), { min: 1, max: 5_000, integer: true }),
+    googleAdsThrottlingRateLimit: number('googleAdsThrottlingRateLimit', raw('googleAdsThrottlingRateLimit'), { min: 1, max: 10_000 }),
+    googleAdsThrottlingBurstLimit: number('googleAdsThrottlingBurstLimit', raw('googleAdsThrottlingBurstLimit'), { min: 1, max: 5_000, integer: true }),
     corsAllowedOrigins: origins(raw('corsAllowedOrigins')),
     logRetentionDays: retentionDays(raw('logRetentionDays')),
     alarmEmail: alarmEmail === undefined || alarmEmail === '' ? undefined : email(alarmEmail),

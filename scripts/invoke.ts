@@ -1,5 +1,5 @@
 /**
- * `npm run invoke -- <website|portala|portalb|social|meta> <event.json> [<event.json> ...]`: runs one real
+ * `npm run invoke -- <website|portala|portalb|social|meta|google-ads> <event.json> [<event.json> ...]`: runs one real
  * handler in-process on API Gateway (HTTP API, payload 2.0) event files, in order, and prints each
  * response as the handler returned it. `meta` is the Meta webhook: its leadgen changes then go through
  * the worker in-process, as under `npm start` (scripts/local/meta.ts), before the next event.
@@ -23,13 +23,15 @@ import { createDocumentClient, createDynamoDbClient } from '../shared/dynamodb/c
 import { DynamoDbRepository } from '../shared/dynamodb/repository.ts';
 import { runtimeSettings } from '../shared/routes.ts';
 import { startDynamoDbLocal, type RunningDynamoDbLocal } from './dynamodb-local.ts';
-import { DEFAULT_SEED_FILE, describeError, endpointNames, ensureTables, functionTimeoutMs, loadHandlers, localTableNames } from './local/environment.ts';
+import { DEFAULT_SEED_FILE, describeError, endpointNames, ensureTables, functionTimeoutMs, loadGoogleAdsHandler, loadHandlers, localTableNames } from './local/environment.ts';
 import { applySeed, readSeedFile } from './local/seed.ts';
 import { startLocalMeta, type LocalMeta } from './local/meta.ts';
 
 /** The Meta webhook's name on the command line. */
 const META = 'meta';
-const invokable = [...endpointNames, META];
+/** The Google Ads lead form webhook's name on the command line. */
+const GOOGLE_ADS = 'google-ads';
+const invokable = [...endpointNames, META, GOOGLE_ADS];
 
 export interface InvokeIo {
   readonly env: NodeJS.ProcessEnv;
@@ -43,7 +45,7 @@ const USAGE = `Usage: npm run invoke -- <${invokable.join('|')}> <event.json> [<
   the seed (LEAD_INTAKE_SEED, default seed/demo.json). Each event gets the function timeout,
   FUNCTION_TIMEOUT_SECONDS (default 10), as in Lambda. Example events are in events/.
   meta runs the Meta webhook, then its leadgen changes through the worker (META_APP_SECRET, META_VERIFY_TOKEN
-  and META_GRAPH_API_URL as for npm start).
+  and META_GRAPH_API_URL as for npm start). google-ads runs the Google Ads lead form webhook.
 `;
 
 /** Reads an event file: an API Gateway HTTP API event (payload format 2.0). */
@@ -94,6 +96,9 @@ export const runInvoke = async (argv: readonly string[], io: InvokeIo): Promise<
       await loadHandlers(databaseEndpoint, tables, 'social');
       meta = startLocalMeta({ ...process.env, ...io.env, [runtimeSettings.dynamodbEndpoint]: databaseEndpoint, CONFIG_TABLE_NAME: tables.config, LEADS_TABLE_NAME: tables.leads });
       handler = meta.webhook;
+    } else if (endpoint === GOOGLE_ADS) {
+      await loadHandlers(databaseEndpoint, tables, 'social');
+      handler = await loadGoogleAdsHandler();
     } else {
       handler = (await loadHandlers(databaseEndpoint, tables, endpoint as EndpointName))[endpoint as EndpointName]!;
     }

@@ -25,10 +25,10 @@ import * as path from 'node:path';
 import type { Server } from 'node:http';
 import { createDocumentClient, createDynamoDbClient } from '../shared/dynamodb/client.ts';
 import { DynamoDbRepository } from '../shared/dynamodb/repository.ts';
-import { ADMIN_BASE_PATH, leadRoutes, metaWebhookRoute, runtimeSettings } from '../shared/routes.ts';
+import { ADMIN_BASE_PATH, googleAdsRoute, leadRoutes, metaWebhookRoute, runtimeSettings } from '../shared/routes.ts';
 import { JavaMissingError, startDynamoDbLocal, type RunningDynamoDbLocal } from './dynamodb-local.ts';
 import { adminCredentialsFrom, adminCredentialSettings, DEFAULT_ADMIN_CREDENTIALS, type AdminCredentials } from './local/admin-auth.ts';
-import { DEFAULT_SEED_FILE, describeDatabaseFailure, describeError, ensureTables, functionTimeoutMs, loadAdminHandler, loadHandlers, localTableNames, type LeadHandlers } from './local/environment.ts';
+import { DEFAULT_SEED_FILE, describeDatabaseFailure, describeError, ensureTables, functionTimeoutMs, loadAdminHandler, loadGoogleAdsHandler, loadHandlers, localTableNames, type LeadHandlers } from './local/environment.ts';
 import { createLocalServer } from './local/http-server.ts';
 import { startLeadStreamReader, webhookSender, type LeadStreamReader, type WebhookSender } from './local/lead-events.ts';
 import { startLocalMeta } from './local/meta.ts';
@@ -172,6 +172,7 @@ const banner = (baseUrl: string, dynamodb: string, storage: string, seedFile: st
   }
   lines.push(
     `Meta webhook:        ${baseUrl}${metaWebhookRoute.path} (GET verification, signed POST; leads read from ${process.env.META_GRAPH_API_URL || 'graph.facebook.com'})`,
+    `Google Ads webhook:  ${baseUrl}${googleAdsRoute.path} (POST, each form with its own key: ${seed.googleForms?.length ?? 0} form(s) in the seed; npm run admin -- add-google-form)`,
   );
   lines.push(...admin, '', 'Ctrl-C stops the service and its database.', '');
   return lines.join('\n');
@@ -271,6 +272,7 @@ const main = async () => {
     handlers,
     functionTimeoutMs: requestTimeoutMs,
     metaWebhook: meta.webhook,
+    googleAds: await loadGoogleAdsHandler(),
     admin: { handler: await loadAdminHandler(), credentials: adminCredentials, ...(region && { region }) },
     onHandlerError: (error) => process.stderr.write(`npm start: a handler failed: ${describeError(error)}\n`),
   });

@@ -5,10 +5,12 @@
  */
 import { AccountAdmin } from './domain/account-admin.ts';
 import { AccountKeys } from './domain/account-keys.ts';
+import { AccountGoogleForms } from './domain/google-forms.ts';
 import { PersonData } from './domain/person-data.ts';
-import type { AccountConfigStore, ApiKeyRegistry, PersonDataStore } from './domain/ports.ts';
+import type { AccountConfigStore, ApiKeyRegistry, GoogleFormRegistry, PersonDataStore } from './domain/ports.ts';
 import { DynamoDbAccountStore } from './dynamodb/accounts.ts';
 import { DynamoDbApiKeyStore } from './dynamodb/api-keys.ts';
+import { DynamoDbGoogleFormStore } from './dynamodb/google-forms.ts';
 import { createDocumentClient } from './dynamodb/client.ts';
 import { DynamoDbPersonData } from './dynamodb/people.ts';
 import { configTable, leadsTable } from './dynamodb/tables.ts';
@@ -21,12 +23,14 @@ export interface AdminStores {
   readonly accounts: AccountConfigStore;
   readonly keys: ApiKeyRegistry;
   readonly people: PersonDataStore;
+  readonly googleForms: GoogleFormRegistry;
 }
 
-export const adminRuntime = ({ accounts, keys, people }: AdminStores, log: LogSink = logLineSink({ message: 'admin request' })): AdminRuntime => ({
+export const adminRuntime = ({ accounts, keys, people, googleForms }: AdminStores, log: LogSink = logLineSink({ message: 'admin request' })): AdminRuntime => ({
   accounts: new AccountAdmin(accounts),
   keys: new AccountKeys({ keys, accounts }),
   people: new PersonData(accounts, people),
+  googleForms: new AccountGoogleForms({ forms: googleForms, accounts }),
   log,
 });
 
@@ -41,5 +45,6 @@ export const adminRuntimeFromEnvironment = (env: NodeJS.ProcessEnv = process.env
     accounts: new DynamoDbAccountStore(db, table),
     keys: new DynamoDbApiKeyStore(db, table),
     people: new DynamoDbPersonData(db, leads, containerPersonKeyring()),
+    googleForms: new DynamoDbGoogleFormStore(db, table),
   });
 };

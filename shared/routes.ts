@@ -41,7 +41,11 @@ export type AdminOperation =
   | 'revokeKey'
   | 'rotateKey'
   | 'findPerson'
-  | 'erasePerson';
+  | 'erasePerson'
+  | 'connectGoogleForm'
+  | 'listGoogleForms'
+  | 'removeGoogleForm'
+  | 'rotateGoogleFormKey';
 
 export interface AdminRoute {
   readonly method: 'GET' | 'PUT' | 'POST' | 'DELETE';
@@ -69,6 +73,10 @@ export const adminRoutes: readonly AdminRoute[] = [
   { method: 'POST', path: '/admin/v1/accounts/{accountId}/keys/{keyId}/rotate', operation: 'rotateKey' },
   { method: 'GET', path: '/admin/v1/accounts/{accountId}/people', operation: 'findPerson' },
   { method: 'POST', path: '/admin/v1/accounts/{accountId}/erasures', operation: 'erasePerson' },
+  { method: 'PUT', path: '/admin/v1/accounts/{accountId}/google-forms/{formId}', operation: 'connectGoogleForm' },
+  { method: 'GET', path: '/admin/v1/accounts/{accountId}/google-forms', operation: 'listGoogleForms' },
+  { method: 'DELETE', path: '/admin/v1/accounts/{accountId}/google-forms/{formId}', operation: 'removeGoogleForm' },
+  { method: 'POST', path: '/admin/v1/accounts/{accountId}/google-forms/{formId}/rotate-key', operation: 'rotateGoogleFormKey' },
 ];
 
 /** API Gateway's route key, which it hands the function as `routeKey`. */
@@ -127,6 +135,17 @@ export const metaWebhookRoute: MetaWebhookRoute = {
   path: '/api/meta-leadgen-webhook',
   methods: ['GET', 'POST'],
   entry: 'functions/meta-webhook/handler.ts',
+};
+
+/** Google Ads lead forms (CONTRACT.md section 10): Google posts each lead, with the form's key, to one path. */
+export interface GoogleAdsRoute {
+  readonly path: string;
+  readonly entry: string;
+}
+
+export const googleAdsRoute: GoogleAdsRoute = {
+  path: '/api/google-ads-lead-webhook',
+  entry: 'functions/google-ads/handler.ts',
 };
 
 /** The worker's handler module (an SQS event source, not a route). */

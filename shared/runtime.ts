@@ -6,7 +6,7 @@
 import { AccountDirectory } from './domain/account-directory.ts';
 import { newLeadId } from './domain/lead-id.ts';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { createDocumentClient } from './dynamodb/client.ts';
+import { createDocumentClient, primeDocumentClient } from './dynamodb/client.ts';
 import { requestPathStores, type RequestPathStores, type TableNames } from './dynamodb/repository.ts';
 import { configTable, leadsTable } from './dynamodb/tables.ts';
 import type { LeadRuntime } from './http/lead-handler.ts';
@@ -53,15 +53,30 @@ export const documentClientFromEnvironment = (env: NodeJS.ProcessEnv = process.e
 
 let containerRuntime: LeadRuntime | undefined;
 
+/** Seconds a container trusts configuration it read (keys, accounts, Google forms) before re-reading it. */
+export const configCacheTtlSecondsFromEnvironment = (env: NodeJS.ProcessEnv = process.env): number => {
+  const ttl = Number(env[runtimeSettings.configCacheTtlSeconds] ?? DEFAULT_CONFIG_CACHE_TTL_SECONDS);
+  if (!Number.isFinite(ttl) || ttl < 0) throw new Error(`${runtimeSettings.configCacheTtlSeconds} must be a number of seconds`);
+  return ttl;
+};
+
 /** The runtime of this container, built on first use from the environment. */
 export const runtimeFromEnvironment = (env: NodeJS.ProcessEnv = process.env): LeadRuntime => {
   if (containerRuntime) return containerRuntime;
-  const ttl = Number(env[runtimeSettings.configCacheTtlSeconds] ?? DEFAULT_CONFIG_CACHE_TTL_SECONDS);
-  if (!Number.isFinite(ttl) || ttl < 0) throw new Error(`${runtimeSettings.configCacheTtlSeconds} must be a number of seconds`);
   containerRuntime = leadRuntime({
     stores: requestPathStores(documentClientFromEnvironment(env), tableNamesFromEnvironment(env)),
-    configCacheTtlSeconds: ttl,
+    configCacheTtlSeconds: configCacheTtlSecondsFromEnvironment(env),
     corsAllowedOrigins: (env[runtimeSettings.corsAllowedOrigins] ?? '*').split(',').map((origin) => origin.trim()).filter(Boolean),
   });
   return containerRuntime;
+};
+
+/**
+ * The runtime of this container, with its DynamoDB client primed (see primeDocumentClient): what a
+ * lead function's module awaits at init, so the first lead pays only its round trips.
+ */
+export const primedRuntimeFromEnvironment = async (env: NodeJS.ProcessEnv = process.env): Promise<LeadRuntime> => {
+  const runtime = runtimeFromEnvironment(env);
+  await primeDocumentClient(documentClientFromEnvironment(env), tableNamesFromEnvironment(env).leads);
+  return runtime;
 };

@@ -9,7 +9,7 @@
  * inside the 250 KB cold-start budget of docs/performance.md. The EMF lines are the same shape
  * Powertools Metrics writes, and its switch is honoured: POWERTOOLS_METRICS_DISABLED=true turns them off.
  */
-import { logLineSink, type LogSink } from './log.ts';
+import { logLineFormatter, type LogSettings, type LogSink } from './log.ts';
 import { leadMetrics, METRICS_NAMESPACE, SERVICE_NAME } from './metric-names.ts';
 
 /** The metric a request's outcome counts in; refusals carry their reason as a dimension. */
@@ -56,6 +56,9 @@ export interface TelemetryParts {
   readonly metrics?: boolean;
   /** The function the cold start is counted for (Lambda's AWS_LAMBDA_FUNCTION_NAME). */
   readonly functionName?: string;
+  /** Log level and debug sampling (default: from the environment, see log.ts); metrics ignore them. */
+  readonly logSettings?: LogSettings;
+  readonly random?: () => number;
 }
 
 export const telemetrySink = ({
@@ -63,20 +66,26 @@ export const telemetrySink = ({
   now = () => new Date(),
   metrics = process.env.POWERTOOLS_METRICS_DISABLED?.toLowerCase() !== 'true',
   functionName = process.env.AWS_LAMBDA_FUNCTION_NAME,
+  logSettings,
+  random,
 }: TelemetryParts = {}): LogSink => {
   let coldStart = true;
-  const logLine = logLineSink({ write, now });
+  const logLine = logLineFormatter({ now, functionName, ...(logSettings && { settings: logSettings }), ...(random && { random }) });
   return (line) => {
-    logLine(line);
+    const lines: string[] = [];
+    const text = logLine(line);
+    if (text !== undefined) lines.push(text);
 
-    // Only request lines (they have an endpoint and a status) count in the metrics.
-    if (!metrics || typeof line.endpoint !== 'string' || typeof line.status !== 'number') return;
-    if (coldStart) {
-      coldStart = false;
-      write(embeddedMetric('ColdStart', { service: SERVICE_NAME, ...(functionName && { function_name: functionName }) }, now()));
+    // Only request lines (they have an endpoint and a status) count in the metrics, whatever the log level.
+    if (metrics && typeof line.endpoint === 'string' && typeof line.status === 'number') {
+      if (coldStart) {
+        coldStart = false;
+        lines.push(embeddedMetric('ColdStart', { service: SERVICE_NAME, ...(functionName && { function_name: functionName }) }, now()));
+      }
+      const metric = metricOf(line);
+      if (metric) lines.push(embeddedMetric(metric.name, { service: SERVICE_NAME, source: line.endpoint, ...(metric.reason && { reason: metric.reason }) }, now()));
     }
-    const metric = metricOf(line);
-    if (!metric) return;
-    write(embeddedMetric(metric.name, { service: SERVICE_NAME, source: line.endpoint, ...(metric.reason && { reason: metric.reason }) }, now()));
+    // One write (one system call on stdout) for the request's lines; CloudWatch still reads each line as its own event.
+    if (lines.length > 0) write(lines.join('\n'));
   };
 };

@@ -1,6 +1,7 @@
 import { portalAEndpoint } from '../../shared/endpoints.ts';
 import { leadHandler } from '../../shared/http/lead-handler.ts';
-import { runtimeFromEnvironment } from '../../shared/runtime.ts';
+import { primedRuntimeFromEnvironment } from '../../shared/runtime.ts';
 
 /** POST /api/portala-lead-create: listing portal A. */
-export const handler = leadHandler(portalAEndpoint, runtimeFromEnvironment());
+// Awaited at init: Lambda runs it at full CPU before the first request (shared/runtime.ts).
+export const handler = leadHandler(portalAEndpoint, await primedRuntimeFromEnvironment());

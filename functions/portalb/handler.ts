@@ -1,6 +1,7 @@
 import { portalBEndpoint } from '../../shared/endpoints.ts';
 import { leadHandler } from '../../shared/http/lead-handler.ts';
-import { runtimeFromEnvironment } from '../../shared/runtime.ts';
+import { primedRuntimeFromEnvironment } from '../../shared/runtime.ts';
 
 /** POST /api/portalb-lead-create: listing portal B. */
-export const handler = leadHandler(portalBEndpoint, runtimeFromEnvironment());
+// Awaited at init: Lambda runs it at full CPU before the first request (shared/runtime.ts).
+export const handler = leadHandler(portalBEndpoint, await primedRuntimeFromEnvironment());

@@ -67,6 +67,8 @@ export class LeadApi extends Construct {
   readonly accessLogGroup: logs.LogGroup;
   /** `{base_url}` of the spec: `https://<api-id>.execute-api.<region>.amazonaws.com`, no trailing slash. */
   readonly baseUrl: string;
+  /** The stage's per-route throttles (CloudFormation's RouteSettings, keys spelled as the service spells them). */
+  readonly #routeSettings: Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }> = {};
 
   constructor(scope: Construct, id: string, props: LeadApiProps) {
     super(scope, id);
@@ -89,22 +91,13 @@ export class LeadApi extends Construct {
       },
     });
     this.baseUrl = this.api.apiEndpoint;
-    // CloudFormation types RouteSettings as plain JSON: its keys are written as the service spells them.
-    const routeSettings: Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }> = {};
 
     for (const route of props.routes) {
       const integration = new HttpLambdaIntegration(`${route.endpoint}Integration`, props.functions[route.endpoint]);
       const methods = route.browserFacing ? [apigw.HttpMethod.POST, apigw.HttpMethod.OPTIONS] : [apigw.HttpMethod.POST];
       const httpRoutes = this.api.addRoutes({ path: route.path, methods, integration });
       if (route.browserFacing) {
-        for (const method of methods) {
-          routeSettings[`${method} ${route.path}`] = {
-            ThrottlingRateLimit: props.throttle.website.rateLimit,
-            ThrottlingBurstLimit: props.throttle.website.burstLimit,
-          };
-        }
-        // A stage's route settings name routes that must exist first.
-        httpRoutes.forEach((httpRoute) => this.stage.node.addDependency(httpRoute));
+        httpRoutes.forEach((httpRoute, i) => this.throttleRoute(httpRoute, `${methods[i]} ${route.path}`, props.throttle.website));
       }
       httpRoutes.forEach((httpRoute, i) => {
         Validations.of(httpRoute.node.defaultChild!).acknowledge({
@@ -119,7 +112,7 @@ export class LeadApi extends Construct {
         });
       });
     }
-    (this.stage.node.defaultChild as apigw.CfnStage).routeSettings = routeSettings;
+    (this.stage.node.defaultChild as apigw.CfnStage).routeSettings = this.#routeSettings;
 
     // The admin API: only principals allowed execute-api:Invoke on a route get through (docs/deployment.md
     // has policies that limit a CRM principal to one account); everything else gets the API's own 403.
@@ -128,5 +121,12 @@ export class LeadApi extends Construct {
     for (const route of props.adminRoutes) {
       this.api.addRoutes({ path: route.path, methods: [route.method as apigw.HttpMethod], integration: adminIntegration, authorizer: iamAuthorizer });
     }
+  }
+
+  /** Throttles a route on limits of its own instead of the stage's default. */
+  throttleRoute(route: apigw.HttpRoute, routeKey: string, throttle: RouteThrottle): void {
+    this.#routeSettings[routeKey] = { ThrottlingRateLimit: throttle.rateLimit, ThrottlingBurstLimit: throttle.burstLimit };
+    // A stage's route settings name routes that must exist first.
+    this.stage.node.addDependency(route);
   }
 }

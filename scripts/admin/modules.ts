@@ -6,6 +6,7 @@
  */
 export { default as configuration } from './configuration.ts';
 export { default as events } from './events.ts';
+export { default as googleForms } from './google-forms.ts';
 export { default as keys } from './keys.ts';
 export { default as leads } from './leads.ts';
 export { default as meta } from './meta.ts';

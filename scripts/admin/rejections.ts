@@ -18,8 +18,8 @@ export const rejectionTable = (found: readonly Rejection[]): string => {
   if (found.length === 0) return 'No rejected submissions.\n';
   const columns: [string, (rejection: Rejection) => unknown][] = [
     ['time', (r) => r.at],
-    // A Meta lead is found by its leadgen id (Meta's lead center shows it).
-    ['endpoint', (r) => (r.meta_leadgen_id ? `${r.endpoint} leadgen ${r.meta_leadgen_id}` : r.endpoint)],
+    // A Meta lead is found by its leadgen id (Meta's lead center shows it), a Google one by its lead id.
+    ['endpoint', (r) => (r.meta_leadgen_id ? `${r.endpoint} leadgen ${r.meta_leadgen_id}` : r.google_lead_id ? `${r.endpoint} lead ${r.google_lead_id}` : r.endpoint)],
     ['reason', (r) => r.reason],
     ['message', (r) => r.message],
     ['mobile', (r) => r.mobile],

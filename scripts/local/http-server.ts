@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { apiGatewayEvent, lambdaContext } from '../../shared/http/api-gateway-event.ts';
 import type { LeadContext } from '../../shared/http/lambda.ts';
-import { ADMIN_BASE_PATH, FUNCTION_TIMEOUT_SECONDS, leadRoutes, matchAdminPath, metaWebhookRoute, routeKeyOf, type LeadRoute } from '../../shared/routes.ts';
+import { ADMIN_BASE_PATH, FUNCTION_TIMEOUT_SECONDS, googleAdsRoute, leadRoutes, matchAdminPath, metaWebhookRoute, routeKeyOf, type LeadRoute } from '../../shared/routes.ts';
 import { isSignedByAdmin, type AdminCredentials } from './admin-auth.ts';
 import type { LambdaHandler, LeadHandlers } from './environment.ts';
 import { serveDocs } from './docs-routes.ts';
@@ -33,6 +33,8 @@ export interface LocalServerOptions {
   readonly functionTimeoutMs?: number;
   /** The Meta webhook's handler (GET and POST on its path), when the server serves it. */
   readonly metaWebhook?: LambdaHandler;
+  /** The Google Ads lead form webhook's handler (POST on its path), when the server serves it. */
+  readonly googleAds?: LambdaHandler;
   readonly admin?: LocalAdminApi;
   /** Called when a handler throws (it should never: the envelope middleware answers every error). */
   readonly onHandlerError?: (error: unknown) => void;
@@ -144,8 +146,15 @@ const serveAdmin = async (admin: LocalAdminApi | undefined, method: string, path
   response.end(payload);
 };
 
-export const createLocalServer = ({ handlers, metaWebhook, admin, functionTimeoutMs = FUNCTION_TIMEOUT_SECONDS * 1000, onHandlerError }: LocalServerOptions): Server =>
+export const createLocalServer = ({ handlers, metaWebhook, googleAds, admin, functionTimeoutMs = FUNCTION_TIMEOUT_SECONDS * 1000, onHandlerError }: LocalServerOptions): Server =>
   createServer(async (request, response) => {
+    /** The function behind a path that API Gateway routes to a lead function: an endpoint's, or Google Ads lead forms'. */
+    const routeTarget = (pathname: string): { name: string; handler: LambdaHandler; methods: string[] } | undefined => {
+      const route = leadRoutes.find((r) => r.path === pathname);
+      if (route) return { name: `lead-intake-${route.endpoint}`, handler: handlers[route.endpoint], methods: methodsOf(route) };
+      if (googleAds && pathname === googleAdsRoute.path) return { name: 'lead-intake-google-ads', handler: googleAds, methods: ['POST'] };
+      return undefined;
+    };
     /** Runs a handler as Lambda would, with the function's timeout, and answers as API Gateway would past it. */
     const answerInTime = async (name: string, handler: LambdaHandler, event: ReturnType<typeof apiGatewayEvent>) => {
       const answer = await withinTimeout(handler(event, lambdaContext(name, functionTimeoutMs) as LeadContext), functionTimeoutMs);
@@ -176,27 +185,26 @@ export const createLocalServer = ({ handlers, metaWebhook, admin, functionTimeou
         return await answerInTime('lead-intake-meta-webhook', metaWebhook, event);
       }
       if (pathname === ADMIN_BASE_PATH || pathname.startsWith(`${ADMIN_BASE_PATH}/`)) return await serveAdmin(admin, method, pathname, request, response);
-      const route = leadRoutes.find((r) => r.path === pathname);
-      if (!route) {
+      const target = routeTarget(pathname);
+      if (!target) {
         request.resume();
         if (await serveDocs(method, pathname, response)) return;
         return json(response, 404, { status: false, message: 'Not found' });
       }
-      const allowed = methodsOf(route);
-      if (!allowed.includes(method)) {
+      if (!target.methods.includes(method)) {
         request.resume();
-        return json(response, 405, { status: false, message: 'Method not allowed' }, { allow: allowed.join(', ') });
+        return json(response, 405, { status: false, message: 'Method not allowed' }, { allow: target.methods.join(', ') });
       }
       const body = bodyOf(await readBody(request, MAX_READ_BYTES));
       const event = apiGatewayEvent({
         method,
-        path: route.path,
+        path: pathname,
         headers: headersOf(request),
         ...(body !== undefined && { body }),
         sourceIp: (request.socket.remoteAddress ?? '127.0.0.1').replace(/^::ffff:/, ''),
         requestId: randomUUID(),
       });
-      return await answerInTime(`lead-intake-${route.endpoint}`, handlers[route.endpoint], event);
+      return await answerInTime(target.name, target.handler, event);
     } catch (error) {
       onHandlerError?.(error);
       if (!response.headersSent) json(response, 500, { status: false, message: 'Lead could not be created' });

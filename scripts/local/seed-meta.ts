@@ -31,6 +31,22 @@ export interface MetaSeedContext {
   readonly seenPages: Map<string, string>;
 }
 
+/**
+ * What is wrong with where a seed's lead form sends its leads (a Meta or a Google Ads form): the
+ * project must be one of the account's, the campaign one of that project's.
+ */
+export const formTargetProblem = (
+  formAt: string,
+  projectID: unknown,
+  campaignID: unknown,
+  projects: ReadonlyMap<string, Project>,
+  campaigns: ReadonlyMap<string, Campaign>,
+): string | undefined => {
+  if (typeof projectID !== 'string' || !projects.has(projectID)) return `${formAt}.projectID ${show(projectID)} is not a project of the account`;
+  if (typeof campaignID !== 'string' || campaigns.get(campaignID)?.projectId !== projectID) return `${formAt}.campaignID ${show(campaignID)} is not a campaign of project ${show(projectID)}`;
+  return undefined;
+};
+
 export const parseMetaPages = (raw: unknown, { accountId, at, projects, campaigns, problem, seenPages }: MetaSeedContext): SeedMetaPage[] => {
   if (raw === undefined) return [];
   if (!Array.isArray(raw)) {
@@ -65,11 +81,9 @@ export const parseMetaPages = (raw: unknown, { accountId, at, projects, campaign
         if (typeof formId !== 'string' || !META_ID.test(formId)) return problem(`${formAt}.formId must be a lead form id (digits, as a string)`);
         if (formIds.has(formId)) problem(`${pageAt}: form ${show(formId)} is mapped more than once`);
         formIds.add(formId);
-        if (typeof projectID !== 'string' || !projects.has(projectID)) return problem(`${formAt}.projectID ${show(projectID)} is not a project of the account`);
-        if (typeof campaignID !== 'string' || campaigns.get(campaignID)?.projectId !== projectID) {
-          return problem(`${formAt}.campaignID ${show(campaignID)} is not a campaign of project ${show(projectID)}`);
-        }
-        forms.push({ formId, projectID, campaignID });
+        const target = formTargetProblem(formAt, projectID, campaignID, projects, campaigns);
+        if (target) return problem(target);
+        forms.push({ formId, projectID: projectID as string, campaignID: campaignID as string });
       });
     if (accountId !== undefined && pageId !== undefined && token !== undefined) pages.push({ accountId, pageId, accessToken: token, forms });
   });

@@ -22,6 +22,7 @@ import type { AccountConfig, Campaign, Project } from '../../shared/domain/lead.
 import type { StoredApiKey } from '../../shared/domain/ports.ts';
 import type { DynamoDbRepository } from '../../shared/dynamodb/repository.ts';
 import { pageTokenCipherFromEnvironment } from '../../shared/meta/token-cipher.ts';
+import { applyGoogleForms, parseGoogleForms, type SeedGoogleForm } from './seed-google.ts';
 import { applyMetaPages, parseMetaPages, type SeedMetaPage } from './seed-meta.ts';
 
 export interface SeedApiKey {
@@ -38,6 +39,7 @@ export interface Seed {
   readonly apiKeys: readonly SeedApiKey[];
   /** Facebook pages the accounts connect (CONTRACT.md section 8). */
   readonly metaPages?: readonly SeedMetaPage[];
+  readonly googleForms?: readonly SeedGoogleForm[];
 }
 
 /** A seed file that breaks the format; `problems` names each one, with where it is. */
@@ -86,6 +88,8 @@ export const parseSeed = (input: unknown, source = 'seed'): Seed => {
   const accountIds = new Set<string>();
   const metaPages: SeedMetaPage[] = [];
   const seenPages = new Map<string, string>();
+  const googleForms: SeedGoogleForm[] = [];
+  const seenForms = new Set<string>();
   list(input.accounts, 'accounts').forEach((raw, i) => {
     let at = `accounts[${i}]`;
     if (!isObject(raw)) return problem(`${at} must be an object`);
@@ -95,7 +99,7 @@ export const parseSeed = (input: unknown, source = 'seed'): Seed => {
       if (accountIds.has(id)) problem(`account id ${show(id)} appears more than once`);
       accountIds.add(id);
     }
-    fields(raw, at, ['id', 'name', 'duplicateHandling', 'projects', 'subSources', 'metaPages']);
+    fields(raw, at, ['id', 'name', 'duplicateHandling', 'projects', 'subSources', 'metaPages', 'googleForms']);
     const settings = readAccountSettings(raw, (field, issue) => problem(`${at}.${field} ${issue}`));
 
     const projects = new Map<string, Project>();
@@ -131,6 +135,7 @@ export const parseSeed = (input: unknown, source = 'seed'): Seed => {
     });
 
     metaPages.push(...parseMetaPages(raw.metaPages, { accountId: id, at, projects, campaigns, problem, seenPages }));
+    googleForms.push(...parseGoogleForms(raw.googleForms, { accountId: id, at, projects, campaigns, problem, seenForms }));
 
     if (id !== undefined && settings) {
       accounts.push({
@@ -200,7 +205,7 @@ export const parseSeed = (input: unknown, source = 'seed'): Seed => {
   });
 
   if (problems.length > 0) throw new SeedError(problems, source);
-  return { accounts, apiKeys, ...(metaPages.length > 0 && { metaPages }) };
+  return { accounts, apiKeys, ...(metaPages.length > 0 && { metaPages }), ...(googleForms.length > 0 && { googleForms }) };
 };
 
 /** Reads and checks a seed file. */
@@ -233,6 +238,7 @@ export const applySeed = async (repository: DynamoDbRepository, seed: Seed): Pro
     await repository.keys.putKey(hashApiKey(key), { keyId, accountId, active, graceEndsAt: null, createdAt, ...options });
   }
   if (seed.metaPages?.length) await applyMetaPages(repository, seed.metaPages, pageTokenCipherFromEnvironment());
+  if (seed.googleForms?.length) await applyGoogleForms(repository, seed.googleForms);
 };
 
 /**

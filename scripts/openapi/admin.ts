@@ -14,6 +14,7 @@ import {
   UnknownProjectError,
   type LeadIntakeError,
 } from '../../shared/domain/errors.ts';
+import { GoogleFormConflictError, UnknownGoogleFormError } from '../../shared/domain/google-errors.ts';
 import { duplicateSettings, keyEndpoints, socialPlatforms } from '../../shared/domain/lead.ts';
 import { adminRequestFailed } from '../../shared/http/admin-handler.ts';
 import { ADMIN_BASE_PATH, adminRoutes, type AdminOperation } from '../../shared/routes.ts';
@@ -151,6 +152,33 @@ export const adminSchemas: JsonObject = {
       alternate_numbers: { type: 'integer', minimum: 0, description: 'Other people’s leads that named the mobile as their `alternate_number`: only that number was erased.' },
     },
   },
+  GoogleFormBody: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['projectId', 'campaignId'],
+    properties: {
+      projectId: text(ID_MAX, 'An active project of the account.'),
+      campaignId: text(ID_MAX, 'An active campaign of that project.'),
+    },
+  },
+  GoogleForm: {
+    type: 'object',
+    description: 'A Google Ads lead form and where its leads go. `key` only when a new key was made: shown this once, only its SHA-256 hash is stored.',
+    required: ['form_id', 'account_id', 'project_id', 'campaign_id'],
+    properties: {
+      form_id: { type: 'string', pattern: '^\\d+$', description: 'The Google Ads form id (a 64-bit integer), as its digits.' },
+      account_id: { type: 'string' },
+      project_id: { type: 'string' },
+      campaign_id: { type: 'string' },
+      key: { type: 'string', description: 'The webhook key to paste into the form’s webhook settings in Google Ads.' },
+    },
+  },
+  GoogleFormSummary: {
+    type: 'object',
+    description: 'Never a key or a hash.',
+    required: ['form_id', 'project_id', 'campaign_id', 'connected_at'],
+    properties: { form_id: { type: 'string' }, project_id: { type: 'string' }, campaign_id: { type: 'string' }, connected_at: { type: 'string' } },
+  },
   RotateKeyBody: {
     type: 'object',
     additionalProperties: false,
@@ -186,6 +214,8 @@ const forbidden = {
   content: { 'application/json': { schema: { type: 'object', properties: { message: { const: 'Forbidden' } } } } },
 };
 
+const googleFormMissing = message(UnknownGoogleFormError);
+
 /** What each operation takes and answers. */
 const personQuery: JsonObject[] = [
   { name: 'mobile_number', in: 'query', required: false, schema: { type: 'string' }, description: 'The person’s mobile, in any form a lead accepts. Give this or `email`.' },
@@ -195,25 +225,70 @@ const invalidPerson = ['mobile_number must be a 10-digit Indian mobile number st
 
 const operations: Record<
   AdminOperation,
-  { summary: string; description?: string; body?: string; query?: JsonObject[]; badRequest?: string[]; answers: JsonObject; notFound: string[]; conflict?: string }
+  { summary: string; description: string; body?: string; query?: JsonObject[]; badRequest?: string[]; answers: JsonObject; notFound: string[]; conflict?: string }
 > = {
-  getAccount: { summary: 'The account, its active projects and campaigns, sub sources and duplicate setting (never keys)', answers: success('200', 'The account', ref('Account')), notFound: [accountMissing] },
-  putAccount: { summary: 'Create the account, or replace its settings (not its projects)', body: 'AccountSettings', answers: success('200', 'The account', ref('Account')), notFound: [] },
-  putProject: { summary: 'Create or rename a project, or make a retired one active again (its campaigns stay retired)', body: 'NameBody', answers: success('200', 'The project', ref('Project')), notFound: [accountMissing] },
-  retireProject: { summary: 'Retire a project and its campaigns: its leads are kept, new leads get 422 Project not found', answers: success('204', 'Retired'), notFound: [accountMissing, message(UnknownProjectError)] },
+  getAccount: {
+    summary: 'The account, its active projects and campaigns, sub sources and duplicate setting (never keys)',
+    description: 'Reads the account as lead requests see it: retired projects and campaigns are left out. Keys are listed by their own route, never here.',
+    answers: success('200', 'The account', ref('Account')),
+    notFound: [accountMissing],
+  },
+  putAccount: {
+    summary: 'Create the account, or replace its settings (not its projects)',
+    description: 'Creates the account, or replaces its name, duplicate setting and sub sources whole; its projects, campaigns and keys are untouched.',
+    body: 'AccountSettings',
+    answers: success('200', 'The account', ref('Account')),
+    notFound: [],
+  },
+  putProject: {
+    summary: 'Create or rename a project, or make a retired one active again (its campaigns stay retired)',
+    description: 'Lead requests naming the project are accepted at once. A retired project made active again keeps its campaigns retired until each is PUT again.',
+    body: 'NameBody',
+    answers: success('200', 'The project', ref('Project')),
+    notFound: [accountMissing],
+  },
+  retireProject: {
+    summary: 'Retire a project and its campaigns: its leads are kept, new leads get 422 Project not found',
+    description: 'Retiring is not deleting: the project’s leads are kept, and a later PUT makes it active again. Lead requests see it within CONFIG_CACHE_TTL_SECONDS.',
+    answers: success('204', 'Retired'),
+    notFound: [accountMissing, message(UnknownProjectError)],
+  },
   putCampaign: {
     summary: 'Create or rename a campaign, move a retired one here, or make it active again',
+    description: 'A campaign id belongs to one active project of the account at a time; a retired campaign id may be PUT again under any project.',
     body: 'NameBody',
     answers: success('200', 'The campaign', ref('Campaign')),
     notFound: [accountMissing, message(UnknownProjectError)],
     conflict: message(CampaignOfAnotherProjectError),
   },
-  retireCampaign: { summary: 'Retire a campaign: its leads are kept, new leads get 422 Campaign not found', answers: success('204', 'Retired'), notFound: [accountMissing, message(UnknownProjectError), message(UnknownCampaignError)] },
-  createKey: { summary: 'Create an API key (shown once)', body: 'KeyOptions', answers: success('201', 'The new key', ref('IssuedKey')), notFound: [accountMissing] },
-  listKeys: { summary: 'The account’s keys (never a key or a hash)', answers: success('200', 'The keys, oldest first', { type: 'array', items: ref('KeySummary') }), notFound: [accountMissing] },
-  revokeKey: { summary: 'Revoke a key: it answers 401 within the cache TTL', answers: success('204', 'Revoked'), notFound: [accountMissing, message(UnknownKeyError)] },
+  retireCampaign: {
+    summary: 'Retire a campaign: its leads are kept, new leads get 422 Campaign not found',
+    description: 'The campaign’s leads are kept; a later PUT makes it active again, under this project or another.',
+    answers: success('204', 'Retired'),
+    notFound: [accountMissing, message(UnknownProjectError), message(UnknownCampaignError)],
+  },
+  createKey: {
+    summary: 'Create an API key (shown once)',
+    description: 'The key is in this answer and nowhere else: only its SHA-256 hash is stored. Options limit it to endpoints, browser origins and a time.',
+    body: 'KeyOptions',
+    answers: success('201', 'The new key', ref('IssuedKey')),
+    notFound: [accountMissing],
+  },
+  listKeys: {
+    summary: 'The account’s keys (never a key or a hash)',
+    description: 'Every key of the account with a key id, oldest first, with its options and whether it still works.',
+    answers: success('200', 'The keys, oldest first', { type: 'array', items: ref('KeySummary') }),
+    notFound: [accountMissing],
+  },
+  revokeKey: {
+    summary: 'Revoke a key: it answers 401 within the cache TTL',
+    description: 'The key answers 401 `Invalid API credentials` once the functions’ cached copy expires (CONFIG_CACHE_TTL_SECONDS).',
+    answers: success('204', 'Revoked'),
+    notFound: [accountMissing, message(UnknownKeyError)],
+  },
   rotateKey: {
     summary: 'A new key with the old one’s options; the old one works for the grace period',
+    description: 'The new key is shown once. The old key keeps working for `graceSeconds` (default a day; 0 ends it at once), then answers 401.',
     body: 'RotateKeyBody',
     answers: success('201', 'The new key', ref('IssuedKey')),
     notFound: [accountMissing, message(UnknownKeyError)],
@@ -240,6 +315,33 @@ const operations: Record<
     badRequest: invalidPerson,
     answers: success('200', 'What was erased', ref('ErasureCounts')),
     notFound: [accountMissing],
+  },
+  connectGoogleForm: {
+    summary: 'Connect a Google Ads lead form to a project and campaign (its key shown once)',
+    description:
+      'A new form: 201 with a new key, to paste with the webhook URL into the form’s webhook settings in Google Ads. A form the account has already: 200, moved to this project and campaign, keeping its key (none shown). A form of another account: 409.',
+    body: 'GoogleFormBody',
+    answers: { ...success('201', 'Connected, with its new key', ref('GoogleForm')), ...success('200', 'Reconnected: the key is unchanged and not shown', ref('GoogleForm')) },
+    notFound: [accountMissing, message(UnknownProjectError), message(UnknownCampaignError)],
+    conflict: message(GoogleFormConflictError),
+  },
+  listGoogleForms: {
+    summary: 'The account’s Google Ads lead forms (never a key or a hash)',
+    description: 'One entry per connected form, with where its leads go and when it was connected.',
+    answers: success('200', 'The forms', { type: 'array', items: ref('GoogleFormSummary') }),
+    notFound: [accountMissing],
+  },
+  removeGoogleForm: {
+    summary: 'Disconnect a Google Ads lead form: its deliveries answer 401',
+    description: 'The form’s leads are kept. Google’s deliveries for it answer 401 `Invalid google_key` (within CONFIG_CACHE_TTL_SECONDS in functions that cached it).',
+    answers: success('204', 'Disconnected'),
+    notFound: [accountMissing, googleFormMissing],
+  },
+  rotateGoogleFormKey: {
+    summary: 'A new key for a Google Ads lead form (shown once); the old one stops working',
+    description: 'Paste the new key into the form’s webhook settings in Google Ads. The old key answers 401 `Invalid google_key` (within CONFIG_CACHE_TTL_SECONDS in functions that cached it).',
+    answers: success('201', 'The form with its new key', ref('GoogleForm')),
+    notFound: [accountMissing, googleFormMissing],
   },
 };
 
@@ -277,7 +379,7 @@ export const adminPaths = (): JsonObject => {
       tags: [ADMIN_TAG],
       operationId: route.operation,
       summary: spec.summary,
-      ...(spec.description && { description: spec.description }),
+      description: spec.description,
       security: [{ sigv4: [] }],
       parameters,
       ...(spec.body && { requestBody: { required: false, content: { 'application/json': { schema: ref(spec.body) } } } }),

@@ -42,6 +42,7 @@ import { leadRecord } from '../../shared/domain/create-lead.ts';
 import { numericTextFields } from '../../shared/schemas/lead-fields.ts';
 import { leadFieldValidator, type ValidatedFields } from '../../shared/schemas/validate.ts';
 import { leadRoutes, type EndpointName, type LeadRoute } from '../../shared/routes.ts';
+import { GOOGLE_ADS_TAG, googleAdsRoute, googleAdsWebhookOperations } from './google-ads.ts';
 import { META_TAG, metaWebhookOperations, metaWebhookRoute } from './meta.ts';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -581,6 +582,10 @@ const preflightOperation = (route: LeadRoute): JsonObject => ({
         'Access-Control-Max-Age': { description: 'Seconds a browser may cache this answer.', schema: { type: 'string' } },
       },
     },
+    '429': {
+      description: 'API Gateway’s own answer past the website route’s throttle (websiteThrottlingRateLimit): the browser retries the preflight later.',
+      content: { 'application/json': { schema: { type: 'object', properties: { message: { const: 'Too Many Requests' } } } } },
+    },
   },
 });
 
@@ -613,9 +618,11 @@ export const buildOpenApiDocument = (): JsonObject => {
     };
   }
   paths[metaWebhookRoute.path] = metaWebhookOperations();
+  paths[googleAdsRoute.path] = googleAdsWebhookOperations();
   return {
     openapi: '3.1.0',
-    info: { title: 'Lead intake service', version, description: API_DESCRIPTION },
+    // The service is the CRM's own: no open-source license, stated as such (SPDX has no id for it; LicenseRef- is SPDX's way).
+    info: { title: 'Lead intake service', version, description: API_DESCRIPTION, license: { name: 'Proprietary: the CRM’s own, all rights reserved', identifier: 'LicenseRef-Proprietary' } },
     servers: [
       {
         url: '{base_url}',
@@ -626,7 +633,7 @@ export const buildOpenApiDocument = (): JsonObject => {
       { url: 'http://127.0.0.1:3000', description: 'Local (npm start)' },
     ],
     security: [{ apiKey: [] }],
-    tags: [{ name: 'Leads', description: 'The four lead-creation endpoints.' }, META_TAG, adminTag],
+    tags: [{ name: 'Leads', description: 'The four lead-creation endpoints.' }, META_TAG, GOOGLE_ADS_TAG, adminTag],
     paths: { ...paths, ...adminPaths() },
     components: {
       securitySchemes: {

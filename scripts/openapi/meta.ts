@@ -9,8 +9,8 @@ import { metaWebhookRoute } from '../../shared/routes.ts';
 
 export { metaWebhookRoute };
 
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-type JsonObject = { [key: string]: Json };
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type JsonObject = { [key: string]: Json };
 
 export const META_TAG: JsonObject = {
   name: 'Meta Lead Ads',
@@ -18,9 +18,10 @@ export const META_TAG: JsonObject = {
     'Facebook and Instagram lead ads straight in: the webhook Meta calls. Each leadgen change is queued, read from the Graph API with the page’s token and created as a social lead (`source: "social"`, with `meta_leadgen_id` and `meta_form_id`); what cannot become a lead is in `admin rejections` (endpoint `meta`).',
 };
 
-const requestId: JsonObject = { $ref: '#/components/headers/XRequestId' };
+export const requestId: JsonObject = { $ref: '#/components/headers/XRequestId' };
 
-const failure = (message: string, description: string): JsonObject => ({
+/** A webhook's answer: the envelope with one exact message (shared with the Google Ads webhook). */
+const envelopeAnswer = (status: boolean, message: string, description: string): JsonObject => ({
   description,
   headers: { 'x-request-id': requestId },
   content: {
@@ -28,13 +29,16 @@ const failure = (message: string, description: string): JsonObject => ({
       schema: {
         type: 'object',
         required: ['status', 'message'],
-        properties: { status: { const: false }, message: { type: 'string', enum: [message] } },
+        properties: { status: { const: status }, message: status ? { type: 'string', const: message } : { type: 'string', enum: [message] } },
         additionalProperties: false,
       },
-      example: { status: false, message },
+      example: { status, message },
     },
   },
 });
+
+export const acknowledgement = (message: string, description: string) => envelopeAnswer(true, message, description);
+export const failure = (message: string, description: string) => envelopeAnswer(false, message, description);
 
 const notificationExample: JsonObject = {
   object: 'page',
@@ -136,21 +140,7 @@ export const metaWebhookOperations = (): JsonObject => ({
       },
     },
     responses: {
-      '200': {
-        description: 'Every leadgen change is queued (or there was none).',
-        headers: { 'x-request-id': requestId },
-        content: {
-          'application/json; charset=utf-8': {
-            schema: {
-              type: 'object',
-              required: ['status', 'message'],
-              properties: { status: { const: true }, message: { type: 'string', const: NOTIFICATION_RECEIVED } },
-              additionalProperties: false,
-            },
-            example: { status: true, message: NOTIFICATION_RECEIVED },
-          },
-        },
-      },
+      '200': acknowledgement(NOTIFICATION_RECEIVED, 'Every leadgen change is queued (or there was none).'),
       '400': failure(new MalformedJsonBodyError().message, 'Signed, but not JSON.'),
       '401': failure(new InvalidSignatureError().message, 'X-Hub-Signature-256 missing, malformed or wrong: nothing was read or stored.'),
       '500': {

@@ -10,9 +10,12 @@ import {
 import { socialPlatforms, type AccountConfig, type LeadRecord, type LeadSource } from './lead.ts';
 import type { IdempotencyClaim, IdempotentReplay, LeadStore } from './ports.ts';
 
-/** The sub source a lead names: a Website sub source name, or a social platform. */
+/**
+ * The sub source a lead names: a Website sub source name, or a social platform, each checked against
+ * the account's configuration; or one its source sets itself (Google's `lead_form`), never checked.
+ */
 export interface SubSourceClaim {
-  readonly kind: 'website' | 'social';
+  readonly kind: 'website' | 'social' | 'of_source';
   readonly name: string;
 }
 
@@ -122,7 +125,7 @@ const configSatisfying = async (
 };
 
 const hasSubSource = (config: AccountConfig, claim: SubSourceClaim | null): boolean => {
-  if (!claim) return true;
+  if (!claim || claim.kind === 'of_source') return true;
   if (claim.kind === 'website') return config.websiteSubSources.has(claim.name);
   return (socialPlatforms as readonly string[]).includes(claim.name) && config.socialSubSources.has(claim.name);
 };

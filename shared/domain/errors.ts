@@ -40,6 +40,9 @@ export class IdempotencyKeyReusedError extends refusal(422, 'idempotency_key_reu
 export class LeadErasedError extends refusal(409, 'lead_erased', 'Lead was erased') {}
 export class InvalidIdempotencyKeyError extends refusal(400, 'invalid_idempotency_key', 'Idempotency-Key must be 1 to 255 printable ASCII characters') {}
 
+/** A refusal of the lead itself (422): what an asynchronous intake records instead of answering. */
+export const isRejection = (error: unknown): error is LeadIntakeError => error instanceof LeadIntakeError && error.status === 422;
+
 /** A refusal that lists every failing field, with the first problem, in words, as its message. */
 export abstract class FieldsRefusal extends LeadIntakeError {
   readonly errors: FieldErrors;

@@ -1,6 +1,7 @@
 /** The CRM's words for what this service reads and writes (CONTRACT.md sections 3 to 5). */
 
-export type LeadSource = 'website' | 'portala' | 'portalb' | 'social';
+/** Where a lead came from: the four endpoints, and Google Ads lead forms (CONTRACT.md section 10). */
+export type LeadSource = 'website' | 'portala' | 'portalb' | 'social' | 'google_ads';
 
 /** What the account does with a lead whose mobile number its project already has. */
 export type DuplicateSetting = 'ignore' | 'create' | 'merge';

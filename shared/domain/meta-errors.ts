@@ -50,4 +50,4 @@ export class GraphReadError extends Error {
   }
 }
 
-export const isRejection = (error: unknown): error is LeadIntakeError => error instanceof LeadIntakeError && error.status === 422;
+export { isRejection } from './errors.ts';

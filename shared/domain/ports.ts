@@ -143,6 +143,8 @@ export interface Rejection {
    * Never stored as written: the store keeps keyed hashes of it in lookup items (shared/domain/person-data.ts).
    */
   readonly person?: PersonIdentifiers;
+  /** Google Ads lead forms (endpoint `google_ads`): the lead id of Google's delivery. */
+  readonly google_lead_id?: string;
 }
 
 export interface RejectionLog {
@@ -174,4 +176,40 @@ export interface PersonDataStore {
    * whole erasure (a journal item carries them between runs); once complete, a new erasure finds zeros.
    */
   erasePerson(accountId: string, person: PersonHandle): Promise<ErasureCounts>;
+}
+
+/** A Google Ads lead form connected to an account (CONTRACT.md section 10). Its key is stored only as a hash. */
+export interface GoogleFormConnection {
+  /** Google's form id: the exact decimal digits of a 64-bit integer. */
+  readonly formId: string;
+  readonly accountId: string;
+  readonly projectId: string;
+  readonly campaignId: string;
+  /** SHA-256 hex of the form's key. */
+  readonly keyHash: string;
+  readonly connectedAt: string;
+}
+
+/** The webhook's read of a form: one item. */
+export interface GoogleFormReader {
+  findGoogleForm(formId: string): Promise<GoogleFormConnection | undefined>;
+}
+
+/** Forms as the form lifecycle (shared/domain/google-forms.ts) and the seed manage them; each write atomic. */
+export interface GoogleFormRegistry extends GoogleFormReader {
+  /** Connects a new form; false, and nothing written, when the form is connected already. */
+  insertGoogleForm(form: GoogleFormConnection): Promise<boolean>;
+  /** Moves a connected form of the account to another project and campaign; false when it is not the account's. */
+  reconnectGoogleForm(formId: string, accountId: string, projectId: string, campaignId: string): Promise<boolean>;
+  /** Replaces the form's key hash; undefined when no form (of that account, when given) is connected. */
+  replaceGoogleFormKey(formId: string, keyHash: string, accountId?: string): Promise<GoogleFormConnection | undefined>;
+  /** Disconnects the form; false when no form (of that account, when given) is connected. */
+  removeGoogleForm(formId: string, accountId?: string): Promise<boolean>;
+  /** The account's forms, by form id (never their key hashes). */
+  listGoogleForms(accountId: string): Promise<Omit<GoogleFormConnection, 'keyHash'>[]>;
+  /**
+   * Writes a form with a given key idempotently (seed files), keeping its first `connectedAt`;
+   * refused, nothing written, when another account has the form.
+   */
+  putGoogleForm(form: GoogleFormConnection): Promise<'stored' | 'connected_to_another_account'>;
 }

@@ -11,6 +11,7 @@ import { withinFunctionDeadline } from '../deadline.ts';
 import type { AccountAdmin } from '../domain/account-admin.ts';
 import type { AccountKeys } from '../domain/account-keys.ts';
 import type { PersonData } from '../domain/person-data.ts';
+import type { AccountGoogleForms } from '../domain/google-forms.ts';
 import type { LogSink } from '../log.ts';
 import { JsonNumber } from '../schemas/json-number.ts';
 import { adminRoutes, routeKeyOf, type AdminOperation } from '../routes.ts';
@@ -24,6 +25,7 @@ export interface AdminRuntime {
   readonly keys: AccountKeys;
   /** Access and erasure of a person's data (CONTRACT.md section 12). */
   readonly people: PersonData;
+  readonly googleForms: AccountGoogleForms;
   readonly log: LogSink;
 }
 
@@ -61,6 +63,13 @@ const operations: Record<AdminOperation, (runtime: AdminRuntime, p: Parameters, 
     log({ level: 'info', message: 'person erased', requestId, accountId: p.accountId, erased: counts });
     return ok(counts);
   },
+  connectGoogleForm: async ({ googleForms }, p, body) => {
+    const connected = await googleForms.connect(p.accountId!, p.formId!, body);
+    return connected.created ? created(connected.form) : ok(connected.form);
+  },
+  listGoogleForms: async ({ googleForms }, p) => ok(await googleForms.list(p.accountId!)),
+  removeGoogleForm: async ({ googleForms }, p) => noContent(await googleForms.remove(p.accountId!, p.formId!)),
+  rotateGoogleFormKey: async ({ googleForms }, p) => created(await googleForms.rotate(p.accountId!, p.formId!)),
 };
 
 const ok = (resource: unknown) => jsonResponse(200, resource);

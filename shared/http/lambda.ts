@@ -17,6 +17,8 @@ export interface LeadContext extends Context {
   /** performance.now() when the request entered the chain, for its log line. */
   startedAt: number;
   account?: KeyAccountView;
+  /** The account a request acts for when no API key names it (a Google Ads form's), for its log line. */
+  accountId?: string;
   body?: Readonly<Record<string, unknown>>;
   fields?: ValidatedFields;
   /** The sender's Idempotency-Key and the digest of what it was sent with. */

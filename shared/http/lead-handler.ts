@@ -92,7 +92,7 @@ const answerBot = async (endpoint: LeadEndpoint, runtime: LeadRuntime, context: 
 const COMMON_FIELDS = new Set(Object.keys(commonLeadFields));
 
 /** What an endpoint received, in the domain's terms: common fields, sub source, and the endpoint's details. */
-export const submissionOf = (endpoint: LeadEndpoint, fields: ValidatedFields): LeadSubmission => {
+export const submissionOf = (endpoint: Pick<LeadEndpoint, 'source' | 'subSource'>, fields: ValidatedFields): LeadSubmission => {
   const details: Record<string, string> = {};
   for (const [field, value] of Object.entries(fields)) {
     // The Website sub source is stored as the lead's sub_source, not as a detail.

@@ -9,7 +9,6 @@
  * or the local in-memory queue) says whether this is the last attempt: then a failure that would be
  * retried is recorded instead, and the message is left for the dead-letter queue.
  */
-import { createHash } from 'node:crypto';
 import type { AccountDirectory } from '../domain/account-directory.ts';
 import { createLead, type CreateLeadDependencies } from '../domain/create-lead.ts';
 import { ClientNotFoundError, LeadErasedError, LeadIntakeError } from '../domain/errors.ts';
@@ -18,6 +17,7 @@ import { GraphReadError, isRejection, MetaFormNotMappedError, MetaGraphReadFaile
 import type { MetaFormMapping, MetaPage, MetaPageDirectory, MetaPageView } from '../domain/meta-pages.ts';
 import type { IdempotencyClaim, Rejection, RejectionLog } from '../domain/ports.ts';
 import { identifiersOfSubmission } from '../domain/person-data.ts';
+import { PLATFORM_LEAD_IDEMPOTENCY_SECONDS, platformLeadIdempotency } from '../domain/platform-leads.ts';
 import { refusedFields } from '../domain/rejections.ts';
 import { socialEndpoint } from '../endpoints.ts';
 import { submissionOf } from '../http/lead-handler.ts';
@@ -31,11 +31,8 @@ import type { LeadgenChange } from './notification.ts';
 /** The endpoint name Meta leads carry in logs, metrics and rejection records. */
 export const META_ENDPOINT = 'meta';
 
-/**
- * How long a leadgen id holds as idempotency key: past Meta's ~36 hours of retries and past the
- * dead-letter queue's 14 days of retention, so a redriven message never stores a lead twice.
- */
-export const META_IDEMPOTENCY_SECONDS = 15 * 24 * 60 * 60;
+/** How long a leadgen id holds as idempotency key (shared/domain/platform-leads.ts). */
+export const META_IDEMPOTENCY_SECONDS = PLATFORM_LEAD_IDEMPOTENCY_SECONDS;
 
 export interface LeadgenDependencies extends CreateLeadDependencies {
   readonly pages: MetaPageDirectory;
@@ -64,11 +61,7 @@ export type LeadgenOutcome =
 const validateSocialFields = leadFieldValidator(socialEndpoint.fields, socialEndpoint.unknownFields);
 
 /** The leadgen id as idempotency claim: a key no Idempotency-Key header can spell (it holds a newline). */
-export const leadgenIdempotency = (leadgenId: string): IdempotencyClaim => ({
-  key: `meta-leadgen\n${leadgenId}`,
-  requestHash: createHash('sha256').update(`meta\n${leadgenId}`).digest('hex'),
-  ttlSeconds: META_IDEMPOTENCY_SECONDS,
-});
+export const leadgenIdempotency = (leadgenId: string): IdempotencyClaim => platformLeadIdempotency('meta-leadgen', META_ENDPOINT, leadgenId);
 
 /** Context of one change as it goes, for its log line and rejection record. */
 interface Progress {

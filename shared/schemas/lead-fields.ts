@@ -98,4 +98,20 @@ export const socialLeadFields = {
   social_ad: optionalText('social_ad', 500),
 };
 
+/**
+ * A Google Ads lead form delivery, mapped (shared/google/delivery.ts): the common fields under the
+ * social endpoint's rules, the optional fields Google's columns fill, and Google's ids (exact digits).
+ */
+export const googleAdsLeadFields = {
+  ...commonLeadFields,
+  location: optionalText('location', 200),
+  notes: optionalText('notes', 5000),
+  gclid: optionalText('gclid', 500),
+  google_lead_id: text('google_lead_id', 200),
+  google_form_id: optionalText('google_form_id', 20),
+  google_campaign_id: optionalText('google_campaign_id', 20),
+  google_adgroup_id: optionalText('google_adgroup_id', 20),
+  google_creative_id: optionalText('google_creative_id', 20),
+};
+
 export type LeadFieldSchemas = Record<string, v.GenericSchema<unknown, unknown>>;

@@ -9,11 +9,12 @@ import { beforeAll, describe, expect, it } from '@jest/globals';
 import { adminRuntime } from '../../shared/admin-runtime.ts';
 import { DynamoDbAccountStore } from '../../shared/dynamodb/accounts.ts';
 import { DynamoDbApiKeyStore } from '../../shared/dynamodb/api-keys.ts';
+import { DynamoDbGoogleFormStore } from '../../shared/dynamodb/google-forms.ts';
 import { createDocumentClient } from '../../shared/dynamodb/client.ts';
 import { adminHandler } from '../../shared/http/admin-handler.ts';
+import { adminCall } from '../support/admin-handler-call.ts';
 import { apiGatewayEvent, lambdaContext } from '../../shared/http/api-gateway-event.ts';
 import type { LeadContext, LeadResponse } from '../../shared/http/lambda.ts';
-import { matchAdminPath, routeKeyOf } from '../../shared/routes.ts';
 import { testService, validBody, type Answer, type TestService } from '../support/service.ts';
 
 let service: TestService;
@@ -25,29 +26,6 @@ beforeAll(async () => {
   handler = adminHandler(adminRuntime(service.repository, (line) => void adminLogs.push({ ...line })));
 });
 
-/** An admin request as API Gateway hands it to the function: the matched route's key and path parameters. */
-const adminCall = async (
-  run: typeof handler,
-  method: string,
-  path: string,
-  body?: unknown,
-  { rawBody }: { rawBody?: string } = {},
-): Promise<Answer> => {
-  const match = matchAdminPath(path);
-  const route = match?.routes.find((r) => r.method === method);
-  if (!match || !route) throw new Error(`no admin route ${method} ${path}`);
-  const text = rawBody ?? (body === undefined ? undefined : JSON.stringify(body));
-  const event = apiGatewayEvent({
-    method,
-    path,
-    headers: { 'content-type': 'application/json' },
-    ...(text !== undefined && { body: text }),
-    routeKey: routeKeyOf(route),
-    pathParameters: match.pathParameters,
-  });
-  const response = (await run(event, lambdaContext('admin') as LeadContext)) as LeadResponse;
-  return { status: response.statusCode, headers: response.headers, body: response.body ? JSON.parse(response.body) : undefined };
-};
 const admin = (method: string, path: string, body?: unknown, options?: { rawBody?: string }) => adminCall(handler, method, path, body, options);
 
 const settings = { name: 'Harbour Homes', duplicateHandling: 'merge', subSources: { website: ['Harbour page'], social: ['fb', 'ig'] } };
@@ -377,7 +355,12 @@ describe('keys', () => {
 describe('answers', () => {
   it('answers an unexpected failure with 500, a request id and nothing from inside', async () => {
     const db = createDocumentClient({ client: service.client });
-    const broken = adminHandler(adminRuntime({ accounts: new DynamoDbAccountStore(db, 'no-such-table'), keys: new DynamoDbApiKeyStore(db, 'no-such-table'), people: service.repository.people }, () => undefined));
+    const broken = adminHandler(
+      adminRuntime(
+        { accounts: new DynamoDbAccountStore(db, 'no-such-table'), keys: new DynamoDbApiKeyStore(db, 'no-such-table'), people: service.repository.people, googleForms: new DynamoDbGoogleFormStore(db, 'no-such-table') },
+        () => undefined,
+      ),
+    );
     const answer = await adminCall(broken, 'GET', '/admin/v1/accounts/acc-1');
     expect(answer.status).toBe(500);
     expect(answer.body).toEqual({ status: false, message: `Request failed (request ${answer.headers['x-request-id']})` });

@@ -1,6 +1,6 @@
 import { describe, expect, test } from '@jest/globals';
 import { Match } from 'aws-cdk-lib/assertions';
-import { leadRoutes } from '../../shared/routes.ts';
+import { googleAdsRoute, leadRoutes } from '../../shared/routes.ts';
 import { logicalIdOf, resources, synthesize } from './synth.ts';
 
 const { template } = synthesize();
@@ -33,11 +33,14 @@ const leadFunctionProps = (t: typeof template) =>
     .filter((fn) => / POST \/api\//.test(fn.Properties!.Description))
     .map((fn) => fn.Properties!);
 
+/** The paths whose POST creates leads in the request: the four endpoints and Google Ads lead forms. */
+const leadPaths = [...leadRoutes.map((r) => r.path), googleAdsRoute.path];
+
 describe('The lead functions', () => {
-  test('are four, one per endpoint, beside the admin, events enrichment and Meta functions', () => {
-    expect(leadFunctionProps(template)).toHaveLength(4);
-    expect(leadFunctionProps(template).map((fn) => fn.Description)).toEqual(leadRoutes.map((r) => expect.stringMatching(`POST ${r.path}$`)));
-    template.resourceCountIs('AWS::Lambda::Function', 8);
+  test('are five, one per endpoint and one for Google Ads lead forms, beside the admin, events enrichment and Meta functions', () => {
+    expect(leadFunctionProps(template)).toHaveLength(5);
+    expect(leadFunctionProps(template).map((fn) => fn.Description)).toEqual(leadPaths.map((path) => expect.stringMatching(`POST ${path}$`)));
+    template.resourceCountIs('AWS::Lambda::Function', 9);
   });
 
   test('run Node.js 24 on arm64 with the bundled ESM handler, 512 MB and a 10 s timeout by default', () => {
@@ -63,7 +66,7 @@ describe('The lead functions', () => {
 
   test('give only the browser-facing website function the allowed CORS origins, * by default', () => {
     expect(fnOf('/api/website-lead-create').Properties!.Environment.Variables.CORS_ALLOWED_ORIGINS).toBe('*');
-    for (const path of ['/api/portala-lead-create', '/api/portalb-lead-create', '/api/social-lead-create']) {
+    for (const path of ['/api/portala-lead-create', '/api/portalb-lead-create', '/api/social-lead-create', googleAdsRoute.path]) {
       expect(fnOf(path).Properties!.Environment.Variables.CORS_ALLOWED_ORIGINS).toBeUndefined();
     }
   });
@@ -76,8 +79,8 @@ describe('The lead functions', () => {
   });
 
   test('each log to their own log group, kept 30 days by default or as long as the context says', () => {
-    const logGroups = new Set(leadRoutes.map((r) => fnOf(r.path).Properties!.LoggingConfig.LogGroup.Ref));
-    expect(logGroups.size).toBe(4);
+    const logGroups = new Set(leadPaths.map((path) => fnOf(path).Properties!.LoggingConfig.LogGroup.Ref));
+    expect(logGroups.size).toBe(5);
     for (const id of logGroups) {
       expect(resources(template, 'AWS::Logs::LogGroup')[id]!.Properties!.RetentionInDays).toBe(30);
     }
@@ -88,7 +91,7 @@ describe('The lead functions', () => {
     template.allResourcesProperties('AWS::IAM::Role', { ManagedPolicyArns: Match.absent() });
   });
 
-  describe.each(leadRoutes.map((r) => [r.endpoint, r.path] as const))('the %s function', (_endpoint, path) => {
+  describe.each(leadPaths)('the function of POST %s', (path) => {
     test('reads the Config table with GetItem and Query only', () => {
       const onConfig = statementsOf(path).filter((s) => JSON.stringify(s.Resource).includes('"ConfigTable"'));
       expect(onConfig).toEqual([{ Effect: 'Allow', Action: ['dynamodb:GetItem', 'dynamodb:Query'], Resource: { 'Fn::GetAtt': ['ConfigTable', 'Arn'] } }]);
@@ -150,7 +153,7 @@ describe('The admin function', () => {
     expect(statements.filter((s) => JSON.stringify(s.Resource).includes('"ConfigTable"'))).toEqual([
       {
         Effect: 'Allow',
-        Action: ['dynamodb:BatchGetItem', 'dynamodb:ConditionCheckItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem'],
+        Action: ['dynamodb:BatchGetItem', 'dynamodb:ConditionCheckItem', 'dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem'],
         Resource: { 'Fn::GetAtt': ['ConfigTable', 'Arn'] },
       },
     ]);
@@ -169,7 +172,7 @@ describe('The key of the person lookup items', () => {
       .flatMap((policy) => policy.Properties!.Roles.map((role: { Ref: string }) => role.Ref));
     const roleOf = (description: RegExp) => statementsOfFunction(description).fn.Properties!.Role['Fn::GetAtt'][0];
     expect(readers.sort()).toEqual(
-      [...leadRoutes.map((r) => roleOf(new RegExp(`POST ${r.path}$`))), roleOf(/admin API/), roleOf(/Meta leadgen worker/)].sort(),
+      [...leadRoutes.map((r) => roleOf(new RegExp(`POST ${r.path}$`))), roleOf(/admin API/), roleOf(/Meta leadgen worker/), roleOf(/Google Ads lead forms/)].sort(),
     );
   });
 });

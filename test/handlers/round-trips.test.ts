@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import type { DuplicateSetting } from '../../shared/domain/lead.ts';
+import { googleTestService, standardColumns, type GoogleTestService } from '../support/google-service.ts';
 import { testService, uniqueMobile, validBody, type TestService } from '../support/service.ts';
 
 /** DynamoDB requests per lead request, counted by an SDK middleware on the real client. */
@@ -128,5 +129,36 @@ describe('DynamoDB round trips with a scoped browser key', () => {
     const { answer, commands } = await post(validBody('website', project, { company_website: 'https://spam.example' }));
     expect(answer.status).toBe(200);
     expect(commands).toEqual(['BatchWriteItemCommand']);
+  });
+});
+
+describe('DynamoDB round trips of a Google Ads lead form delivery', () => {
+  let google: GoogleTestService;
+  let formKey: string;
+  let websiteKey: string;
+  beforeAll(async () => {
+    google = await googleTestService();
+    await google.seedAccount({ id: 'acc-google', projects: { 'PRJ-1': ['CMP-1'] }, website: ['Skyline landing page'] });
+    formKey = await google.connectForm('acc-google', '44000000001');
+    websiteKey = await google.issueKey('acc-google');
+  });
+  const deliver = () => google.deliver({ formId: '44000000001', key: formKey, columns: standardColumns(uniqueMobile()) });
+
+  it('reads the form and the configuration of a cold container, then stores the lead in one request', async () => {
+    google.roundTrips.reset();
+    expect((await deliver()).status).toBe(200);
+    expect(google.roundTrips.commands()).toEqual(['GetItemCommand', 'QueryCommand', 'TransactWriteItemsCommand']);
+  });
+
+  it('stores a warm new Google lead in as many requests as a warm new website lead: one', async () => {
+    await deliver();
+    google.roundTrips.reset();
+    expect((await deliver()).status).toBe(200);
+    const googleCommands = google.roundTrips.commands();
+    await google.call('website', { apiKey: websiteKey, body: validBody('website', project) });
+    google.roundTrips.reset();
+    expect((await google.call('website', { apiKey: websiteKey, body: validBody('website', project) })).status).toBe(200);
+    expect(googleCommands).toEqual(google.roundTrips.commands());
+    expect(googleCommands).toEqual(['TransactWriteItemsCommand']);
   });
 });

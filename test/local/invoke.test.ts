@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { apiGatewayEvent } from '../../shared/http/api-gateway-event.ts';
-import { leadRoutes, metaWebhookRoute } from '../../shared/routes.ts';
+import { googleAdsRoute, leadRoutes, metaWebhookRoute } from '../../shared/routes.ts';
 import { projectRoot } from '../../scripts/local/environment.ts';
 import { runInvoke } from '../../scripts/invoke.ts';
 import { applySeed, readSeedFile } from '../../scripts/local/seed.ts';
@@ -26,6 +26,8 @@ const examples: [file: string, endpoint: string, status: number, message: string
   ['website-preflight.json', 'website', 204, undefined],
   ['meta-leadgen.json', 'meta', 200, 'Notification received'],
   ['meta-bad-signature.json', 'meta', 401, 'Invalid signature'],
+  ['google-ads.json', 'google-ads', 200, 'Lead received'],
+  ['google-ads-test-data.json', 'google-ads', 200, 'Lead received'],
 ];
 
 let service: TestService;
@@ -41,7 +43,8 @@ const invoke = async (...argv: string[]) => {
 };
 
 beforeAll(async () => {
-  jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => logged.push(String(chunk)) > 0);
+  // Kept line by line, as CloudWatch reads stdout: a request's log and metric lines come in one write.
+  jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => logged.push(...String(chunk).split('\n').filter(Boolean)) > 0);
   service = await testService();
   await applySeed(service.repository, await readSeedFile(path.join(projectRoot, 'seed', 'demo.json')));
   env = { DYNAMODB_ENDPOINT: process.env.TEST_DYNAMODB_ENDPOINT, CONFIG_TABLE_NAME: service.tables.config, LEADS_TABLE_NAME: service.tables.leads };
@@ -59,7 +62,7 @@ describe('the example events in events/', () => {
 
   it.each(examples)('%s has the shape API Gateway sends to the %s route', (file, endpoint) => {
     const event = JSON.parse(readFileSync(eventFile(file), 'utf8'));
-    const route = leadRoutes.find((r) => r.endpoint === endpoint) ?? { path: metaWebhookRoute.path };
+    const route = leadRoutes.find((r) => r.endpoint === endpoint) ?? { path: endpoint === 'google-ads' ? googleAdsRoute.path : metaWebhookRoute.path };
     const reference = apiGatewayEvent({ method: event.requestContext.http.method, path: route.path, body: '{}' });
     const keys = (object: object) => Object.keys(object).filter((key) => key !== 'body').sort();
     expect(keys(event)).toEqual(keys(reference));
@@ -89,13 +92,20 @@ describe('npm run invoke', () => {
       ['portala', '9810000002'],
       ['portalb', '9810000003'],
       ['social', '9810000004'],
+      ['google_ads', '9810000031'],
     ]);
+  });
+
+  it("recorded Google's test data as a google_test_lead rejection with its lead id, storing no lead", async () => {
+    const records = (await service.repository.rejections.listRejections('acc-demo')).filter((record) => record.endpoint === 'google_ads');
+    expect(records).toEqual([expect.objectContaining({ reason: 'google_test_lead', google_lead_id: expect.stringMatching(/TestData00$/) })]);
   });
 
   it("logged one line per event, without the key", () => {
     // One request line per event (the worker's lines for the Meta notification come on top).
     expect(logged.filter((line) => line.includes('"requestId":"local-event-') && line.includes('"message":"lead request"'))).toHaveLength(examples.length);
     expect(logged.join('')).not.toContain('demo-key-please-change');
+    expect(logged.join('')).not.toContain('demo-google-key-please-change');
   });
 
   it.each([

@@ -4,8 +4,20 @@ import { demoKeyOf, parseSeed, SeedError } from '../../scripts/local/seed.ts';
 
 const demoFile = JSON.parse(readFileSync(new URL('../../seed/demo.json', import.meta.url), 'utf8'));
 
-/** A valid seed, changed by `edit` (a deep copy each time). */
+/**
+ * A valid seed, changed by `edit` (a deep copy each time): the demo seed without its Google Ads form,
+ * which names the demo's project and would add its own problem to an edit of the project (its own
+ * refusals are tested below, on `seedWithGoogleForm`).
+ */
 const seedWith = (edit: (seed: any) => void = () => undefined) => {
+  const seed = structuredClone(demoFile);
+  delete seed.accounts[0].googleForms;
+  edit(seed);
+  return seed;
+};
+
+/** The demo seed whole, with its Google Ads form, changed by `edit`. */
+const seedWithGoogleForm = (edit: (seed: any) => void) => {
   const seed = structuredClone(demoFile);
   edit(seed);
   return seed;
@@ -31,6 +43,7 @@ describe('reading a seed file', () => {
           duplicateHandling: 'ignore',
           projects: [{ id: 'PRJ-1', name: 'Skyline Towers', campaigns: [{ id: 'CMP-1', name: 'Diwali launch' }] }],
           subSources: { website: ['Skyline landing page'], social: ['fb', 'ig', 'wp'] },
+          googleForms: [{ formId: '40000000000', key: 'demo-google-key-please-change', projectID: 'PRJ-1', campaignID: 'CMP-1' }],
         },
       ],
       apiKeys: [
@@ -45,6 +58,7 @@ describe('reading a seed file', () => {
       ],
     });
     const seed = parseSeed(demoFile);
+    expect(seed.googleForms).toEqual([{ accountId: 'acc-demo', formId: '40000000000', key: 'demo-google-key-please-change', projectId: 'PRJ-1', campaignId: 'CMP-1' }]);
     const [account] = seed.accounts;
     expect(account).toMatchObject({ id: 'acc-demo', name: 'Demo Realty', duplicateSetting: 'ignore' });
     expect([...account!.projects.values()]).toEqual([{ id: 'PRJ-1', name: 'Skyline Towers' }]);
@@ -116,6 +130,19 @@ describe('refusing a seed that breaks the format, naming the problem', () => {
     ['projects that are not a list', (s: any) => (s.accounts[0].projects = {}), 'account "acc-demo".projects must be an array'],
   ])('refuses %s', (_what, edit, message) => {
     expect(problemsOf(seedWith(edit))).toEqual([expect.stringContaining(message)]);
+  });
+
+  it.each([
+    ['a Google form id that is not digits', (s: any) => (s.accounts[0].googleForms[0].formId = 'form-1'), 'googleForms[0].formId must be a Google Ads form id (digits, as a string)'],
+    ['a Google form id sent as a number', (s: any) => (s.accounts[0].googleForms[0].formId = 40000000000), 'googleForms[0].formId must be a Google Ads form id'],
+    ['a Google form twice', (s: any) => s.accounts[0].googleForms.push({ ...s.accounts[0].googleForms[0] }), 'Google form "40000000000" appears more than once'],
+    ['a Google form without a key', (s: any) => delete s.accounts[0].googleForms[0].key, 'googleForms[0].key must be a non-empty string'],
+    ['a Google form of an unknown campaign', (s: any) => (s.accounts[0].googleForms[0].campaignID = 'CMP-9'), 'googleForms[0].campaignID "CMP-9" is not a campaign of project "PRJ-1"'],
+    ['a misspelt Google form field', (s: any) => (s.accounts[0].googleForms[0].projectId = 'PRJ-1'), 'googleForms[0]: unknown field "projectId"'],
+  ])('refuses %s, without echoing its key', (_what, edit, message) => {
+    const problems = problemsOf(seedWithGoogleForm(edit));
+    expect(problems).toEqual([expect.stringContaining(message)]);
+    expect(problems.join('\n')).not.toContain('demo-google-key-please-change');
   });
 
   it('lists every problem of the file at once', () => {

@@ -105,7 +105,7 @@ describe('the document', () => {
   });
 
   it('has every route and method of the route table, and nothing else', () => {
-    expect(Object.keys(fresh.paths).filter((p) => !p.startsWith('/admin/'))).toEqual([...leadRoutes.map((route) => route.path), '/api/meta-leadgen-webhook']);
+    expect(Object.keys(fresh.paths).filter((p) => !p.startsWith('/admin/'))).toEqual([...leadRoutes.map((route) => route.path), '/api/meta-leadgen-webhook', '/api/google-ads-lead-webhook']);
     for (const route of leadRoutes) {
       expect(Object.keys(fresh.paths[route.path])).toEqual(route.browserFacing ? ['post', 'options'] : ['post']);
     }
@@ -121,12 +121,30 @@ describe('the document', () => {
       expect(operation.security).toEqual([{ sigv4: [] }]);
       expect(operation.responses['403'].content['application/json'].schema.properties.message.const).toBe('Forbidden');
     }
-    expect(fresh.tags.map((t: Loose) => t.name)).toEqual(['Leads', 'Meta Lead Ads', 'Admin']);
+    expect(fresh.tags.map((t: Loose) => t.name)).toEqual(['Leads', 'Meta Lead Ads', 'Google Ads lead forms', 'Admin']);
     const put = fresh.paths['/admin/v1/accounts/{accountId}/projects/{projectId}/campaigns/{campaignId}'].put;
     expect(exampleMessages(put.responses['409'])).toEqual(['Campaign belongs to another project']);
     expect(exampleMessages(put.responses['404'])).toEqual(['Account not found', 'Project not found']);
     expect(Object.keys(fresh.paths['/admin/v1/accounts/{accountId}/keys'].post.responses)).toContain('201');
     expect(fresh.paths['/admin/v1/accounts/{accountId}/projects/{projectId}'].delete.responses['204']).toBeDefined();
+  });
+
+  it('gives every operation a description, and every one a 4XX answer (Spectral oas, Redocly recommended)', () => {
+    for (const [path, item] of Object.entries(fresh.paths as Record<string, Record<string, Loose>>)) {
+      for (const [method, operation] of Object.entries(item)) {
+        expect([`${method} ${path}`, typeof operation.description === 'string' && operation.description.length > 20]).toEqual([`${method} ${path}`, true]);
+        expect([`${method} ${path}`, Object.keys(operation.responses).some((status) => status.startsWith('4'))]).toEqual([`${method} ${path}`, true]);
+      }
+    }
+    expect(fresh.info.license).toEqual({ name: expect.any(String), identifier: 'LicenseRef-Proprietary' });
+  });
+
+  it('documents the Google Ads webhook with the contract messages, its ids as 64-bit integers', () => {
+    const operation = fresh.paths['/api/google-ads-lead-webhook'].post;
+    expect(Object.keys(operation.responses).sort()).toEqual(['200', '400', '401', '413', '415', '503']);
+    expect(operation.responses['200'].content['application/json; charset=utf-8'].example).toEqual({ status: true, message: 'Lead received' });
+    expect(operation.responses['401'].content['application/json; charset=utf-8'].example).toEqual({ status: false, message: 'Invalid google_key' });
+    expect(operation.requestBody.content['application/json'].schema.properties.form_id.type).toBe('integer');
   });
 
   it('documents Idempotency-Key and x-dry-run as optional headers of the four operations', () => {

@@ -1,12 +1,13 @@
 import { describe, expect, it } from '@jest/globals';
+import type { LogSettings } from '../../shared/log.ts';
 import { telemetrySink } from '../../shared/telemetry.ts';
 
 const AT = new Date('2026-11-22T00:00:00Z');
 
 /** A sink whose every written line is kept, parsed. */
-const captured = (parts: { metrics?: boolean; functionName?: string } = {}) => {
+const captured = (parts: { metrics?: boolean; functionName?: string; logSettings?: LogSettings } = {}) => {
   const lines: Record<string, any>[] = [];
-  const sink = telemetrySink({ metrics: true, ...parts, write: (text) => lines.push(JSON.parse(text)), now: () => AT });
+  const sink = telemetrySink({ metrics: true, ...parts, write: (text) => lines.push(...text.split('\n').map((line) => JSON.parse(line))), now: () => AT });
   const emf = () => lines.filter((line) => line._aws !== undefined);
   return { sink, lines, emf };
 };
@@ -29,6 +30,8 @@ describe('request telemetry', () => {
         message: 'lead request',
         timestamp: '2026-11-22T00:00:00.000Z',
         service: 'lead-intake',
+        cold_start: true,
+        correlation_id: 'r1',
         requestId: 'r1',
         endpoint: 'website',
         outcome: 'created',
@@ -70,5 +73,20 @@ describe('request telemetry', () => {
     sink({ endpoint: 'portala', outcome: 'created', status: 200 });
     expect(emf()).toEqual([]);
     expect(lines).toHaveLength(1);
+  });
+
+  it('counts every request in the metrics even when the log level drops its line', () => {
+    const { sink, lines, emf } = captured({ logSettings: { level: 'ERROR', sampleRate: 0 } });
+    sink({ level: 'info', endpoint: 'website', outcome: 'created', status: 200 });
+    expect(lines.filter((line) => line._aws === undefined)).toEqual([]);
+    expect(dataPoints(emf()).map((point) => point.name)).toEqual(['ColdStart', 'LeadsCreated']);
+  });
+
+  it("writes a request's log line and its metrics in one write, one line each", () => {
+    const writes: string[] = [];
+    const sink = telemetrySink({ metrics: true, write: (text) => writes.push(text), now: () => AT, logSettings: { level: 'INFO', sampleRate: 0 } });
+    sink({ endpoint: 'website', outcome: 'created', status: 200 });
+    expect(writes).toHaveLength(1);
+    expect(writes[0]!.split('\n').map((line) => Object.keys(JSON.parse(line))[0])).toEqual(['level', '_aws', '_aws']);
   });
 });

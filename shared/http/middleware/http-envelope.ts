@@ -38,7 +38,7 @@ export const httpEnvelope = ({ endpoint, log, cors, unexpected }: HttpEnvelopeOp
       level: response.statusCode >= 500 ? 'error' : 'info',
       requestId: context.requestId,
       endpoint,
-      accountId: context.account?.config.id,
+      accountId: context.account?.config.id ?? context.accountId,
       // The key's public id (never the key): which sender, or which page, a refusal or a flood came from.
       ...(context.account?.key.keyId && { keyId: context.account.key.keyId }),
       outcome: context.outcome ?? outcomeOf(response, error),

@@ -29,6 +29,8 @@ export interface Refusal {
   readonly reason: string;
   readonly message: string;
   readonly fields: Readonly<Record<string, unknown>>;
+  /** The ad platform's id of the lead that was refused (Google Ads lead forms). */
+  readonly platformIds?: Pick<Rejection, 'google_lead_id'>;
 }
 
 /** Records a refusal for the request's account; a failure to record is logged, never answered. */
@@ -40,7 +42,8 @@ export const recordRejection = async (rejections: RejectionLog, log: LogSink, en
   }
 };
 
-const rejectionOf = (endpoint: string, refusal: Refusal, context: LeadContext): Rejection => {
+/** The record of a refusal: the request's id, the refusal, and the mobile's last four digits, never more. */
+export const rejectionOf = (endpoint: string, refusal: Refusal, context: Pick<LeadContext, 'requestId' | 'fields' | 'body'>): Rejection => {
   const mobile = context.fields?.mobile_number ?? digitsOf(context.body?.mobile_number);
   return {
     at: new Date().toISOString(),
@@ -52,6 +55,7 @@ const rejectionOf = (endpoint: string, refusal: Refusal, context: LeadContext): 
     fields: refusal.fields,
     // Found again by access and erasure (CONTRACT.md section 12): the validated fields, else what the body held.
     person: identifiersOfSubmission(context.fields ?? plainText(context.body ?? {})),
+    ...refusal.platformIds,
   };
 };
 

@@ -1,0 +1,27 @@
+/**
+ * The Google Ads webhook's wiring, built once per container from its environment: the lead runtime
+ * every endpoint shares (one DynamoDB client, the account cache, the lead and rejection stores) and
+ * the connected forms, cached for the same TTL.
+ */
+import { GoogleFormDirectory } from '../domain/google-forms.ts';
+import { DynamoDbGoogleFormReader } from '../dynamodb/google-forms.ts';
+import { configCacheTtlSecondsFromEnvironment, documentClientFromEnvironment, runtimeFromEnvironment, tableNamesFromEnvironment } from '../runtime.ts';
+import type { GoogleAdsRuntime } from './webhook-handler.ts';
+
+let containerRuntime: GoogleAdsRuntime | undefined;
+
+export const googleAdsRuntimeFromEnvironment = (env: NodeJS.ProcessEnv = process.env): GoogleAdsRuntime => {
+  if (containerRuntime) return containerRuntime;
+  const lead = runtimeFromEnvironment(env);
+  const reader = new DynamoDbGoogleFormReader(documentClientFromEnvironment(env), tableNamesFromEnvironment(env).config);
+  containerRuntime = {
+    directory: lead.directory,
+    leads: lead.leads,
+    rejections: lead.rejections,
+    newLeadId: lead.newLeadId,
+    now: lead.now,
+    log: lead.log,
+    forms: new GoogleFormDirectory(reader, { ttlMs: configCacheTtlSecondsFromEnvironment(env) * 1000 }),
+  };
+  return containerRuntime;
+};
