@@ -14,7 +14,7 @@ import type { IdempotencyClaim, IdempotentReplay, LeadStore, OriginalLeadOutcome
 import { currentDeadline, keepingBack } from '../deadline.ts';
 import { asServiceFailure, RETRY_AFTER_SECONDS } from './failures.ts';
 import { LEAD_ITEM_TYPE, leadRecordOf } from './lead-items.ts';
-import { cancellationReasons, epochSeconds, orUnavailable, queryAll, sha256, TableStore, type CancellationReason } from './requests.ts';
+import { cancellationReasons, epochSeconds, orUnavailable, putAll, queryAll, sha256, TableStore, type CancellationReason } from './requests.ts';
 
 export interface TransactionRetryPolicy {
   /** Attempts of a transaction that DynamoDB cancels for a conflict with a concurrent writer. */
@@ -96,21 +96,22 @@ export class DynamoDbLeadStore extends TableStore implements LeadStore {
   /**
    * A repeated lead: its id is new, so an unconditional put cannot overwrite anything, and a retry of
    * the same write (by the SDK after a lost answer) stores the same items again rather than failing.
-   * One transaction with its person lookup items, and its idempotency key when it has one.
+   * With its person lookup items in one BatchWriteItem, not a transaction: nothing here is
+   * conditional, and the repeats of one person must not queue on their shared lookup partitions
+   * (DynamoDB Local serialises transactions per partition key: 100 simultaneous repeats timed out).
+   * Under an idempotency key, the key must be atomic with the lead: one transaction of all of them.
    */
   async insertRepeat(accountId: string, lead: LeadRecord, idempotency?: IdempotencyClaim): Promise<RepeatLeadOutcome> {
     const item = this.#leadItem(accountId, lead);
     const lookups = await this.#lookupPuts(accountId, lead, idempotency);
-    const send = () =>
-      this.db.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            { Put: { TableName: this.table, Item: item } },
-            ...(idempotency ? [this.#idempotencyPut(accountId, lead, idempotency)] : []),
-            ...lookups,
-          ],
-        }),
-      );
+    const send = idempotency
+      ? () =>
+          this.db.send(
+            new TransactWriteCommand({
+              TransactItems: [{ Put: { TableName: this.table, Item: item } }, this.#idempotencyPut(accountId, lead, idempotency), ...lookups],
+            }),
+          )
+      : () => putAll(this.db, this.table, [item, ...lookups.map(({ Put }) => Put.Item)]);
     return this.#writeLead(accountId, lead, send, async (reasons) => {
       const replay = idempotency && replayOf(reasons[1], idempotency);
       if (!replay) return undefined;

@@ -8,20 +8,16 @@
  * REJECTIONS#<account>, are read too until they expire.
  */
 import { createHash } from 'node:crypto';
-import { BatchWriteCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { ServiceUnavailableError } from '../domain/errors.ts';
-import { RETRY_AFTER_SECONDS } from './failures.ts';
+import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { PersonKeyring } from '../domain/person-data.ts';
 import { boundedRejection } from '../domain/rejections.ts';
 import type { Rejection, RejectionLog } from '../domain/ports.ts';
 import { containerPersonKeyring } from '../person-keyring.ts';
 import { rejectionLookups } from './people.ts';
 import { rejectionOfItem } from './rejection-items.ts';
-import { epochSeconds, orUnavailable, queryAll, TableStore } from './requests.ts';
+import { epochSeconds, orUnavailable, putAll, queryAll, TableStore } from './requests.ts';
 
 const REJECTION_SECONDS = 30 * 24 * 60 * 60;
-/** Sends of a record's batch while DynamoDB leaves part of it unprocessed (throttling). */
-const UNPROCESSED_ATTEMPTS = 3;
 /** Partition keys per account: each takes up to 1,000 writes a second, so 8 of them take a flood of 8 KiB records at ~1,000 a second. */
 export const REJECTION_SHARDS = 8;
 
@@ -55,22 +51,9 @@ export class DynamoDbRejectionLog extends TableStore implements RejectionLog {
       await orUnavailable(() => this.db.send(new PutCommand({ TableName: this.table, Item: item })));
       return;
     }
-    await this.#putAll([{ PutRequest: { Item: item } }, ...lookups.puts.map(({ Put }) => ({ PutRequest: { Item: Put.Item } }))]);
-  }
-
-  /**
-   * One BatchWriteItem, not a transaction: a flood of refusals must not contend with the lead
-   * transactions (nor cost twice the write units), and every put is idempotent, so what DynamoDB leaves
-   * unprocessed is sent again; what is still left after that fails the record like any outage.
-   */
-  async #putAll(requests: { PutRequest: { Item: Record<string, unknown> } }[]): Promise<void> {
-    let pending = requests;
-    for (let attempt = 1; pending.length > 0; attempt++) {
-      if (attempt > UNPROCESSED_ATTEMPTS) throw new ServiceUnavailableError(RETRY_AFTER_SECONDS);
-      if (attempt > 1) await new Promise((resolve) => setTimeout(resolve, 25 * 2 ** attempt));
-      const { UnprocessedItems } = await orUnavailable(() => this.db.send(new BatchWriteCommand({ RequestItems: { [this.table]: pending } })));
-      pending = (UnprocessedItems?.[this.table] ?? []) as typeof pending;
-    }
+    // One BatchWriteItem (requests.ts putAll): a flood of refusals neither contends with the lead
+    // transactions nor pays transactional write units.
+    await putAll(this.db, this.table, [item, ...lookups.puts.map(({ Put }) => Put.Item)]);
   }
 }
 

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import { failFirst, failNth, injectFaults, namedError } from '../support/faults.ts';
+import { failFirst, injectFaults, namedError } from '../support/faults.ts';
 import { endpointNames, testService, uniqueMobile, validBody, type TestService } from '../support/service.ts';
 
 const project = { projectID: 'PRJ-1', campaignID: 'CMP-1' };
@@ -34,8 +34,8 @@ describe('when DynamoDB throttles or cannot be reached', () => {
   });
 
   it('answers 503 when the repeated lead of a Merge cannot be written, after storing only the original', async () => {
-    // The repeat's write (with its person lookup items) is the second transaction of its request, after the cancelled claim.
-    const faults = failNth('TransactWriteItemsCommand', 2, () => namedError('ThrottlingException'));
+    // The repeat's write is one BatchWriteItem with its person lookup items, after the cancelled claim.
+    const faults = failFirst('BatchWriteItemCommand', 1, () => namedError('ThrottlingException'));
     const service = await testService({ instrument: (client) => injectFaults(client, faults.fault) });
     await service.seedAccount({ id: 'acc-a', duplicateSetting: 'merge', projects: { 'PRJ-1': ['CMP-1'] } });
     const apiKey = await service.issueKey('acc-a');
@@ -53,8 +53,8 @@ describe('when DynamoDB throttles or cannot be reached', () => {
 describe('a write DynamoDB applied but whose answer was lost', () => {
   it.each([
     ['a new lead', 'TransactWriteItemsCommand', 1],
-    // The cancelled claim of the repeat's request throws before its answer could be lost: the repeat's own transaction is the first answer lost.
-    ['a repeated lead under Merge', 'TransactWriteItemsCommand', 2],
+    // The repeat and its person lookup items are one BatchWriteItem.
+    ['a repeated lead under Merge', 'BatchWriteItemCommand', 2],
   ])('answers 200 for %s, since the lead is stored', async (_, command, requests) => {
     const lost = failFirst(command, 1, () => namedError('TimeoutError', 'socket timed out after the request was sent'));
     const service = await testService({ instrument: (client) => injectFaults(client, lost.fault, 'after') });

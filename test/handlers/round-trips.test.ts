@@ -65,7 +65,7 @@ describe('DynamoDB round trips per request', () => {
     await roundTripsOf(setting, validBody('website', project, { mobile_number: mobile }));
     const { answer, commands } = await roundTripsOf(setting, validBody('website', project, { mobile_number: mobile }));
     expect(answer.body.data.is_repeated).toBe(true);
-    expect(commands).toEqual(['TransactWriteItemsCommand', 'TransactWriteItemsCommand']);
+    expect(commands).toEqual(['TransactWriteItemsCommand', 'BatchWriteItemCommand']);
   });
 
   it('spends no request on checking the fields when warm, only the record of their rejection', async () => {

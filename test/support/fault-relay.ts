@@ -182,12 +182,6 @@ export const startFaultRelay = async (target: string) => {
 export type FaultRelay = Awaited<ReturnType<typeof startFaultRelay>>;
 
 /** A plan that applies `action` to the first `times` requests of an operation, then passes. */
-/** The `nth` request of an operation (1-based) gets the action; every other passes. */
-export const nthOf = (operation: string, nth: number, action: () => RelayAction): RelayPlan => {
-  let count = 0;
-  return (request) => (request.operation === operation && ++count === nth ? action() : undefined);
-};
-
 export const firstOf = (operation: string, times: number, action: () => RelayAction): RelayPlan => {
   let count = 0;
   return (request) => {

@@ -49,11 +49,3 @@ export const failFirst = (commandName: string, times: number, error: () => Error
   };
   return { fault, arm: () => void (armed = true), disarm: () => void (armed = false), failures: () => failures };
 };
-
-/** Once armed, fails only the `nth` call of a command (1-based): the second write of one request, say. */
-export const failNth = (commandName: string, nth: number, error: () => Error) => {
-  let armed = false;
-  let calls = 0;
-  const fault: Fault = (name) => (armed && name === commandName && ++calls === nth ? error() : undefined);
-  return { fault, arm: () => void (armed = true), failures: () => (calls >= nth ? 1 : 0) };
-};
