@@ -22,6 +22,7 @@ import * as path from 'node:path';
 import { DEFAULT_GRAPH_API_URL } from '../../shared/meta/graph.ts';
 import { DEFAULT_RETRY, metaSettings } from '../../shared/meta/runtime.ts';
 import { APP_SECRET_PLACEHOLDER, metaSecretSettings } from '../../shared/meta/secrets.ts';
+import { META_WORKER_TIMEOUT_SECONDS } from '../../shared/meta/settings.ts';
 import { PAGE_TOKEN_KEY_ID } from '../../shared/meta/token-cipher.ts';
 import { metaWebhookRoute, metaWorkerEntry, runtimeSettings } from '../../shared/routes.ts';
 import { LeadFunction } from './lead-function.ts';
@@ -42,8 +43,8 @@ export interface MetaLeadAdsProps {
   readonly graphApiUrl?: string;
 }
 
-/** The worker's time per batch: a Graph read (5 s, tried twice) and the lead's write, for up to 10 changes at once. */
-const WORKER_TIMEOUT = Duration.seconds(30);
+/** The worker's time per batch (shared/meta/settings.ts). */
+const WORKER_TIMEOUT = Duration.seconds(META_WORKER_TIMEOUT_SECONDS);
 
 export class MetaLeadAds extends Construct {
   readonly webhook: LeadFunction;

@@ -5,16 +5,24 @@
  * a dead letter, as the deployed queue's redrive policy does. Nothing survives a restart.
  */
 import { randomUUID } from 'node:crypto';
-import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { lambdaContext } from '../../shared/http/api-gateway-event.ts';
+import { META_WORKER_TIMEOUT_SECONDS } from '../../shared/meta/settings.ts';
 import type { LeadgenChange } from '../../shared/meta/notification.ts';
 import type { LeadgenQueue, RedeliveryControl } from '../../shared/meta/queue.ts';
 
-export type QueueConsumer = (event: SQSEvent) => Promise<SQSBatchResponse>;
+/** The worker as Lambda runs it: an SQS event and the invocation's context (its remaining time). */
+export type QueueConsumer = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse>;
 
 export interface InMemoryQueueOptions {
   readonly maxReceiveCount: number;
   /** Visibility timeout when the consumer asked for no back-off. */
   readonly visibilitySeconds?: number;
+  /**
+   * The worker function's timeout: each delivery's context counts down from it, as Lambda's does,
+   * so the worker's deadline (shared/deadline.ts) holds locally too. @default META_WORKER_TIMEOUT_SECONDS
+   */
+  readonly functionTimeoutMs?: number;
   readonly onDeadLetter?: (change: LeadgenChange) => void;
 }
 
@@ -79,7 +87,8 @@ export class InMemoryLeadgenQueue implements LeadgenQueue, RedeliveryControl {
     const receiptHandle = `${message.id}#${message.receiveCount}`;
     let failed = true;
     try {
-      const { batchItemFailures } = await this.#consumer!({ Records: [recordOf(message, receiptHandle)] });
+      const context = lambdaContext(WORKER_NAME, this.#options.functionTimeoutMs ?? META_WORKER_TIMEOUT_SECONDS * 1000);
+      const { batchItemFailures } = await this.#consumer!({ Records: [recordOf(message, receiptHandle)] }, context);
       failed = batchItemFailures.some((failure) => failure.itemIdentifier === message.id);
     } catch {
       failed = true;
@@ -96,6 +105,8 @@ export class InMemoryLeadgenQueue implements LeadgenQueue, RedeliveryControl {
     this.#schedule(message, delay);
   }
 }
+
+const WORKER_NAME = 'meta-worker';
 
 const recordOf = (message: Message, receiptHandle: string): SQSRecord => ({
   messageId: message.id,

@@ -20,7 +20,7 @@ import { KeyIdTakenError } from '../domain/errors.ts';
 import type { ApiKeyGrant, LeadSource } from '../domain/lead.ts';
 import type { ApiKeyReader, ApiKeyRegistry, KeyById, StoredApiKey } from '../domain/ports.ts';
 import { asServiceFailure } from './failures.ts';
-import { orUnavailable, queryAll, TableStore, updateExisting } from './requests.ts';
+import { orUnavailable, queryAll, TableStore, updateExisting, writeOrReadBack } from './requests.ts';
 
 const apiKeyKey = (keyHash: string) => ({ pk: `APIKEY#${keyHash}`, sk: 'APIKEY' });
 const keyIdKey = (keyId: string) => ({ pk: `KEYID#${keyId}`, sk: 'KEYID' });
@@ -49,14 +49,27 @@ export class DynamoDbApiKeyStore extends DynamoDbApiKeyReader implements ApiKeyR
     );
   }
 
+  /**
+   * A new key is not idempotent from outside (a retried create makes another key), so a create whose
+   * answer was lost is read back before it is answered 503: the key it stored is the answer.
+   */
   async insertKey(keyHash: string, key: StoredApiKey): Promise<void> {
-    await this.transact({
-      TransactItems: [
-        { Put: { TableName: this.table, Item: keyItem(keyHash, key), ConditionExpression: 'attribute_not_exists(pk)' } },
-        { Put: { TableName: this.table, Item: keyIdItem(keyHash, key), ConditionExpression: 'attribute_not_exists(pk)' } },
-        { Put: { TableName: this.table, Item: accountKeyItem(keyHash, key) } },
-      ],
-    });
+    await writeOrReadBack(
+      () =>
+        this.transact({
+          TransactItems: [
+            { Put: { TableName: this.table, Item: keyItem(keyHash, key), ConditionExpression: 'attribute_not_exists(pk)' } },
+            { Put: { TableName: this.table, Item: keyIdItem(keyHash, key), ConditionExpression: 'attribute_not_exists(pk)' } },
+            { Put: { TableName: this.table, Item: accountKeyItem(keyHash, key) } },
+          ],
+        }),
+      () => this.#holds(keyHash, key.keyId),
+    );
+  }
+
+  /** Whether the key item of `keyHash` is stored under `keyId` (the read-back of a write). */
+  async #holds(keyHash: string, keyId: string): Promise<boolean> {
+    return (await this.getItem(apiKeyKey(keyHash)))?.key_id === keyId;
   }
 
   async putKey(keyHash: string, key: StoredApiKey): Promise<void> {
@@ -126,22 +139,27 @@ export class DynamoDbApiKeyStore extends DynamoDbApiKeyReader implements ApiKeyR
 
   async rotateKey(oldKeyHash: string, graceEndsAt: string, successorHash: string, successor: StoredApiKey): Promise<boolean> {
     try {
-      await this.transact({
-        TransactItems: [
-          {
-            Update: {
-              TableName: this.table,
-              Key: apiKeyKey(oldKeyHash),
-              UpdateExpression: 'SET grace_ends_at = :end',
-              ConditionExpression: 'active = :active',
-              ExpressionAttributeValues: { ':end': graceEndsAt, ':active': true },
-            },
-          },
-          { Put: { TableName: this.table, Item: keyItem(successorHash, successor), ConditionExpression: 'attribute_not_exists(pk)' } },
-          { Put: { TableName: this.table, Item: keyIdItem(successorHash, successor), ConditionExpression: 'attribute_not_exists(pk)' } },
-          { Put: { TableName: this.table, Item: accountKeyItem(successorHash, successor) } },
-        ],
-      });
+      // Read back like a create: a rotation retried after a lost answer would make a second successor.
+      await writeOrReadBack(
+        () =>
+          this.transact({
+            TransactItems: [
+              {
+                Update: {
+                  TableName: this.table,
+                  Key: apiKeyKey(oldKeyHash),
+                  UpdateExpression: 'SET grace_ends_at = :end',
+                  ConditionExpression: 'active = :active',
+                  ExpressionAttributeValues: { ':end': graceEndsAt, ':active': true },
+                },
+              },
+              { Put: { TableName: this.table, Item: keyItem(successorHash, successor), ConditionExpression: 'attribute_not_exists(pk)' } },
+              { Put: { TableName: this.table, Item: keyIdItem(successorHash, successor), ConditionExpression: 'attribute_not_exists(pk)' } },
+              { Put: { TableName: this.table, Item: accountKeyItem(successorHash, successor) } },
+            ],
+          }),
+        () => this.#holds(successorHash, successor.keyId),
+      );
       return true;
     } catch (error) {
       if (failedConditions(error)?.[0]) return false;

@@ -14,7 +14,9 @@ import type { IdempotencyClaim, IdempotentReplay, LeadStore, OriginalLeadOutcome
 import { currentDeadline, keepingBack } from '../deadline.ts';
 import { asServiceFailure, RETRY_AFTER_SECONDS } from './failures.ts';
 import { LEAD_ITEM_TYPE, leadRecordOf } from './lead-items.ts';
-import { cancellationReasons, epochSeconds, orUnavailable, putAll, queryAll, sha256, TableStore, type CancellationReason } from './requests.ts';
+import { cancellationReasons, epochSeconds, orUnavailable, putAll, queryAll, readBackTime, sha256, TableStore, type CancellationReason } from './requests.ts';
+
+export { READ_BACK_RESERVE_MS } from './requests.ts';
 
 export interface TransactionRetryPolicy {
   /** Attempts of a transaction that DynamoDB cancels for a conflict with a concurrent writer. */
@@ -25,15 +27,6 @@ export interface TransactionRetryPolicy {
 
 /** Pinned by test/reliability/faults-below-the-sdk.test.ts: five attempts of a conflicting transaction. */
 export const DEFAULT_RETRY: TransactionRetryPolicy = { attempts: 5, baseDelayMs: 20 };
-
-/**
- * Time a lead write leaves for the read-back that follows a lost answer (a consistent GetItem of a
- * few bytes): a write still unanswered this long before the request's deadline is cut off. With
- * less than 3 s left, a third of what is left.
- */
-export const READ_BACK_RESERVE_MS = 1_000;
-const readBackTime = () => Math.min(READ_BACK_RESERVE_MS, (currentDeadline()?.remainingMs() ?? 0) / 3);
-
 
 /** How long an idempotency key holds unless its claim says otherwise. */
 const IDEMPOTENCY_SECONDS = 24 * 60 * 60;

@@ -4,6 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { BatchWriteCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { currentDeadline, keepingBack } from '../deadline.ts';
 import { ServiceUnavailableError } from '../domain/errors.ts';
 import { asServiceFailure, RETRY_AFTER_SECONDS } from './failures.ts';
 
@@ -20,6 +21,30 @@ export abstract class TableStore {
 
 export const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 export const epochSeconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
+
+/**
+ * Time a write leaves for the read-back that follows a lost answer (a consistent GetItem of a few
+ * bytes): a write still unanswered this long before the request's deadline is cut off. With less
+ * than 3 s left, a third of what is left.
+ */
+export const READ_BACK_RESERVE_MS = 1_000;
+export const readBackTime = () => Math.min(READ_BACK_RESERVE_MS, (currentDeadline()?.remainingMs() ?? 0) / 3);
+
+/**
+ * A write that must not be answered 503 when DynamoDB applied it: a write whose answer was lost,
+ * spoiled or cut off by the deadline may still have been applied, and a caller told 503 would write
+ * again (a second key, a second successor). The write keeps `readBackTime()` for `isApplied`, a read
+ * of what it wrote; if that finds it, the write is done. Failures other than an outage, and an
+ * unanswered read-back, keep the write's own failure.
+ */
+export const writeOrReadBack = async (write: () => Promise<void>, isApplied: () => Promise<boolean>): Promise<void> => {
+  try {
+    await keepingBack(readBackTime(), write);
+  } catch (error) {
+    if (error instanceof ServiceUnavailableError && (await isApplied().catch(() => false))) return;
+    throw error;
+  }
+};
 
 /** Sends one request, turning a database outage into the contract's 503. */
 export const orUnavailable = async <T>(request: () => Promise<T>): Promise<T> => {

@@ -5,7 +5,7 @@
  */
 import { GoogleFormDirectory } from '../domain/google-forms.ts';
 import { DynamoDbGoogleFormReader } from '../dynamodb/google-forms.ts';
-import { configCacheTtlSecondsFromEnvironment, documentClientFromEnvironment, runtimeFromEnvironment, tableNamesFromEnvironment } from '../runtime.ts';
+import { configCacheTtlSecondsFromEnvironment, documentClientFromEnvironment, primedRuntimeFromEnvironment, runtimeFromEnvironment, tableNamesFromEnvironment } from '../runtime.ts';
 import type { GoogleAdsRuntime } from './webhook-handler.ts';
 
 let containerRuntime: GoogleAdsRuntime | undefined;
@@ -24,4 +24,10 @@ export const googleAdsRuntimeFromEnvironment = (env: NodeJS.ProcessEnv = process
     forms: new GoogleFormDirectory(reader, { ttlMs: configCacheTtlSecondsFromEnvironment(env) * 1000 }),
   };
   return containerRuntime;
+};
+
+/** The same, with the container's DynamoDB client primed at init like the lead functions' (shared/runtime.ts). */
+export const primedGoogleAdsRuntimeFromEnvironment = async (env: NodeJS.ProcessEnv = process.env): Promise<GoogleAdsRuntime> => {
+  await primedRuntimeFromEnvironment(env);
+  return googleAdsRuntimeFromEnvironment(env);
 };

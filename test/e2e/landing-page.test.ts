@@ -278,7 +278,8 @@ describe('landing-page form in headless Chromium, against npm start', () => {
     const { status, body } = await submit();
     expect([status, body.message]).toEqual([200, 'Lead created successfully']);
     expect(await message().textContent()).toBe(MESSAGES.success);
-    expect(serviceOutput).toContain('"outcome":"honeypot"');
+    // npm start writes its log line before it answers, but the pipe may deliver it after the answer: wait for the line itself.
+    await waitFor(() => serviceOutput.includes('"outcome":"honeypot"'), 'the honeypot log line', 10_000);
   });
 
   /** Intercepts the form's POSTs: `first` handles the first one, the others go to the service; the keys sent. */

@@ -124,6 +124,57 @@ describe('refused admin requests (403 Forbidden, before the function)', () => {
   });
 });
 
+describe('signed requests changed after signing (403 Forbidden, before the function)', () => {
+  /** The headers a request is sent with, signed now for `method` and `path`. */
+  const signedHeaders = async (method: string, path: string, headers: Record<string, string> = {}, body?: string) => {
+    const url = new URL(baseUrl);
+    const signed = await new SignatureV4({ credentials: DEFAULT_ADMIN_CREDENTIALS, region: 'ap-south-1', service: 'execute-api', sha256: NodeSha256 }).sign({
+      method,
+      protocol: 'http:',
+      hostname: url.hostname,
+      port: Number(url.port),
+      path,
+      query: {},
+      headers: { host: url.host, ...headers },
+      ...(body !== undefined && { body }),
+    });
+    return signed.headers as Record<string, string>;
+  };
+  const sent = async (method: string, path: string, headers: Record<string, string>, body?: string) => {
+    const response = await fetch(`${baseUrl}${path}`, { method, headers, ...(body !== undefined && { body }) });
+    return { status: response.status, body: await response.json(), headers: Object.fromEntries(response.headers) };
+  };
+
+  it('refuses a signed header whose value was changed after signing', async () => {
+    const body = JSON.stringify({ name: 'Header Realty' });
+    const headers = await signedHeaders('PUT', '/admin/v1/accounts/acc-header', { 'content-type': 'application/json', 'x-crm-request': 'sync-1' }, body);
+    // The header is one the signature covers.
+    expect(headers.authorization).toMatch(/SignedHeaders=[^,]*x-crm-request/);
+    await refusedBeforeTheFunction(sent('PUT', '/admin/v1/accounts/acc-header', { ...headers, 'x-crm-request': 'sync-2' }, body));
+    // Untouched, the same signed request passes: the refusal was the changed header.
+    expect((await sent('PUT', '/admin/v1/accounts/acc-header', headers, body)).status).toBe(200);
+  });
+
+  it('refuses x-amz-date moved (within the 5 minutes) under the old signature', async () => {
+    const headers = await signedHeaders('GET', '/admin/v1/accounts/acc-signed');
+    const signedAt = headers['x-amz-date']!;
+    const moved = new Date(Date.parse(signedAt.replace(/^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/, '$1-$2-$3T$4:$5:$6Z')) - 60_000);
+    const movedDate = moved.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+    expect(movedDate).not.toBe(signedAt);
+    await refusedBeforeTheFunction(sent('GET', '/admin/v1/accounts/acc-signed', { ...headers, 'x-amz-date': movedDate }));
+    expect((await sent('GET', '/admin/v1/accounts/acc-signed', headers)).status).toBe(200);
+  });
+
+  it('refuses a signed GET replayed as DELETE, and the project stays', async () => {
+    const send = adminClient(baseUrl);
+    expect((await send({ method: 'PUT', path: '/admin/v1/accounts/acc-replay', body: { name: 'Replay Realty' } })).status).toBe(200);
+    expect((await send({ method: 'PUT', path: '/admin/v1/accounts/acc-replay/projects/PRJ-1', body: { name: 'Harbour View' } })).status).toBe(200);
+    const headers = await signedHeaders('GET', '/admin/v1/accounts/acc-replay/projects/PRJ-1');
+    await refusedBeforeTheFunction(sent('DELETE', '/admin/v1/accounts/acc-replay/projects/PRJ-1', headers));
+    expect((await send({ method: 'GET', path: '/admin/v1/accounts/acc-replay' })).body.projects).toEqual([{ id: 'PRJ-1', name: 'Harbour View', campaigns: [] }]);
+  });
+});
+
 describe('admin paths the API has no route for', () => {
   it('answers 404 Not Found, as API Gateway does, signed or not', async () => {
     expect(await adminClient(baseUrl)({ method: 'POST', path: '/admin/v1/accounts/acc-signed' })).toMatchObject({ status: 404, body: { message: 'Not Found' } });

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { freePort } from '../../scripts/dynamodb-local.ts';
+import { runAdmin } from '../../scripts/admin.ts';
 import { DEFAULT_ADMIN_CREDENTIALS } from '../../scripts/local/admin-auth.ts';
 import { projectRoot } from '../../scripts/local/environment.ts';
 import { adminClient } from '../support/admin-client.ts';
@@ -32,7 +33,9 @@ describe('npm start with the admin API and LEAD_EVENTS_WEBHOOK_URL', () => {
   let child: ChildProcess;
   let output = '';
   let baseUrl: string;
+  let dynamodbPort: number;
   let receiver: Server;
+  let delivered: Record<string, unknown> | undefined;
   const received: Received[] = [];
 
   beforeAll(async () => {
@@ -52,7 +55,7 @@ describe('npm start with the admin API and LEAD_EVENTS_WEBHOOK_URL', () => {
     const env: NodeJS.ProcessEnv = {
       ...process.env,
       PORT: String(port),
-      DYNAMODB_PORT: String(await freePort()),
+      DYNAMODB_PORT: String((dynamodbPort = await freePort())),
       LEAD_INTAKE_DATA_DIR: ':memory:',
       LEAD_INTAKE_SEED: seedFile,
       LEAD_EVENTS_WEBHOOK_URL: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/crm/leads`,
@@ -96,6 +99,7 @@ describe('npm start with the admin API and LEAD_EVENTS_WEBHOOK_URL', () => {
     expect(Date.now() - started).toBeLessThan(1_000);
 
     await waitFor(() => received.some((r) => r.status === 200), 'the webhook delivery', 20_000);
+    delivered = lead;
     expect(received.map((r) => r.status)).toEqual([503, 200]);
     for (const { headers, body } of received) {
       expect(headers.authorization).toBe('Bearer crm-webhook-token');
@@ -107,7 +111,8 @@ describe('npm start with the admin API and LEAD_EVENTS_WEBHOOK_URL', () => {
         detail: { account_id: ACCOUNT, lead },
       });
     }
-    expect(output).toContain(`lead events: Lead Created ${lead.id} delivered`);
+    // The receiver has its 200 before npm start hears it and logs the delivery: wait for the line itself.
+    await waitFor(() => output.includes(`lead events: Lead Created ${lead.id} delivered`), 'the delivery logged', 10_000);
   }, 30_000);
 
   it('refuses a lead for the campaign once it is retired through the API, and keeps the lead it had', async () => {
@@ -116,6 +121,17 @@ describe('npm start with the admin API and LEAD_EVENTS_WEBHOOK_URL', () => {
     expect([refused.status, await refused.json()]).toEqual([422, { status: false, message: 'Campaign not found' }]);
     const { projects } = (await admin()({ method: 'GET', path: `/admin/v1/accounts/${ACCOUNT}` })).body;
     expect(projects.find((p: { id: string }) => p.id === 'PRJ-NEW')).toEqual({ id: 'PRJ-NEW', name: 'Lakeside', campaigns: [] });
+
+    // The lead taken before the retirement is still stored, as it was answered, and is the only one.
+    expect(delivered).toBeDefined();
+    let stdout = '';
+    const code = await runAdmin(['leads', '--account', ACCOUNT, '--project', 'PRJ-NEW', '--json'], {
+      env: { DYNAMODB_ENDPOINT: `http://127.0.0.1:${dynamodbPort}` },
+      stdout: (text) => void (stdout += text),
+      stderr: () => undefined,
+    });
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toEqual([delivered]);
   });
 
   it('answers an unsigned admin request 403 Forbidden', async () => {

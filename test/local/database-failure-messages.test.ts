@@ -23,7 +23,7 @@ const run = (args: string[], env: Record<string, string>) =>
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
     child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('exit', (code) => resolve({ code, stdout, lines: stderr.split('\n').filter((line) => line.trim() && !/^npm (warn|error|notice)/.test(line)) }));
+    child.on('close', (code) => resolve({ code, stdout, lines: stderr.split('\n').filter((line) => line.trim() && !/^npm (warn|error|notice)/.test(line)) }));
   });
 
 describe('the admin CLI on a database it cannot reach', () => {

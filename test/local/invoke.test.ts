@@ -162,7 +162,7 @@ describe('npm run invoke', () => {
       });
       let stdout = '';
       child.stdout.on('data', (chunk) => (stdout += chunk));
-      const code = await new Promise((resolve) => child.on('exit', resolve));
+      const code = await new Promise((resolve) => child.on('close', resolve));
       expect(code).toBe(0);
       const response = JSON.parse(stdout.slice(stdout.indexOf('{\n')));
       expect(response.statusCode).toBe(503);
@@ -186,7 +186,7 @@ describe('npm run invoke', () => {
     });
     let stdout = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
-    const code = await new Promise((resolve) => child.on('exit', resolve));
+    const code = await new Promise((resolve) => child.on('close', resolve));
     expect(code).toBe(0);
     const statuses = [...stdout.matchAll(/"statusCode": (\d+)/g)].map((match) => Number(match[1]));
     expect(statuses).toEqual([200, 422]);

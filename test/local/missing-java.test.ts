@@ -53,7 +53,7 @@ const run = (command: string, args: string[], env: Record<string, string>) =>
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
     child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('exit', (code) => {
+    child.on('close', (code) => {
       const lines = stderr.split('\n').filter((line) => line.trim() && !/^npm (warn|error|notice)/.test(line));
       resolve({ code, stdout, lines });
     });

@@ -5,12 +5,15 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { maskMobile } from '../../shared/log.ts';
+import { cancelledTransactions, heldTogether, startFaultRelay, type FaultRelay } from '../support/fault-relay.ts';
 import { injectFaults, namedError } from '../support/faults.ts';
 import { fieldData, leadgenNotification } from '../support/fake-graph.ts';
 import { APP_SECRET, metaTestService, VERIFY_TOKEN, type MetaTestService } from '../support/meta-service.ts';
 import { uniqueMobile } from '../support/service.ts';
 
 let meta: MetaTestService;
+/** Between the worker and DynamoDB Local: passes everything on, recording it, unless a test plans otherwise. */
+let relay: FaultRelay;
 let faultCount = 0;
 const TOKENS = { ignore: 'EAAB-token-ignore-1', create: 'EAAB-token-create-2', merge: 'EAAB-token-merge-3', noIg: 'EAAB-token-noig-4' } as const;
 const FORM = '3001';
@@ -19,7 +22,9 @@ let sequence = 7_000_000;
 const nextLeadgenId = () => String((sequence += 1));
 
 beforeAll(async () => {
+  relay = await startFaultRelay(process.env.TEST_DYNAMODB_ENDPOINT!);
   meta = await metaTestService({
+    endpoint: relay.endpoint,
     configCacheTtlSeconds: 30,
     instrument: (client) =>
       injectFaults(client, (name) => {
@@ -40,6 +45,7 @@ beforeAll(async () => {
 afterAll(async () => {
   meta.queue.stop();
   await meta.graph.close();
+  await relay.close();
 });
 
 const pages = { 'acc-ignore': '11', 'acc-create': '12', 'acc-merge': '13', 'acc-noig': '14' } as const;
@@ -151,8 +157,16 @@ describe('one lead per leadgen id', () => {
   it('stores one lead for two notifications of one leadgen id arriving together, under every duplicate setting', async () => {
     for (const account of ['acc-ignore', 'acc-create', 'acc-merge'] as const) {
       const a = metaLead(account);
+      // The two deliveries' lead writes are held at the relay until both are there, then race.
+      relay.clearSeen();
+      relay.plan(heldTogether('TransactWriteItems', 2));
       await Promise.all([meta.notify(leadgenNotification([a.change])), meta.notify(leadgenNotification([a.change]))]);
       await meta.queue.idle();
+      relay.heal();
+      expect(relay.mostInFlight('TransactWriteItems')).toBeGreaterThanOrEqual(2);
+      // One write won; DynamoDB cancelled the other on the leadgen id's claim.
+      // (By token: a busy machine may make the SDK re-send one transaction.)
+      expect(new Set(cancelledTransactions(relay.seen('TransactWriteItems')).map((request) => request.body.ClientRequestToken)).size).toBe(1);
       expect(await leadOf(account, a.leadgenId)).toHaveLength(1);
       expect(await rejectionOf(account, a.leadgenId)).toHaveLength(0);
     }

@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createLocalServer } from '../../scripts/local/http-server.ts';
 import type { LeadHandlers } from '../../scripts/local/environment.ts';
 import { adminRuntime } from '../../shared/admin-runtime.ts';
@@ -8,7 +8,10 @@ import { adminHandler } from '../../shared/http/admin-handler.ts';
 import { apiGatewayEvent, lambdaContext } from '../../shared/http/api-gateway-event.ts';
 import type { LeadContext } from '../../shared/http/lambda.ts';
 import { leadRoutes, matchAdminPath, routeKeyOf, type EndpointName } from '../../shared/routes.ts';
-import { startFaultRelay, type FaultRelay, type RelayAction } from '../support/fault-relay.ts';
+import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { fieldData, leadgenNotification } from '../support/fake-graph.ts';
+import { healedBeforeEach, nthOf, startFaultRelay, type FaultRelay, type RelayAction } from '../support/fault-relay.ts';
+import { metaTestService, type MetaTestService } from '../support/meta-service.ts';
 import { endpointNames, testService, uniqueMobile, validBody, type TestService } from '../support/service.ts';
 
 /**
@@ -28,14 +31,7 @@ beforeAll(async () => {
   relay = await startFaultRelay(process.env.TEST_DYNAMODB_ENDPOINT!);
 });
 
-beforeEach(() => {
-  relay.heal();
-  relay.clearSeen();
-});
-
-afterAll(async () => {
-  await relay?.close();
-});
+healedBeforeEach(() => relay);
 
 const serviceBehindRelay = async (configCacheTtlSeconds: number) => {
   relay.heal();
@@ -156,41 +152,64 @@ describe('the deadline holds whichever call the database stops answering', () =>
     expect(answer.status).toBe(503);
     expect(answer.body).toEqual(UNAVAILABLE);
     expect(ms).toBeLessThan(TIMEOUT_MS);
-    const operations = relay.seen().map((r) => r.operation);
-    expect(operations.slice(operations.indexOf('TransactWriteItems')).at(-1)).toBe('GetItem');
+    // The write itself stalled (not an earlier read), and the last word was the read-back after it.
+    const seen = relay.seen();
+    const stalledWrite = seen.findIndex((r) => r.operation === 'TransactWriteItems' && r.action === 'stall');
+    expect(stalledWrite).toBeGreaterThanOrEqual(0);
+    expect(seen.slice(stalledWrite + 1).map((r) => r.operation)).toEqual(expect.arrayContaining(['GetItem']));
+    expect(seen.at(-1)).toMatchObject({ operation: 'GetItem', action: 'pass' });
     expect(await leads()).toHaveLength(before);
   });
 
   it('answers 200 in time when the write was applied, its answer lost and its retries unanswered, since the read-back finds the lead', async () => {
     const before = (await leads()).length;
     let writes = 0;
-    relay.plan((request) => (request.operation === 'TransactWriteItems' ? ((writes += 1) === 1 ? { kind: 'lose-answer' } : stall) : undefined));
+    relay.plan((request) => (request.operation === 'TransactWriteItems' ? ((writes += 1) === 1 ? { kind: 'pass-then-reset' } : stall) : undefined));
     const { answer, ms } = await send();
     relay.heal();
     expect(answer.status).toBe(200);
     expect(ms).toBeLessThan(TIMEOUT_MS);
-    expect((await leads()).map((lead) => lead.id)).toContain(answer.body.data.id);
-    expect(await leads()).toHaveLength(before + 1);
+    expect(relay.seen('TransactWriteItems').map((r) => r.action)).toContain('pass-then-reset');
+    const stored = await leads();
+    expect(stored).toHaveLength(before + 1);
+    expect(stored.find((lead) => lead.id === answer.body.data.id)).toMatchObject({ mobile_number: answer.body.data.mobile_number });
   });
 
-  it('answers 503 in time when the read-back after a lost answer never answers either', async () => {
+  it('answers 503 in time when the read-back after a lost answer never answers either, and the Idempotency-Key retry answers the stored lead', async () => {
+    const before = await leads();
+    const body = validBody('portala', project);
+    const headers = { 'idempotency-key': `k-${uniqueMobile()}` };
     let wrote = false;
     relay.plan((request) => {
       if (request.operation === 'TransactWriteItems') {
         const first = !wrote;
         wrote = true;
-        return first ? { kind: 'lose-answer' } : stall;
+        return first ? { kind: 'pass-then-reset' } : stall;
       }
       return wrote ? stall : undefined;
     });
-    const { answer, ms } = await send();
+    const { answer, ms } = await timed(() => service.call('portala', { apiKey, body, headers }));
     relay.heal();
     // The lead is stored and the sender hears 503: the one case the service cannot tell, which the
     // Idempotency-Key exists for (docs/reliability.md). It is never a timeout nor a 500.
     expect(answer.status).toBe(503);
     expect(answer.body).toEqual(UNAVAILABLE);
+    expect(answer.headers['retry-after']).toBe('1');
     expect(ms).toBeLessThan(TIMEOUT_MS);
+    expect(relay.seen('TransactWriteItems')[0]?.action).toBe('pass-then-reset');
     expect(relay.seen('GetItem').at(-1)?.action).toBe('stall');
+    const beforeIds = new Set(before.map((lead) => lead.id));
+    const stored = (await leads()).filter((lead) => !beforeIds.has(lead.id));
+    expect(stored).toHaveLength(1);
+    expect(stored[0]).toMatchObject({ mobile_number: body.mobile_number });
+
+    // The sender's retry under the same key is answered with that lead, and stores nothing more.
+    const retry = await service.call('portala', { apiKey, body, headers });
+    expect(retry.status).toBe(200);
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+    expect(retry.body.data).toMatchObject({ id: stored[0]!.id });
+    expect(await leads()).toHaveLength(before.length + 1);
+    expect(await service.repository.leads.checkIntegrity()).toEqual([]);
   });
 
   it('answers the 422 in time when the rejection record never answers, and logs that it was not recorded', async () => {
@@ -229,6 +248,86 @@ describe('the admin API on a database that never answers', () => {
     expect(answer.headers['retry-after']).toBe('1');
     expect(answer.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     expect(ms).toBeLessThan(TIMEOUT_MS);
+  });
+});
+
+describe('the Meta worker on a database that never answers', () => {
+  let meta: MetaTestService;
+  const FORM = '3001';
+  let sequence = 9_200_000;
+  /** Each delivery the in-memory queue made to the worker: its receive, how long it took, whether it failed. */
+  const deliveries: { receive: number; ms: number; failed: boolean }[] = [];
+
+  beforeAll(async () => {
+    relay.heal();
+    meta = await metaTestService({ endpoint: relay.endpoint, workerTimeoutMs: TIMEOUT_MS, configCacheTtlSeconds: 0 });
+    await meta.seedAccount({ id: 'acc-meta', duplicateSetting: 'merge', projects: { 'PRJ-1': ['CMP-1'] }, social: ['fb'] });
+    await meta.connectPage('acc-meta', '31', 'EAAB-token-meta-31', { [FORM]: project });
+    // The queue's own worker, timed: what it was given is passed on unchanged.
+    meta.queue.consumeWith(async (event, context) => {
+      const { answer, ms } = await timed(() => meta.worker(event, context));
+      deliveries.push({ receive: Number(event.Records[0]!.attributes.ApproximateReceiveCount), ms, failed: answer.batchItemFailures.length > 0 });
+      return answer;
+    });
+  });
+  afterAll(async () => {
+    meta?.queue.stop();
+    await meta?.graph.close();
+  });
+
+  const metaLead = () => {
+    const leadgenId = String((sequence += 1));
+    meta.graph.serve(leadgenId, 'EAAB-token-meta-31', { platform: 'fb', form_id: FORM, field_data: fieldData({ full_name: 'Asha Verma', phone_number: uniqueMobile() }) });
+    return leadgenId;
+  };
+  const storedOf = async (leadgenId: string) => (await meta.leadsOf('acc-meta')).filter((lead) => lead.meta_leadgen_id === leadgenId);
+
+  it('as Lambda runs it: fails the message within the function timeout, and the next receive stores the lead once', async () => {
+    const leadgenId = metaLead();
+    const change = { pageId: '31', leadgenId, formId: FORM, requestId: 'req-deadline-1' };
+    const event = (receive: number): SQSEvent => ({
+      Records: [
+        {
+          messageId: 'msg-1',
+          receiptHandle: `msg-1#${receive}`,
+          body: JSON.stringify(change),
+          attributes: { ApproximateReceiveCount: String(receive), SentTimestamp: '0', SenderId: 'test', ApproximateFirstReceiveTimestamp: '0' },
+          messageAttributes: {},
+          md5OfBody: '',
+          eventSource: 'aws:sqs',
+          eventSourceARN: 'arn:aws:sqs:local:000000000000:leadgen',
+          awsRegion: 'local',
+        },
+      ],
+    });
+    relay.plan(() => stall);
+    const { answer, ms } = await timed<SQSBatchResponse>(() => meta.worker(event(1), lambdaContext('meta-worker', TIMEOUT_MS)));
+    relay.heal();
+    expect(answer).toEqual({ batchItemFailures: [{ itemIdentifier: 'msg-1' }] });
+    expect(ms).toBeLessThan(TIMEOUT_MS);
+    expect(relay.seen().some((request) => request.action === 'stall')).toBe(true);
+    expect(await storedOf(leadgenId)).toEqual([]);
+
+    expect(await meta.worker(event(2), lambdaContext('meta-worker', TIMEOUT_MS))).toEqual({ batchItemFailures: [] });
+    expect(await storedOf(leadgenId)).toHaveLength(1);
+  });
+
+  it("under npm start's in-memory queue: the stalled delivery fails within the worker's timeout, is retried, and stores the lead once", async () => {
+    deliveries.length = 0;
+    const leadgenId = metaLead();
+    relay.plan(nthOf('TransactWriteItems', 1, () => stall));
+    expect((await meta.notify(leadgenNotification([{ pageId: '31', leadgenId, formId: FORM }]))).status).toBe(200);
+    await meta.queue.idle();
+    relay.heal();
+    expect(relay.seen('TransactWriteItems')[0]?.action).toBe('stall');
+    expect(deliveries.map(({ receive, failed }) => ({ receive, failed }))).toEqual([
+      { receive: 1, failed: true },
+      { receive: 2, failed: false },
+    ]);
+    expect(deliveries[0]!.ms).toBeLessThan(TIMEOUT_MS);
+    expect(meta.queue.deadLetters).toEqual([]);
+    expect(await storedOf(leadgenId)).toHaveLength(1);
+    expect(await meta.repository.leads.checkIntegrity()).toEqual([]);
   });
 });
 

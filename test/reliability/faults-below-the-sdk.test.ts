@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { beforeAll, describe, expect, it } from '@jest/globals';
 import type { DuplicateSetting } from '../../shared/domain/lead.ts';
 import { DEFAULT_RETRY } from '../../shared/dynamodb/leads.ts';
-import { dynamoDbError, firstOf, startFaultRelay, type FaultRelay, type RelayAction, type RelayPlan } from '../support/fault-relay.ts';
+import { accountsBehind, healedBeforeEach, dynamoDbError, firstOf, startFaultRelay, type FaultRelay, type RelayAction, type RelayPlan } from '../support/fault-relay.ts';
 import { testService, uniqueMobile, validBody, type TestService } from '../support/service.ts';
 
 /**
@@ -14,31 +14,18 @@ const project = { projectID: 'PRJ-1', campaignID: 'CMP-1' };
 const UNAVAILABLE = { status: false, message: 'Service temporarily unavailable, please retry' };
 
 let relay: FaultRelay;
-const services = new Map<DuplicateSetting, { service: TestService; apiKey: string; account: string }>();
+let accountOf: Awaited<ReturnType<typeof accountsBehind>>;
 
 beforeAll(async () => {
   relay = await startFaultRelay(process.env.TEST_DYNAMODB_ENDPOINT!);
-  for (const setting of ['ignore', 'create', 'merge'] as const) {
-    const service = await testService({ endpoint: relay.endpoint });
-    const account = `acc-${setting}`;
-    await service.seedAccount({ id: account, duplicateSetting: setting, projects: { 'PRJ-1': ['CMP-1'] } });
-    services.set(setting, { service, apiKey: await service.issueKey(account), account });
-  }
+  accountOf = await accountsBehind(relay);
 }, 30_000);
 
-beforeEach(() => {
-  relay.heal();
-  relay.clearSeen();
-});
-
-afterAll(async () => {
-  await relay?.close();
-});
+healedBeforeEach(() => relay);
 
 const using = (setting: DuplicateSetting = 'merge') => {
-  const { service, apiKey, account } = services.get(setting)!;
+  const { service, apiKey, leads } = accountOf(setting);
   const send = (body: Record<string, unknown>, headers: Record<string, string> = {}) => service.call('portala', { apiKey, body, headers });
-  const leads = () => service.repository.leads.listLeads(account, ['PRJ-1']);
   return { service, send, leads };
 };
 
@@ -65,11 +52,11 @@ describe("the SDK's own retries, against faults on the wire", () => {
   it("stores a lead once when DynamoDB applied the write and its answer was lost, answering 200", async () => {
     const { send, leads, service } = using();
     const before = (await leads()).length;
-    relay.plan(firstOf('TransactWriteItems', 1, () => ({ kind: 'lose-answer' })));
+    relay.plan(firstOf('TransactWriteItems', 1, () => ({ kind: 'pass-then-reset' })));
     const answer = await send(validBody('portala', project));
     expect(answer.status).toBe(200);
     // The SDK's retry is the same transaction (same token), which DynamoDB does not apply twice.
-    expect(relay.seen('TransactWriteItems').map((r) => r.action)).toEqual(['lose-answer', 'pass']);
+    expect(relay.seen('TransactWriteItems').map((r) => r.action)).toEqual(['pass-then-reset', 'pass']);
     expect(new Set(tokensOf('TransactWriteItems')).size).toBe(1);
     const stored = await leads();
     expect(stored).toHaveLength(before + 1);
@@ -83,11 +70,11 @@ describe("the SDK's own retries, against faults on the wire", () => {
     const original = await send(validBody('portala', project, { mobile_number: mobile }));
     const before = (await leads()).length;
     // The repeat and its person lookup items are one BatchWriteItem.
-    relay.plan(firstOf('BatchWriteItem', 1, () => ({ kind: 'lose-answer' })));
+    relay.plan(firstOf('BatchWriteItem', 1, () => ({ kind: 'pass-then-reset' })));
     const answer = await send(validBody('portala', project, { mobile_number: mobile }));
     expect(answer.status).toBe(200);
     expect(answer.body.data).toMatchObject({ is_repeated: true, parent_lead_id: original.body.data.id });
-    expect(relay.seen('BatchWriteItem').map((r) => r.action)).toEqual(['lose-answer', 'pass']);
+    expect(relay.seen('BatchWriteItem').map((r) => r.action)).toEqual(['pass-then-reset', 'pass']);
     expect(await leads()).toHaveLength(before + 1);
   });
 
@@ -213,11 +200,11 @@ describe('transactions DynamoDB neither applies nor refuses', () => {
     const before = (await leads()).length;
     let writes = 0;
     relay.plan((request) =>
-      request.operation !== 'TransactWriteItems' ? undefined : (writes += 1) === 1 ? { kind: 'lose-answer' } : dynamoDbError.transactionInProgress(),
+      request.operation !== 'TransactWriteItems' ? undefined : (writes += 1) === 1 ? { kind: 'pass-then-reset' } : dynamoDbError.transactionInProgress(),
     );
     const answer = await send(validBody('portala', project));
     expect(answer.status).toBe(200);
-    expect(relay.seen('TransactWriteItems').map((r) => r.action)).toEqual(['lose-answer', 'answer', 'answer']);
+    expect(relay.seen('TransactWriteItems').map((r) => r.action)).toEqual(['pass-then-reset', 'answer', 'answer']);
     expect(new Set(tokensOf('TransactWriteItems')).size).toBe(1);
     expect(after('TransactWriteItems')).toEqual(['GetItem']);
     const stored = await leads();

@@ -4,12 +4,17 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { DuplicateSetting, LeadRecord } from '../../shared/domain/lead.ts';
 import { leadRoutes, type EndpointName } from '../../shared/routes.ts';
 import { createLocalServer } from '../../scripts/local/http-server.ts';
+import { cancelledTransactions, heldTogether, startFaultRelay, type FaultRelay } from '../support/fault-relay.ts';
 import { endpointNames, testService, uniqueMobile, validBody, type TestService } from '../support/service.ts';
 
 /**
  * Simultaneous requests through the local HTTP server (the real handlers, over DynamoDB Local): exactly
- * one original per (project, mobile), and exactly the leads answered 200 are stored.
+ * one original per (project, mobile), and exactly the leads answered 200 are stored. The service talks
+ * to DynamoDB Local through a relay (test/support/fault-relay.ts) that holds the first writes until
+ * several have arrived and records what DynamoDB answered, so each race is shown to have happened:
+ * writes in flight together at the database, and every loser's transaction cancelled there.
  */
+let relay: FaultRelay;
 let service: TestService;
 let server: Server;
 let baseUrl: string;
@@ -21,7 +26,8 @@ const projects = [
 ];
 
 beforeAll(async () => {
-  service = await testService();
+  relay = await startFaultRelay(process.env.TEST_DYNAMODB_ENDPOINT!);
+  service = await testService({ endpoint: relay.endpoint });
   for (const setting of settings) {
     await service.seedAccount({
       id: `acc-${setting}`,
@@ -39,7 +45,21 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
+  await relay?.close();
 });
+
+/** Writes held at the relay until this many are there together. */
+const RACERS = 8;
+
+/** Runs `race` with the first writes held together, and shows that they raced. */
+const racing = async <T>(race: () => Promise<T>): Promise<T> => {
+  relay.clearSeen();
+  relay.plan(heldTogether('TransactWriteItems', RACERS));
+  const result = await race();
+  relay.heal();
+  expect(relay.mostInFlight('TransactWriteItems')).toBeGreaterThanOrEqual(RACERS);
+  return result;
+};
 
 interface Posted {
   readonly endpoint: EndpointName;
@@ -89,21 +109,32 @@ const checkOutcome = async (setting: DuplicateSetting, projectID: string, mobile
 describe.each(settings)('100 simultaneous requests for one new mobile under %s', (setting) => {
   it('give exactly one original, mixed across the four endpoints', async () => {
     const mobile = uniqueMobile();
-    const answers = await Promise.all(
-      Array.from({ length: 100 }, (_, i) => {
-        const name = endpointNames[i % endpointNames.length]!;
-        return post(name, keys[setting]!, validBody(name, projects[0]!, { mobile_number: mobile }));
-      }),
+    const answers = await racing(() =>
+      Promise.all(
+        Array.from({ length: 100 }, (_, i) => {
+          const name = endpointNames[i % endpointNames.length]!;
+          return post(name, keys[setting]!, validBody(name, projects[0]!, { mobile_number: mobile }));
+        }),
+      ),
     );
     await checkOutcome(setting, 'PRJ-1', mobile, answers);
+    // One claim won; DynamoDB refused each of the 99 others' claims in its own cancelled transaction.
+    // (Counted by transaction: a busy machine may make the SDK re-send one, with the same token.)
+    const cancelled = cancelledTransactions(relay.seen('TransactWriteItems'));
+    expect(new Set(cancelled.map((request) => request.body.ClientRequestToken)).size).toBe(99);
+    expect(cancelled.every((request) => request.answer!.CancellationReasons[0].Code === 'ConditionalCheckFailed')).toBe(true);
   });
 
   it('keep several mobiles and projects apart when interleaved', async () => {
     const targets = Array.from({ length: 4 }, (_, i) => ({ mobile: uniqueMobile(), project: projects[i % 2]! }));
     const requests = Array.from({ length: 80 }, (_, i) => ({ i, target: targets[i % targets.length]!, name: endpointNames[(i >> 2) % 4]! }));
-    const answers = await Promise.all(
-      requests.map(async ({ target, name }) => ({ target, answer: await post(name, keys[setting]!, validBody(name, target.project, { mobile_number: target.mobile })) })),
+    const answers = await racing(() =>
+      Promise.all(
+        requests.map(async ({ target, name }) => ({ target, answer: await post(name, keys[setting]!, validBody(name, target.project, { mobile_number: target.mobile })) })),
+      ),
     );
+    // Four winners, one per mobile and project; the 76 others were refused at the database.
+    expect(new Set(cancelledTransactions(relay.seen('TransactWriteItems')).map((request) => request.body.ClientRequestToken)).size).toBe(76);
     for (const target of targets) {
       await checkOutcome(
         setting,

@@ -21,6 +21,8 @@ export const VERIFY_TOKEN = 'test-verify-token-5a4b3c';
 
 export interface MetaServiceOptions extends ServiceOptions {
   readonly queueRetry?: RetryPolicy;
+  /** The worker function's timeout each delivery's context counts down from (default the stack's). */
+  readonly workerTimeoutMs?: number;
 }
 
 export const metaTestService = async (options: MetaServiceOptions = {}) => {
@@ -29,7 +31,11 @@ export const metaTestService = async (options: MetaServiceOptions = {}) => {
   const cipher = localTokenCipher();
   const retry = options.queueRetry ?? { maxReceiveCount: 3, baseSeconds: 0.05, maxSeconds: 0.2 };
   const secrets = async () => ({ appSecret: APP_SECRET, verifyToken: VERIFY_TOKEN });
-  const queue = new InMemoryLeadgenQueue({ maxReceiveCount: retry.maxReceiveCount, visibilitySeconds: retry.baseSeconds });
+  const queue = new InMemoryLeadgenQueue({
+    maxReceiveCount: retry.maxReceiveCount,
+    visibilitySeconds: retry.baseSeconds,
+    ...(options.workerTimeoutMs !== undefined && { functionTimeoutMs: options.workerTimeoutMs }),
+  });
   const worker = metaWorkerHandler({
     leadgen: leadgenDependencies({
       lead: service.runtime,
@@ -38,7 +44,8 @@ export const metaTestService = async (options: MetaServiceOptions = {}) => {
       cipher,
       secrets,
       configCacheTtlSeconds: options.configCacheTtlSeconds ?? 30,
-      graph: graphLeadReader({ baseUrl: graph.url, appSecret: async () => APP_SECRET, retryDelayMs: 5, timeoutMs: 2_000 }),
+      // Generous: on a machine busy with other suites, a read answered late must not count as a second read.
+      graph: graphLeadReader({ baseUrl: graph.url, appSecret: async () => APP_SECRET, retryDelayMs: 5, timeoutMs: 5_000 }),
     }),
     redelivery: queue,
     retry,

@@ -17,6 +17,13 @@ export interface JsonObjectBodyOptions {
 const JSON_CONTENT_TYPE = /^application\/([a-z0-9.+-]+\+)?json\s*(;|$)/i;
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 const utf8 = new TextDecoder('utf-8', { fatal: true });
+/**
+ * Deepest nesting of objects and arrays read. A lead is flat; without a bound, a body nested a few
+ * thousand levels deep (well under 64 KiB) overflowed the parser's stack, so whether it was answered
+ * 400 or read as an object depended on how deep the process's stack already was: the same body could
+ * get two answers. Deeper than this is answered as malformed, always.
+ */
+export const MAX_JSON_DEPTH = 32;
 
 /**
  * Reads the body as the contract orders it: size (413), then Content-Type (415), then JSON (400),
@@ -37,7 +44,9 @@ export const jsonObjectBody = ({ maxBytes }: JsonObjectBodyOptions): MiddlewareO
     const forbidden = new Set<string>();
     let body: unknown;
     try {
-      body = JSON.parse(utf8.decode(bytes), (key, value, context?: { source?: string }) => {
+      const text = utf8.decode(bytes);
+      if (nestedDeeperThan(text, MAX_JSON_DEPTH)) throw new MalformedJsonBodyError();
+      body = JSON.parse(text, (key, value, context?: { source?: string }) => {
         if (FORBIDDEN_KEYS.has(key)) forbidden.add(key);
         return typeof value === 'number' ? new JsonNumber(context?.source ?? String(value)) : value;
       });
@@ -53,3 +62,20 @@ export const jsonObjectBody = ({ maxBytes }: JsonObjectBodyOptions): MiddlewareO
     request.context.body = body as Record<string, unknown>;
   },
 });
+
+/** Whether the brackets of `text` (outside strings) nest deeper than `limit`: one pass, no parse. */
+const nestedDeeperThan = (text: string, limit: number): boolean => {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i += 1) {
+    const char = text.charCodeAt(i);
+    if (inString) {
+      if (char === 0x5c) i += 1; // a backslash escapes the next character
+      else if (char === 0x22) inString = false;
+    } else if (char === 0x22) inString = true;
+    else if (char === 0x7b || char === 0x5b) {
+      if ((depth += 1) > limit) return true;
+    } else if (char === 0x7d || char === 0x5d) depth -= 1;
+  }
+  return false;
+};
