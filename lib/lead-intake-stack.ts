@@ -8,7 +8,6 @@ import * as path from 'node:path';
 import { CfnOutput, Stack, Tags, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { ADMIN_BASE_PATH, adminEntry, adminRoutes, leadRoutes, runtimeSettings, type EndpointName } from '../shared/routes.ts';
-import { configTable } from '../shared/dynamodb/tables.ts';
 import { GoogleAdsLeadForms } from './constructs/google-ads-lead-forms.ts';
 import { LeadApi } from './constructs/lead-api.ts';
 import { LeadEvents } from './constructs/lead-events.ts';
@@ -29,6 +28,7 @@ export const stackOutputs = {
   adminBaseUrl: 'AdminBaseUrl',
   configTableName: 'ConfigTableName',
   leadsTableName: 'LeadsTableName',
+  personKeySecretArn: 'PersonKeySecretArn',
   eventBusName: 'EventBusName',
   eventBusArn: 'EventBusArn',
   eventArchiveArn: 'EventArchiveArn',
@@ -73,7 +73,8 @@ export class LeadIntakeStack extends Stack {
     const lambdas = Object.fromEntries(Object.entries(functions).map(([name, fn]) => [name, fn.function])) as Record<EndpointName, LeadFunction['function']>;
 
     // One function for the admin API: configuration in the Config table; on the Leads table, the
-    // rejection log's pages and the release of a quarantined submission into a lead.
+    // rejection log's pages, the release of a quarantined submission into a lead, and a person's
+    // access and erasure.
     const admin = new LeadFunction(this, 'Admin', {
       entry: path.join(projectRoot, adminEntry),
       projectRoot,
@@ -161,6 +162,10 @@ export class LeadIntakeStack extends Stack {
     new CfnOutput(this, stackOutputs.adminBaseUrl, { value: `${api.baseUrl}${ADMIN_BASE_PATH}`, description: 'Admin API (IAM authorization, SigV4 for execute-api)' });
     new CfnOutput(this, stackOutputs.configTableName, { value: tables.config.tableName, description: 'Config table (API keys, accounts): seed it with the admin CLI' });
     new CfnOutput(this, stackOutputs.leadsTableName, { value: tables.leads.tableName, description: 'Leads table' });
+    new CfnOutput(this, stackOutputs.personKeySecretArn, {
+      value: tables.personKey.secretArn,
+      description: 'Key of the person lookup items (admin person / erase: PERSON_KEY_SECRET_ARN; the operator needs secretsmanager:GetSecretValue on it)',
+    });
     new CfnOutput(this, stackOutputs.eventBusName, { value: events.bus.eventBusName, description: 'Bus carrying Lead Created events' });
     new CfnOutput(this, stackOutputs.eventBusArn, { value: events.bus.eventBusArn, description: 'Bus carrying Lead Created events (replay-events: LEAD_EVENTS_BUS_ARN)' });
     new CfnOutput(this, stackOutputs.eventArchiveArn, { value: events.archive.archiveArn, description: 'Archive of Lead Created events (replay-events: LEAD_EVENTS_ARCHIVE_ARN)' });

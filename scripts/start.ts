@@ -14,7 +14,7 @@
  *   LEAD_INTAKE_ADMIN_ACCESS_KEY_ID / LEAD_INTAKE_ADMIN_SECRET_ACCESS_KEY
  *                         credentials the admin API's SigV4 signatures must use (local defaults)
  *   AWS_REGION            the region admin signatures must name (any when unset)
- *   LEAD_EVENTS_WEBHOOK_URL            post each Lead Created event there, as the deployed delivery does
+ *   LEAD_EVENTS_WEBHOOK_URL            post each Lead Created and Lead Erased event there, as the deployed delivery does
  *   LEAD_EVENTS_WEBHOOK_AUTHORIZATION  its Authorization header (never printed)
  *   LEAD_EVENTS_RETRY_DELAY_MS         first wait before a retry (1000; it doubles, up to 30 s)
  */
@@ -129,8 +129,8 @@ const webhookSetting = () => {
 const eventsBanner = (webhook: ReturnType<typeof webhookSetting>): string[] => [
   '',
   webhook
-    ? `Lead events:         each Lead Created event is POSTed to ${webhook.url}${webhook.authorization ? ' (with LEAD_EVENTS_WEBHOOK_AUTHORIZATION)' : ''}`
-    : 'Lead events:         set LEAD_EVENTS_WEBHOOK_URL to receive each Lead Created event, as the deployed delivery sends it',
+    ? `Lead events:         each Lead Created and Lead Erased event is POSTed to ${webhook.url}${webhook.authorization ? ' (with LEAD_EVENTS_WEBHOOK_AUTHORIZATION)' : ''}`
+    : 'Lead events:         set LEAD_EVENTS_WEBHOOK_URL to receive each Lead Created and Lead Erased event, as the deployed delivery sends it',
 ];
 
 /** The admin API's lines: where it is, and the credentials to sign with (the secret only when it is the default). */

@@ -1,19 +1,23 @@
 /**
  * The admin function's wiring, read from its environment once per container: the configuration, key
- * and Google form stores, the rejection log and the lead store a release writes to, and its log line.
+ * and Google form stores, the rejection log and the lead store a release writes to, a person's data in
+ * the Leads table (access and erasure), and its log line.
  */
 import { AccountAdmin } from './domain/account-admin.ts';
 import { AccountKeys } from './domain/account-keys.ts';
 import { newLeadId } from './domain/lead-id.ts';
-import type { AccountConfigStore, ApiKeyRegistry, GoogleFormRegistry, LeadStore, RejectionArchive } from './domain/ports.ts';
+import type { AccountConfigStore, ApiKeyRegistry, GoogleFormRegistry, LeadStore, PersonDataStore, RejectionArchive } from './domain/ports.ts';
 import { DynamoDbLeadStore } from './dynamodb/leads.ts';
 import { DynamoDbRejectionArchive } from './dynamodb/rejection-archive.ts';
 import { tableNamesFromEnvironment } from './runtime.ts';
 import { AccountGoogleForms } from './domain/google-forms.ts';
+import { PersonData } from './domain/person-data.ts';
 import { DynamoDbAccountStore } from './dynamodb/accounts.ts';
 import { DynamoDbApiKeyStore } from './dynamodb/api-keys.ts';
 import { DynamoDbGoogleFormStore } from './dynamodb/google-forms.ts';
 import { createDocumentClient } from './dynamodb/client.ts';
+import { DynamoDbPersonData } from './dynamodb/people.ts';
+import { containerPersonKeyring } from './person-keyring.ts';
 import type { AdminRuntime } from './http/admin-handler.ts';
 import { logLineSink, type LogSink } from './log.ts';
 import { runtimeSettings } from './routes.ts';
@@ -24,13 +28,15 @@ export interface AdminStores {
   /** The rejection log, and the lead store a release writes to. */
   readonly rejections: RejectionArchive;
   readonly leads: LeadStore;
+  readonly people: PersonDataStore;
   readonly googleForms: GoogleFormRegistry;
 }
 
-export const adminRuntime = ({ accounts, keys, rejections, leads, googleForms }: AdminStores, log: LogSink = logLineSink({ message: 'admin request' })): AdminRuntime => ({
+export const adminRuntime = ({ accounts, keys, rejections, leads, people, googleForms }: AdminStores, log: LogSink = logLineSink({ message: 'admin request' })): AdminRuntime => ({
   accounts: new AccountAdmin(accounts),
   keys: new AccountKeys({ keys, accounts }),
   quarantine: { rejections, accounts, leads, newLeadId, now: () => new Date() },
+  people: new PersonData(accounts, people),
   googleForms: new AccountGoogleForms({ forms: googleForms, accounts }),
   log,
 });
@@ -39,11 +45,13 @@ export const adminRuntimeFromEnvironment = (env: NodeJS.ProcessEnv = process.env
   const endpoint = env[runtimeSettings.dynamodbEndpoint];
   const { config, leads } = tableNamesFromEnvironment(env);
   const db = createDocumentClient(endpoint ? { endpoint } : {});
+  const keyring = containerPersonKeyring();
   return adminRuntime({
     accounts: new DynamoDbAccountStore(db, config),
     keys: new DynamoDbApiKeyStore(db, config),
-    rejections: new DynamoDbRejectionArchive(db, leads),
-    leads: new DynamoDbLeadStore(db, leads),
+    rejections: new DynamoDbRejectionArchive(db, leads, {}, keyring),
+    leads: new DynamoDbLeadStore(db, leads, undefined, keyring),
+    people: new DynamoDbPersonData(db, leads, keyring),
     googleForms: new DynamoDbGoogleFormStore(db, config),
   });
 };

@@ -42,6 +42,8 @@ export type AdminOperation =
   | 'rotateKey'
   | 'listRejections'
   | 'releaseRejection'
+  | 'findPerson'
+  | 'erasePerson'
   | 'connectGoogleForm'
   | 'listGoogleForms'
   | 'removeGoogleForm'
@@ -73,6 +75,8 @@ export const adminRoutes: readonly AdminRoute[] = [
   { method: 'POST', path: '/admin/v1/accounts/{accountId}/keys/{keyId}/rotate', operation: 'rotateKey' },
   { method: 'GET', path: '/admin/v1/accounts/{accountId}/rejections', operation: 'listRejections' },
   { method: 'POST', path: '/admin/v1/accounts/{accountId}/rejections/{rejectionId}/release', operation: 'releaseRejection' },
+  { method: 'GET', path: '/admin/v1/accounts/{accountId}/people', operation: 'findPerson' },
+  { method: 'POST', path: '/admin/v1/accounts/{accountId}/erasures', operation: 'erasePerson' },
   { method: 'PUT', path: '/admin/v1/accounts/{accountId}/google-forms/{formId}', operation: 'connectGoogleForm' },
   { method: 'GET', path: '/admin/v1/accounts/{accountId}/google-forms', operation: 'listGoogleForms' },
   { method: 'DELETE', path: '/admin/v1/accounts/{accountId}/google-forms/{formId}', operation: 'removeGoogleForm' },

@@ -20,12 +20,25 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import * as pipes from 'aws-cdk-lib/aws-pipes';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { LEAD_ITEM_TYPE, leadCreatedEvent } from '../../shared/dynamodb/lead-stream.ts';
+import { LEAD_ITEM_TYPE, LEAD_PK_PREFIX, LEAD_SK_PREFIX, leadCreatedEvent, leadErasedEvent } from '../../shared/dynamodb/lead-stream.ts';
 
-export { leadCreatedEvent };
+export { leadCreatedEvent, leadErasedEvent };
 
 /** The stream records the pipe takes: new lead items only. */
 export const leadCreatedFilter = { eventName: ['INSERT'], dynamodb: { NewImage: { item_type: { S: [LEAD_ITEM_TYPE] } } } };
+
+/**
+ * The stream records the Lead Erased pipe takes (CONTRACT.md section 12): a lead item removed (only an
+ * erasure removes one; the record has its keys only), or a lead item modified (only an erasure
+ * modifies one; the enrichment passes on those whose `erased_fields` says what went).
+ */
+export const leadErasedFilters = [
+  { eventName: ['REMOVE'], dynamodb: { Keys: { pk: { S: [{ prefix: LEAD_PK_PREFIX }] }, sk: { S: [{ prefix: LEAD_SK_PREFIX }] } } } },
+  { eventName: ['MODIFY'], dynamodb: { NewImage: { item_type: { S: [LEAD_ITEM_TYPE] } } } },
+];
+
+/** Every event of the bus the archive keeps and the CRM receives. */
+const leadEventTypes = [leadCreatedEvent.detailType, leadErasedEvent.detailType];
 
 /**
  * What the CRM's endpoint receives: the event's id (to deduplicate redeliveries by, with the lead id),
@@ -99,8 +112,8 @@ export class LeadEvents extends Construct {
     });
     // Every Lead Created event, kept for replays of lost deliveries (npm run admin -- replay-events).
     this.archive = this.bus.archive('Archive', {
-      description: 'Lead Created events, for replaying lost deliveries',
-      eventPattern: { source: [leadCreatedEvent.source], detailType: [leadCreatedEvent.detailType] },
+      description: 'Lead Created and Lead Erased events, for replaying lost deliveries',
+      eventPattern: { source: [leadCreatedEvent.source], detailType: leadEventTypes },
       retention: Duration.days(props.archiveDays),
     });
 
@@ -130,33 +143,39 @@ export class LeadEvents extends Construct {
     this.deadLetterQueue.grant(role, 'sqs:SendMessage');
     this.logGroup.grantWrite(role);
 
-    const pipe = new pipes.CfnPipe(this, 'LeadCreatedPipe', {
-      description: 'Lead Created events: each lead stored in the Leads table, whole, with its account',
-      roleArn: role.roleArn,
-      source: streamArn,
-      sourceParameters: {
-        filterCriteria: { filters: [{ pattern: JSON.stringify(leadCreatedFilter) }] },
-        dynamoDbStreamParameters: {
-          // From the oldest record, so leads written before the pipe first starts are published too.
-          startingPosition: 'TRIM_HORIZON',
-          batchSize: 10, // PutEvents takes up to 10 entries
-          maximumBatchingWindowInSeconds: 1,
-          maximumRetryAttempts: 10,
-          maximumRecordAgeInSeconds: 6 * 60 * 60,
-          onPartialBatchItemFailure: 'AUTOMATIC_BISECT',
-          deadLetterConfig: { arn: this.deadLetterQueue.queueArn },
+    const pipe = (id: string, description: string, filters: readonly object[], detailType: string) => {
+      const created = new pipes.CfnPipe(this, id, {
+        description,
+        roleArn: role.roleArn,
+        source: streamArn,
+        sourceParameters: {
+          filterCriteria: { filters: filters.map((filter) => ({ pattern: JSON.stringify(filter) })) },
+          dynamoDbStreamParameters: {
+            // From the oldest record, so leads written before the pipe first starts are published too.
+            startingPosition: 'TRIM_HORIZON',
+            batchSize: 10, // PutEvents takes up to 10 entries
+            maximumBatchingWindowInSeconds: 1,
+            maximumRetryAttempts: 10,
+            maximumRecordAgeInSeconds: 6 * 60 * 60,
+            onPartialBatchItemFailure: 'AUTOMATIC_BISECT',
+            deadLetterConfig: { arn: this.deadLetterQueue.queueArn },
+          },
         },
-      },
-      enrichment: props.enrichment.functionArn,
-      target: this.bus.eventBusArn,
-      targetParameters: {
-        eventBridgeEventBusParameters: { source: leadCreatedEvent.source, detailType: leadCreatedEvent.detailType },
-      },
-      // Errors only, without execution data: the payload is a lead (name, mobile number) and stays out of logs.
-      logConfiguration: { level: 'ERROR', cloudwatchLogsLogDestination: { logGroupArn: this.logGroup.logGroupArn } },
-    });
-    pipe.node.addDependency(role);
-    this.pipes.push(pipe);
+        enrichment: props.enrichment.functionArn,
+        target: this.bus.eventBusArn,
+        targetParameters: {
+          eventBridgeEventBusParameters: { source: leadCreatedEvent.source, detailType },
+        },
+        // Errors only, without execution data: the payload is a lead (name, mobile number) and stays out of logs.
+        logConfiguration: { level: 'ERROR', cloudwatchLogsLogDestination: { logGroupArn: this.logGroup.logGroupArn } },
+      });
+      created.node.addDependency(role);
+      this.pipes.push(created);
+    };
+    pipe('LeadCreatedPipe', 'Lead Created events: each lead stored in the Leads table, whole, with its account', [leadCreatedFilter], leadCreatedEvent.detailType);
+    // A second reader of the stream (DynamoDB Streams serves two per shard without throttling): a pipe
+    // puts every event it makes under one detail type, so each kind of event has its own pipe.
+    pipe('LeadErasedPipe', "Lead Erased events: each lead erased at its person's request, or that lost a field, by id only", leadErasedFilters, leadErasedEvent.detailType);
 
     if (props.crm) {
       const delivery = this.deliverTo(props.crm);
@@ -181,9 +200,9 @@ export class LeadEvents extends Construct {
     });
     const queue = deadLetterQueue(this, 'DeliveryDeadLetterQueue', 'the CRM delivery rule');
     const rule = new events.Rule(this, 'CrmDelivery', {
-      description: 'Every Lead Created event to the CRM endpoint',
+      description: 'Every Lead Created and Lead Erased event to the CRM endpoint',
       eventBus: this.bus,
-      eventPattern: { source: [leadCreatedEvent.source], detailType: [leadCreatedEvent.detailType] },
+      eventPattern: { source: [leadCreatedEvent.source], detailType: leadEventTypes },
       targets: [
         new targets.ApiDestination(destination, {
           event: deliveredEvent(),

@@ -1,25 +1,30 @@
 /**
  * The DynamoDB tables, built from shared/dynamodb/tables.ts (the same definitions the local run creates in
- * DynamoDB Local), and the table access the lead functions get.
+ * DynamoDB Local), the secret that keys the person lookup items stored in them, and the table access the
+ * lead functions get.
  */
-import { RemovalPolicy } from 'aws-cdk-lib';
+import { RemovalPolicy, Validations } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { configTable, leadsTable, rejectionReasonIndex, type TableDefinition } from '../../shared/dynamodb/tables.ts';
+import { personKeySettings } from '../../shared/person-keyring.ts';
 
 /**
  * What a lead function may do, per table. Reading: the API key, the account and its projects, campaigns
- * and sub sources (GetItem, Query). Writing: a new lead is a TransactWriteItems of two conditional Puts (the
- * lead and its mobile claim), a repeated lead a PutItem; IAM authorises each Put of a transaction as
- * `dynamodb:PutItem`. GetItem on Leads serves the rare read-back of a write whose answer was lost (a
+ * and sub sources (GetItem, Query). Writing: a new lead is a TransactWriteItems of Puts (the lead, its
+ * mobile claim and its person lookup items), a repeated lead one of the lead and its lookup items; IAM
+ * authorises each Put of a transaction as `dynamodb:PutItem`. A rejection record naming a person is one
+ * BatchWriteItem with its lookup items. GetItem on Leads serves the rare read-back of a write whose answer was lost (a
  * timeout after DynamoDB applied it), so such a lead is answered 200 rather than 503.
  */
 export const leadFunctionTableAccess = {
   config: ['dynamodb:GetItem', 'dynamodb:Query'],
   // UpdateItem: a browser key's rejection records are counted per minute, and those past the bound
-  // add to one counter item (shared/dynamodb/rejections.ts).
-  leads: ['dynamodb:PutItem', 'dynamodb:GetItem', 'dynamodb:UpdateItem'],
+  // add to one counter item (shared/dynamodb/rejections.ts). BatchWriteItem: a repeat or a rejection
+  // record written with its person lookup items (shared/dynamodb/people.ts).
+  leads: ['dynamodb:PutItem', 'dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:BatchWriteItem'],
 } as const;
 
 /**
@@ -28,40 +33,62 @@ export const leadFunctionTableAccess = {
  * transaction's parts are authorised as PutItem, UpdateItem and ConditionCheckItem). On the Leads
  * table: page the rejection log (Query, on the table and its by_reason index), read one record
  * (GetItem), and release a quarantined submission: the lead, its claim and its release marker are
- * Puts of one transaction, then the record is marked (UpdateItem).
+ * Puts of one transaction, then the record is marked (UpdateItem). And a person's access and erasure
+ * (CONTRACT.md section 12): a Query of their lookup partition, a BatchGetItem of what it names, and per
+ * item a transaction that deletes it (or updates a lead that keeps everything but a number), rewrites
+ * its idempotency record and counts it in the erasure's journal.
  */
 export const adminFunctionTableAccess = {
   // DeleteItem: disconnecting a Google Ads lead form deletes its item and its listing (CONTRACT.md section 10).
   config: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:ConditionCheckItem', 'dynamodb:DeleteItem'],
-  leads: ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem'],
+  leads: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'],
 } as const;
 
 export class LeadTables extends Construct {
   readonly config: dynamodb.Table;
   readonly leads: dynamodb.Table;
+  /**
+   * The HMAC key of the person lookup items (shared/domain/person-data.ts): whoever writes a lead or a
+   * rejection record, or finds or erases a person, hashes with it. Generated once and never rotated:
+   * lookup items keyed under an older secret would no longer be found. Retained with the tables.
+   */
+  readonly personKey: secretsmanager.Secret;
 
   constructor(scope: Construct, id: string) {
     super(scope, id);
     this.config = tableFrom(this, configTable);
     this.leads = tableFrom(this, leadsTable);
+    this.personKey = new secretsmanager.Secret(this, 'PersonKey', {
+      description: 'Lead intake: HMAC-SHA256 key of the person lookup items in the Leads table (never rotate: lookups would be lost)',
+      generateSecretString: { excludePunctuation: true, passwordLength: 64 },
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    Validations.of(this.personKey.node.defaultChild!).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason:
+        'The key of the person lookup items stored in the Leads table: a rotated key would leave every stored lookup unreachable, so ' +
+        'access and erasure requests would miss people. It is read only by the functions that write or erase leads.',
+    });
   }
 
-  /** Environment variables that carry the physical table names to a function. */
+  /** Environment variables that carry the physical table names, and the lookup key's ARN, to a function. */
   get environment(): Record<string, string> {
     return {
       [configTable.envVar]: this.config.tableName,
       [leadsTable.envVar]: this.leads.tableName,
+      [personKeySettings.secretArn]: this.personKey.secretArn,
     };
   }
 
-  /** Exactly the actions of `leadFunctionTableAccess`, on these two tables only (no index, no wildcard). */
+  /** Exactly the actions of `leadFunctionTableAccess`, on these two tables only (no index, no wildcard), and the lookup key. */
   grantLeadIntake(grantee: iam.IGrantable): void {
     this.config.grant(grantee, ...leadFunctionTableAccess.config);
     // Not Table.grant: with an index on the table it adds `<table>/index/*`, which the request path never reads.
     iam.Grant.addToPrincipal({ grantee, actions: [...leadFunctionTableAccess.leads], resourceArns: [this.leads.tableArn] });
+    this.personKey.grantRead(grantee);
   }
 
-  /** Exactly the actions of `adminFunctionTableAccess`, on each table (and, for Query, the Leads table's index). */
+  /** Exactly the actions of `adminFunctionTableAccess`, on each table (and, for Query, the Leads table's index), and the lookup key. */
   grantAdmin(grantee: iam.IGrantable): void {
     this.config.grant(grantee, ...adminFunctionTableAccess.config);
     // The one index by name (Table.grant would add `<table>/index/*`).
@@ -70,6 +97,7 @@ export class LeadTables extends Construct {
       actions: [...adminFunctionTableAccess.leads],
       resourceArns: [this.leads.tableArn, `${this.leads.tableArn}/index/${rejectionReasonIndex.name}`],
     });
+    this.personKey.grantRead(grantee);
   }
 }
 

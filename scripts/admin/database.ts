@@ -3,6 +3,9 @@
  * those of `npm start`), else AWS with the default credential chain and the stack's table names.
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { hmacKeyring } from '../../shared/domain/person-data.ts';
+import { personKeySettings } from '../../shared/person-keyring.ts';
 import { createDocumentClient } from '../../shared/dynamodb/client.ts';
 import { DynamoDbRepository } from '../../shared/dynamodb/repository.ts';
 import { configTable, leadsTable } from '../../shared/dynamodb/tables.ts';
@@ -46,6 +49,15 @@ export const databaseFor = async (env: NodeJS.ProcessEnv): Promise<AdminDatabase
     );
   }
   const region = await awsRegion(env);
-  const repository = () => new DynamoDbRepository(createDocumentClient({ region }), { config, leads });
+  // The deployed lookup key, read with the operator's credentials; never the local one (access and
+  // erasure would find no one, and answer zeros). Asked for only by a command that hashes a person.
+  const keyring = hmacKeyring(async () => {
+    const arn = env[personKeySettings.secretArn];
+    if (!arn) throw new CommandError(`set ${personKeySettings.secretArn} to the deployed stack's output PersonKeySecretArn`);
+    const { SecretString } = await new SecretsManagerClient({ region }).send(new GetSecretValueCommand({ SecretId: arn }));
+    if (!SecretString) throw new CommandError('the person lookup secret is empty');
+    return SecretString;
+  });
+  const repository = () => new DynamoDbRepository(createDocumentClient({ region }), { config, leads }, undefined, undefined, keyring);
   return { endpoint: `https://dynamodb.${region}.amazonaws.com`, repository };
 };

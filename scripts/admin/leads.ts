@@ -3,7 +3,7 @@ import type { LeadRecord } from '../../shared/domain/lead.ts';
 import { CommandError, existingAccount, HELP, printJsonOr, required, table, type CommandModule } from './command.ts';
 
 /** The lead records as a table for a terminal; every field of each lead stays in --json. */
-const leadTable = (leads: readonly LeadRecord[]): string => {
+export const leadTable = (leads: readonly LeadRecord[]): string => {
   if (leads.length === 0) return 'No leads.\n';
   const columns: [string, (lead: LeadRecord) => unknown][] = [
     ['id', (l) => l.id],

@@ -10,4 +10,5 @@ export { default as googleForms } from './google-forms.ts';
 export { default as keys } from './keys.ts';
 export { default as leads } from './leads.ts';
 export { default as meta } from './meta.ts';
+export { default as people } from './people.ts';
 export { default as rejections } from './rejections.ts';

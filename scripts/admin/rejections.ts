@@ -27,7 +27,7 @@ const details = (r: StoredRejection): string => {
 };
 
 /** The rejections as a table for a terminal; every field of each stays in --json. */
-const rejectionTable = (found: readonly StoredRejection[]): string => {
+export const rejectionTable = (found: readonly StoredRejection[]): string => {
   if (found.length === 0) return 'No rejected submissions.\n';
   const columns: [string, (rejection: StoredRejection) => unknown][] = [
     ['id', (r) => r.id],

@@ -5,40 +5,11 @@
  * signing the request again, as received, with the same secret and date, and comparing signatures.
  * Anything else gets what the HTTP API answers, 403 `{"message":"Forbidden"}`.
  */
-import { createHash, createHmac, timingSafeEqual, type Hash, type Hmac } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { SignatureV4 } from '@smithy/signature-v4';
+import { NodeSha256 } from '../../shared/aws/node-sha256.ts';
 
-/** The Sha256 the signer wants (`@smithy/types` Checksum), on node:crypto: HMAC when given a secret. */
-type SourceData = string | ArrayBuffer | ArrayBufferView;
-
-const bytesOf = (data: SourceData): string | Buffer =>
-  typeof data === 'string' ? data : data instanceof ArrayBuffer ? Buffer.from(data) : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
-
-export class NodeSha256 {
-  readonly #secret: string | Buffer | undefined;
-  #hash: Hash | Hmac;
-
-  constructor(secret?: SourceData) {
-    this.#secret = secret === undefined ? undefined : bytesOf(secret);
-    this.#hash = this.#fresh();
-  }
-
-  update(data: SourceData): void {
-    this.#hash.update(bytesOf(data));
-  }
-
-  async digest(): Promise<Uint8Array> {
-    return new Uint8Array(this.#hash.digest());
-  }
-
-  reset(): void {
-    this.#hash = this.#fresh();
-  }
-
-  #fresh(): Hash | Hmac {
-    return this.#secret === undefined ? createHash('sha256') : createHmac('sha256', this.#secret);
-  }
-}
+export { NodeSha256 };
 
 export const ADMIN_SIGNING_SERVICE = 'execute-api';
 /** How far `X-Amz-Date` may be from now, either way. */

@@ -1,7 +1,7 @@
 /**
- * Leads out, locally (CONTRACT.md section 9): `npm start` reads DynamoDB Local's own stream of the Leads
- * table, as the deployed pipe reads the real one, turns each record into a `Lead Created` event with
- * the same code the pipe's enrichment function runs (shared/dynamodb/lead-stream.ts), and posts each
+ * Leads out, locally (CONTRACT.md sections 9 and 12): `npm start` reads DynamoDB Local's own stream of the
+ * Leads table, as the deployed pipes read the real one, turns each record into a `Lead Created` or
+ * `Lead Erased` event with the same code the pipes' enrichment function runs (shared/dynamodb/lead-stream.ts), and posts each
  * event to LEAD_EVENTS_WEBHOOK_URL the way the deployed API destination does: JSON
  * `{"id", "source", "detail-type", "time", "detail"}`, retrying 429, 5xx, refused connections and
  * answers slower than 5 s with back-off, until a 2xx.
@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { DescribeTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DescribeStreamCommand, DynamoDBStreamsClient, GetRecordsCommand, GetShardIteratorCommand } from '@aws-sdk/client-dynamodb-streams';
-import { leadCreatedDetailOf, leadCreatedEvent, type LeadCreatedDetail, type LeadStreamRecord } from '../../shared/dynamodb/lead-stream.ts';
+import { leadCreatedEvent, leadEventOf, type LeadCreatedDetail, type LeadErasedDetail, type LeadEvent, type LeadStreamRecord } from '../../shared/dynamodb/lead-stream.ts';
 
 /** An event as the CRM's endpoint receives it, deployed or local. */
 export interface DeliveredEvent {
@@ -18,16 +18,26 @@ export interface DeliveredEvent {
   readonly 'detail-type': string;
   /** EventBridge's form: ISO-8601 UTC to the second. */
   readonly time: string;
-  readonly detail: LeadCreatedDetail;
+  readonly detail: LeadCreatedDetail | LeadErasedDetail;
 }
 
-export const eventEnvelope = (detail: LeadCreatedDetail, now = new Date()): DeliveredEvent => ({
-  id: randomUUID(),
-  source: leadCreatedEvent.source,
-  'detail-type': leadCreatedEvent.detailType,
-  time: now.toISOString().replace(/\.\d{3}Z$/, 'Z'),
-  detail,
-});
+/** A delivered Lead Created event. */
+export type LeadCreatedDelivery = DeliveredEvent & { readonly detail: LeadCreatedDetail };
+
+/** The event as delivered; a bare detail is a Lead Created one. */
+export const eventEnvelope = (event: LeadEvent | LeadCreatedDetail, now = new Date()): DeliveredEvent => {
+  const { detailType, detail } = 'detailType' in event ? event : { detailType: leadCreatedEvent.detailType, detail: event };
+  return {
+    id: randomUUID(),
+    source: leadCreatedEvent.source,
+    'detail-type': detailType,
+    time: now.toISOString().replace(/\.\d{3}Z$/, 'Z'),
+    detail,
+  };
+};
+
+/** The lead an event is about, for the terminal's delivery lines. */
+const leadIdOf = (event: DeliveredEvent) => ('lead' in event.detail ? event.detail.lead.id : event.detail.lead_id);
 
 export interface LeadStreamReaderOptions {
   /** The DynamoDB client of the local run: its endpoint and credentials serve the stream client too. */
@@ -90,8 +100,8 @@ export const startLeadStreamReader = async ({ dynamodb, endpoint, leadsTable, on
     const { Records = [], NextShardIterator } = page;
     for (const record of Records) {
       shard.lastSequence = record.dynamodb?.SequenceNumber ?? shard.lastSequence;
-      const detail = skip ? undefined : leadCreatedDetailOf(record as LeadStreamRecord);
-      if (detail) onEvent(eventEnvelope(detail));
+      const event = skip ? undefined : leadEventOf(record as LeadStreamRecord);
+      if (event) onEvent(eventEnvelope(event));
     }
     if (NextShardIterator) shard.iterator = NextShardIterator;
     else shards.delete(shardId); // closed, and read to its end
@@ -190,7 +200,8 @@ export const webhookSender = ({
 
   return {
     deliver: async (event) => {
-      const leadId = event.detail.lead.id;
+      const leadId = leadIdOf(event);
+      const what = event['detail-type'];
       const started = Date.now();
       let delay = firstDelayMs;
       for (let attempt = 1; ; attempt += 1) {
@@ -205,11 +216,11 @@ export const webhookSender = ({
           });
           await response.arrayBuffer().catch(() => undefined);
           if (response.ok) {
-            log(`Lead Created ${leadId} delivered to ${url} (HTTP ${response.status}, attempt ${attempt})`);
+            log(`${what} ${leadId} delivered to ${url} (HTTP ${response.status}, attempt ${attempt})`);
             return 'delivered';
           }
           if (!retryable(response.status)) {
-            log(`Lead Created ${leadId} refused by ${url} (HTTP ${response.status}): not retried`);
+            log(`${what} ${leadId} refused by ${url} (HTTP ${response.status}): not retried`);
             return 'refused';
           }
           problem = `HTTP ${response.status}`;
@@ -218,10 +229,10 @@ export const webhookSender = ({
           problem = (error as Error).name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : connectionProblem(error);
         }
         if (Date.now() - started + delay > giveUpAfterMs) {
-          log(`Lead Created ${leadId} given up after ${attempt} attempts to ${url} (${problem})`);
+          log(`${what} ${leadId} given up after ${attempt} attempts to ${url} (${problem})`);
           return 'given_up';
         }
-        log(`Lead Created ${leadId} not delivered to ${url} (${problem}); retrying in ${delay} ms`);
+        log(`${what} ${leadId} not delivered to ${url} (${problem}); retrying in ${delay} ms`);
         await wait(delay);
         delay = Math.min(delay * 2, maxDelayMs);
       }

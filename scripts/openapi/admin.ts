@@ -166,6 +166,33 @@ export const adminSchemas: JsonObject = {
       reasons: { type: 'object', additionalProperties: { type: 'integer' }, description: 'A suppressed counter: how many per reason.' },
     },
   },
+  PersonData: {
+    type: 'object',
+    required: ['leads', 'rejections'],
+    description: 'Everything the account holds about one person (CONTRACT.md section 12).',
+    properties: {
+      leads: { type: 'array', items: { type: 'object', description: 'A lead record (the `data` of a lead answer).' }, description: 'Leads whose `mobile_number` or `alternate_number` is the mobile (or whose `email` is the e-mail, case-insensitively), oldest first.' },
+      rejections: { type: 'array', items: { type: 'object' }, description: 'Rejection and quarantine records made from a submission that carried it, oldest first.' },
+    },
+  },
+  PersonBody: {
+    type: 'object',
+    additionalProperties: false,
+    description: 'Exactly one of the two, valid by the rules of lead fields.',
+    properties: {
+      mobile_number: { type: 'string', description: 'Any form a lead accepts (`+91 98765 43210`); normalised to 10 digits.' },
+      email: { type: 'string', maxLength: 254, description: 'Compared case-insensitively.' },
+    },
+  },
+  ErasureCounts: {
+    type: 'object',
+    required: ['leads', 'rejections', 'alternate_numbers'],
+    properties: {
+      leads: { type: 'integer', minimum: 0, description: 'The person’s leads, erased whole.' },
+      rejections: { type: 'integer', minimum: 0, description: 'Rejection and quarantine records erased.' },
+      alternate_numbers: { type: 'integer', minimum: 0, description: 'Other people’s leads that named the mobile as their `alternate_number`: only that number was erased.' },
+    },
+  },
   GoogleFormBody: {
     type: 'object',
     additionalProperties: false,
@@ -231,9 +258,15 @@ const forbidden = {
 const googleFormMissing = message(UnknownGoogleFormError);
 
 /** What each operation takes and answers. */
+const personQuery: JsonObject[] = [
+  { name: 'mobile_number', in: 'query', required: false, schema: { type: 'string' }, description: 'The person’s mobile, in any form a lead accepts. Give this or `email`.' },
+  { name: 'email', in: 'query', required: false, schema: { type: 'string', maxLength: 254 }, description: 'The person’s e-mail, compared case-insensitively. Give this or `mobile_number`.' },
+];
+const invalidPerson = ['mobile_number must be a 10-digit Indian mobile number starting with 6, 7, 8 or 9', 'email must be a valid email address', 'mobile_number or email is required'];
+
 const operations: Record<
   AdminOperation,
-  { summary: string; description: string; body?: string; query?: JsonObject[]; answers: JsonObject; notFound: string[]; conflict?: string | readonly string[] }
+  { summary: string; description: string; body?: string; query?: JsonObject[]; badRequest?: string[]; answers: JsonObject; notFound: string[]; conflict?: string | readonly string[] }
 > = {
   getAccount: {
     summary: 'The account, its active projects and campaigns, sub sources and duplicate setting (never keys)',
@@ -302,6 +335,28 @@ const operations: Record<
     notFound: [accountMissing, message(UnknownKeyError)],
     conflict: message(RevokedKeyRotationError),
   },
+  findPerson: {
+    summary: 'A person’s data: every lead and rejection record of the account that names their mobile or e-mail (an access request)',
+    description:
+      'Finds the person through keyed-hash lookup items written with each lead and record, never by reading the account’s leads: the cost does not grow with the account. ' +
+      'By mobile: leads where it is the `mobile_number` or the `alternate_number`. By e-mail: leads with that `email`, in any case.',
+    query: personQuery,
+    badRequest: invalidPerson,
+    answers: success('200', 'The person’s leads and records', ref('PersonData')),
+    notFound: [accountMissing],
+  },
+  erasePerson: {
+    summary: 'Erase a person’s data from the account (an erasure request): their leads, the records of their refused submissions, their number on others’ leads',
+    description:
+      'Each erased lead becomes a `Lead Erased` event `{account_id, lead_id}`, and each lead that lost only its alternate number one with `fields: ["alternate_number"]`, delivered like Lead Created. ' +
+      'Afterwards the person’s next lead is an original, and a retry under an erased lead’s Idempotency-Key answers 409 `Lead was erased`. ' +
+      'An erasure that fails part way can be sent again: it finishes, and answers the counts of the whole erasure; once complete, another answers zeros. ' +
+      'Backups (point-in-time recovery) keep erased items for up to 35 days.',
+    body: 'PersonBody',
+    badRequest: invalidPerson,
+    answers: success('200', 'What was erased', ref('ErasureCounts')),
+    notFound: [accountMissing],
+  },
   connectGoogleForm: {
     summary: 'Connect a Google Ads lead form to a project and campaign (its key shown once)',
     description:
@@ -368,15 +423,19 @@ export const adminPaths = (): JsonObject => {
   const paths: Record<string, Record<string, JsonObject>> = {};
   for (const route of adminRoutes) {
     const spec = operations[route.operation];
-    const parameters: JsonObject[] = [...route.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({
-      name: name!,
-      in: 'path',
-      required: true,
-      schema: { type: 'string', minLength: 1, maxLength: ID_MAX },
-    })) as JsonObject[];
+    const parameters: JsonObject[] = [
+      ...([...route.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({
+        name: name!,
+        in: 'path',
+        required: true,
+        schema: { type: 'string', minLength: 1, maxLength: ID_MAX },
+      })) as JsonObject[]),
+      ...(spec.query ?? []),
+    ];
+    const badRequest = spec.badRequest ?? (spec.body ? [message(MalformedJsonBodyError), message(BodyNotAnObjectError), 'name must be a non-empty string'] : undefined);
     const responses: JsonObject = {
       ...spec.answers,
-      ...(spec.body && { '400': failure('A body or path id that breaks a rule: nothing changed', [message(MalformedJsonBodyError), message(BodyNotAnObjectError), 'name must be a non-empty string']) }),
+      ...(badRequest && { '400': failure('A body, query or path id that breaks a rule: nothing changed', badRequest) }),
       '403': forbidden,
       ...(spec.notFound.length > 0 && { '404': failure('An id on the path that is not there', spec.notFound) }),
       ...(spec.query && { '400': failure('A query parameter that breaks a rule', ['limit must be a whole number from 1 to 200', 'cursor is not one this service gave: start again without it']) }),

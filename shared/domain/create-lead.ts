@@ -3,6 +3,7 @@ import {
   CampaignNotFoundError,
   IdempotencyKeyReusedError,
   LeadAlreadyExistsError,
+  LeadErasedError,
   ProjectNotFoundError,
   SubSourceNotFoundError,
 } from './errors.ts';
@@ -103,6 +104,7 @@ const repeatOf = (lead: LeadRecord, config: AccountConfig, originalLeadId: strin
 /** The idempotency key was used before: the first lead again, or a refusal when the body differs. */
 const replayed = (outcome: IdempotentReplay): LeadOutcome => {
   if (outcome.kind === 'key_reused') throw new IdempotencyKeyReusedError();
+  if (outcome.kind === 'erased') throw new LeadErasedError();
   return { lead: outcome.lead, replayed: true, dryRun: false };
 };
 

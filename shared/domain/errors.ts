@@ -36,6 +36,8 @@ export class ProjectNotFoundError extends refusal(422, 'project_not_found', 'Pro
 export class CampaignNotFoundError extends refusal(422, 'campaign_not_found', 'Campaign not found') {}
 export class LeadAlreadyExistsError extends refusal(422, 'duplicate_lead', 'Lead already exists') {}
 export class IdempotencyKeyReusedError extends refusal(422, 'idempotency_key_reused', 'Idempotency key reused with a different payload') {}
+/** The lead this Idempotency-Key stored was erased at its person's request (CONTRACT.md section 12): nothing is stored again. */
+export class LeadErasedError extends refusal(409, 'lead_erased', 'Lead was erased') {}
 export class InvalidIdempotencyKeyError extends refusal(400, 'invalid_idempotency_key', 'Idempotency-Key must be 1 to 255 printable ASCII characters') {}
 
 /** A refusal of the lead itself (422): what an asynchronous intake records instead of answering. */
@@ -69,6 +71,12 @@ export class RejectionNotFoundError extends /* @__PURE__ */ refusal(404, 'reject
 export class AlreadyReleasedError extends /* @__PURE__ */ refusal(409, 'already_released', 'Already released') {}
 export class NotQuarantinedError extends /* @__PURE__ */ refusal(409, 'not_quarantined', 'Not a quarantined submission') {}
 export class CampaignOfAnotherProjectError extends /* @__PURE__ */ refusal(409, 'campaign_of_another_project', 'Campaign belongs to another project') {}
+
+/** A person named by an invalid mobile number or e-mail, or by neither (CONTRACT.md section 12): 400 with section 2's message. */
+export class InvalidPersonError extends FieldsRefusal {
+  readonly status = 400;
+  readonly reason = 'invalid_person';
+}
 
 /** A configuration that breaks a rule of the seed file or of section 7: nothing was changed. */
 export class InvalidConfigurationError extends FieldsRefusal {

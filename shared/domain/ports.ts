@@ -3,6 +3,7 @@
  * sees a table, a key or an attribute value.
  */
 import type { LeadSubmission } from './create-lead.ts';
+import type { PersonHandle, PersonIdentifiers } from './person-data.ts';
 import type { AccountConfig, AccountSettings, ApiKeyGrant, Campaign, DuplicateSetting, LeadRecord, LeadSource, Project } from './lead.ts';
 
 export interface ApiKeyReader {
@@ -97,7 +98,9 @@ export interface IdempotencyClaim {
 /** What a write under an idempotency key found instead of storing: the key was used already. */
 export type IdempotentReplay =
   | { readonly kind: 'replay'; readonly lead: LeadRecord }
-  | { readonly kind: 'key_reused' };
+  | { readonly kind: 'key_reused' }
+  /** The key's lead was erased at its person's request: its record is a tombstone without the lead. */
+  | { readonly kind: 'erased' };
 
 export type OriginalLeadOutcome =
   | { readonly kind: 'stored' }
@@ -146,6 +149,11 @@ export interface Rejection {
    * person can release it into a lead (CONTRACT.md section 11).
    */
   readonly submission?: LeadSubmission;
+  /**
+   * Who the refused submission names (CONTRACT.md section 12), so access and erasure find the record.
+   * Never stored as written: the store keeps keyed hashes of it in lookup items (shared/domain/person-data.ts).
+   */
+  readonly person?: PersonIdentifiers;
   /** Google Ads lead forms (endpoint `google_ads`): the lead id of Google's delivery. */
   readonly google_lead_id?: string;
 }
@@ -194,6 +202,33 @@ export interface RejectionArchive {
   find(accountId: string, rejectionId: string): Promise<StoredRejection | undefined>;
   /** Notes on the record which lead it became (for the listing; the release's marker is its own, see quarantine.ts). */
   markReleased(accountId: string, rejectionId: string, leadId: string, at: string): Promise<void>;
+}
+
+/** What a person's data is, as access finds it (CONTRACT.md section 12). */
+export interface PersonRecords {
+  readonly leads: readonly LeadRecord[];
+  readonly rejections: readonly StoredRejection[];
+}
+
+/** What an erasure did: leads erased whole, rejection records erased, leads that lost only their alternate number. */
+export interface ErasureCounts {
+  readonly leads: number;
+  readonly rejections: number;
+  readonly alternate_numbers: number;
+}
+
+/**
+ * A person's items within one account, found through keyed-hash lookup items written with each lead
+ * and rejection record: never a scan of the account's leads or log.
+ */
+export interface PersonDataStore {
+  findPerson(accountId: string, person: PersonHandle): Promise<PersonRecords>;
+  /**
+   * Erases every item of the person in the account. Safe to run again after a failure: what was
+   * erased stays erased, the rest is erased by the next run, and the counts answered are those of the
+   * whole erasure (a journal item carries them between runs); once complete, a new erasure finds zeros.
+   */
+  erasePerson(accountId: string, person: PersonHandle): Promise<ErasureCounts>;
 }
 
 /** A Google Ads lead form connected to an account (CONTRACT.md section 10). Its key is stored only as a hash. */

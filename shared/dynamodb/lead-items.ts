@@ -8,8 +8,11 @@ import type { LeadRecord } from '../domain/lead.ts';
 /** `item_type` of lead items: what the Lead Created stream filter matches. */
 export const LEAD_ITEM_TYPE = 'lead';
 
-/** Attributes of a lead item that are storage, not part of the lead record. */
-const INTERNAL_LEAD_ATTRIBUTES = ['pk', 'sk', 'item_type', 'account_id'] as const;
+/**
+ * Attributes of a lead item that are storage, not part of the lead record. `erased_fields` names what
+ * an erasure removed from another person's lead (CONTRACT.md section 12), for its Lead Erased event.
+ */
+const INTERNAL_LEAD_ATTRIBUTES = ['pk', 'sk', 'item_type', 'account_id', 'erased_fields'] as const;
 
 /** The lead record of a stored lead item: the item without its storage attributes. */
 export const leadRecordOf = (item: Record<string, unknown>): LeadRecord => {

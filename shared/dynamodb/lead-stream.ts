@@ -1,9 +1,11 @@
 /**
  * The Leads table's stream, read as `Lead Created` events (CONTRACT.md section 9): one event for each
  * lead item inserted, whole, with its account; nothing for anything else the table holds (mobile
- * claims, idempotency keys, rejections) nor for a change to an existing item. The same code runs in
- * the deployed pipe's enrichment function and in `npm start`'s local stream reader, so both publish
- * exactly the same events. See docs/decisions/0005-lead-created-carries-the-lead.md.
+ * claims, idempotency keys, rejections, person lookup items). And as `Lead Erased` events (section 12):
+ * a lead item removed (only an erasure removes one), or modified by an erasure that took one of its
+ * fields (`erased_fields`), carrying ids and field names only, never what was erased. The same code
+ * runs in the deployed pipes' enrichment function and in `npm start`'s local stream reader, so both
+ * publish exactly the same events. See docs/decisions/0005-lead-created-carries-the-lead.md.
  */
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
@@ -22,11 +24,32 @@ export interface LeadCreatedDetail {
   readonly lead: LeadRecord;
 }
 
+/** What subscribers match on for erasures: `{ "source": ["crm.lead-intake"], "detail-type": ["Lead Erased"] }`. */
+export const leadErasedEvent = {
+  source: 'crm.lead-intake',
+  detailType: 'Lead Erased',
+} as const;
+
+/** The `detail` of a Lead Erased event: the lead is gone (no `fields`), or only the named fields are. */
+export interface LeadErasedDetail {
+  readonly account_id: string;
+  readonly lead_id: string;
+  readonly fields?: readonly string[];
+}
+
 /** A stream record as DynamoDB Streams, EventBridge Pipes and Lambda hand it on (only what is read here). */
 export interface LeadStreamRecord {
   readonly eventName?: string;
-  readonly dynamodb?: { readonly NewImage?: Record<string, unknown> };
+  readonly dynamodb?: { readonly NewImage?: Record<string, unknown>; readonly Keys?: Record<string, unknown> };
 }
+
+/** Key prefixes of lead items (shared/dynamodb/leads.ts): what the Lead Erased pipe's REMOVE filter matches. */
+export const LEAD_PK_PREFIX = 'LEADS#';
+export const LEAD_SK_PREFIX = 'LEAD#';
+
+export type LeadEvent =
+  | { readonly detailType: typeof leadCreatedEvent.detailType; readonly detail: LeadCreatedDetail }
+  | { readonly detailType: typeof leadErasedEvent.detailType; readonly detail: LeadErasedDetail };
 
 export { LEAD_ITEM_TYPE };
 
@@ -36,4 +59,32 @@ export const leadCreatedDetailOf = (record: LeadStreamRecord): LeadCreatedDetail
   if (record.eventName !== 'INSERT' || !image || image.item_type?.S !== LEAD_ITEM_TYPE) return undefined;
   const item = unmarshall(image);
   return { account_id: String(item.account_id), lead: leadRecordOf(item) };
+};
+
+/**
+ * The Lead Erased event a stream record stands for. A removed lead item's record has its keys only
+ * (the stream keeps new images): `LEADS#<account>#<project>` / `LEAD#<lead id>`, and account ids hold
+ * no `#`. A lead item changed by an erasure names what it lost in `erased_fields`.
+ */
+export const leadErasedDetailOf = (record: LeadStreamRecord): LeadErasedDetail | undefined => {
+  if (record.eventName === 'REMOVE') {
+    const keys = record.dynamodb?.Keys as Record<string, AttributeValue> | undefined;
+    const pk = keys?.pk?.S;
+    const sk = keys?.sk?.S;
+    if (!pk?.startsWith(LEAD_PK_PREFIX) || !sk?.startsWith(LEAD_SK_PREFIX)) return undefined;
+    const accountId = pk.slice(LEAD_PK_PREFIX.length).split('#')[0]!;
+    return { account_id: accountId, lead_id: sk.slice(LEAD_SK_PREFIX.length) };
+  }
+  const image = record.dynamodb?.NewImage as Record<string, AttributeValue> | undefined;
+  if (record.eventName !== 'MODIFY' || !image || image.item_type?.S !== LEAD_ITEM_TYPE || !image.erased_fields) return undefined;
+  const item = unmarshall(image);
+  return { account_id: String(item.account_id), lead_id: String(item.id), fields: [...(item.erased_fields as Iterable<string>)].map(String) };
+};
+
+/** Whichever event a stream record stands for, if any. */
+export const leadEventOf = (record: LeadStreamRecord): LeadEvent | undefined => {
+  const created = leadCreatedDetailOf(record);
+  if (created) return { detailType: leadCreatedEvent.detailType, detail: created };
+  const erased = leadErasedDetailOf(record);
+  return erased && { detailType: leadErasedEvent.detailType, detail: erased };
 };

@@ -4,14 +4,17 @@
  *   LEADS#<account>#<project> / MOBILE#<mobile>   item_type "mobile_claim", lead_id of the original
  *   IDEMPOTENCY#<account>#<sha256 of key> / IDEMPOTENCY   request_hash, lead (JSON), expires_at (24 h, or the claim's own TTL)
  */
-import { GetCommand, PutCommand, ScanCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, ScanCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ServiceUnavailableError } from '../domain/errors.ts';
 import type { LeadRecord } from '../domain/lead.ts';
+import type { PersonKeyring } from '../domain/person-data.ts';
+import { containerPersonKeyring } from '../person-keyring.ts';
+import { leadLookupPuts } from './people.ts';
 import type { IdempotencyClaim, IdempotentReplay, LeadStore, OriginalLeadOutcome, RepeatLeadOutcome } from '../domain/ports.ts';
 import { currentDeadline, keepingBack } from '../deadline.ts';
 import { asServiceFailure, RETRY_AFTER_SECONDS } from './failures.ts';
 import { LEAD_ITEM_TYPE, leadRecordOf } from './lead-items.ts';
-import { cancellationReasons, epochSeconds, orUnavailable, queryAll, readBackTime, sha256, TableStore, type CancellationReason } from './requests.ts';
+import { cancellationReasons, epochSeconds, orUnavailable, putAll, queryAll, readBackTime, sha256, TableStore, type CancellationReason } from './requests.ts';
 
 export { READ_BACK_RESERVE_MS } from './requests.ts';
 
@@ -29,24 +32,29 @@ export const DEFAULT_RETRY: TransactionRetryPolicy = { attempts: 5, baseDelayMs:
 const IDEMPOTENCY_SECONDS = 24 * 60 * 60;
 
 const projectPk = (accountId: string, projectId: string) => `LEADS#${accountId}#${projectId}`;
+const idempotencyPk = (accountId: string, key: string) => `IDEMPOTENCY#${accountId}#${sha256(key)}`;
 
 /** The request path's lead writes: what the Lambda bundles carry. */
 export class DynamoDbLeadStore extends TableStore implements LeadStore {
   readonly #retry: TransactionRetryPolicy;
+  readonly #keyring: PersonKeyring;
 
-  constructor(db: DynamoDBDocumentClient, leadsTable: string, retry: TransactionRetryPolicy = DEFAULT_RETRY) {
+  constructor(db: DynamoDBDocumentClient, leadsTable: string, retry: TransactionRetryPolicy = DEFAULT_RETRY, keyring: PersonKeyring = containerPersonKeyring()) {
     super(db, leadsTable);
     this.#retry = retry;
+    this.#keyring = keyring;
   }
 
 
   /**
    * One TransactWriteItems: the mobile claim, guarded by attribute_not_exists, and the lead. Both are
    * stored or neither. When the claim exists, DynamoDB hands back the existing claim in the same call
-   * (ReturnValuesOnConditionCheckFailure), which names the original lead.
+   * (ReturnValuesOnConditionCheckFailure), which names the original lead. The person lookup items
+   * (CONTRACT.md section 12) ride in the same transaction, after the claim, lead and key.
    */
   async insertOriginal(accountId: string, lead: LeadRecord, idempotency?: IdempotencyClaim): Promise<OriginalLeadOutcome> {
     const pk = projectPk(accountId, lead.projectID);
+    const lookups = await this.#lookupPuts(accountId, lead, idempotency);
     const claim = { pk, sk: `MOBILE#${lead.mobile_number}`, item_type: 'mobile_claim', lead_id: lead.id, created_at: lead.created_at };
     const command = () =>
       new TransactWriteCommand({
@@ -61,6 +69,7 @@ export class DynamoDbLeadStore extends TableStore implements LeadStore {
           },
           { Put: { TableName: this.table, Item: this.#leadItem(accountId, lead) } },
           ...(idempotency ? [this.#idempotencyPut(accountId, lead, idempotency)] : []),
+          ...lookups,
         ],
       });
 
@@ -78,20 +87,24 @@ export class DynamoDbLeadStore extends TableStore implements LeadStore {
   }
 
   /**
-   * A repeated lead: its id is new, so a plain put cannot overwrite anything, and a retry of the
-   * same put (by the SDK after a lost answer) stores the same item again rather than failing. Under
-   * an idempotency key, the key is written with it in one transaction.
+   * A repeated lead: its id is new, so an unconditional put cannot overwrite anything, and a retry of
+   * the same write (by the SDK after a lost answer) stores the same items again rather than failing.
+   * With its person lookup items in one BatchWriteItem, not a transaction: nothing here is
+   * conditional, and the repeats of one person must not queue on their shared lookup partitions
+   * (DynamoDB Local serialises transactions per partition key: 100 simultaneous repeats timed out).
+   * Under an idempotency key, the key must be atomic with the lead: one transaction of all of them.
    */
   async insertRepeat(accountId: string, lead: LeadRecord, idempotency?: IdempotencyClaim): Promise<RepeatLeadOutcome> {
     const item = this.#leadItem(accountId, lead);
+    const lookups = await this.#lookupPuts(accountId, lead, idempotency);
     const send = idempotency
       ? () =>
           this.db.send(
             new TransactWriteCommand({
-              TransactItems: [{ Put: { TableName: this.table, Item: item } }, this.#idempotencyPut(accountId, lead, idempotency)],
+              TransactItems: [{ Put: { TableName: this.table, Item: item } }, this.#idempotencyPut(accountId, lead, idempotency), ...lookups],
             }),
           )
-      : () => this.db.send(new PutCommand({ TableName: this.table, Item: item }));
+      : () => putAll(this.db, this.table, [item, ...lookups.map(({ Put }) => Put.Item)]);
     return this.#writeLead(accountId, lead, send, async (reasons) => {
       const replay = idempotency && replayOf(reasons[1], idempotency);
       if (!replay) return undefined;
@@ -159,7 +172,7 @@ export class DynamoDbLeadStore extends TableStore implements LeadStore {
       Put: {
         TableName: this.table,
         Item: {
-          pk: `IDEMPOTENCY#${accountId}#${sha256(key)}`,
+          pk: idempotencyPk(accountId, key),
           sk: 'IDEMPOTENCY',
           item_type: 'idempotency_key',
           request_hash: requestHash,
@@ -175,6 +188,12 @@ export class DynamoDbLeadStore extends TableStore implements LeadStore {
   }
 
   // ---- internals -----------------------------------------------------------------------------
+
+  /** The lead's person lookup items (shared/dynamodb/people.ts): no request of their own. */
+  #lookupPuts(accountId: string, lead: LeadRecord, idempotency?: IdempotencyClaim) {
+    const key = { pk: projectPk(accountId, lead.projectID), sk: `LEAD#${lead.id}` };
+    return leadLookupPuts(this.#keyring, this.table, accountId, key, lead, idempotency && idempotencyPk(accountId, idempotency.key));
+  }
 
   #leadItem(accountId: string, lead: LeadRecord) {
     return { pk: projectPk(accountId, lead.projectID), sk: `LEAD#${lead.id}`, item_type: LEAD_ITEM_TYPE, account_id: accountId, ...lead };
@@ -271,7 +290,8 @@ const cancellationFailure = (reasons: readonly CancellationReason[], error: unkn
 
 const replayOf = (reason: CancellationReason | undefined, { requestHash }: IdempotencyClaim): IdempotentReplay | undefined => {
   if (reason?.Code !== 'ConditionalCheckFailed') return undefined;
-  const item = reason.Item;
+  const item = reason.Item as Record<string, { S?: string; BOOL?: boolean }> | undefined;
+  if (item?.erased?.BOOL === true) return { kind: 'erased' };
   if (item?.request_hash?.S !== requestHash || item.lead?.S === undefined) return { kind: 'key_reused' };
   return { kind: 'replay', lead: JSON.parse(item.lead.S) as LeadRecord };
 };

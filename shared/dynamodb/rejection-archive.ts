@@ -9,7 +9,6 @@ import type { RejectionArchive, RejectionPage, RejectionPageQuery, StoredRejecti
 import {
   DynamoDbRejectionLog,
   legacyRejectionsPk,
-  REASON_COUNT_PREFIX,
   reasonPk,
   REJECTION_REASON_INDEX,
   REJECTION_REASON_KEY,
@@ -18,6 +17,7 @@ import {
   rejectionShard,
   rejectionsPk,
 } from './rejections.ts';
+import { rejectionOfItem } from './rejection-items.ts';
 import { orUnavailable, queryAll, type TableStore } from './requests.ts';
 
 const CURSOR_PREFIX = 'r1.';
@@ -50,17 +50,6 @@ const queryUpTo = async (db: TableStore['db'], input: QueryCommandInput, max: nu
     ExclusiveStartKey = page.LastEvaluatedKey;
   } while (ExclusiveStartKey && items.length < max);
   return items;
-};
-
-const storedOf = ({ pk: _pk, sk: _sk, item_type: _type, expires_at: _expires, [REJECTION_REASON_KEY]: _reason, ...item }: Record<string, any>): StoredRejection => {
-  const record: Record<string, unknown> = {};
-  const reasons: Record<string, number> = {};
-  for (const [name, value] of Object.entries(item)) {
-    if (name.startsWith(REASON_COUNT_PREFIX)) reasons[name.slice(REASON_COUNT_PREFIX.length)] = Number(value);
-    else record[name] = typeof value === 'bigint' || name === 'count' ? Number(value) : value;
-  }
-  // Records written before ids existed: their request id and time stand in.
-  return { ...record, ...(item.reason === 'suppressed' && { reasons }), id: item.id ?? item.requestId, created_at: item.created_at ?? item.at } as StoredRejection;
 };
 
 /** Rejections as the admin CLI, the admin API and the tests read them. */
@@ -99,14 +88,14 @@ export class DynamoDbRejectionArchive extends DynamoDbRejectionLog implements Re
       .sort((a, b) => (a.sk < b.sk ? 1 : a.sk > b.sk ? -1 : 0));
     const items = merged.slice(0, limit);
     const next = merged.length > limit ? encodeCursor(items.at(-1)!.sk, reason) : null;
-    return { items: items.map(storedOf), next };
+    return { items: items.map(rejectionOfItem), next };
   }
 
   async find(accountId: string, rejectionId: string): Promise<StoredRejection | undefined> {
     const key = this.#keyOf(accountId, rejectionId);
     if (!key) return undefined;
     const { Item } = await orUnavailable(() => this.db.send(new GetCommand({ TableName: this.table, Key: key, ConsistentRead: true })));
-    return Item ? storedOf(Item) : undefined;
+    return Item ? rejectionOfItem(Item) : undefined;
   }
 
   async markReleased(accountId: string, rejectionId: string, leadId: string, at: string): Promise<void> {
@@ -149,6 +138,6 @@ export class DynamoDbRejectionArchive extends DynamoDbRejectionLog implements Re
     return shards
       .flat()
       .sort((a, b) => (a.sk < b.sk ? -1 : a.sk > b.sk ? 1 : 0))
-      .map(storedOf);
+      .map(rejectionOfItem);
   }
 }

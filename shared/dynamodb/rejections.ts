@@ -13,12 +13,15 @@
  * until they expire, under their request id; they are not in the index, so not listed by reason.
  */
 import { createHash } from 'node:crypto';
-import { PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ulidAt, ulidsAt } from '../domain/lead-id.ts';
+import type { PersonKeyring } from '../domain/person-data.ts';
 import { boundedRejection, REJECTION_DAYS } from '../domain/rejections.ts';
 import type { Rejection, RejectionLog } from '../domain/ports.ts';
 import { rejectionReasonIndex } from './tables.ts';
-import { cancellationReasons, epochSeconds, orUnavailable, TableStore } from './requests.ts';
+import { containerPersonKeyring } from '../person-keyring.ts';
+import { rejectionLookups } from './people.ts';
+import { cancellationReasons, epochSeconds, orUnavailable, putAll, TableStore } from './requests.ts';
 import { asServiceFailure } from './failures.ts';
 
 export const REJECTION_SECONDS = REJECTION_DAYS * 24 * 60 * 60;
@@ -51,19 +54,33 @@ export class DynamoDbRejectionLog extends TableStore implements RejectionLog {
   readonly #full = new Map<string, string>();
   readonly #ids = ulidsAt();
 
-  constructor(db: ConstructorParameters<typeof TableStore>[0], table: string, options: RejectionLogOptions = {}) {
+  readonly #keyring: PersonKeyring;
+
+  constructor(db: DynamoDBDocumentClient, table: string, options: RejectionLogOptions = {}, keyring: PersonKeyring = containerPersonKeyring()) {
     super(db, table);
     this.#perMinute = options.recordsPerMinute ?? DEFAULT_REJECTION_RECORDS_PER_MINUTE;
+    this.#keyring = keyring;
   }
 
-  async record(accountId: string, rejection: Rejection): Promise<void> {
+  /**
+   * The record, with the lookup items that find it by the person it names (CONTRACT.md section 12), in
+   * the one request it costs: a put alone, one BatchWriteItem with them, or (a browser key's) the
+   * transaction with the minute's count. The person's details are not kept beside the record, only
+   * their keyed hashes, in the lookup items' keys.
+   */
+  async record(accountId: string, { person, ...rejection }: Rejection): Promise<void> {
     // The record's time is the refusal's: the minute of the bound, its created_at and the time in its id.
     const createdAt = new Date(rejection.at);
     const id = this.#ids(createdAt.getTime());
-    const item = this.#item(accountId, id, createdAt.toISOString(), boundedRejection(rejection));
+    const record = this.#item(accountId, id, createdAt.toISOString(), boundedRejection(rejection));
+    const lookups = await rejectionLookups(this.#keyring, this.table, accountId, { pk: record.pk, sk: record.sk }, person, record.expires_at);
+    const item = { ...record, ...(lookups.personRefs.length > 0 && { person_refs: lookups.personRefs }) };
     const bounded = rejection.key_id !== undefined && rejection.browserKey === true;
     if (!bounded) {
-      await orUnavailable(() => this.db.send(new PutCommand({ TableName: this.table, Item: item })));
+      if (lookups.puts.length === 0) await orUnavailable(() => this.db.send(new PutCommand({ TableName: this.table, Item: item })));
+      // One BatchWriteItem (requests.ts putAll): a flood of refusals neither contends with the lead
+      // transactions nor pays transactional write units.
+      else await putAll(this.db, this.table, [item, ...lookups.puts.map(({ Put }) => Put.Item)]);
       return;
     }
     const minute = createdAt.toISOString().slice(0, 16);
@@ -86,6 +103,7 @@ export class DynamoDbRejectionLog extends TableStore implements RejectionLog {
               },
             },
             { Put: { TableName: this.table, Item: item } },
+            ...lookups.puts,
           ],
         }),
       );

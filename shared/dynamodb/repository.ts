@@ -5,6 +5,7 @@
  *   leads.ts       leads, mobile claims, idempotency keys     Leads table
  *   rejections.ts  refused requests kept for their account    Leads table
  *   meta-pages.ts  Facebook pages and lead forms (Meta leads)  Config table
+ *   people.ts      a person's lookup items, access and erasure Leads table
  *   google-forms.ts  Google Ads lead forms and their key hashes  Config table
  * Each module has the request path's class (all that the Lambda bundles carry) and an admin class
  * that extends it with what the admin CLI, the seed and the tests need.
@@ -14,6 +15,9 @@ import { DynamoDbAccountReader, DynamoDbAccountStore } from './accounts.ts';
 import { DynamoDbApiKeyReader, DynamoDbApiKeyStore } from './api-keys.ts';
 import { DynamoDbGoogleFormStore } from './google-forms.ts';
 import { DynamoDbMetaPageStore } from './meta-pages.ts';
+import { DynamoDbPersonData } from './people.ts';
+import type { PersonKeyring } from '../domain/person-data.ts';
+import { containerPersonKeyring } from '../person-keyring.ts';
 import { DynamoDbLeadArchive, DynamoDbLeadStore, type TransactionRetryPolicy } from './leads.ts';
 import { DynamoDbRejectionArchive } from './rejection-archive.ts';
 import { DynamoDbRejectionLog, type RejectionLogOptions } from './rejections.ts';
@@ -47,14 +51,17 @@ export class DynamoDbRepository implements RequestPathStores {
   readonly leads: DynamoDbLeadArchive;
   readonly rejections: DynamoDbRejectionArchive;
   readonly metaPages: DynamoDbMetaPageStore;
+  readonly people: DynamoDbPersonData;
   readonly googleForms: DynamoDbGoogleFormStore;
 
-  constructor(db: DynamoDBDocumentClient, tables: TableNames, retry?: TransactionRetryPolicy, rejectionLog?: RejectionLogOptions) {
+  /** `keyring`: the person lookup key; the container's (shared/person-keyring.ts) unless the caller reads it another way (the admin CLI against AWS). */
+  constructor(db: DynamoDBDocumentClient, tables: TableNames, retry?: TransactionRetryPolicy, rejectionLog?: RejectionLogOptions, keyring: PersonKeyring = containerPersonKeyring()) {
     this.keys = new DynamoDbApiKeyStore(db, tables.config);
     this.accounts = new DynamoDbAccountStore(db, tables.config);
-    this.leads = new DynamoDbLeadArchive(db, tables.leads, retry);
-    this.rejections = new DynamoDbRejectionArchive(db, tables.leads, rejectionLog);
+    this.leads = new DynamoDbLeadArchive(db, tables.leads, retry, keyring);
+    this.rejections = new DynamoDbRejectionArchive(db, tables.leads, rejectionLog, keyring);
     this.metaPages = new DynamoDbMetaPageStore(db, tables.config);
+    this.people = new DynamoDbPersonData(db, tables.leads, keyring);
     this.googleForms = new DynamoDbGoogleFormStore(db, tables.config);
   }
 }

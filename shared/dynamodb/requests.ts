@@ -3,10 +3,10 @@
  * read to its last page, and an update of an item that must exist.
  */
 import { createHash } from 'node:crypto';
-import { QueryCommand, UpdateCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { currentDeadline, keepingBack } from '../deadline.ts';
 import { ServiceUnavailableError } from '../domain/errors.ts';
-import { asServiceFailure } from './failures.ts';
+import { asServiceFailure, RETRY_AFTER_SECONDS } from './failures.ts';
 
 /** A store module's class: the one table it reads and writes, through the container's client. */
 export abstract class TableStore {
@@ -95,3 +95,21 @@ export const cancellationReasons = (error: unknown): readonly CancellationReason
   (error as { name?: unknown } | null)?.name === 'TransactionCanceledException'
     ? ((error as { CancellationReasons?: CancellationReason[] }).CancellationReasons ?? [])
     : undefined;
+
+/** Sends of a batch while DynamoDB leaves part of it unprocessed (throttling). */
+const UNPROCESSED_ATTEMPTS = 3;
+
+/**
+ * Puts items (at most 25) in one BatchWriteItem: not a transaction, so writers of one partition key do
+ * not queue on each other, and each put is idempotent, so what DynamoDB leaves unprocessed is sent
+ * again; what is still left after that fails like any outage (503).
+ */
+export const putAll = async (db: DynamoDBDocumentClient, table: string, items: readonly Record<string, unknown>[]): Promise<void> => {
+  let pending = items.map((Item) => ({ PutRequest: { Item } }));
+  for (let attempt = 1; pending.length > 0; attempt++) {
+    if (attempt > UNPROCESSED_ATTEMPTS) throw new ServiceUnavailableError(RETRY_AFTER_SECONDS);
+    if (attempt > 1) await new Promise((resolve) => setTimeout(resolve, 25 * 2 ** attempt));
+    const { UnprocessedItems } = await orUnavailable(() => db.send(new BatchWriteCommand({ RequestItems: { [table]: pending } })));
+    pending = (UnprocessedItems?.[table] ?? []) as typeof pending;
+  }
+};

@@ -12,7 +12,7 @@
  */
 import type { AccountDirectory } from '../domain/account-directory.ts';
 import { createLead, type CreateLeadDependencies } from '../domain/create-lead.ts';
-import { ClientNotFoundError, isRejection } from '../domain/errors.ts';
+import { ClientNotFoundError, isRejection, LeadErasedError } from '../domain/errors.ts';
 import { GoogleTestLeadError, InvalidGoogleKeyError } from '../domain/google-errors.ts';
 import type { LeadRecord } from '../domain/lead.ts';
 import { platformLeadIdempotency } from '../domain/platform-leads.ts';
@@ -66,6 +66,8 @@ export const receiveGoogleLead = async (
   } catch (error) {
     // The form's account is gone: the form is connected to no account.
     if (error instanceof ClientNotFoundError) throw new InvalidGoogleKeyError();
+    // A redelivery of a lead its person had erased (CONTRACT.md section 12): received, and nothing recorded about them again.
+    if (error instanceof LeadErasedError) return { kind: 'rejected', reason: error.reason };
     if (!isRejection(error)) throw error;
     const fields = refusedFields(error, request.fields ?? {}) ?? { ...(delivery.formId && { google_form_id: delivery.formId }) };
     await deps.rejections.record(

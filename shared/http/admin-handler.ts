@@ -10,6 +10,7 @@ import type { MiddlewareObj } from '@middy/core';
 import { withinFunctionDeadline } from '../deadline.ts';
 import type { AccountAdmin } from '../domain/account-admin.ts';
 import type { AccountKeys } from '../domain/account-keys.ts';
+import type { PersonData } from '../domain/person-data.ts';
 import type { AccountGoogleForms } from '../domain/google-forms.ts';
 import type { LogSink } from '../log.ts';
 import { JsonNumber } from '../schemas/json-number.ts';
@@ -25,6 +26,8 @@ export interface AdminRuntime {
   readonly keys: AccountKeys;
   /** The rejection log's pages and the release of quarantined submissions. */
   readonly quarantine: ReleaseDependencies;
+  /** Access and erasure of a person's data (CONTRACT.md section 12). */
+  readonly people: PersonData;
   readonly googleForms: AccountGoogleForms;
   readonly log: LogSink;
 }
@@ -38,8 +41,14 @@ export const adminRequestFailed = (requestId: string) => `Request failed (reques
 type Body = Readonly<Record<string, unknown>>;
 type Parameters = Readonly<Record<string, string>>;
 
+/** What a route reads besides its path parameters and body. */
+interface RequestParts {
+  readonly query: Parameters;
+  readonly requestId: string;
+}
+
 /** Each route's work: the domain operation and the status of its answer. */
-const operations: Record<AdminOperation, (runtime: AdminRuntime, p: Parameters, body: Body, query: Parameters) => Promise<LeadResponse>> = {
+const operations: Record<AdminOperation, (runtime: AdminRuntime, p: Parameters, body: Body, request: RequestParts) => Promise<LeadResponse>> = {
   getAccount: async ({ accounts }, p) => ok(await accounts.getAccount(p.accountId!)),
   putAccount: async ({ accounts }, p, body) => ok(await accounts.putAccount(p.accountId!, body)),
   putProject: async ({ accounts }, p, body) => ok(await accounts.putProject(p.accountId!, p.projectId!, body)),
@@ -50,10 +59,17 @@ const operations: Record<AdminOperation, (runtime: AdminRuntime, p: Parameters, 
   listKeys: async ({ keys }, p) => ok(await keys.list(p.accountId!)),
   revokeKey: async ({ keys }, p) => noContent(await keys.revoke(p.accountId!, p.keyId!)),
   rotateKey: async ({ keys }, p, body) => created(await keys.rotate(p.accountId!, p.keyId!, body)),
-  listRejections: async ({ quarantine }, p, _body, q) =>
+  listRejections: async ({ quarantine }, p, _body, { query: q }) =>
     ok(await rejectionPage(quarantine, p.accountId!, { ...(q.limit !== undefined && { limit: q.limit }), ...(q.reason !== undefined && { reason: q.reason }), ...(q.cursor !== undefined && { cursor: q.cursor }) })),
   // The answer the original request would now get: the lead endpoint's envelope (a 422 comes as the lead's refusal).
   releaseRejection: async ({ quarantine }, p) => leadCreated((await releaseQuarantined(quarantine, p.accountId!, p.rejectionId!)).lead),
+  findPerson: async ({ people }, p, _body, { query }) => ok(await people.access(p.accountId!, query)),
+  erasePerson: async ({ people, log }, p, body, { requestId }) => {
+    const counts = await people.erase(p.accountId!, body);
+    // The account, the counts and the request id: never who was erased.
+    log({ level: 'info', message: 'person erased', requestId, accountId: p.accountId, erased: counts });
+    return ok(counts);
+  },
   connectGoogleForm: async ({ googleForms }, p, body) => {
     const connected = await googleForms.connect(p.accountId!, p.formId!, body);
     return connected.created ? created(connected.form) : ok(connected.form);
@@ -110,7 +126,10 @@ const adminChain = (runtime: AdminRuntime) =>
       const route = byRouteKey.get(event.routeKey);
       // API Gateway only invokes this function for the routes of shared/routes.ts.
       if (!route) throw new Error(`no admin route ${event.routeKey}`);
-      const response = await operations[route.operation](runtime, event.pathParameters as Parameters, context.body!, (event.queryStringParameters ?? {}) as Parameters);
+      const response = await operations[route.operation](runtime, event.pathParameters as Parameters, context.body!, {
+        query: (event.queryStringParameters ?? {}) as Parameters,
+        requestId: context.requestId,
+      });
       context.outcome = route.operation;
       return response;
     });

@@ -11,11 +11,12 @@
  */
 import type { AccountDirectory } from '../domain/account-directory.ts';
 import { createLead, type CreateLeadDependencies } from '../domain/create-lead.ts';
-import { ClientNotFoundError, LeadIntakeError } from '../domain/errors.ts';
+import { ClientNotFoundError, LeadErasedError, LeadIntakeError } from '../domain/errors.ts';
 import type { LeadRecord } from '../domain/lead.ts';
 import { GraphReadError, isRejection, MetaFormNotMappedError, MetaGraphReadFailedError, MetaTokenRefusedError } from '../domain/meta-errors.ts';
 import type { MetaFormMapping, MetaPage, MetaPageDirectory, MetaPageView } from '../domain/meta-pages.ts';
 import type { IdempotencyClaim, Rejection, RejectionLog } from '../domain/ports.ts';
+import { identifiersOfSubmission } from '../domain/person-data.ts';
 import { PLATFORM_LEAD_IDEMPOTENCY_SECONDS, platformLeadIdempotency } from '../domain/platform-leads.ts';
 import { refusedFields } from '../domain/rejections.ts';
 import { socialEndpoint } from '../endpoints.ts';
@@ -140,13 +141,19 @@ const createMetaLead = async (change: LeadgenChange, deps: LeadgenDependencies, 
   progress.fields = fields;
   const submission = submissionOf(socialEndpoint, fields);
   const account = await deps.directory.account(view.page.accountId);
-  const { lead, replayed } = await createLead(
-    { ...submission, details: { ...submission.details, meta_leadgen_id: change.leadgenId, meta_form_id: progress.formId! } },
-    account,
-    deps,
-    { idempotency: leadgenIdempotency(change.leadgenId) },
-  );
-  return { kind: 'created', lead, replayed };
+  try {
+    const { lead, replayed } = await createLead(
+      { ...submission, details: { ...submission.details, meta_leadgen_id: change.leadgenId, meta_form_id: progress.formId! } },
+      account,
+      deps,
+      { idempotency: leadgenIdempotency(change.leadgenId) },
+    );
+    return { kind: 'created', lead, replayed };
+  } catch (error) {
+    // A redelivery of a lead its person had erased (CONTRACT.md section 12): done, and nothing recorded about them again.
+    if (error instanceof LeadErasedError) return { kind: 'rejected', reason: error.reason };
+    throw error;
+  }
 };
 
 /** The form's mapping; a cached page is re-read once before a form is called unmapped. */
@@ -203,6 +210,7 @@ const rejectionOf = (change: LeadgenChange, progress: Progress, error: unknown, 
     ...(mobileDigits.length >= 4 && { mobile: maskMobile(mobileDigits) }),
     fields: offendingFields(change, progress, error),
     meta_leadgen_id: change.leadgenId,
+    person: identifiersOfSubmission(progress.fields ?? progress.body ?? {}),
   };
 };
 

@@ -1,12 +1,16 @@
 import { describe, expect, test } from '@jest/globals';
 import { Match } from 'aws-cdk-lib/assertions';
-import { leadCreatedEvent, leadCreatedFilter } from '../../lib/constructs/lead-events.ts';
+import { leadCreatedEvent, leadCreatedFilter, leadErasedEvent, leadErasedFilters } from '../../lib/constructs/lead-events.ts';
+import { handler as enrich } from '../../functions/lead-events/handler.ts';
 import { logicalIdOf, resources, synthesize } from './synth.ts';
 
 const { template } = synthesize();
 const crm = { crmWebhookUrl: 'https://crm.example/hooks/leads', crmWebhookAuthorizationSecret: 'lead-intake/crm-webhook' };
 const delivering = synthesize({ context: { ...crm, eventArchiveDays: '90' } }).template;
-const pipes = Object.values(resources(template, 'AWS::Pipes::Pipe')).map((p) => p.Properties!);
+const allPipes = Object.values(resources(template, 'AWS::Pipes::Pipe')).map((p) => p.Properties!);
+// The Lead Created pipe first; the Lead Erased pipe (CONTRACT.md section 12) has tests of its own below.
+const pipes = allPipes.filter((p) => p.TargetParameters.EventBridgeEventBusParameters.DetailType === 'Lead Created');
+const erasedPipes = allPipes.filter((p) => p.TargetParameters.EventBridgeEventBusParameters.DetailType === 'Lead Erased');
 const busId = logicalIdOf(template, 'AWS::Events::EventBus');
 // The Lead Created events' dead-letter queue (the Meta leadgen queues are test/cdk/meta.test.ts's).
 const queueId = Object.keys(resources(template, 'AWS::SQS::Queue')).find((id) => id.startsWith('Events'))!;
@@ -18,9 +22,9 @@ function recordOf(image: Record<string, unknown>, eventName = 'INSERT') {
 }
 const leadItem = { pk: { S: 'LEADS#acc-demo#PRJ-1' }, sk: { S: 'LEAD#01J0000000' }, item_type: { S: 'lead' }, account_id: { S: 'acc-demo' }, id: { S: '01J0000000' } };
 
-/** The subset of EventBridge's pattern matching the pipe uses: lists of values. */
+/** The subset of EventBridge's pattern matching the pipes use: lists of values, and prefixes. */
 function matches(pattern: unknown, event: unknown): boolean {
-  if (Array.isArray(pattern)) return pattern.includes(event);
+  if (Array.isArray(pattern)) return pattern.some((p) => (typeof p === 'object' && p !== null && 'prefix' in p ? typeof event === 'string' && event.startsWith(p.prefix) : p === event));
   return Object.entries(pattern as object).every(([key, sub]) => matches(sub, (event as Record<string, unknown> | undefined)?.[key]));
 }
 const filterOf = (pipe: Record<string, any>) => JSON.parse(pipe.SourceParameters.FilterCriteria.Filters[0].Pattern);
@@ -94,7 +98,7 @@ describe('The Lead Created archive', () => {
   test('keeps every Lead Created event of the bus 30 days by default, or as long as the setting says', () => {
     template.hasResourceProperties('AWS::Events::Archive', {
       SourceArn: { 'Fn::GetAtt': [busId, 'Arn'] },
-      EventPattern: { source: ['crm.lead-intake'], 'detail-type': ['Lead Created'] },
+      EventPattern: { source: ['crm.lead-intake'], 'detail-type': ['Lead Created', 'Lead Erased'] },
       RetentionDays: 30,
     });
     delivering.hasResourceProperties('AWS::Events::Archive', { RetentionDays: 90 });
@@ -130,7 +134,7 @@ describe('Delivery to the CRM endpoint', () => {
     const rules = Object.values(resources(delivering, 'AWS::Events::Rule')).map((r) => r.Properties!);
     expect(rules).toHaveLength(1);
     const [rule] = rules;
-    expect(rule!.EventPattern).toEqual({ source: ['crm.lead-intake'], 'detail-type': ['Lead Created'] });
+    expect(rule!.EventPattern).toEqual({ source: ['crm.lead-intake'], 'detail-type': ['Lead Created', 'Lead Erased'] });
     expect(rule!.EventBusName).toEqual({ Ref: logicalIdOf(delivering, 'AWS::Events::EventBus') });
     const [target] = rule!.Targets;
     expect(target.Arn).toEqual({ 'Fn::GetAtt': [logicalIdOf(delivering, 'AWS::Events::ApiDestination'), 'Arn'] });
@@ -159,5 +163,39 @@ describe('Delivery to the CRM endpoint', () => {
   test('refuses an endpoint that is not https, or one without its secret', () => {
     expect(() => synthesize({ context: { ...crm, crmWebhookUrl: 'http://crm.example/hooks' } })).toThrow(/https/);
     expect(() => synthesize({ context: { crmWebhookUrl: crm.crmWebhookUrl } })).toThrow(/crmWebhookAuthorizationSecret/);
+  });
+});
+
+describe('Lead Erased events', () => {
+  const removal = (pk: string, sk: string) => ({ eventName: 'REMOVE', eventSource: 'aws:dynamodb', dynamodb: { Keys: { pk: { S: pk }, sk: { S: sk } }, StreamViewType: 'NEW_IMAGE' } });
+  const passes = (record: unknown) => leadErasedFilters.some((filter) => matches(filter, record));
+
+  test('go from a second pipe on the same stream, through the same enrichment function, to the same bus, under their own detail type', () => {
+    expect(erasedPipes).toHaveLength(1);
+    const [pipe] = erasedPipes;
+    expect(pipe!.Source).toEqual({ 'Fn::GetAtt': ['LeadsTable', 'StreamArn'] });
+    expect(pipe!.Enrichment).toEqual({ 'Fn::GetAtt': [enrichmentId, 'Arn'] });
+    expect(pipe!.Target).toEqual({ 'Fn::GetAtt': [busId, 'Arn'] });
+    expect(pipe!.TargetParameters).toEqual({ EventBridgeEventBusParameters: { Source: 'crm.lead-intake', DetailType: 'Lead Erased' } });
+    expect(leadErasedEvent).toEqual({ source: 'crm.lead-intake', detailType: 'Lead Erased' });
+    expect(pipe!.SourceParameters.FilterCriteria.Filters.map((f: { Pattern: string }) => JSON.parse(f.Pattern))).toEqual(leadErasedFilters);
+    expect(pipe!.SourceParameters.DynamoDBStreamParameters.DeadLetterConfig).toEqual(pipes[0]!.SourceParameters.DynamoDBStreamParameters.DeadLetterConfig);
+  });
+
+  test('are taken for removed lead items and changed lead items only, never for lookup items, claims or new leads', () => {
+    expect(passes(removal('LEADS#acc-demo#PRJ-1', 'LEAD#01J0000000'))).toBe(true);
+    expect(passes(recordOf(leadItem, 'MODIFY'))).toBe(true);
+    expect(passes(removal('PERSON#acc-demo#ab12', 'LEAD#01J0000000'))).toBe(false);
+    expect(passes(removal('LEADS#acc-demo#PRJ-1', 'MOBILE#9876543210'))).toBe(false);
+    expect(passes(removal('IDEMPOTENCY#acc-demo#ab12', 'IDEMPOTENCY'))).toBe(false);
+    expect(passes(recordOf(leadItem))).toBe(false);
+  });
+
+  test('carry the account and the lead id, and the fields erased from a lead that stays, and nothing about the person', async () => {
+    const changed = recordOf({ ...leadItem, name: { S: 'Asha Verma' }, mobile_number: { S: '9876543210' }, erased_fields: { L: [{ S: 'alternate_number' }] } }, 'MODIFY');
+    expect(await enrich([removal('LEADS#acc-demo#PRJ-1', 'LEAD#01J0000000'), changed, recordOf(leadItem, 'MODIFY')] as never)).toEqual([
+      { account_id: 'acc-demo', lead_id: '01J0000000' },
+      { account_id: 'acc-demo', lead_id: '01J0000000', fields: ['alternate_number'] },
+    ]);
   });
 });

@@ -24,6 +24,8 @@ describe('Google Ads lead forms in the stack', () => {
     expect(fn.Environment.Variables).toEqual({
       CONFIG_TABLE_NAME: { Ref: 'ConfigTable' },
       LEADS_TABLE_NAME: { Ref: 'LeadsTable' },
+      // The key of the person lookup items it writes with each lead and record (CONTRACT.md section 12).
+      PERSON_KEY_SECRET_ARN: { Ref: expect.stringMatching(/^TablesPersonKey/) },
       CONFIG_CACHE_TTL_SECONDS: '30',
       NODE_OPTIONS: '--enable-source-maps',
     });

@@ -60,7 +60,7 @@ describe('Meta Lead Ads in the stack', () => {
       ['sqs:ChangeMessageVisibility', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:ReceiveMessage'],
     );
     expect(statements.find((s) => s.resource.includes('"ConfigTable"'))!.actions).toEqual(['dynamodb:GetItem', 'dynamodb:Query']);
-    expect(statements.find((s) => s.resource.includes('"LeadsTable"'))!.actions).toEqual(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem']);
+    expect(statements.find((s) => s.resource.includes('"LeadsTable"'))!.actions).toEqual(['dynamodb:BatchWriteItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem']);
     expect(statements.flatMap((s) => s.actions)).not.toContain('kms:Encrypt');
     expect(statements.flatMap((s) => s.actions)).not.toContainEqual(expect.stringContaining('*'));
   });

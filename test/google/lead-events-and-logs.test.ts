@@ -4,7 +4,7 @@
  * the request's log lines say about it, never the form's key nor the lead's contact details.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { startLeadStreamReader, type DeliveredEvent, type LeadStreamReader } from '../../scripts/local/lead-events.ts';
+import { startLeadStreamReader, type LeadCreatedDelivery as DeliveredEvent, type LeadStreamReader } from '../../scripts/local/lead-events.ts';
 import { uniqueMobile } from '../support/service.ts';
 import { waitFor } from '../support/processes.ts';
 import { googleLeadId, googleTestService, standardColumns, type GoogleTestService } from '../support/google-service.ts';
@@ -23,7 +23,7 @@ beforeAll(async () => {
     dynamodb: google.client,
     endpoint: process.env.TEST_DYNAMODB_ENDPOINT!,
     leadsTable: google.tables.leads,
-    onEvent: (event) => events.push(event),
+    onEvent: (event) => events.push(event as DeliveredEvent), // no erasure here: every event is a Lead Created one
     pollIntervalMs: 50,
   });
 }, 30_000);

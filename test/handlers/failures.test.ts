@@ -34,11 +34,16 @@ describe('when DynamoDB throttles or cannot be reached', () => {
   });
 
   it('answers 503 when the repeated lead of a Merge cannot be written, after storing only the original', async () => {
-    const { service, apiKey, faults } = await faultyService('PutItemCommand', () => namedError('ThrottlingException'));
+    // The repeat's write is one BatchWriteItem with its person lookup items, after the cancelled claim.
+    const faults = failFirst('BatchWriteItemCommand', 1, () => namedError('ThrottlingException'));
+    const service = await testService({ instrument: (client) => injectFaults(client, faults.fault) });
+    await service.seedAccount({ id: 'acc-a', duplicateSetting: 'merge', projects: { 'PRJ-1': ['CMP-1'] } });
+    const apiKey = await service.issueKey('acc-a');
     const mobile = uniqueMobile();
     expect((await service.call('portala', { apiKey, body: validBody('portala', project, { mobile_number: mobile }) })).status).toBe(200);
+    faults.arm();
     const answer = await service.call('portala', { apiKey, body: validBody('portala', project, { mobile_number: mobile }) });
-    faults.disarm();
+    expect(faults.failures()).toBe(1);
     expect(answer.status).toBe(503);
     expect(await service.repository.leads.listLeads('acc-a', ['PRJ-1'])).toHaveLength(1);
     expect(await service.repository.leads.checkIntegrity()).toEqual([]);
@@ -48,7 +53,8 @@ describe('when DynamoDB throttles or cannot be reached', () => {
 describe('a write DynamoDB applied but whose answer was lost', () => {
   it.each([
     ['a new lead', 'TransactWriteItemsCommand', 1],
-    ['a repeated lead under Merge', 'PutItemCommand', 2],
+    // The repeat and its person lookup items are one BatchWriteItem.
+    ['a repeated lead under Merge', 'BatchWriteItemCommand', 2],
   ])('answers 200 for %s, since the lead is stored', async (_, command, requests) => {
     const lost = failFirst(command, 1, () => namedError('TimeoutError', 'socket timed out after the request was sent'));
     const service = await testService({ instrument: (client) => injectFaults(client, lost.fault, 'after') });

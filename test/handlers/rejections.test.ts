@@ -59,7 +59,8 @@ describe('the rejected-submissions log', () => {
   });
 
   it('never changes the answer when recording fails', async () => {
-    const faults = failFirst('PutItemCommand', 1, () => namedError('ThrottlingException'));
+    // The record and its person lookup items are one BatchWriteItem (CONTRACT.md section 12).
+    const faults = failFirst('BatchWriteItemCommand', 1, () => namedError('ThrottlingException'));
     const faulty = await testService({ instrument: (client) => injectFaults(client, faults.fault) });
     await faulty.seedAccount({ id: 'acc-f', projects: { 'PRJ-1': ['CMP-1'] } });
     const key = await faulty.issueKey('acc-f');

@@ -36,12 +36,28 @@ describe('DynamoDB round trips per request', () => {
     expect(commands).toEqual(['TransactWriteItemsCommand']);
   });
 
-  it('refuses a duplicate under Ignore in one request, and records the rejection in one more', async () => {
+  it('writes the person lookup items of a new lead in its own transaction, keyed by hashes, never the mobile or e-mail', async () => {
+    await roundTripsOf('create', validBody('website', project));
+    const mobile = uniqueMobile();
+    const alternate = uniqueMobile();
+    const { answer, commands } = await roundTripsOf('create', validBody('website', project, { mobile_number: mobile, alternate_number: alternate, email: 'Round.Trip@Example.com' }));
+    expect(answer.status).toBe(200);
+    expect(commands).toEqual(['TransactWriteItemsCommand']);
+    const { input } = service.roundTrips.inputs()[0]!;
+    const lookups = input.TransactItems.map((item: any) => item.Put.Item).filter((item: any) => item.item_type === 'person_ref');
+    expect(lookups.map((item: any) => item.role)).toEqual(['mobile', 'alternate_number', 'email']);
+    const keys = JSON.stringify(lookups.map((item: any) => [item.pk, item.sk]));
+    expect(keys).not.toContain(mobile);
+    expect(keys).not.toContain(alternate);
+    expect(keys.toLowerCase()).not.toContain('round.trip');
+  });
+
+  it('refuses a duplicate under Ignore in one request, and records the rejection (with its lookup items) in one more', async () => {
     const mobile = uniqueMobile();
     await roundTripsOf('ignore', validBody('website', project, { mobile_number: mobile }));
     const { answer, commands } = await roundTripsOf('ignore', validBody('website', project, { mobile_number: mobile }));
     expect(answer.status).toBe(422);
-    expect(commands).toEqual(['TransactWriteItemsCommand', 'PutItemCommand']);
+    expect(commands).toEqual(['TransactWriteItemsCommand', 'BatchWriteItemCommand']);
   });
 
   it.each(['create', 'merge'] as const)('stores a repeated lead under %s in two requests', async (setting) => {
@@ -49,7 +65,7 @@ describe('DynamoDB round trips per request', () => {
     await roundTripsOf(setting, validBody('website', project, { mobile_number: mobile }));
     const { answer, commands } = await roundTripsOf(setting, validBody('website', project, { mobile_number: mobile }));
     expect(answer.body.data.is_repeated).toBe(true);
-    expect(commands).toEqual(['TransactWriteItemsCommand', 'PutItemCommand']);
+    expect(commands).toEqual(['TransactWriteItemsCommand', 'BatchWriteItemCommand']);
   });
 
   it('spends no request on checking the fields when warm, only the record of their rejection', async () => {
@@ -71,7 +87,7 @@ describe('DynamoDB round trips per request', () => {
     await roundTripsOf('merge', validBody('website', project));
     const { answer, commands } = await roundTripsOf('merge', validBody('website', { projectID: 'PRJ-404', campaignID: 'CMP-1' }));
     expect(answer.body.message).toBe('Project not found');
-    expect(commands).toEqual(['QueryCommand', 'PutItemCommand']);
+    expect(commands).toEqual(['QueryCommand', 'BatchWriteItemCommand']);
   });
 });
 
@@ -108,7 +124,7 @@ describe('DynamoDB round trips with a scoped browser key', () => {
     expect(await post(validBody('website', project), { origin: SHOP, 'x-dry-run': 'true' })).toMatchObject({ answer: { status: 403 }, commands: [] });
   });
 
-  it('answers a bot with one request when warm: its quarantine record, with the minute count of its key in the same transaction', async () => {
+  it('answers a bot with one request when warm: its quarantine record, with the minute count of its key and its person lookup items in the same transaction', async () => {
     await post(validBody('website', project));
     const { answer, commands } = await post(validBody('website', project, { company_website: 'https://spam.example' }));
     expect(answer.status).toBe(200);

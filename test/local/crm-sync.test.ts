@@ -82,7 +82,7 @@ describe('npm start with the admin API and LEAD_EVENTS_WEBHOOK_URL', () => {
     expect(output).toContain(`Admin API:           ${baseUrl}/admin/v1 (AWS SigV4, service execute-api, region any)`);
     expect(output).toContain(`access key id:     ${DEFAULT_ADMIN_CREDENTIALS.accessKeyId}`);
     expect(output).toContain(`secret access key: ${DEFAULT_ADMIN_CREDENTIALS.secretAccessKey}`);
-    expect(output).toContain('Lead events:         each Lead Created event is POSTed to http://127.0.0.1:');
+    expect(output).toContain('Lead events:         each Lead Created and Lead Erased event is POSTed to http://127.0.0.1:');
     expect(output).not.toContain('crm-webhook-token');
   });
 

@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { handler as enrichment } from '../../functions/lead-events/handler.ts';
-import { eventEnvelope, startLeadStreamReader, webhookSender, type DeliveredEvent, type LeadStreamReader } from '../../scripts/local/lead-events.ts';
+import { eventEnvelope, startLeadStreamReader, webhookSender, type LeadCreatedDelivery as DeliveredEvent, type LeadStreamReader } from '../../scripts/local/lead-events.ts';
 import type { LeadRecord } from '../../shared/domain/lead.ts';
 import { endpointNames, testService, uniqueMobile, validBody, type TestService } from '../support/service.ts';
 import { waitFor } from '../support/processes.ts';
@@ -28,7 +28,8 @@ beforeAll(async () => {
     dynamodb: service.client,
     endpoint: process.env.TEST_DYNAMODB_ENDPOINT!,
     leadsTable: service.tables.leads,
-    onEvent: (event) => events.push(event),
+    // No erasure happens here: every event is a Lead Created one.
+    onEvent: (event) => events.push(event as DeliveredEvent),
     pollIntervalMs: 50,
   });
 }, 30_000);

@@ -122,7 +122,8 @@ describe.each(appliedThenLost)('a write DynamoDB applied, answered with %s', (fa
     const mobile = uniqueMobile();
     const original = await send(validBody('portala', project, { mobile_number: mobile }));
     expect(original.status).toBe(200);
-    const { stored } = await provesOneLead(setting, validBody('portala', project, { mobile_number: mobile }), { operation: 'PutItem', fault });
+    // The repeat and its person lookup items are one BatchWriteItem (CONTRACT.md section 12).
+    const { stored } = await provesOneLead(setting, validBody('portala', project, { mobile_number: mobile }), { operation: 'BatchWriteItem', fault });
     expect(stored).toMatchObject({ is_repeated: true, parent_lead_id: setting === 'merge' ? original.body.data.id : null });
   });
 
@@ -142,10 +143,11 @@ describe.each(appliedThenLost)('a write DynamoDB applied, answered with %s', (fa
 
   it('answers a refused lead its 422 and keeps one rejection record of it', async () => {
     const { service, send, account } = using('ignore');
-    relay.plan(nthOf('PutItem', 1, () => ({ kind: fault })));
+    // The record and its person lookup items are one BatchWriteItem (CONTRACT.md section 12).
+    relay.plan(nthOf('BatchWriteItem', 1, () => ({ kind: fault })));
     const answer = await send(validBody('portala', { projectID: 'PRJ-404', campaignID: 'CMP-1' }));
     relay.heal();
-    expect(relay.seen('PutItem').map((request) => request.action)).toContain(fault);
+    expect(relay.seen('BatchWriteItem').map((request) => request.action)).toContain(fault);
     expect(answer.status).toBe(422);
     expect(answer.body).toEqual({ status: false, message: 'Project not found' });
     expect(answer.ms).toBeLessThan(TIMEOUT_MS);

@@ -69,11 +69,12 @@ describe("the SDK's own retries, against faults on the wire", () => {
     const mobile = uniqueMobile();
     const original = await send(validBody('portala', project, { mobile_number: mobile }));
     const before = (await leads()).length;
-    relay.plan(firstOf('PutItem', 1, () => ({ kind: 'pass-then-reset' })));
+    // The repeat and its person lookup items are one BatchWriteItem.
+    relay.plan(firstOf('BatchWriteItem', 1, () => ({ kind: 'pass-then-reset' })));
     const answer = await send(validBody('portala', project, { mobile_number: mobile }));
     expect(answer.status).toBe(200);
     expect(answer.body.data).toMatchObject({ is_repeated: true, parent_lead_id: original.body.data.id });
-    expect(relay.seen('PutItem').map((r) => r.action)).toEqual(['pass-then-reset', 'pass']);
+    expect(relay.seen('BatchWriteItem').map((r) => r.action)).toEqual(['pass-then-reset', 'pass']);
     expect(await leads()).toHaveLength(before + 1);
   });
 

@@ -207,12 +207,13 @@ describe('a full run of npm start and the admin CLI', () => {
   });
 
   it('warns when a rejection cannot be recorded, and still answers the refusal', async () => {
-    faults.set('PutItem', THROTTLED);
+    // The record and its person lookup items are one BatchWriteItem; a refused project writes no lead.
+    faults.set('BatchWriteItem', THROTTLED);
     try {
       const answer = await post('website', lead('website', { projectID: 'PRJ-404' }));
       expect([answer.status, answer.body.message]).toEqual([422, 'Project not found']);
     } finally {
-      faults.delete('PutItem');
+      faults.delete('BatchWriteItem');
     }
     // npm start's log reaches this process through a pipe, possibly after the answer: wait for the line itself.
     await waitFor(() => (service.output() + service.errors()).includes('rejection not recorded'), 'the rejection-not-recorded warning', 10_000);

@@ -58,9 +58,11 @@ export const testService = async (options: ServiceOptions = {}) => {
   if (!endpoint) throw new Error('TEST_DYNAMODB_ENDPOINT is not set: run the tests with npm test');
   const client = createDynamoDbClient({ endpoint });
   const calls: string[] = [];
+  const inputs: { command: string; input: any }[] = [];
   client.middlewareStack.add(
     (next, context) => async (args) => {
       calls.push(String(context.commandName));
+      inputs.push({ command: String(context.commandName), input: args.input });
       return next(args);
     },
     { step: 'initialize', name: 'countRoundTrips' },
@@ -125,9 +127,11 @@ export const testService = async (options: ServiceOptions = {}) => {
   };
 
   const roundTrips = {
-    reset: () => void (calls.length = 0),
+    reset: () => void ((calls.length = 0), (inputs.length = 0)),
     count: () => calls.length,
     commands: () => [...calls],
+    /** Each request's input as the SDK sent it (marshalled), in order. */
+    inputs: () => [...inputs],
   };
 
   return { client, tables, repository, runtime, handlers, logs, seedAccount, issueKey, keyAdmin, issueScopedKey, call, roundTrips };

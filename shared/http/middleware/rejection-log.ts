@@ -2,7 +2,9 @@ import type { MiddlewareObj } from '@middy/core';
 import { LeadIntakeError } from '../../domain/errors.ts';
 import type { LeadSubmission } from '../../domain/create-lead.ts';
 import type { Rejection, RejectionLog } from '../../domain/ports.ts';
+import { identifiersOfSubmission } from '../../domain/person-data.ts';
 import { refusedFields } from '../../domain/rejections.ts';
+import { JsonNumber } from '../../schemas/json-number.ts';
 import { maskMobile, type LogSink } from '../../log.ts';
 import type { LeadContext, LeadEvent, LeadResponse } from '../lambda.ts';
 import { describe } from './http-envelope.ts';
@@ -60,8 +62,14 @@ export const rejectionOf = (endpoint: string, refusal: Refusal, context: Pick<Le
     // A browser key is public: its records are bounded per key and minute (CONTRACT.md section 11).
     ...(key?.origins !== undefined && { browserKey: true }),
     ...(refusal.submission && { submission: refusal.submission }),
+    // Found again by access and erasure (CONTRACT.md section 12): the validated fields, else what the body held.
+    person: identifiersOfSubmission(context.fields ?? plainText(context.body ?? {})),
     ...refusal.platformIds,
   };
 };
+
+/** Mobiles sent as JSON numbers are read as their digits, as section 2 reads them. */
+const plainText = (body: Readonly<Record<string, unknown>>) =>
+  Object.fromEntries(Object.entries(body).map(([name, value]) => [name, value instanceof JsonNumber ? value.source : value]));
 
 const digitsOf = (value: unknown): string | undefined => (typeof value === 'string' ? value.replace(/\D/g, '') : undefined);

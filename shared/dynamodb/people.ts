@@ -1,0 +1,317 @@
+/**
+ * A person's items within an account, in the Leads table (docs/data-model.md, "A person's data"):
+ *   PERSON#<account>#<hmac of the handle>#<shard> / LEAD#<lead id>        a lead naming the person (role: mobile, alternate_number, email)
+ *   PERSON#<account>#<hmac of the handle>#<shard> / REJECTION#<pk>#<sk>   a rejection record made from a submission naming them
+ *   ERASURE#<account>#<hmac of the handle> / ERASURE                  the counts of an erasure under way, between runs
+ * Lookup items are written in the same request as what they point to (the lead's own transaction,
+ * the rejection's write), so finding a person is one Query per shard (16, in parallel) and a
+ * BatchGetItem of what it names, however many leads the account has. A key holds a keyed hash, never a
+ * mobile or e-mail. The shard comes from the item pointed to: simultaneous leads of one person (a form
+ * retried in a loop, a flood) do not all write one partition key in their transactions.
+ */
+import { createHash } from 'node:crypto';
+import {
+  BatchGetCommand,
+  DeleteCommand,
+  GetCommand,
+  PutCommand,
+  TransactWriteCommand,
+  type DynamoDBDocumentClient,
+} from '@aws-sdk/lib-dynamodb';
+import type { LeadRecord } from '../domain/lead.ts';
+import { referencesOf, referencesOfLead, type PersonHandle, type PersonIdentifiers, type PersonKeyring } from '../domain/person-data.ts';
+import type { ErasureCounts, PersonDataStore, PersonRecords, StoredRejection } from '../domain/ports.ts';
+import { asServiceFailure } from './failures.ts';
+import { leadRecordOf } from './lead-items.ts';
+import { rejectionOfItem } from './rejection-items.ts';
+import { cancellationReasons, orUnavailable, queryAll, TableStore } from './requests.ts';
+
+export const PERSON_REF_TYPE = 'person_ref';
+const ERASURE_JOURNAL_SECONDS = 7 * 24 * 60 * 60;
+
+/** Partitions a person's lookup items are spread over; access queries them all. */
+export const PERSON_LOOKUP_SHARDS = 16;
+const shardOf = (refSk: string) => createHash('sha256').update(refSk).digest()[0]! % PERSON_LOOKUP_SHARDS;
+const personPartition = (accountId: string, digest: string) => `PERSON#${accountId}#${digest}`;
+/** The lookup item's partition key: the person's partition, and the shard of what it points to. */
+const personPk = (accountId: string, digest: string, refSk: string) => `${personPartition(accountId, digest)}#${shardOf(refSk)}`;
+const leadRefSk = (leadId: string) => `LEAD#${leadId}`;
+const rejectionRefSk = (pk: string, sk: string) => `REJECTION#${pk}#${sk}`;
+
+type Key = { readonly pk: string; readonly sk: string };
+type Put = { Put: { TableName: string; Item: Record<string, unknown> } };
+
+/**
+ * The lookup items of a lead, one per way it names a person, for the lead's own transaction. Each
+ * names the idempotency record written with the lead, so an erasure finds it without the key.
+ */
+export const leadLookupPuts = async (
+  keyring: PersonKeyring,
+  table: string,
+  accountId: string,
+  leadKey: Key,
+  lead: LeadRecord,
+  idempotencyPk?: string,
+): Promise<Put[]> =>
+  Promise.all(
+    referencesOfLead(lead).map(async ({ role, handle }) => ({
+      Put: {
+        TableName: table,
+        Item: {
+          pk: personPk(accountId, await keyring.digest(handle), leadRefSk(lead.id)),
+          sk: leadRefSk(lead.id),
+          item_type: PERSON_REF_TYPE,
+          role,
+          ref_pk: leadKey.pk,
+          ref_sk: leadKey.sk,
+          ...(idempotencyPk && { idempotency_pk: idempotencyPk }),
+          created_at: lead.created_at,
+        },
+      },
+    })),
+  );
+
+/**
+ * The lookup items of a rejection record, for the record's own write: they expire with it. The
+ * record keeps their partition keys (`person_refs`), so its erasure removes every one of them.
+ */
+export const rejectionLookups = async (
+  keyring: PersonKeyring,
+  table: string,
+  accountId: string,
+  recordKey: Key,
+  identifiers: PersonIdentifiers | undefined,
+  expiresAt: number,
+): Promise<{ readonly puts: Put[]; readonly personRefs: string[] }> => {
+  const puts = await Promise.all(
+    referencesOf(identifiers ?? {}).map(async ({ role, handle }) => ({
+      Put: {
+        TableName: table,
+        Item: {
+          pk: personPk(accountId, await keyring.digest(handle), rejectionRefSk(recordKey.pk, recordKey.sk)),
+          sk: rejectionRefSk(recordKey.pk, recordKey.sk),
+          item_type: PERSON_REF_TYPE,
+          role,
+          ref_pk: recordKey.pk,
+          ref_sk: recordKey.sk,
+          expires_at: expiresAt,
+        },
+      },
+    })),
+  );
+  return { puts, personRefs: puts.map((put) => put.Put.Item.pk as string) };
+};
+
+interface PersonRef {
+  readonly pk: string;
+  readonly sk: string;
+  readonly role: string;
+  readonly ref_pk: string;
+  readonly ref_sk: string;
+  readonly idempotency_pk?: string;
+}
+
+const isLeadRef = (ref: PersonRef) => ref.sk.startsWith('LEAD#');
+const keyOf = (ref: PersonRef): Key => ({ pk: ref.ref_pk, sk: ref.ref_sk });
+const keyText = ({ pk, sk }: Key) => `${pk}\u0000${sk}`;
+
+/** Access and erasure: off the request path (the admin API and CLI). */
+export class DynamoDbPersonData extends TableStore implements PersonDataStore {
+  readonly #keyring: PersonKeyring;
+
+  constructor(db: DynamoDBDocumentClient, leadsTable: string, keyring: PersonKeyring) {
+    super(db, leadsTable);
+    this.#keyring = keyring;
+  }
+
+  async findPerson(accountId: string, person: PersonHandle): Promise<PersonRecords> {
+    const { refs, items } = await this.#itemsOf(accountId, person);
+    const leads: LeadRecord[] = [];
+    const rejections: StoredRejection[] = [];
+    for (const ref of refs) {
+      const item = items.get(keyText(keyOf(ref)));
+      if (!item) continue;
+      if (isLeadRef(ref)) leads.push(leadRecordOf(item));
+      else rejections.push(rejectionOfItem(item));
+    }
+    leads.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    rejections.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
+    return { leads, rejections };
+  }
+
+  /**
+   * One transaction per item (a lead with its lookup items, claim and idempotency record; or a
+   * rejection record with its lookup items), each adding to the erasure's journal in the same
+   * transaction, so the counts are exact however often a failed erasure is run again. Every delete is
+   * conditioned on the item still being there: an item erased by a concurrent erasure is not counted.
+   */
+  async erasePerson(accountId: string, person: PersonHandle): Promise<ErasureCounts> {
+    const digest = await this.#keyring.digest(person);
+    const journal: Key = { pk: `ERASURE#${accountId}#${digest}`, sk: 'ERASURE' };
+    await this.#openJournal(journal);
+    const { refs, items } = await this.#itemsOf(accountId, person);
+    for (const ref of refs) {
+      const item = items.get(keyText(keyOf(ref)));
+      if (!item) {
+        // What it named is gone (a rejection's TTL ran first): the pointer goes too.
+        await orUnavailable(() => this.db.send(new DeleteCommand({ TableName: this.table, Key: { pk: ref.pk, sk: ref.sk } })));
+      } else if (!isLeadRef(ref)) {
+        await this.#eraseRejection(item, journal);
+      } else if (ref.role === 'alternate_number') {
+        await this.#eraseAlternateNumber(item, ref, journal);
+      } else {
+        await this.#eraseLead(accountId, item, ref, journal);
+      }
+    }
+    return this.#closeJournal(journal);
+  }
+
+  // ---- erasure steps -------------------------------------------------------------------------------
+
+  /** The lead, its lookup items, its mobile claim when it is the original, and its idempotency record as a tombstone. */
+  async #eraseLead(accountId: string, item: Record<string, any>, ref: PersonRef, journal: Key): Promise<void> {
+    const lead = leadRecordOf(item);
+    const lookups = await Promise.all(
+      referencesOfLead(lead).map(async ({ handle }) => ({
+        Delete: { TableName: this.table, Key: { pk: personPk(accountId, await this.#keyring.digest(handle), leadRefSk(lead.id)), sk: leadRefSk(lead.id) } },
+      })),
+    );
+    const claimKey = { pk: item.pk as string, sk: `MOBILE#${lead.mobile_number}` };
+    const claim = await this.#get(claimKey);
+    const tombstone = await this.#idempotencyWrite(ref.idempotency_pk, () => ({ erased: true }));
+    await this.#transact([
+      { Delete: { TableName: this.table, Key: { pk: item.pk, sk: item.sk }, ConditionExpression: 'attribute_exists(pk)' } },
+      ...lookups,
+      // The claim holds the mobile in its key, and releasing it makes the next lead an original.
+      ...(claim?.lead_id === lead.id
+        ? [{ Delete: { TableName: this.table, Key: claimKey, ConditionExpression: 'lead_id = :lead', ExpressionAttributeValues: { ':lead': lead.id } } }]
+        : []),
+      ...tombstone,
+      this.#count(journal, 'leads'),
+    ]);
+  }
+
+  /** Another person's lead keeps everything but this number; its idempotency record's copy of the lead loses it too. */
+  async #eraseAlternateNumber(item: Record<string, any>, ref: PersonRef, journal: Key): Promise<void> {
+    const number = item.alternate_number as string;
+    const withoutNumber = await this.#idempotencyWrite(ref.idempotency_pk, (stored) => {
+      if (typeof stored.lead !== 'string') return undefined;
+      const { alternate_number: _erased, ...lead } = JSON.parse(stored.lead) as LeadRecord;
+      return { lead: JSON.stringify(lead) };
+    });
+    await this.#transact([
+      {
+        Update: {
+          TableName: this.table,
+          Key: { pk: item.pk, sk: item.sk },
+          // erased_fields makes the change a Lead Erased event (shared/dynamodb/lead-stream.ts), never part of the lead record.
+          UpdateExpression: 'REMOVE alternate_number SET erased_fields = :fields',
+          ConditionExpression: 'alternate_number = :number',
+          ExpressionAttributeValues: { ':number': number, ':fields': ['alternate_number'] },
+        },
+      },
+      { Delete: { TableName: this.table, Key: { pk: ref.pk, sk: ref.sk } } },
+      ...withoutNumber,
+      this.#count(journal, 'alternate_numbers'),
+    ]);
+  }
+
+  async #eraseRejection(item: Record<string, any>, journal: Key): Promise<void> {
+    const lookupSk = rejectionRefSk(item.pk, item.sk);
+    const refs = (item.person_refs as string[] | undefined) ?? [];
+    await this.#transact([
+      { Delete: { TableName: this.table, Key: { pk: item.pk, sk: item.sk }, ConditionExpression: 'attribute_exists(pk)' } },
+      ...refs.map((pk) => ({ Delete: { TableName: this.table, Key: { pk, sk: lookupSk } } })),
+      this.#count(journal, 'rejections'),
+    ]);
+  }
+
+  /**
+   * The rewrite of a lead's idempotency record (or nothing, when there is none or it has expired):
+   * what it keeps besides its key, type and expiry is `keep(stored)`. A tombstone keeps no request
+   * hash either (a hash of a body that held the person's details).
+   */
+  async #idempotencyWrite(pk: string | undefined, keep: (stored: Record<string, any>) => Record<string, unknown> | undefined): Promise<Put[]> {
+    if (!pk) return [];
+    const stored = await this.#get({ pk, sk: 'IDEMPOTENCY' });
+    if (!stored || stored.erased) return [];
+    const kept = keep(stored);
+    if (!kept) return [];
+    const { lead: _lead, request_hash, ...rest } = stored;
+    const base = kept.erased ? { pk, sk: 'IDEMPOTENCY', item_type: stored.item_type, expires_at: stored.expires_at } : { ...rest, request_hash };
+    return [{ Put: { TableName: this.table, Item: { ...base, ...kept } } }];
+  }
+
+  /** A transaction of one item's erasure; cancelled by a condition (a concurrent erasure did it first), it counts nothing. */
+  async #transact(items: Record<string, unknown>[]): Promise<void> {
+    try {
+      await this.db.send(new TransactWriteCommand({ TransactItems: items as never }));
+    } catch (error) {
+      const reasons = cancellationReasons(error);
+      if (reasons?.some((reason) => reason.Code === 'ConditionalCheckFailed')) return;
+      throw asServiceFailure(error);
+    }
+  }
+
+  #count(journal: Key, what: keyof ErasureCounts) {
+    return { Update: { TableName: this.table, Key: journal, UpdateExpression: 'ADD #count :one', ExpressionAttributeNames: { '#count': what }, ExpressionAttributeValues: { ':one': 1 } } };
+  }
+
+  async #openJournal(journal: Key): Promise<void> {
+    try {
+      await this.db.send(
+        new PutCommand({
+          TableName: this.table,
+          Item: { ...journal, item_type: 'erasure', leads: 0, rejections: 0, alternate_numbers: 0, expires_at: Math.floor(Date.now() / 1000) + ERASURE_JOURNAL_SECONDS },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      );
+    } catch (error) {
+      // A journal left by an erasure that failed: this run goes on adding to its counts.
+      if ((error as Error).name !== 'ConditionalCheckFailedException') throw asServiceFailure(error);
+    }
+  }
+
+  /** The whole erasure's counts; the journal goes, so the next erasure starts from zeros. */
+  async #closeJournal(journal: Key): Promise<ErasureCounts> {
+    const stored = await this.#get(journal);
+    await orUnavailable(() => this.db.send(new DeleteCommand({ TableName: this.table, Key: journal })));
+    return { leads: Number(stored?.leads ?? 0), rejections: Number(stored?.rejections ?? 0), alternate_numbers: Number(stored?.alternate_numbers ?? 0) };
+  }
+
+  // ---- reads ---------------------------------------------------------------------------------------
+
+  /** One Query of each of the person's lookup partitions, in parallel, then what they name, 100 keys per BatchGetItem. */
+  async #itemsOf(accountId: string, person: PersonHandle): Promise<{ refs: PersonRef[]; items: Map<string, Record<string, any>> }> {
+    const partition = personPartition(accountId, await this.#keyring.digest(person));
+    const shards = await Promise.all(
+      Array.from({ length: PERSON_LOOKUP_SHARDS }, (_, shard) =>
+        queryAll(this.db, {
+          TableName: this.table,
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': `${partition}#${shard}` },
+          ConsistentRead: true,
+        }),
+      ),
+    );
+    const refs = shards.flat() as PersonRef[];
+    const items = new Map<string, Record<string, any>>();
+    const keys = [...new Map(refs.map((ref) => [keyText(keyOf(ref)), keyOf(ref)])).values()];
+    for (let start = 0; start < keys.length; start += 100) {
+      let pending: Record<string, any>[] | undefined = keys.slice(start, start + 100);
+      while (pending && pending.length > 0) {
+        const page = await orUnavailable(() =>
+          this.db.send(new BatchGetCommand({ RequestItems: { [this.table]: { Keys: pending!, ConsistentRead: true } } })),
+        );
+        for (const item of page.Responses?.[this.table] ?? []) items.set(keyText(item as Key), item);
+        pending = page.UnprocessedKeys?.[this.table]?.Keys as Record<string, any>[] | undefined;
+      }
+    }
+    return { refs, items };
+  }
+
+  async #get(key: Key): Promise<Record<string, any> | undefined> {
+    const { Item } = await orUnavailable(() => this.db.send(new GetCommand({ TableName: this.table, Key: key, ConsistentRead: true })));
+    return Item;
+  }
+}
