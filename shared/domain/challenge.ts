@@ -124,7 +124,7 @@ export const checkedChallenge = (request: ChallengeRequest, browserKey: boolean)
     throw new InvalidKeyOptionError('captcha', `unknown challenge provider ${JSON.stringify(request.provider)}: the providers are ${CHALLENGE_PROVIDERS.join(', ')}`);
   }
   const secret = typeof request.secret === 'string' ? request.secret.trim() : '';
-  if (secret === '') throw new InvalidKeyOptionError('captcha', "the challenge provider's secret is required");
+  if (secret === '') throw new InvalidKeyOptionError('captcha', "the challenge provider's secret is required (with the admin CLI from CAPTCHA_SECRET or standard input; in the admin API as captcha.secret)");
   if (secret.length > 1000) throw new InvalidKeyOptionError('captcha', "the challenge provider's secret is longer than 1000 characters");
   return { provider: provider as ChallengeProvider, secret };
 };
