@@ -6,11 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { siteverifyClient } from '../../shared/captcha/siteverify.ts';
-import { ChallengeSecrets } from '../../shared/domain/challenge.ts';
-import { challengeSecretScope } from '../../shared/captcha/secrets.ts';
-import { localCipherFromEnvironment } from '../../shared/meta/token-cipher.ts';
 import { adminApi } from '../support/admin-handler.ts';
-import { fakeSiteverify, type FakeSiteverify } from '../support/fake-siteverify.ts';
+import { challengesAgainst, fakeSiteverify, type FakeSiteverify } from '../support/fake-siteverify.ts';
 import { testService, validBody, type TestService } from '../support/service.ts';
 
 const SECRET = '0x4AAAAAAAtestsecret-never-logged';
@@ -21,10 +18,7 @@ let provider: FakeSiteverify;
 let service: TestService;
 const keys: Record<string, string> = {};
 
-const challenges = (options: { timeoutMs?: number } = {}) => ({
-  verifier: siteverifyClient({ verifyUrl: provider.url, ...options }),
-  secrets: new ChallengeSecrets(localCipherFromEnvironment({}, challengeSecretScope)),
-});
+const challenges = (options: { timeoutMs?: number } = {}) => challengesAgainst(provider, options);
 
 /** An account with a Turnstile key, a reCAPTCHA key, an hCaptcha key and a browser key without a challenge. */
 const withKeys = async (target: TestService, accountId: string) => {

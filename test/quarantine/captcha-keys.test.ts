@@ -8,13 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { runAdmin } from '../../scripts/admin.ts';
 import { hashApiKey } from '../../shared/domain/api-keys.ts';
-import { ChallengeSecrets } from '../../shared/domain/challenge.ts';
-import { challengeSecretScope } from '../../shared/captcha/secrets.ts';
-import { siteverifyClient } from '../../shared/captcha/siteverify.ts';
-import { localCipherFromEnvironment } from '../../shared/meta/token-cipher.ts';
 import { createDocumentClient } from '../../shared/dynamodb/client.ts';
 import { adminApi } from '../support/admin-handler.ts';
-import { fakeSiteverify, type FakeSiteverify } from '../support/fake-siteverify.ts';
+import { challengesAgainst, fakeSiteverify, type FakeSiteverify } from '../support/fake-siteverify.ts';
 import { testService, validBody, type TestService } from '../support/service.ts';
 
 const SECRET = 'captcha-secret-0x4AAAA-never-shown';
@@ -29,10 +25,7 @@ let env: NodeJS.ProcessEnv;
 
 beforeAll(async () => {
   provider = await fakeSiteverify(SECRET);
-  service = await testService({
-    configCacheTtlSeconds: 0,
-    challenges: { verifier: siteverifyClient({ verifyUrl: provider.url }), secrets: new ChallengeSecrets(localCipherFromEnvironment({}, challengeSecretScope)) },
-  });
+  service = await testService({ configCacheTtlSeconds: 0, challenges: challengesAgainst(provider) });
   admin = adminApi(service);
   env = { DYNAMODB_ENDPOINT: process.env.TEST_DYNAMODB_ENDPOINT, CONFIG_TABLE_NAME: service.tables.config, LEADS_TABLE_NAME: service.tables.leads };
   await service.seedAccount({ id: ACCOUNT, projects: { 'PRJ-1': ['CMP-1'] }, website: ['Skyline landing page'] });

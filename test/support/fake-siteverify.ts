@@ -7,6 +7,11 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { challengeSecretScope } from '../../shared/captcha/secrets.ts';
+import { siteverifyClient, type SiteverifyOptions } from '../../shared/captcha/siteverify.ts';
+import { ChallengeSecrets } from '../../shared/domain/challenge.ts';
+import type { ChallengeDependencies } from '../../shared/http/middleware/captcha-challenge.ts';
+import { localCipherFromEnvironment } from '../../shared/meta/token-cipher.ts';
 
 export interface SiteverifyRequest {
   readonly secret: string | null;
@@ -60,3 +65,9 @@ export const fakeSiteverify = async (expectedSecret: string) => {
 };
 
 export type FakeSiteverify = Awaited<ReturnType<typeof fakeSiteverify>>;
+
+/** A service's challenge checking against the fake, with the local cipher of challenge secrets. */
+export const challengesAgainst = (provider: Pick<FakeSiteverify, 'url'>, options: Omit<SiteverifyOptions, 'verifyUrl'> = {}): ChallengeDependencies => ({
+  verifier: siteverifyClient({ verifyUrl: provider.url, ...options }),
+  secrets: new ChallengeSecrets(localCipherFromEnvironment({}, challengeSecretScope)),
+});
