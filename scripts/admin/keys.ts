@@ -3,7 +3,8 @@
  * lifecycle (shared/domain/api-keys.ts) that the admin API's AccountKeys calls too.
  */
 import { createKey, listKeys, revokeKey, rotateKey, type IssuedKey, type KeyAdminDependencies, type KeySummary } from '../../shared/domain/api-keys.ts';
-import { adminChallengeSecretCipher } from '../../shared/captcha/secrets.ts';
+import { challengeSecretScope } from '../../shared/captcha/secrets.ts';
+import { pageTokenCipherFromEnvironment } from '../../shared/meta/token-cipher.ts';
 import { CHALLENGE_PROVIDERS } from '../../shared/domain/challenge.ts';
 import type { DynamoDbRepository } from '../../shared/dynamodb/repository.ts';
 import { HELP, list, optional, printJsonOr, required, seconds, table, UsageError, type AdminIo, type CommandModule } from './command.ts';
@@ -13,7 +14,8 @@ export const keyAdmin = (repository: DynamoDbRepository, env: NodeJS.ProcessEnv 
   keys: repository.keys,
   accounts: repository.accounts,
   // Built when a challenge is sealed: creating any other key needs no KMS key.
-  challengeSecrets: { seal: (accountId, secret) => adminChallengeSecretCipher(env).seal(accountId, secret) },
+  // The KMS SDK client with the operator's credentials (as for page tokens), or the local cipher.
+  challengeSecrets: { seal: (accountId, secret) => pageTokenCipherFromEnvironment(env, challengeSecretScope).seal(accountId, secret) },
 });
 
 /** Where a challenge's secret comes from: this variable, else standard input; never an argument. */

@@ -5,12 +5,13 @@
  *
  * The functions (the website lead function opens, the admin function seals) make one signed KMS call
  * each (shared/aws/signed-json.ts), not the KMS SDK client, which would take the website bundle past
- * its cold-start budget. The admin CLI seals with the SDK client, as it does page tokens.
+ * its cold-start budget. The admin CLI seals with the SDK client, as it does page tokens
+ * (scripts/admin/keys.ts).
  */
 import type { ChallengeSecretCipher } from '../domain/challenge.ts';
 import { awsJsonCall } from '../aws/signed-json.ts';
 import { currentDeadline } from '../deadline.ts';
-import { KMS_SEALED_PREFIX, localCipherFromEnvironment, PAGE_TOKEN_KEY_ID, pageTokenCipherFromEnvironment, type SealScope } from '../meta/token-cipher.ts';
+import { KMS_SEALED_PREFIX, localCipherFromEnvironment, PAGE_TOKEN_KEY_ID, type SealScope } from '../sealed-secrets.ts';
 
 export const challengeSecretScope: SealScope = {
   context: (accountId) => ({ lead_intake_captcha_account: accountId }),
@@ -61,6 +62,3 @@ export const challengeSecretCipherFromEnvironment = (env: NodeJS.ProcessEnv = pr
   if (env.AWS_LAMBDA_FUNCTION_NAME) throw new Error(`${PAGE_TOKEN_KEY_ID} is not set`);
   return localCipherFromEnvironment(env, challengeSecretScope);
 };
-
-/** The admin CLI's cipher: the KMS SDK client with the operator's credentials, or the local cipher. */
-export const adminChallengeSecretCipher = (env: NodeJS.ProcessEnv = process.env): ChallengeSecretCipher => pageTokenCipherFromEnvironment(env, challengeSecretScope);
