@@ -26,6 +26,8 @@ export interface Results {
 
 /** Issue 20: a function's import and first request within 1.3x of importing the client from node_modules. */
 export const COLD_START_GOAL = 1.3;
+/** Minified size of a function on the lead request path (test/cdk/bundling.test.ts holds the stack to it). */
+export const LEAD_BUNDLE_BUDGET_KB = 260;
 export const throughputGoal = (concurrency: number): number => (concurrency >= 32 ? 0.9 : 0.8);
 
 const ms = (x: number) => `${x.toFixed(2)} ms`;
@@ -132,8 +134,8 @@ export const rowsOf = (results: Results): Row[] => {
         value: `${kb(b.minifiedBytes)} (${kb(b.gzippedBytes)})`,
         floor: '',
         ratio: '',
-        target: b.informative ? '' : '<= 250 KB',
-        ...(!b.informative && { met: b.minifiedBytes <= 250 * 1024 }),
+        target: b.informative ? '' : `<= ${LEAD_BUNDLE_BUDGET_KB} KB`,
+        ...(!b.informative && { met: b.minifiedBytes <= LEAD_BUNDLE_BUDGET_KB * 1024 }),
       });
     }
     const floorRow = cs.rows.find((r) => r.subject === cs.floor)!;

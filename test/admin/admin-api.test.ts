@@ -12,7 +12,7 @@ import { DynamoDbApiKeyStore } from '../../shared/dynamodb/api-keys.ts';
 import { DynamoDbGoogleFormStore } from '../../shared/dynamodb/google-forms.ts';
 import { createDocumentClient } from '../../shared/dynamodb/client.ts';
 import { adminHandler } from '../../shared/http/admin-handler.ts';
-import { adminCall } from '../support/admin-handler-call.ts';
+import { adminCall } from '../support/admin-handler.ts';
 import { apiGatewayEvent, lambdaContext } from '../../shared/http/api-gateway-event.ts';
 import type { LeadContext, LeadResponse } from '../../shared/http/lambda.ts';
 import { testService, validBody, type Answer, type TestService } from '../support/service.ts';

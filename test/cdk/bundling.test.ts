@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, describe, expect, test } from '@jest/globals';
+import { LEAD_BUNDLE_BUDGET_KB } from '../../bench/report.ts';
 import { resources, synthesize } from './synth.ts';
 
 const outdir = mkdtempSync(path.join(tmpdir(), 'lead-intake-cdk-'));
@@ -22,13 +23,15 @@ describe('Bundling the functions', () => {
       for (const [hash, description] of hashes) {
         const bundle = path.join(outdir, `asset.${hash}`, 'index.mjs');
         expect(statSync(bundle).size).toBeGreaterThan(1_000);
-        // The cold-start budget of docs/performance.md: at most 250 KB minified on the request path. The
+        // The cold-start budget of docs/performance.md: at most LEAD_BUNDLE_BUDGET_KB minified on the request
+        // path (250 KB until the contract put the person lookup items, the quarantine, the per-key bound
+        // and the challenge on it: sections 11 and 12; the bench's cold-start section measures what it costs). The
         // Meta worker consumes a queue (no caller waits on it) and carries the KMS, SQS and Secrets Manager
         // clients besides DynamoDB's: its own budget is 340 KB. The admin function answers the CRM's backend
         // (no lead sender waits on it) and carries the lead store and duplicate rules for releasing
         // quarantined submissions (CONTRACT.md section 11) and a person's access and erasure (section 12):
-        // its own budget is 280 KB.
-        const budget = description.includes('Meta leadgen worker') ? 340 : description.includes('admin API') ? 280 : 250;
+        // its own budget is 300 KB.
+        const budget = description.includes('Meta leadgen worker') ? 340 : description.includes('admin API') ? 300 : LEAD_BUNDLE_BUDGET_KB;
         expect(statSync(bundle).size).toBeLessThanOrEqual(budget * 1024);
         expect(statSync(path.join(outdir, `asset.${hash}`, 'index.mjs.map')).size).toBeGreaterThan(0);
         // Only the environment credentials provider: no STS/SSO clients from the default chain.

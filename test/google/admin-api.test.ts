@@ -6,7 +6,7 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { adminRuntime } from '../../shared/admin-runtime.ts';
 import { adminHandler } from '../../shared/http/admin-handler.ts';
-import { adminCall } from '../support/admin-handler-call.ts';
+import { adminCall } from '../support/admin-handler.ts';
 import { uniqueMobile } from '../support/service.ts';
 import { googleTestService, standardColumns, type GoogleTestService } from '../support/google-service.ts';
 

@@ -4,11 +4,9 @@ import { adminRuntime } from '../../shared/admin-runtime.ts';
 import { ANSWER_RESERVE_MS } from '../../shared/deadline.ts';
 import type { DuplicateSetting } from '../../shared/domain/lead.ts';
 import { adminHandler } from '../../shared/http/admin-handler.ts';
-import { apiGatewayEvent, lambdaContext } from '../../shared/http/api-gateway-event.ts';
-import type { LeadContext, LeadResponse } from '../../shared/http/lambda.ts';
-import { matchAdminPath, routeKeyOf } from '../../shared/routes.ts';
 import { fieldData, leadgenNotification } from '../support/fake-graph.ts';
 import { accountsBehind, healedBeforeEach, appliedThenLost, nthOf, startFaultRelay, type AppliedThenLost, type FaultRelay } from '../support/fault-relay.ts';
+import { adminCall } from '../support/admin-handler.ts';
 import { metaTestService, type MetaTestService } from '../support/meta-service.ts';
 import { testService, uniqueMobile, validBody, type Answer, type TestService } from '../support/service.ts';
 
@@ -199,19 +197,9 @@ describe('the admin API, when DynamoDB applied its write and the answer was lost
   });
 
   const admin = async (method: string, path: string, body?: unknown): Promise<Answer & { ms: number; startedAt: number }> => {
-    const match = matchAdminPath(path)!;
-    const route = match.routes.find((r) => r.method === method)!;
-    const event = apiGatewayEvent({
-      method,
-      path,
-      headers: { 'content-type': 'application/json' },
-      ...(body !== undefined && { body: JSON.stringify(body) }),
-      routeKey: routeKeyOf(route),
-      pathParameters: match.pathParameters,
-    });
     const started = performance.now();
-    const response = (await handler(event, lambdaContext('admin', TIMEOUT_MS) as LeadContext)) as LeadResponse;
-    return { status: response.statusCode, headers: response.headers, body: response.body ? JSON.parse(response.body) : undefined, ms: performance.now() - started, startedAt: started };
+    const answer = await adminCall(handler, method, path, body, { timeoutMs: TIMEOUT_MS });
+    return { ...answer, ms: performance.now() - started, startedAt: started };
   };
 
   /**
