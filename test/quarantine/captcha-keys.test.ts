@@ -9,7 +9,9 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { runAdmin } from '../../scripts/admin.ts';
 import { hashApiKey } from '../../shared/domain/api-keys.ts';
 import { createDocumentClient } from '../../shared/dynamodb/client.ts';
-import { adminApi } from '../support/admin-handler.ts';
+import { adminRuntime } from '../../shared/admin-runtime.ts';
+import { adminHandler } from '../../shared/http/admin-handler.ts';
+import { adminApi, adminCall } from '../support/admin-handler.ts';
 import { challengesAgainst, fakeSiteverify, type FakeSiteverify } from '../support/fake-siteverify.ts';
 import { testService, validBody, type TestService } from '../support/service.ts';
 
@@ -128,6 +130,16 @@ describe('the admin API', () => {
     expect(listed.status).toBe(200);
     expect(listed.body.find((key: { key_id: string }) => key.key_id === rotated.body.key_id)).toMatchObject({ captcha: 'turnstile' });
     expect(JSON.stringify(listed.body)).not.toContain(SECRET);
+  });
+
+  it('never writes the secret to the admin function’s log lines, created or refused', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const logged = adminHandler(adminRuntime(service.repository, (line) => void lines.push({ ...line })));
+    expect((await adminCall(logged, 'POST', keysPath, { origins: [SHOP], captcha: { provider: 'hcaptcha', secret: SECRET } })).status).toBe(201);
+    expect((await adminCall(logged, 'POST', keysPath, { captcha: { provider: 'hcaptcha', secret: SECRET } })).status).toBe(400);
+    expect((await adminCall(logged, 'POST', keysPath, { origins: [SHOP], captcha: { provider: 'nope', secret: SECRET } })).status).toBe(400);
+    expect(lines.length).toBeGreaterThanOrEqual(3);
+    expect(JSON.stringify(lines)).not.toContain(SECRET);
   });
 
   it.each([
