@@ -8,6 +8,7 @@ import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
+import { GOOGLE_FORM_PK_PREFIX } from '../../shared/dynamodb/google-forms.ts';
 import { configTable, leadsTable, rejectionReasonIndex, type TableDefinition } from '../../shared/dynamodb/tables.ts';
 import { personKeySettings } from '../../shared/person-keyring.ts';
 
@@ -86,6 +87,20 @@ export class LeadTables extends Construct {
     // Not Table.grant: with an index on the table it adds `<table>/index/*`, which the request path never reads.
     iam.Grant.addToPrincipal({ grantee, actions: [...leadFunctionTableAccess.leads], resourceArns: [this.leads.tableArn] });
     this.personKey.grantRead(grantee);
+  }
+
+  /**
+   * The Google Ads webhook's guard (shared/dynamodb/google-forms.ts): each lead or rejection record it
+   * writes carries a ConditionCheck of its form's item, so ConditionCheckItem on the Config table, and
+   * only on items whose partition key is a form's (IAM authorises a transaction's check on its own).
+   */
+  grantGoogleFormGuard(grantee: iam.IGrantable): void {
+    iam.Grant.addToPrincipal({
+      grantee,
+      actions: ['dynamodb:ConditionCheckItem'],
+      resourceArns: [this.config.tableArn],
+      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${GOOGLE_FORM_PK_PREFIX}*`] } },
+    });
   }
 
   /** Exactly the actions of `adminFunctionTableAccess`, on each table (and, for Query, the Leads table's index), and the lookup key. */

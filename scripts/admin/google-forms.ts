@@ -68,12 +68,12 @@ const googleForms: CommandModule = {
   'rotate-google-form-key': {
     usage: 'rotate-google-form-key --form-id FORM [--json]',
     summary:
-      "Give a connected form a new webhook key, printed once; the old key answers 401 (at once locally, within CONFIG_CACHE_TTL_SECONDS in AWS). Paste the new one into the form's webhook settings.",
+      "Give a connected form a new webhook key, printed once; the old key answers 401 at once. Paste the new one into the form's webhook settings.",
     options: { ...HELP, 'form-id': { type: 'string' }, json: { type: 'boolean' } },
     positionals: [],
     run: async ({ values }, repository, io) => {
       const form = await rotateGoogleFormKey(formAdmin(repository()), required(values['form-id'], '--form-id', 'rotate-google-form-key').trim());
-      printIssued(form, values.json, io, `Google Ads form ${form.form_id} of account ${form.account_id} has a new key; the old one answers 401 (in AWS once the functions' cached copy expires, CONFIG_CACHE_TTL_SECONDS).`);
+      printIssued(form, values.json, io, `Google Ads form ${form.form_id} of account ${form.account_id} has a new key; the old one answers 401 from now on.`);
     },
   },
   'google-forms': {
@@ -88,7 +88,7 @@ const googleForms: CommandModule = {
   },
   'remove-google-form': {
     usage: 'remove-google-form --form-id FORM',
-    summary: 'Disconnect a Google Ads lead form: its deliveries answer 401 Invalid google_key (within CONFIG_CACHE_TTL_SECONDS in AWS); its leads are kept.',
+    summary: 'Disconnect a Google Ads lead form: its deliveries answer 401 Invalid google_key at once; its leads are kept.',
     options: { ...HELP, 'form-id': { type: 'string' } },
     positionals: [],
     run: async ({ values }, repository, io) => {

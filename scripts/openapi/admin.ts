@@ -384,13 +384,13 @@ const operations: Record<
   },
   removeGoogleForm: {
     summary: 'Disconnect a Google Ads lead form: its deliveries answer 401',
-    description: 'The form’s leads are kept. Google’s deliveries for it answer 401 `Invalid google_key` (within CONFIG_CACHE_TTL_SECONDS in functions that cached it).',
+    description: 'The form’s leads are kept. Google’s deliveries for it answer 401 `Invalid google_key` at once, even in functions that cached it.',
     answers: success('204', 'Disconnected'),
     notFound: [accountMissing, googleFormMissing],
   },
   rotateGoogleFormKey: {
     summary: 'A new key for a Google Ads lead form (shown once); the old one stops working',
-    description: 'Paste the new key into the form’s webhook settings in Google Ads. The old key answers 401 `Invalid google_key` (within CONFIG_CACHE_TTL_SECONDS in functions that cached it).',
+    description: 'Paste the new key into the form’s webhook settings in Google Ads. The old key answers 401 `Invalid google_key` at once, even in functions that cached it.',
     answers: success('201', 'The form with its new key', ref('GoogleForm')),
     notFound: [accountMissing, googleFormMissing],
   },

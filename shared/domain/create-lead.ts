@@ -8,7 +8,7 @@ import {
   SubSourceNotFoundError,
 } from './errors.ts';
 import { socialPlatforms, type AccountConfig, type LeadRecord, type LeadSource } from './lead.ts';
-import type { IdempotencyClaim, IdempotentReplay, LeadStore } from './ports.ts';
+import type { GoogleFormGuard, IdempotencyClaim, IdempotentReplay, LeadStore } from './ports.ts';
 
 /**
  * The sub source a lead names: a Website sub source name, or a social platform, each checked against
@@ -38,6 +38,8 @@ export interface CreateLeadOptions {
   readonly idempotency?: IdempotencyClaim;
   /** Run every check, including the duplicate check, and store nothing. */
   readonly dryRun?: boolean;
+  /** A Google Ads delivery's form, checked in the lead's own write (see GoogleFormGuard). */
+  readonly guard?: GoogleFormGuard;
 }
 
 export interface LeadOutcome {
@@ -63,7 +65,7 @@ export const createLead = async (
   submission: LeadSubmission,
   account: AccountView,
   { leads, newLeadId, now }: CreateLeadDependencies,
-  { idempotency, dryRun = false }: CreateLeadOptions = {},
+  { idempotency, dryRun = false, guard }: CreateLeadOptions = {},
 ): Promise<LeadOutcome> => {
   let config = account.config;
   config = await configSatisfying(account, config, (c) => hasSubSource(c, submission.subSource), SubSourceNotFoundError);
@@ -85,13 +87,13 @@ export const createLead = async (
     return stored(repeatOf(lead, config, originalLeadId));
   }
 
-  const outcome = await leads.insertOriginal(config.id, lead, idempotency);
+  const outcome = await leads.insertOriginal(config.id, lead, idempotency, guard);
   if (outcome.kind === 'stored') return stored(lead);
   if (outcome.kind !== 'duplicate') return replayed(outcome);
 
   if (config.duplicateSetting === 'ignore') throw new LeadAlreadyExistsError();
   const repeat = repeatOf(lead, config, outcome.originalLeadId);
-  const repeatOutcome = await leads.insertRepeat(config.id, repeat, idempotency);
+  const repeatOutcome = await leads.insertRepeat(config.id, repeat, idempotency, guard);
   return repeatOutcome.kind === 'stored' ? stored(repeat) : replayed(repeatOutcome);
 };
 

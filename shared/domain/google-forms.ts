@@ -61,9 +61,10 @@ interface Cached {
  * Connected forms by id, cached per container for the configuration TTL like API keys, so a warm
  * delivery spends no round trip on its form. Only connected forms are cached; a key that does not
  * match a cached form re-reads the form once (its key may have just been rotated), and a form not
- * found is read again on every delivery, so a form connected a moment ago works at once. Like a
- * revoked API key, a rotated or removed form's old key may keep working for up to the TTL in a
- * container that cached it (CONTRACT.md section 9: retired and revoked within CONFIG_CACHE_TTL_SECONDS).
+ * found is read again on every delivery, so a form connected a moment ago works at once. A cached
+ * form may be older than a rotation or removal: the delivery's write checks the form as cached
+ * (GoogleFormGuard) and, refused, the webhook forgets it here and answers 401, so an old key stores
+ * nothing from the moment it is rotated or removed (CONTRACT.md section 10).
  */
 export class GoogleFormDirectory {
   readonly #reader: GoogleFormReader;
@@ -91,6 +92,11 @@ export class GoogleFormDirectory {
     const matches = keyMatches(key, form?.keyHash ?? NO_FORM_HASH);
     if (!form || !matches) throw new InvalidGoogleKeyError();
     return form;
+  }
+
+  /** Drops a cached form: its write found it rotated or removed, so the next delivery reads it afresh. */
+  forget(formId: string): void {
+    this.#cache.delete(formId);
   }
 
   async #load(formId: string): Promise<GoogleFormConnection | undefined> {

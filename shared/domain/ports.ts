@@ -113,14 +113,26 @@ export type OriginalLeadOutcome =
 
 export type RepeatLeadOutcome = { readonly kind: 'stored' } | IdempotentReplay;
 
+/**
+ * The connection a Google Ads delivery was authenticated against, as the container trusted it (its
+ * cache may be older than a rotation or removal). A write given a guard stores nothing, and throws
+ * GoogleFormChangedError, unless the form is still connected to that account with that key hash, checked
+ * in the write itself (CONTRACT.md section 10: a rotated or removed key answers 401 at once).
+ */
+export interface GoogleFormGuard {
+  readonly formId: string;
+  readonly accountId: string;
+  readonly keyHash: string;
+}
+
 export interface LeadStore {
   /**
    * Stores the lead as the original of its (account, project, mobile) in one atomic write, or
    * stores nothing and names the original that exists already.
    */
-  insertOriginal(accountId: string, lead: LeadRecord, idempotency?: IdempotencyClaim): Promise<OriginalLeadOutcome>;
+  insertOriginal(accountId: string, lead: LeadRecord, idempotency?: IdempotencyClaim, guard?: GoogleFormGuard): Promise<OriginalLeadOutcome>;
   /** Stores a repeated lead (the original exists already). */
-  insertRepeat(accountId: string, lead: LeadRecord, idempotency?: IdempotencyClaim): Promise<RepeatLeadOutcome>;
+  insertRepeat(accountId: string, lead: LeadRecord, idempotency?: IdempotencyClaim, guard?: GoogleFormGuard): Promise<RepeatLeadOutcome>;
   /** The original lead's id for a mobile number in a project, read without writing (dry runs). */
   findOriginal(accountId: string, projectId: string, mobile: string): Promise<string | undefined>;
 }
@@ -167,7 +179,7 @@ export interface RejectionLog {
    * records past the bound of a minute are counted instead (one `suppressed` counter per key and
    * minute).
    */
-  record(accountId: string, rejection: Rejection): Promise<void>;
+  record(accountId: string, rejection: Rejection, guard?: GoogleFormGuard): Promise<void>;
 }
 
 /** A rejection record as it is read back. */

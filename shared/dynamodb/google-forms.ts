@@ -8,11 +8,14 @@
  * that partition whole, and have no use for forms or key hashes.
  */
 import { GetCommand, TransactWriteCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import type { GoogleFormConnection, GoogleFormReader, GoogleFormRegistry } from '../domain/ports.ts';
+import { GoogleFormChangedError } from '../domain/google-errors.ts';
+import type { GoogleFormConnection, GoogleFormGuard, GoogleFormReader, GoogleFormRegistry } from '../domain/ports.ts';
 import { asServiceFailure } from './failures.ts';
-import { cancellationReasons, orUnavailable, queryAll, TableStore } from './requests.ts';
+import { cancellationReasons, orUnavailable, queryAll, TableStore, type CancellationReason } from './requests.ts';
 
-const formKey = (formId: string) => ({ pk: `GOOGLEFORM#${formId}`, sk: 'GOOGLEFORM' });
+/** A form's partition key begins so: the webhook's IAM grant of its guard's ConditionCheck names it (lib/constructs/lead-tables.ts). */
+export const GOOGLE_FORM_PK_PREFIX = 'GOOGLEFORM#';
+const formKey = (formId: string) => ({ pk: `${GOOGLE_FORM_PK_PREFIX}${formId}`, sk: 'GOOGLEFORM' });
 const listingKey = (accountId: string, formId: string) => ({ pk: `GOOGLEFORMS#${accountId}`, sk: `FORM#${formId}` });
 
 const connectionOf = (item: Record<string, any>): GoogleFormConnection => ({
@@ -41,6 +44,29 @@ const listingItem = (form: Omit<GoogleFormConnection, 'keyHash'>) => ({
   campaign_id: form.campaignId,
   connected_at: form.connectedAt,
 });
+
+/**
+ * A Google delivery's guard as a transaction item: the form's item still names that account and that
+ * key hash. It rides in the write the delivery makes anyway (the lead's transaction, or its rejection
+ * record's), so a rotated or removed key is refused at once at no extra round trip, whatever the
+ * container cached. The lead functions may ConditionCheckItem only items of this partition shape.
+ */
+export const googleFormGuardCheck = (configTable: string, guard: GoogleFormGuard) => ({
+  ConditionCheck: {
+    TableName: configTable,
+    Key: formKey(guard.formId),
+    ConditionExpression: 'key_hash = :guardHash AND account_id = :guardAccount',
+    ExpressionAttributeValues: { ':guardHash': guard.keyHash, ':guardAccount': guard.accountId },
+  },
+});
+
+/**
+ * Throws GoogleFormChangedError when the guard's item (at `index` of the cancelled transaction's items)
+ * failed its condition: read by index, so it is never taken for a duplicate or a used idempotency key.
+ */
+export const checkGoogleFormGuard = (reasons: readonly CancellationReason[], index: number, guard: GoogleFormGuard | undefined): void => {
+  if (guard && reasons[index]?.Code === 'ConditionalCheckFailed') throw new GoogleFormChangedError(guard.formId);
+};
 
 /** The webhook's read of a form: one strongly consistent GetItem (a form connected a moment ago works at once). */
 export class DynamoDbGoogleFormReader extends TableStore implements GoogleFormReader {

@@ -10,7 +10,8 @@ import type { LeadRecord } from '../domain/lead.ts';
 import type { PersonKeyring } from '../domain/person-data.ts';
 import { containerPersonKeyring } from '../person-keyring.ts';
 import { leadLookupPuts } from './people.ts';
-import type { IdempotencyClaim, IdempotentReplay, LeadStore, OriginalLeadOutcome, RepeatLeadOutcome } from '../domain/ports.ts';
+import type { GoogleFormGuard, IdempotencyClaim, IdempotentReplay, LeadStore, OriginalLeadOutcome, RepeatLeadOutcome } from '../domain/ports.ts';
+import { checkGoogleFormGuard, googleFormGuardCheck } from './google-forms.ts';
 import { currentDeadline, keepingBack } from '../deadline.ts';
 import { asServiceFailure, RETRY_AFTER_SECONDS } from './failures.ts';
 import { LEAD_ITEM_TYPE, leadRecordOf } from './lead-items.ts';
@@ -38,11 +39,20 @@ const idempotencyPk = (accountId: string, key: string) => `IDEMPOTENCY#${account
 export class DynamoDbLeadStore extends TableStore implements LeadStore {
   readonly #retry: TransactionRetryPolicy;
   readonly #keyring: PersonKeyring;
+  /** The Config table, where a Google delivery's guard checks its form (googleFormGuardCheck). */
+  readonly #configTable: string | undefined;
 
-  constructor(db: DynamoDBDocumentClient, leadsTable: string, retry: TransactionRetryPolicy = DEFAULT_RETRY, keyring: PersonKeyring = containerPersonKeyring()) {
+  constructor(
+    db: DynamoDBDocumentClient,
+    leadsTable: string,
+    retry: TransactionRetryPolicy = DEFAULT_RETRY,
+    keyring: PersonKeyring = containerPersonKeyring(),
+    configTable?: string,
+  ) {
     super(db, leadsTable);
     this.#retry = retry;
     this.#keyring = keyring;
+    this.#configTable = configTable;
   }
 
 
@@ -50,11 +60,13 @@ export class DynamoDbLeadStore extends TableStore implements LeadStore {
    * One TransactWriteItems: the mobile claim, guarded by attribute_not_exists, and the lead. Both are
    * stored or neither. When the claim exists, DynamoDB hands back the existing claim in the same call
    * (ReturnValuesOnConditionCheckFailure), which names the original lead. The person lookup items
-   * (CONTRACT.md section 12) ride in the same transaction, after the claim, lead and key.
+   * (CONTRACT.md section 12) ride in the same transaction, after the claim, lead and key; a Google
+   * delivery's guard last of all.
    */
-  async insertOriginal(accountId: string, lead: LeadRecord, idempotency?: IdempotencyClaim): Promise<OriginalLeadOutcome> {
+  async insertOriginal(accountId: string, lead: LeadRecord, idempotency?: IdempotencyClaim, guard?: GoogleFormGuard): Promise<OriginalLeadOutcome> {
     const pk = projectPk(accountId, lead.projectID);
     const lookups = await this.#lookupPuts(accountId, lead, idempotency);
+    const guardIndex = 2 + (idempotency ? 1 : 0) + lookups.length;
     const claim = { pk, sk: `MOBILE#${lead.mobile_number}`, item_type: 'mobile_claim', lead_id: lead.id, created_at: lead.created_at };
     const command = () =>
       new TransactWriteCommand({
@@ -70,10 +82,13 @@ export class DynamoDbLeadStore extends TableStore implements LeadStore {
           { Put: { TableName: this.table, Item: this.#leadItem(accountId, lead) } },
           ...(idempotency ? [this.#idempotencyPut(accountId, lead, idempotency)] : []),
           ...lookups,
+          ...this.#guardChecks(guard),
         ],
       });
 
     return this.#writeLead(accountId, lead, () => this.db.send(command()), async (reasons) => {
+      // First: a form rotated or removed since its key was checked stores nothing, whatever else failed.
+      checkGoogleFormGuard(reasons, guardIndex, guard);
       // The key was used before: whatever else failed, the sender is retrying (or reusing it).
       const replay = idempotency && replayOf(reasons[2], idempotency);
       if (replay) return replay.kind === 'replay' && replay.lead.id === lead.id ? ({ kind: 'stored' } as const) : replay;
@@ -94,18 +109,23 @@ export class DynamoDbLeadStore extends TableStore implements LeadStore {
    * (DynamoDB Local serialises transactions per partition key: 100 simultaneous repeats timed out).
    * Under an idempotency key, the key must be atomic with the lead: one transaction of all of them.
    */
-  async insertRepeat(accountId: string, lead: LeadRecord, idempotency?: IdempotencyClaim): Promise<RepeatLeadOutcome> {
+  async insertRepeat(accountId: string, lead: LeadRecord, idempotency?: IdempotencyClaim, guard?: GoogleFormGuard): Promise<RepeatLeadOutcome> {
     const item = this.#leadItem(accountId, lead);
     const lookups = await this.#lookupPuts(accountId, lead, idempotency);
-    const send = idempotency
-      ? () =>
-          this.db.send(
-            new TransactWriteCommand({
-              TransactItems: [{ Put: { TableName: this.table, Item: item } }, this.#idempotencyPut(accountId, lead, idempotency), ...lookups],
-            }),
-          )
-      : () => putAll(this.db, this.table, [item, ...lookups.map(({ Put }) => Put.Item)]);
+    const idempotencyPuts = idempotency ? [this.#idempotencyPut(accountId, lead, idempotency)] : [];
+    const guardIndex = 1 + idempotencyPuts.length + lookups.length;
+    // A guard is a condition too: with one, the repeat is a transaction like a keyed one.
+    const send =
+      idempotency || guard
+        ? () =>
+            this.db.send(
+              new TransactWriteCommand({
+                TransactItems: [{ Put: { TableName: this.table, Item: item } }, ...idempotencyPuts, ...lookups, ...this.#guardChecks(guard)],
+              }),
+            )
+        : () => putAll(this.db, this.table, [item, ...lookups.map(({ Put }) => Put.Item)]);
     return this.#writeLead(accountId, lead, send, async (reasons) => {
+      checkGoogleFormGuard(reasons, guardIndex, guard);
       const replay = idempotency && replayOf(reasons[1], idempotency);
       if (!replay) return undefined;
       return replay.kind === 'replay' && replay.lead.id === lead.id ? ({ kind: 'stored' } as const) : replay;
@@ -188,6 +208,13 @@ export class DynamoDbLeadStore extends TableStore implements LeadStore {
   }
 
   // ---- internals -----------------------------------------------------------------------------
+
+  /** The guard's ConditionCheck, when there is one (none for the four endpoints and Meta). */
+  #guardChecks(guard: GoogleFormGuard | undefined) {
+    if (!guard) return [];
+    if (this.#configTable === undefined) throw new Error('a guarded lead write needs the Config table');
+    return [googleFormGuardCheck(this.#configTable, guard)];
+  }
 
   /** The lead's person lookup items (shared/dynamodb/people.ts): no request of their own. */
   #lookupPuts(accountId: string, lead: LeadRecord, idempotency?: IdempotencyClaim) {

@@ -13,15 +13,16 @@
  * until they expire, under their request id; they are not in the index, so not listed by reason.
  */
 import { createHash } from 'node:crypto';
-import { PutCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { ulidAt, ulidsAt } from '../domain/lead-id.ts';
 import type { PersonKeyring } from '../domain/person-data.ts';
 import { boundedRejection, REJECTION_DAYS } from '../domain/rejections.ts';
-import type { Rejection, RejectionLog } from '../domain/ports.ts';
+import type { GoogleFormGuard, Rejection, RejectionLog } from '../domain/ports.ts';
+import { checkGoogleFormGuard, googleFormGuardCheck } from './google-forms.ts';
 import { rejectionReasonIndex } from './tables.ts';
 import { containerPersonKeyring } from '../person-keyring.ts';
 import { rejectionLookups } from './people.ts';
-import { cancellationReasons, epochSeconds, orUnavailable, putAll, TableStore } from './requests.ts';
+import { cancellationReasons, epochSeconds, orUnavailable, putAll, TableStore, writeOrReadBack } from './requests.ts';
 import { asServiceFailure } from './failures.ts';
 
 export const REJECTION_SECONDS = REJECTION_DAYS * 24 * 60 * 60;
@@ -55,20 +56,25 @@ export class DynamoDbRejectionLog extends TableStore implements RejectionLog {
   readonly #ids = ulidsAt();
 
   readonly #keyring: PersonKeyring;
+  /** The Config table, where a Google delivery's guard checks its form (googleFormGuardCheck). */
+  readonly #configTable: string | undefined;
 
-  constructor(db: DynamoDBDocumentClient, table: string, options: RejectionLogOptions = {}, keyring: PersonKeyring = containerPersonKeyring()) {
+  constructor(db: DynamoDBDocumentClient, table: string, options: RejectionLogOptions = {}, keyring: PersonKeyring = containerPersonKeyring(), configTable?: string) {
     super(db, table);
     this.#perMinute = options.recordsPerMinute ?? DEFAULT_REJECTION_RECORDS_PER_MINUTE;
     this.#keyring = keyring;
+    this.#configTable = configTable;
   }
 
   /**
    * The record, with the lookup items that find it by the person it names (CONTRACT.md section 12), in
    * the one request it costs: a put alone, one BatchWriteItem with them, or (a browser key's) the
    * transaction with the minute's count. The person's details are not kept beside the record, only
-   * their keyed hashes, in the lookup items' keys.
+   * their keyed hashes, in the lookup items' keys. A Google delivery's record (given its guard) is one
+   * transaction of them and the guard's ConditionCheck instead: nothing is kept when the form was
+   * rotated or removed since its key was checked (GoogleFormChangedError).
    */
-  async record(accountId: string, { person, ...rejection }: Rejection): Promise<void> {
+  async record(accountId: string, { person, ...rejection }: Rejection, guard?: GoogleFormGuard): Promise<void> {
     // The record's time is the refusal's: the minute of the bound, its created_at and the time in its id.
     const createdAt = new Date(rejection.at);
     const id = this.#ids(createdAt.getTime());
@@ -76,6 +82,7 @@ export class DynamoDbRejectionLog extends TableStore implements RejectionLog {
     const lookups = await rejectionLookups(this.#keyring, this.table, accountId, { pk: record.pk, sk: record.sk }, person, record.expires_at);
     const item = { ...record, ...(lookups.personRefs.length > 0 && { person_refs: lookups.personRefs }) };
     const bounded = rejection.key_id !== undefined && rejection.browserKey === true;
+    if (guard) return this.#guarded(item, lookups.puts, guard);
     if (!bounded) {
       if (lookups.puts.length === 0) await orUnavailable(() => this.db.send(new PutCommand({ TableName: this.table, Item: item })));
       // One BatchWriteItem (requests.ts putAll): a flood of refusals neither contends with the lead
@@ -113,6 +120,31 @@ export class DynamoDbRejectionLog extends TableStore implements RejectionLog {
       this.#full.set(rejection.key_id!, minute);
       await this.#suppress(accountId, rejection, minute);
     }
+  }
+
+  /**
+   * The record, its lookup items and the guard in one transaction. A write whose answer was lost (the
+   * SDK's retries spent) is read back before a 503, so Google's redelivery after it adds no second record.
+   */
+  async #guarded(item: Record<string, unknown> & { pk: string; sk: string }, lookups: readonly { Put: unknown }[], guard: GoogleFormGuard): Promise<void> {
+    if (this.#configTable === undefined) throw new Error('a guarded rejection record needs the Config table');
+    const check = googleFormGuardCheck(this.#configTable, guard);
+    const items = [{ Put: { TableName: this.table, Item: item } }, ...lookups, check];
+    await writeOrReadBack(
+      async () => {
+        try {
+          await this.db.send(new TransactWriteCommand({ TransactItems: items as NonNullable<TransactWriteCommandInput['TransactItems']> }));
+        } catch (error) {
+          const reasons = cancellationReasons(error);
+          if (reasons) checkGoogleFormGuard(reasons, items.length - 1, guard);
+          throw asServiceFailure(error);
+        }
+      },
+      async () => {
+        const { Item } = await this.db.send(new GetCommand({ TableName: this.table, Key: { pk: item.pk, sk: item.sk }, ConsistentRead: true, ProjectionExpression: 'pk' }));
+        return Item !== undefined;
+      },
+    );
   }
 
   /** One counter item per key and minute: the records not stored, in all and per reason. */

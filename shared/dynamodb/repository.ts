@@ -40,8 +40,8 @@ export interface RequestPathStores {
 export const requestPathStores = (db: DynamoDBDocumentClient, tables: TableNames, retry?: TransactionRetryPolicy, rejectionLog?: RejectionLogOptions): RequestPathStores => ({
   keys: new DynamoDbApiKeyReader(db, tables.config),
   accounts: new DynamoDbAccountReader(db, tables.config),
-  leads: new DynamoDbLeadStore(db, tables.leads, retry),
-  rejections: new DynamoDbRejectionLog(db, tables.leads, rejectionLog),
+  leads: new DynamoDbLeadStore(db, tables.leads, retry, undefined, tables.config),
+  rejections: new DynamoDbRejectionLog(db, tables.leads, rejectionLog, undefined, tables.config),
 });
 
 /** Every store with its admin operations: the admin CLI, the seed, the bench and the tests. */
@@ -58,8 +58,8 @@ export class DynamoDbRepository implements RequestPathStores {
   constructor(db: DynamoDBDocumentClient, tables: TableNames, retry?: TransactionRetryPolicy, rejectionLog?: RejectionLogOptions, keyring: PersonKeyring = containerPersonKeyring()) {
     this.keys = new DynamoDbApiKeyStore(db, tables.config);
     this.accounts = new DynamoDbAccountStore(db, tables.config);
-    this.leads = new DynamoDbLeadArchive(db, tables.leads, retry, keyring);
-    this.rejections = new DynamoDbRejectionArchive(db, tables.leads, rejectionLog, keyring);
+    this.leads = new DynamoDbLeadArchive(db, tables.leads, retry, keyring, tables.config);
+    this.rejections = new DynamoDbRejectionArchive(db, tables.leads, rejectionLog, keyring, tables.config);
     this.metaPages = new DynamoDbMetaPageStore(db, tables.config);
     this.people = new DynamoDbPersonData(db, tables.leads, keyring);
     this.googleForms = new DynamoDbGoogleFormStore(db, tables.config);

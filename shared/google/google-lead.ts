@@ -9,6 +9,9 @@
  * the caller answers 200 all the same, since no retry by Google could fix it. A database outage,
  * including one that keeps the rejection from being recorded, propagates: the caller answers 503,
  * and Google's retry stores the lead once.
+ *
+ * Every write a delivery makes carries the form's guard (GoogleFormGuard): a key rotated, or a form
+ * removed, since the container cached the form stores nothing (GoogleFormChangedError, answered 401).
  */
 import type { AccountDirectory } from '../domain/account-directory.ts';
 import { createLead, type CreateLeadDependencies } from '../domain/create-lead.ts';
@@ -16,7 +19,7 @@ import { ClientNotFoundError, isRejection, LeadErasedError } from '../domain/err
 import { GoogleTestLeadError, InvalidGoogleKeyError } from '../domain/google-errors.ts';
 import type { LeadRecord } from '../domain/lead.ts';
 import { platformLeadIdempotency } from '../domain/platform-leads.ts';
-import type { GoogleFormConnection, RejectionLog } from '../domain/ports.ts';
+import type { GoogleFormConnection, GoogleFormGuard, RejectionLog } from '../domain/ports.ts';
 import { refusedFields } from '../domain/rejections.ts';
 import type { LeadEndpoint } from '../endpoints.ts';
 import { submissionOf } from '../http/lead-handler.ts';
@@ -55,12 +58,15 @@ export const receiveGoogleLead = async (
   deps: GoogleLeadDependencies,
 ): Promise<GoogleLeadOutcome> => {
   const body = leadFieldsOf(delivery, form);
+  // Whatever this delivery writes is refused if the form was rotated or removed since its key was checked.
+  const guard: GoogleFormGuard = { formId: form.formId, accountId: form.accountId, keyHash: form.keyHash };
   try {
     if (delivery.isTest) throw new GoogleTestLeadError();
     request.fields = validateGoogleFields(body);
     const account = await deps.directory.account(form.accountId);
     const { lead, replayed } = await createLead(submissionOf(googleAdsSource, request.fields), account, deps, {
       idempotency: platformLeadIdempotency('google-lead', GOOGLE_ADS_ENDPOINT, delivery.leadId!),
+      guard,
     });
     return { kind: 'created', lead, replayed };
   } catch (error) {
@@ -77,6 +83,7 @@ export const receiveGoogleLead = async (
         { reason: error.reason, message: error.message, fields, ...(delivery.leadId && { platformIds: { google_lead_id: delivery.leadId } }) },
         { requestId: request.requestId, body, ...(request.fields && { fields: request.fields }) },
       ),
+      guard,
     );
     return { kind: 'rejected', reason: error.reason };
   }

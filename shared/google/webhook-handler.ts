@@ -8,6 +8,7 @@
 import middy from '@middy/core';
 import type { MiddlewareObj } from '@middy/core';
 import { withinFunctionDeadline } from '../deadline.ts';
+import { GoogleFormChangedError, InvalidGoogleKeyError } from '../domain/google-errors.ts';
 import type { GoogleFormDirectory } from '../domain/google-forms.ts';
 import type { GoogleFormConnection } from '../domain/ports.ts';
 import { jsonResponse } from '../http/envelope.ts';
@@ -41,6 +42,20 @@ const googleFormKey = (forms: GoogleFormDirectory): MiddlewareObj<LeadEvent, Lea
   },
 });
 
+/**
+ * The delivery received; or, when its write found the form rotated or removed since the cached key
+ * was checked (nothing stored), the form dropped from the cache and 401 as for any wrong key.
+ */
+const receivedOrRefused = async (delivery: GoogleDelivery, form: GoogleFormConnection, context: GoogleContext, runtime: GoogleAdsRuntime) => {
+  try {
+    return await receiveGoogleLead(delivery, form, context, runtime);
+  } catch (error) {
+    if (!(error instanceof GoogleFormChangedError)) throw error;
+    runtime.forms.forget(form.formId);
+    throw new InvalidGoogleKeyError();
+  }
+};
+
 export const googleAdsHandler = (runtime: GoogleAdsRuntime) => withinFunctionDeadline(googleAdsChain(runtime));
 
 const googleAdsChain = (runtime: GoogleAdsRuntime) =>
@@ -50,7 +65,7 @@ const googleAdsChain = (runtime: GoogleAdsRuntime) =>
     .use(jsonObjectBody({ maxBytes: MAX_BODY_BYTES }))
     .use(googleFormKey(runtime.forms))
     .handler(async (_event, context) => {
-      const outcome = await receiveGoogleLead(context.delivery!, context.form!, context, runtime);
+      const outcome = await receivedOrRefused(context.delivery!, context.form!, context, runtime);
       if (outcome.kind === 'created') {
         context.leadId = outcome.lead.id;
         context.outcome = outcome.replayed ? 'idempotent_replay' : outcome.lead.is_repeated ? 'repeated' : 'created';

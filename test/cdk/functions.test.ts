@@ -92,9 +92,17 @@ describe('The lead functions', () => {
   });
 
   describe.each(leadPaths)('the function of POST %s', (path) => {
-    test('reads the Config table with GetItem and Query only', () => {
+    test('reads the Config table with GetItem and Query only (Google Ads: and checks its form items in its writes)', () => {
       const onConfig = statementsOf(path).filter((s) => JSON.stringify(s.Resource).includes('"ConfigTable"'));
-      expect(onConfig).toEqual([{ Effect: 'Allow', Action: ['dynamodb:GetItem', 'dynamodb:Query'], Resource: { 'Fn::GetAtt': ['ConfigTable', 'Arn'] } }]);
+      const reads = { Effect: 'Allow', Action: ['dynamodb:GetItem', 'dynamodb:Query'], Resource: { 'Fn::GetAtt': ['ConfigTable', 'Arn'] } };
+      // The guard of each Google delivery's write (CONTRACT.md section 10): a ConditionCheck of the form's item alone.
+      const formChecks = {
+        Effect: 'Allow',
+        Action: 'dynamodb:ConditionCheckItem',
+        Resource: { 'Fn::GetAtt': ['ConfigTable', 'Arn'] },
+        Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['GOOGLEFORM#*'] } },
+      };
+      expect(onConfig).toEqual(path === googleAdsRoute.path ? [reads, formChecks] : [reads]);
     });
 
     test('writes the Leads table with PutItem (and BatchWriteItem: a record or a repeat with its person lookup items), counts rejection records with UpdateItem, and reads back a lead with GetItem, only (no index)', () => {

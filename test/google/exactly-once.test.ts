@@ -126,8 +126,8 @@ describe('when the database is unavailable', () => {
   });
 
   it('answers 503, not 200, when a refusal cannot be recorded, so Google retries rather than the lead going missing', async () => {
-    // The record and its person lookup items are one BatchWriteItem (CONTRACT.md section 12).
-    const faults = failFirst('BatchWriteItemCommand', 1_000, () => namedError('ThrottlingException'));
+    // The record, its person lookup items and the form's guard are one TransactWriteItems (CONTRACT.md sections 10 and 12).
+    const faults = failFirst('TransactWriteItemsCommand', 1_000, () => namedError('ThrottlingException'));
     const faulty = await googleTestService({ instrument: (client) => injectFaults(client, faults.fault) });
     await faulty.seedAccount({ id: 'acc-down', projects: { 'PRJ-1': ['CMP-1'] } });
     const key = await faulty.connectForm('acc-down', '42000000002');
@@ -144,18 +144,18 @@ describe('when the database is unavailable', () => {
 
 describe('a database that accepts connections and never answers', () => {
   it.each([
-    ['the form read', 'GetItem'],
-    ['the lead write', 'TransactWriteItems'],
-    // The record and its person lookup items are one BatchWriteItem (CONTRACT.md section 12).
-    ['the rejection record of a test lead', 'BatchWriteItem'],
-  ])('answers 503 with the envelope before the function times out when %s never answers, and the retry stores once', async (_case, operation) => {
+    ['the form read', 'GetItem', false],
+    ['the lead write', 'TransactWriteItems', false],
+    // The record, its person lookup items and the form's guard are one TransactWriteItems (CONTRACT.md sections 10 and 12).
+    ['the rejection record of a test lead', 'TransactWriteItems', true],
+  ])('answers 503 with the envelope before the function times out when %s never answers, and the retry stores once', async (_case, operation, isTest) => {
     const relay = await startFaultRelay(process.env.TEST_DYNAMODB_ENDPOINT!);
     try {
       const timeoutMs = 2_000;
       const slow = await googleTestService({ endpoint: relay.endpoint, functionTimeoutMs: timeoutMs, configCacheTtlSeconds: 0 });
       await slow.seedAccount({ id: 'acc-stall', projects: { 'PRJ-1': ['CMP-1'] } });
       const key = await slow.connectForm('acc-stall', '42000000003');
-      const delivery = { leadId: googleLeadId(), formId: '42000000003', key, isTest: operation === 'BatchWriteItem', columns: standardColumns(uniqueMobile()) };
+      const delivery = { leadId: googleLeadId(), formId: '42000000003', key, isTest, columns: standardColumns(uniqueMobile()) };
       const stall: RelayAction = { kind: 'stall' };
       relay.plan((request) => (request.operation === operation ? stall : undefined));
       const started = performance.now();
@@ -167,7 +167,7 @@ describe('a database that accepts connections and never answers', () => {
 
       relay.heal();
       expect((await slow.deliver(delivery)).status).toBe(200);
-      if (operation === 'BatchWriteItem') expect((await slow.rejectionsOf('acc-stall')).filter((r) => r.google_lead_id === delivery.leadId)).toHaveLength(1);
+      if (isTest) expect((await slow.rejectionsOf('acc-stall')).filter((r) => r.google_lead_id === delivery.leadId)).toHaveLength(1);
       else expect((await slow.leadsOf('acc-stall')).filter((lead) => lead.google_lead_id === delivery.leadId)).toHaveLength(1);
     } finally {
       await relay.close();

@@ -7,6 +7,7 @@ import { adminHandler } from '../../shared/http/admin-handler.ts';
 import { fieldData, leadgenNotification } from '../support/fake-graph.ts';
 import { accountsBehind, healedBeforeEach, appliedThenLost, nthOf, startFaultRelay, type AppliedThenLost, type FaultRelay } from '../support/fault-relay.ts';
 import { adminCall } from '../support/admin-handler.ts';
+import { googleLeadId, googleTestService, standardColumns, type DeliveryParts, type GoogleTestService } from '../support/google-service.ts';
 import { metaTestService, type MetaTestService } from '../support/meta-service.ts';
 import { testService, uniqueMobile, validBody, type Answer, type TestService } from '../support/service.ts';
 
@@ -183,6 +184,85 @@ describe('the Meta worker, when DynamoDB applied its lead write and the answer w
     expect(meta.queue.deadLetters).toEqual([]);
     expect((await meta.rejectionsOf('acc-meta')).filter((rejection) => rejection.meta_leadgen_id === leadgenId)).toEqual([]);
     expect(await meta.repository.leads.checkIntegrity()).toEqual([]);
+  });
+});
+
+describe('the Google Ads webhook, when DynamoDB applied its write and the answer was lost', () => {
+  let google: GoogleTestService;
+  let key: string;
+  const FORM = '48000000001';
+  const RECEIVED = { status: true, message: 'Lead received' };
+
+  beforeAll(async () => {
+    relay.heal();
+    // A long TTL: the form is cached, so each delivery's one write carries the form's guard as a warm function's does.
+    google = await googleTestService({ endpoint: relay.endpoint, functionTimeoutMs: TIMEOUT_MS, configCacheTtlSeconds: 300 });
+    await google.seedAccount({ id: 'acc-google', duplicateSetting: 'ignore', projects: { 'PRJ-1': ['CMP-1'] } });
+    key = await google.connectForm('acc-google', FORM);
+  });
+
+  const storedFor = async (leadId: string) => ({
+    leads: (await google.leadsOf('acc-google')).filter((lead) => lead.google_lead_id === leadId),
+    records: (await google.rejectionsOf('acc-google')).filter((rejection) => rejection.google_lead_id === leadId),
+  });
+
+  /**
+   * Delivers with `fault` on the `nth` TransactWriteItems: 200 `Lead received`, or 503 in time (only
+   * when the read-back could not be answered before the deadline) after which Google's redelivery of
+   * the same lead_id is received and stores nothing more.
+   */
+  const deliveredOnce = async (delivery: DeliveryParts, fault: AppliedThenLost, nth = 1) => {
+    relay.clearSeen();
+    relay.plan(nthOf('TransactWriteItems', nth, () => ({ kind: fault })));
+    const started = performance.now();
+    const answer = await google.deliver(delivery);
+    const ms = performance.now() - started;
+    relay.heal();
+    expect(relay.seen('TransactWriteItems').map((request) => request.action)).toContain(fault);
+    expect(ms).toBeLessThan(TIMEOUT_MS);
+    const afterFault = await storedFor(delivery.leadId!);
+    if (answer.status !== 200) {
+      expect({ status: answer.status, body: answer.body }).toEqual({ status: 503, body: UNAVAILABLE });
+      expect(timelyReadBacks(relay.seen('TransactWriteItems').find((request) => request.action === fault)!.receivedAt, started)).toEqual([]);
+    } else {
+      expect(answer.body).toEqual(RECEIVED);
+    }
+    // Google redelivers what it sent (after a 503 it must; after a 200 it may): received, and no lead more stored.
+    // (A redelivery of a refused lead_id is recorded again, faults or not: records are not leads, section 10.)
+    expect(await google.deliver(delivery)).toMatchObject({ status: 200, body: RECEIVED });
+    const afterRedelivery = await storedFor(delivery.leadId!);
+    if (answer.status === 200) expect(afterRedelivery.leads).toEqual(afterFault.leads);
+    expect(await google.repository.leads.checkIntegrity()).toEqual([]);
+    return { answer, afterFault, stored: afterRedelivery };
+  };
+
+  it.each(appliedThenLost)('stores a new lead once under %s', async (fault) => {
+    const leadId = googleLeadId();
+    const { stored } = await deliveredOnce({ leadId, formId: FORM, key, columns: standardColumns(uniqueMobile()) }, fault);
+    expect(stored.leads).toHaveLength(1);
+    expect(stored.records).toEqual([]);
+  });
+
+  it.each(appliedThenLost)('keeps one record of a test lead under %s, storing no lead', async (fault) => {
+    const leadId = googleLeadId();
+    const { answer, afterFault, stored } = await deliveredOnce({ leadId, formId: FORM, key, isTest: true, columns: standardColumns(uniqueMobile()) }, fault);
+    expect(stored.leads).toEqual([]);
+    // A 200 means the record is kept, once: the SDK's resend with the same ClientRequestToken, or the read-back, never writes it twice.
+    if (answer.status === 200) expect(afterFault.records.map((record) => record.reason)).toEqual(['google_test_lead']);
+    else expect(stored.records.map((record) => record.reason)).toContain('google_test_lead');
+  });
+
+  it.each(appliedThenLost)('keeps one record of a duplicate refused under ignore under %s, the one lead untouched', async (fault) => {
+    const mobile = uniqueMobile();
+    const original = googleLeadId();
+    expect(await google.deliver({ leadId: original, formId: FORM, key, columns: standardColumns(mobile) })).toMatchObject({ status: 200 });
+    const leadId = googleLeadId();
+    // The first transaction is the claim, cancelled (the duplicate); the second is the record's.
+    const { answer, afterFault, stored } = await deliveredOnce({ leadId, formId: FORM, key, columns: standardColumns(mobile) }, fault, 2);
+    expect(stored.leads).toEqual([]);
+    if (answer.status === 200) expect(afterFault.records.map((record) => record.reason)).toEqual(['duplicate_lead']);
+    else expect(stored.records.map((record) => record.reason)).toContain('duplicate_lead');
+    expect((await google.leadsOf('acc-google')).filter((lead) => lead.mobile_number === mobile)).toHaveLength(1);
   });
 });
 
