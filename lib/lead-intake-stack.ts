@@ -14,6 +14,7 @@ import { LeadEvents } from './constructs/lead-events.ts';
 import { LeadFunction } from './constructs/lead-function.ts';
 import { LeadTables } from './constructs/lead-tables.ts';
 import { MetaLeadAds } from './constructs/meta-lead-ads.ts';
+import { grantChallengeSecrets } from './constructs/challenge-secrets.ts';
 import { Monitoring } from './constructs/monitoring.ts';
 import { resolveSettings, type LeadIntakeSettings } from './settings.ts';
 
@@ -156,6 +157,12 @@ export class LeadIntakeStack extends Stack {
       logRetentionDays: settings.logRetentionDays,
       configCacheTtlSeconds: settings.configCacheTtlSeconds,
       ...(this.node.tryGetContext('metaGraphApiUrl') && { graphApiUrl: String(this.node.tryGetContext('metaGraphApiUrl')) }),
+    });
+
+    grantChallengeSecrets({
+      key: meta.pageTokenKey,
+      openers: leadRoutes.filter((route) => route.browserFacing).map((route) => functions[route.endpoint].function),
+      sealers: [admin.function],
     });
 
     new CfnOutput(this, stackOutputs.baseUrl, { value: api.baseUrl, description: '{base_url}: POST {base_url}/api/<endpoint>-lead-create' });

@@ -21,6 +21,7 @@ import { containerPersonKeyring } from './person-keyring.ts';
 import type { AdminRuntime } from './http/admin-handler.ts';
 import { logLineSink, type LogSink } from './log.ts';
 import { runtimeSettings } from './routes.ts';
+import { challengeSecretCipherFromEnvironment } from './captcha/secrets.ts';
 
 export interface AdminStores {
   readonly accounts: AccountConfigStore;
@@ -34,7 +35,8 @@ export interface AdminStores {
 
 export const adminRuntime = ({ accounts, keys, rejections, leads, people, googleForms }: AdminStores, log: LogSink = logLineSink({ message: 'admin request' })): AdminRuntime => ({
   accounts: new AccountAdmin(accounts),
-  keys: new AccountKeys({ keys, accounts }),
+  // The cipher is built when a challenge is sealed: creating any other key needs no KMS key.
+  keys: new AccountKeys({ keys, accounts, challengeSecrets: { seal: (accountId, secret) => challengeSecretCipherFromEnvironment().seal(accountId, secret) } }),
   quarantine: { rejections, accounts, leads, newLeadId, now: () => new Date() },
   people: new PersonData(accounts, people),
   googleForms: new AccountGoogleForms({ forms: googleForms, accounts }),

@@ -4,14 +4,11 @@
  * or, for `npm start` and the tests, a fixed local value. The secret must never change once leads are
  * stored: lookup items written under another secret would no longer be found. Never logged.
  *
- * The one GetSecretValue is a signed HTTPS request of its own rather than the Secrets Manager SDK
- * client: every lead function reads it, and the client would take their bundles past the cold-start
- * budget (docs/performance.md) for one call per container. The signer is the one the DynamoDB client
- * already carries.
+ * The one GetSecretValue is a signed HTTPS request of its own (shared/aws/signed-json.ts) rather than
+ * the Secrets Manager SDK client: every lead function reads it, and the client would take their bundles
+ * past the cold-start budget (docs/performance.md) for one call per container.
  */
-import { fromEnv } from '@aws-sdk/credential-provider-env';
-import { SignatureV4 } from '@smithy/signature-v4';
-import { NodeSha256 } from './aws/node-sha256.ts';
+import { awsJsonCall } from './aws/signed-json.ts';
 import { hmacKeyring, type PersonKeyring } from './domain/person-data.ts';
 
 export const personKeySettings = {
@@ -31,23 +28,15 @@ const READ_TIMEOUT_MS = 2_000;
  * GetSecretValue of one secret, signed with the function's role credentials (from the environment, as
  * Lambda sets them). `endpoint` is Secrets Manager's regional endpoint unless a test names another.
  */
-export const readSecretString = async (secretId: string, region: string, endpoint = `https://secretsmanager.${region}.amazonaws.com`): Promise<string> => {
-  const url = new URL(endpoint);
-  const body = JSON.stringify({ SecretId: secretId });
-  const signer = new SignatureV4({ credentials: fromEnv(), region, service: 'secretsmanager', sha256: NodeSha256 });
-  const signed = await signer.sign({
-    method: 'POST',
-    protocol: url.protocol,
-    hostname: url.hostname,
-    ...(url.port && { port: Number(url.port) }),
-    path: '/',
-    headers: { host: url.host, 'content-type': 'application/x-amz-json-1.1', 'x-amz-target': 'secretsmanager.GetSecretValue' },
-    body,
+export const readSecretString = async (secretId: string, region: string, endpoint?: string): Promise<string> => {
+  const answer = await awsJsonCall<{ SecretString?: string }>({
+    service: 'secretsmanager',
+    target: 'secretsmanager.GetSecretValue',
+    region,
+    body: { SecretId: secretId },
+    timeoutMs: READ_TIMEOUT_MS,
+    ...(endpoint && { endpoint }),
   });
-  const response = await fetch(new URL('/', url), { method: 'POST', headers: signed.headers, body, signal: AbortSignal.timeout(READ_TIMEOUT_MS) });
-  const answer = (await response.json().catch(() => ({}))) as { SecretString?: string; __type?: string };
-  // The error's type only (AccessDeniedException, ResourceNotFoundException, ...): never the request.
-  if (!response.ok) throw new Error(`Secrets Manager refused the person lookup secret: HTTP ${response.status} ${answer.__type ?? ''}`.trim());
   if (!answer.SecretString) throw new Error('the person lookup secret is empty');
   return answer.SecretString;
 };

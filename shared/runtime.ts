@@ -13,6 +13,7 @@ import { configTable, leadsTable } from './dynamodb/tables.ts';
 import type { LeadRuntime } from './http/lead-handler.ts';
 import { runtimeSettings } from './routes.ts';
 import { telemetrySink } from './telemetry.ts';
+import { challengesFromEnvironment } from './captcha/runtime.ts';
 
 export const DEFAULT_CONFIG_CACHE_TTL_SECONDS = 30;
 
@@ -32,9 +33,11 @@ export interface RuntimeParts {
   readonly configCacheTtlSeconds: number;
   readonly corsAllowedOrigins: readonly string[];
   readonly log?: LeadRuntime['log'];
+  /** Challenges for browser keys; by default the environment's (shared/captcha/runtime.ts). */
+  readonly challenges?: LeadRuntime['challenges'];
 }
 
-export const leadRuntime = ({ stores, configCacheTtlSeconds, corsAllowedOrigins, log = telemetrySink() }: RuntimeParts): LeadRuntime => ({
+export const leadRuntime = ({ stores, configCacheTtlSeconds, corsAllowedOrigins, log = telemetrySink(), challenges = challengesFromEnvironment() }: RuntimeParts): LeadRuntime => ({
   directory: new AccountDirectory(stores.keys, stores.accounts, { ttlMs: configCacheTtlSeconds * 1000 }),
   leads: stores.leads,
   rejections: stores.rejections,
@@ -42,6 +45,7 @@ export const leadRuntime = ({ stores, configCacheTtlSeconds, corsAllowedOrigins,
   now: () => new Date(),
   log,
   corsAllowedOrigins,
+  challenges,
 });
 
 let containerClient: DynamoDBDocumentClient | undefined;
@@ -77,6 +81,7 @@ export const runtimeFromEnvironment = (env: NodeJS.ProcessEnv = process.env): Le
     stores: requestPathStores(documentClientFromEnvironment(env), tableNamesFromEnvironment(env), undefined, rejectionLogOptionsFromEnvironment(env)),
     configCacheTtlSeconds: configCacheTtlSecondsFromEnvironment(env),
     corsAllowedOrigins: (env[runtimeSettings.corsAllowedOrigins] ?? '*').split(',').map((origin) => origin.trim()).filter(Boolean),
+    challenges: challengesFromEnvironment(env),
   });
   return containerRuntime;
 };

@@ -13,6 +13,13 @@
  * A hidden `company_website` field (the honeypot) is left empty by people and filled by many bots; the
  * service answers a filled one as if the lead were stored, and stores nothing.
  *
+ * A challenge (a key created with `admin create-key --captcha ...`): the Turnstile, reCAPTCHA v2 or
+ * hCaptcha widget in the form puts its token in a hidden field of its own (cf-turnstile-response,
+ * g-recaptcha-response, h-captcha-response); this script sends it as `captcha_token` instead. For
+ * reCAPTCHA v3, give the form data-recaptcha-v3-site-key: a token is asked for at each submission.
+ * Tokens are single-use: the widget is reset after every answer the service gave (but a 503 or 429,
+ * which the same submission is resent after).
+ *
  * UTM parameters and gclid/fbclid of the page URL are kept for the visit (sessionStorage) and sent
  * with the lead. Field errors of the service (422 `errors`) are shown under their fields.
  *
@@ -33,6 +40,7 @@ const MESSAGES = {
   success: 'Thank you! We have received your details and will call you soon.',
   invalid: 'Please correct the highlighted fields.',
   invalidOne: 'Please correct the highlighted field.',
+  challenge: 'Please complete the check below and send again.',
   duplicate: 'You have already registered with this mobile number. Our team will call you soon.',
   tooLarge: 'Your message is too long. Please shorten it and send again.',
   busy: 'We are very busy right now. Please try again in a minute.',
@@ -61,6 +69,23 @@ const SETUP_MESSAGES = new Set([
   'Origin not allowed',
   'Dry runs are not allowed with this API key',
 ]);
+
+/** The hidden fields the challenge widgets fill with their token: sent as captcha_token. */
+const CHALLENGE_FIELDS = new Set(['cf-turnstile-response', 'g-recaptcha-response', 'h-captcha-response']);
+
+/** reCAPTCHA v3 has no widget: a token per submission, for the form's site key. */
+const recaptchaV3Token = (form) => {
+  const siteKey = form.dataset.recaptchaV3SiteKey;
+  if (!siteKey || !window.grecaptcha) return Promise.resolve(undefined);
+  return new Promise((resolve, reject) => window.grecaptcha.ready(() => window.grecaptcha.execute(siteKey, { action: 'lead_form' }).then(resolve, reject)));
+};
+
+/** A token is used once: the widget gives a new one for the next submission. */
+const resetChallenge = (form) => {
+  if (form.querySelector('.cf-turnstile') && window.turnstile) window.turnstile.reset();
+  if (form.querySelector('.g-recaptcha') && window.grecaptcha && window.grecaptcha.reset) window.grecaptcha.reset();
+  if (form.querySelector('.h-captcha') && window.hcaptcha) window.hcaptcha.reset();
+};
 
 /** UTM parameters and click ids of this visit: the URL's, else those kept from an earlier page. */
 export const trackingParameters = (search = window.location.search) => {
@@ -176,6 +201,7 @@ const payloadOf = (form, config) => {
     const text = value.trim();
     if (!text) continue;
     if (trap && name === trap.name) payload[trap.dataset.honeypot] = text;
+    else if (CHALLENGE_FIELDS.has(name)) payload.captcha_token = text;
     else payload[name] = text;
   }
   return payload;
@@ -275,6 +301,8 @@ const showAnswer = (form, { status, body, retryAfter }) => {
     return;
   }
   if (status === 422 && message === 'Lead already exists') return setMessage(form, messageOf(form, 'duplicate'), 'error');
+  // No token (the visitor has not done the check yet) or one the provider refused: a new one is needed.
+  if (status === 403 && message === 'Captcha verification failed') return setMessage(form, messageOf(form, 'challenge'), 'error');
   if (status === 413) return setMessage(form, messageOf(form, 'tooLarge'), 'error');
   if (status === 503 || status === 429) {
     const wait = retryAfter === undefined ? undefined : retryAfter < 120 ? `${retryAfter} second${retryAfter === 1 ? '' : 's'}` : `${Math.ceil(retryAfter / 60)} minutes`;
@@ -327,12 +355,18 @@ export const enhanceLeadForm = (form) => {
       button.textContent = messageOf(form, 'sending');
     }
     setMessage(form, '', null);
-    // The same values (the same bytes) keep the key, so that the service answers a retry with the first answer.
-    const body = JSON.stringify(payloadOf(form, config));
-    if (!attempt || attempt.body !== body) attempt = { key: newIdempotencyKey(), body };
     try {
+      // A retry after a network failure resends the same token (the widget is reset only after an answer).
+      const v3Token = attempt ? attempt.v3Token : await recaptchaV3Token(form);
+      // The same values (the same bytes) keep the key, so that the service answers a retry with the first answer.
+      const body = JSON.stringify({ ...payloadOf(form, config), ...(v3Token && { captcha_token: v3Token }) });
+      if (!attempt || attempt.body !== body) attempt = { key: newIdempotencyKey(), body, v3Token };
       const answer = await send(config, body, attempt.key);
-      if (answer.status === 200 && answer.body && answer.body.status === true) attempt = null;
+      const refusedChallenge = answer.status === 403 && answer.body && answer.body.message === 'Captcha verification failed';
+      if ((answer.status === 200 && answer.body && answer.body.status === true) || refusedChallenge) attempt = null;
+      // A token is used once the service answered; after a 503 or 429 the same body (and token) is resent,
+      // so that a lead stored before a lost answer is answered by its Idempotency-Key, not stored twice.
+      if (answer.status !== 503 && answer.status !== 429) resetChallenge(form);
       showAnswer(form, answer);
     } catch (error) {
       // fetch rejects on network failures, on timeouts, and on answers the page may not read: a refused

@@ -2,12 +2,24 @@
  * API keys (CONTRACT.md section 7): create, list, revoke, rotate. Each verb is one call of the key
  * lifecycle (shared/domain/api-keys.ts) that the admin API's AccountKeys calls too.
  */
-import { createKey, listKeys, revokeKey, rotateKey, type IssuedKey, type KeySummary } from '../../shared/domain/api-keys.ts';
+import { createKey, listKeys, revokeKey, rotateKey, type IssuedKey, type KeyAdminDependencies, type KeySummary } from '../../shared/domain/api-keys.ts';
+import { challengeSecretScope } from '../../shared/captcha/secrets.ts';
+import { pageTokenCipherFromEnvironment } from '../../shared/meta/token-cipher.ts';
+import { CHALLENGE_PROVIDERS } from '../../shared/domain/challenge.ts';
 import type { DynamoDbRepository } from '../../shared/dynamodb/repository.ts';
 import { HELP, list, optional, printJsonOr, required, seconds, table, UsageError, type AdminIo, type CommandModule } from './command.ts';
 
-/** The key lifecycle's dependencies: the repository's key and account stores. */
-export const keyAdmin = (repository: DynamoDbRepository) => ({ keys: repository.keys, accounts: repository.accounts });
+/** The key lifecycle's dependencies: the repository's key and account stores, and the cipher of challenge secrets. */
+export const keyAdmin = (repository: DynamoDbRepository, env: NodeJS.ProcessEnv = process.env): KeyAdminDependencies => ({
+  keys: repository.keys,
+  accounts: repository.accounts,
+  // Built when a challenge is sealed: creating any other key needs no KMS key.
+  // The KMS SDK client with the operator's credentials (as for page tokens), or the local cipher.
+  challengeSecrets: { seal: (accountId, secret) => pageTokenCipherFromEnvironment(env, challengeSecretScope).seal(accountId, secret) },
+});
+
+/** Where a challenge's secret comes from: this variable, else standard input; never an argument. */
+export const CAPTCHA_SECRET_VARIABLE = 'CAPTCHA_SECRET';
 
 /** A new key: alone on standard output (for `$(...)`), or with its details as one JSON object with --json. */
 export const printIssued = (issued: IssuedKey, json: boolean, io: AdminIo, note: string) => {
@@ -26,33 +38,51 @@ const keyTable = (keys: readonly KeySummary[]): string => {
     ['active', (k) => (k.active ? 'yes' : 'no')],
     ['created_at', (k) => k.created_at],
     ['expires_at', (k) => k.expires_at ?? 'never'],
+    ['captcha', (k) => k.captcha ?? ''],
   ];
   return table(columns, keys) + `${keys.length} key(s)\n`;
 };
 
+/** The challenge secret, from CAPTCHA_SECRET or standard input (never an argument, which `ps` and shell history show). */
+const challengeSecret = async (io: AdminIo): Promise<string> => (io.env[CAPTCHA_SECRET_VARIABLE] ?? (io.stdin ? await io.stdin() : '')).trim();
+
 const keys: CommandModule = {
   'create-key': {
-    usage: 'create-key --account ID [--label TEXT] [--endpoints LIST] [--origins LIST] [--expires ISO-8601] [--json]',
+    usage: `create-key --account ID [--label TEXT] [--endpoints LIST] [--origins LIST] [--expires ISO-8601] [--captcha ${CHALLENGE_PROVIDERS.join('|')}] [--json]`,
     summary:
       'Create an active API key and print it, once (only its SHA-256 hash is stored). LIST is comma-separated: endpoints of ' +
-      'website, portala, portalb, social; origins scheme://host[:port] make a browser key (website only). --json prints the key with its details.',
-    options: { ...HELP, account: { type: 'string' }, label: { type: 'string' }, endpoints: { type: 'string' }, origins: { type: 'string' }, expires: { type: 'string' }, json: { type: 'boolean' } },
+      'website, portala, portalb, social; origins scheme://host[:port] make a browser key (website only). --captcha makes a browser ' +
+      `key require that challenge; the provider's secret is read from ${CAPTCHA_SECRET_VARIABLE} or standard input, and stored encrypted. --json prints the key with its details.`,
+    options: {
+      ...HELP,
+      account: { type: 'string' },
+      label: { type: 'string' },
+      endpoints: { type: 'string' },
+      origins: { type: 'string' },
+      expires: { type: 'string' },
+      captcha: { type: 'string' },
+      json: { type: 'boolean' },
+    },
     positionals: [],
     run: async ({ values }, repository, io) => {
       const accountId = required(values.account, '--account', 'create-key');
-      const issued = await createKey(keyAdmin(repository()), {
+      const origins = list(values.origins);
+      const provider = values.captcha as string | undefined;
+      const issued = await createKey(keyAdmin(repository(), io.env), {
         accountId,
         label: optional(values.label),
         endpoints: list(values.endpoints),
-        origins: list(values.origins),
+        origins,
         expiresAt: optional(values.expires),
+        // Standard input is read only for a browser key: a refusal needs no secret typed first.
+        ...(provider !== undefined && { captcha: { provider, secret: origins ? await challengeSecret(io) : '' } }),
       });
       printIssued(issued, values.json === true, io, `API key ${issued.key_id} created for account ${accountId}.`);
     },
   },
   'list-keys': {
     usage: 'list-keys --account ID [--json]',
-    summary: "List an account's API keys (key id, label, endpoints, origins, active, created, expires): never a key or its hash.",
+    summary: "List an account's API keys (key id, label, endpoints, origins, active, created, expires, captcha provider): never a key, its hash or a challenge secret.",
     options: { ...HELP, account: { type: 'string' }, json: { type: 'boolean' } },
     positionals: [],
     run: async ({ values }, repository, io) => {
@@ -78,7 +108,7 @@ const keys: CommandModule = {
   'rotate-key': {
     usage: 'rotate-key --id KEY_ID [--grace SECONDS] [--expires ISO-8601] [--json]',
     summary:
-      "Replace a key: a new key with the old one's account, label, endpoints and origins, printed like create-key; the old key " +
+      "Replace a key: a new key with the old one's account, label, endpoints, origins and challenge, printed like create-key; the old key " +
       'keeps working for the grace period (default 86400 seconds; 0 ends it at once).',
     options: { ...HELP, id: { type: 'string' }, grace: { type: 'string' }, expires: { type: 'string' }, json: { type: 'boolean' } },
     positionals: [],

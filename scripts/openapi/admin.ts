@@ -2,6 +2,7 @@
  * The admin API's part of the OpenAPI document (CONTRACT.md section 9), under its own tag: the routes
  * of shared/routes.ts, with the messages of the service's own typed errors.
  */
+import { CHALLENGE_PROVIDERS } from '../../shared/domain/challenge.ts';
 import { ID_MAX, NAME_MAX, SUB_SOURCE_MAX } from '../../shared/domain/account-admin.ts';
 import {
   AccountNotFoundError,
@@ -102,12 +103,19 @@ export const adminSchemas: JsonObject = {
       endpoints: { type: ['array', 'null'], items: { type: 'string', enum: [...keyEndpoints] }, description: 'null or absent: every endpoint.' },
       origins: { type: ['array', 'null'], items: { type: 'string' }, description: 'Browser origins `scheme://host[:port]`: a browser key, website only.' },
       expiresAt: { type: ['string', 'null'], description: 'ISO-8601, in the future.' },
+      captcha: {
+        type: ['object', 'null'],
+        additionalProperties: false,
+        required: ['provider', 'secret'],
+        description: 'A browser key (with origins) only: every submission must carry a captcha_token that this provider verifies. The secret is stored encrypted and never shown again.',
+        properties: { provider: { type: 'string', enum: [...CHALLENGE_PROVIDERS] }, secret: { type: 'string', minLength: 1, writeOnly: true } },
+      },
     },
   },
   IssuedKey: {
     type: 'object',
     description: 'The key is shown this once; only its SHA-256 hash is stored.',
-    required: ['key', 'key_id', 'account_id', 'label', 'endpoints', 'origins', 'expires_at', 'created_at'],
+    required: ['key', 'key_id', 'account_id', 'label', 'endpoints', 'origins', 'expires_at', 'created_at', 'captcha'],
     properties: {
       key: { type: 'string' },
       key_id: { type: 'string' },
@@ -117,6 +125,7 @@ export const adminSchemas: JsonObject = {
       origins: { type: ['array', 'null'], items: { type: 'string' } },
       expires_at: { type: ['string', 'null'] },
       created_at: { type: 'string' },
+      captcha: { type: ['string', 'null'], enum: [...CHALLENGE_PROVIDERS, null], description: 'The challenge’s provider (never its secret); a rotation keeps it.' },
       replaces: { type: 'object', description: 'After a rotation: the key replaced, and when it stops working.', properties: { key_id: { type: 'string' }, expires_at: { type: 'string' } } },
     },
   },
@@ -131,6 +140,7 @@ export const adminSchemas: JsonObject = {
       active: { type: 'boolean', description: 'False once revoked, or once a rotation’s grace has ended.' },
       created_at: { type: 'string' },
       expires_at: { type: ['string', 'null'] },
+      captcha: { type: ['string', 'null'], enum: [...CHALLENGE_PROVIDERS, null], description: 'The challenge’s provider, or null: never its secret.' },
     },
   },
   RejectionPage: {

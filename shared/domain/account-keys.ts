@@ -14,6 +14,7 @@ import {
   type RotatedKey,
 } from './api-keys.ts';
 import { accountIdProblem, fieldProblems, reportUnknownFields } from './account-admin.ts';
+import type { ChallengeRequest } from './challenge.ts';
 import {
   AccountNotFoundError,
   InvalidConfigurationError,
@@ -47,7 +48,7 @@ const refusalsAsAnswers = async <T>(operation: () => Promise<T>): Promise<T> => 
 };
 
 /** The types the body's fields must have; their values are the lifecycle's to check. */
-const checkBody = (accountId: string, body: Body, fields: Readonly<Record<string, 'text' | 'list' | 'seconds'>>) => {
+const checkBody = (accountId: string, body: Body, fields: Readonly<Record<string, 'text' | 'list' | 'seconds' | 'challenge'>>) => {
   const problems = fieldProblems();
   const accountProblem = accountIdProblem(accountId);
   if (accountProblem) problems.report('accountId', accountProblem);
@@ -58,9 +59,18 @@ const checkBody = (accountId: string, body: Body, fields: Readonly<Record<string
     if (kind === 'text' && typeof value !== 'string') problems.report(field, 'must be a string');
     if (kind === 'list' && !(Array.isArray(value) && value.every((item) => typeof item === 'string'))) problems.report(field, 'must be an array of strings');
     if (kind === 'seconds' && typeof value !== 'number') problems.report(field, 'must be a whole number of seconds');
+    if (kind === 'challenge' && !isChallenge(value)) problems.report(field, 'must be an object {"provider", "secret"} of strings');
   }
   problems.check();
 };
+
+const isChallenge = (value: unknown): value is ChallengeRequest =>
+  typeof value === 'object' &&
+  value !== null &&
+  !Array.isArray(value) &&
+  Object.keys(value).every((name) => name === 'provider' || name === 'secret') &&
+  typeof (value as ChallengeRequest).provider === 'string' &&
+  ['string', 'undefined'].includes(typeof (value as ChallengeRequest).secret);
 
 export class AccountKeys {
   readonly #deps: KeyAdminDependencies;
@@ -71,7 +81,7 @@ export class AccountKeys {
 
   /** `POST /accounts/{id}/keys`: a new key, shown this once. */
   async create(accountId: string, body: Body): Promise<IssuedKey> {
-    checkBody(accountId, body, { label: 'text', endpoints: 'list', origins: 'list', expiresAt: 'text' });
+    checkBody(accountId, body, { label: 'text', endpoints: 'list', origins: 'list', expiresAt: 'text', captcha: 'challenge' });
     return refusalsAsAnswers(() =>
       createKey(this.#deps, {
         accountId,
@@ -79,6 +89,7 @@ export class AccountKeys {
         endpoints: body.endpoints as string[] | null | undefined,
         origins: body.origins as string[] | null | undefined,
         expiresAt: body.expiresAt as string | null | undefined,
+        captcha: body.captcha as ChallengeRequest | null | undefined,
       }),
     );
   }

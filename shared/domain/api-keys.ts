@@ -8,6 +8,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { InvalidKeyOptionError, KeyAccountNotFoundError, KeyNotFoundError, KeyRevokedError } from './errors.ts';
 import { keyEndpoints, type ApiKeyGrant, type LeadSource } from './lead.ts';
 import type { AccountReader, ApiKeyRegistry, StoredApiKey } from './ports.ts';
+import { checkedChallenge, type ChallengeProvider, type ChallengeRequest, type ChallengeSecretCipher } from './challenge.ts';
 
 export const hashApiKey = (apiKey: string): string => createHash('sha256').update(apiKey, 'utf8').digest('hex');
 
@@ -15,6 +16,8 @@ export interface KeyAdminDependencies {
   readonly keys: ApiKeyRegistry;
   readonly accounts: AccountReader;
   readonly now?: () => Date;
+  /** Seals a challenge's secret; creating a key with a challenge needs it. */
+  readonly challengeSecrets?: Pick<ChallengeSecretCipher, 'seal'>;
 }
 
 /** The options a key may be created with; absent or null means "no limit". */
@@ -30,6 +33,8 @@ export interface KeyOptions {
 
 export interface CreateKeyInput extends KeyOptions {
   readonly accountId: string;
+  /** A browser key's challenge: the provider and its secret in clear (sealed before it is stored). */
+  readonly captcha?: ChallengeRequest | null;
 }
 
 /** A key as shown once, when it is created or rotated (the admin CLI's `--json`). */
@@ -45,6 +50,8 @@ export interface IssuedKey {
   /** null: never. */
   readonly expires_at: string | null;
   readonly created_at: string;
+  /** The challenge's provider; null: none. Never its secret. */
+  readonly captcha: ChallengeProvider | null;
 }
 
 /** A key as `list-keys` shows it: never the key, never its hash. */
@@ -58,6 +65,8 @@ export interface KeySummary {
   readonly created_at: string;
   /** The expiry, or the end of a rotation's grace, whichever comes first; null: never. */
   readonly expires_at: string | null;
+  /** The challenge's provider; null: none. Never its secret. */
+  readonly captcha: ChallengeProvider | null;
 }
 
 export interface RotateKeyInput {
@@ -85,9 +94,19 @@ const LABEL_MAX = 200;
 export const createKey = async (deps: KeyAdminDependencies, input: CreateKeyInput): Promise<IssuedKey> => {
   const now = clock(deps);
   const options = keyOptions(input, now);
+  const challenge = input.captcha == null ? undefined : checkedChallenge(input.captcha, options.origins !== null);
   if (!(await deps.accounts.loadAccount(input.accountId))) throw new KeyAccountNotFoundError(input.accountId);
+  const captcha = challenge && { provider: challenge.provider, sealedSecret: await sealer(deps).seal(input.accountId, challenge.secret) };
   const key = newApiKey();
-  const stored: StoredApiKey = { keyId: newKeyId(), accountId: input.accountId, active: true, graceEndsAt: null, createdAt: now.toISOString(), ...options };
+  const stored: StoredApiKey = {
+    keyId: newKeyId(),
+    accountId: input.accountId,
+    active: true,
+    graceEndsAt: null,
+    createdAt: now.toISOString(),
+    ...options,
+    ...(captcha && { captcha }),
+  };
   await deps.keys.insertKey(hashApiKey(key), stored);
   return issued(key, stored);
 };
@@ -147,6 +166,8 @@ export const rotateKey = async (deps: KeyAdminDependencies, input: RotateKeyInpu
     expiresAt,
     graceEndsAt: null,
     createdAt: now.toISOString(),
+    // The challenge and its sealed secret (sealed for the account, which the successor shares).
+    ...(old.captcha && { captcha: old.captcha }),
   };
   // The store keeps the earlier of this end and one already set, in the write itself.
   const inForce = await deps.keys.rotateKey(found.keyHash, graceEndsAt, hashApiKey(key), successor);
@@ -207,6 +228,10 @@ export const isKeyId = (text: string): boolean => /^key_[A-Za-z0-9]{1,64}$/.test
 const newApiKey = () => `lk_${randomBytes(24).toString('base64url')}`;
 const newKeyId = () => `key_${randomBytes(10).toString('hex')}`;
 const clock = (deps: KeyAdminDependencies) => (deps.now ?? (() => new Date()))();
+const sealer = (deps: KeyAdminDependencies) => {
+  if (!deps.challengeSecrets) throw new Error('no cipher for challenge secrets was given to the key lifecycle');
+  return deps.challengeSecrets;
+};
 
 const issued = (key: string, stored: StoredApiKey): IssuedKey => ({
   key,
@@ -217,6 +242,7 @@ const issued = (key: string, stored: StoredApiKey): IssuedKey => ({
   origins: stored.origins,
   expires_at: stored.expiresAt,
   created_at: stored.createdAt,
+  captcha: stored.captcha?.provider ?? null,
 });
 
 const summaryOf = (key: StoredApiKey, now: string): KeySummary => {
@@ -229,6 +255,7 @@ const summaryOf = (key: StoredApiKey, now: string): KeySummary => {
     active: key.active && !(key.graceEndsAt !== null && key.graceEndsAt <= now),
     created_at: key.createdAt,
     expires_at: ends[0] ?? null,
+    captcha: key.captcha?.provider ?? null,
   };
 };
 

@@ -26,6 +26,7 @@ export class InvalidApiCredentialsError extends refusal(401, 'invalid_api_creden
 export class KeyNotAllowedOnEndpointError extends refusal(403, 'key_endpoint_not_allowed', 'API key not allowed on this endpoint') {}
 export class OriginNotAllowedError extends refusal(403, 'origin_not_allowed', 'Origin not allowed') {}
 export class DryRunNotAllowedError extends refusal(403, 'dry_run_not_allowed', 'Dry runs are not allowed with this API key') {}
+export class CaptchaVerificationFailedError extends refusal(403, 'captcha_failed', 'Captcha verification failed') {}
 export class ClientNotFoundError extends refusal(404, 'client_not_found', 'Client not found') {}
 export class PayloadTooLargeError extends refusal(413, 'payload_too_large', 'Payload too large') {}
 export class UnsupportedContentTypeError extends refusal(415, 'unsupported_content_type', 'Content-Type must be application/json') {}

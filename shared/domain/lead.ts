@@ -1,4 +1,5 @@
 /** The CRM's words for what this service reads and writes (CONTRACT.md sections 3 to 5). */
+import type { KeyChallenge } from './challenge.ts';
 
 /** Where a lead came from: the four endpoints, and Google Ads lead forms (CONTRACT.md section 10). */
 export type LeadSource = 'website' | 'portala' | 'portalb' | 'social' | 'google_ads';
@@ -60,6 +61,8 @@ export interface ApiKeyGrant {
   readonly expiresAt?: string;
   /** ISO time at which a rotated key's grace period ends, and it answers 401. */
   readonly graceEndsAt?: string;
+  /** A browser key's challenge (CONTRACT.md section 11): its provider and sealed secret. */
+  readonly captcha?: KeyChallenge;
 }
 
 /** The endpoints a key can be limited to; the same names as the lead sources. */

@@ -2,6 +2,7 @@
  * What the domain needs from storage. The DynamoDB repository implements these; the domain never
  * sees a table, a key or an attribute value.
  */
+import type { KeyChallenge } from './challenge.ts';
 import type { LeadSubmission } from './create-lead.ts';
 import type { PersonHandle, PersonIdentifiers } from './person-data.ts';
 import type { AccountConfig, AccountSettings, ApiKeyGrant, Campaign, DuplicateSetting, LeadRecord, LeadSource, Project } from './lead.ts';
@@ -26,6 +27,8 @@ export interface StoredApiKey {
   /** When a rotated key stops working; null for a key never rotated. */
   readonly graceEndsAt: string | null;
   readonly createdAt: string;
+  /** A browser key's challenge, its secret sealed; absent: none. */
+  readonly captcha?: KeyChallenge;
 }
 
 /** A key found by its public id, with the hash the request path looks it up by. */

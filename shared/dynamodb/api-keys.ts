@@ -1,7 +1,8 @@
 /**
  * API keys, in the Config table (docs/data-model.md):
  *   APIKEY#<sha256 of the key> / APIKEY   account_id, active, and (keys with a key id) key_id, label,
- *                                         endpoints, origins, expires_at, grace_ends_at, created_at
+ *                                         endpoints, origins, expires_at, grace_ends_at, created_at,
+ *                                         captcha_provider, captcha_secret (sealed, never in clear)
  *   KEYID#<key id> / KEYID                key_hash, account_id      revoke and rotate by key id
  *   ACCOUNTKEYS#<account> / KEY#<key id>  key_hash, created_at      list an account's keys
  * Only the hash is stored; the plaintext is shown once, when the key is created. Everything a request
@@ -19,6 +20,7 @@ import {
 import { KeyIdTakenError } from '../domain/errors.ts';
 import type { ApiKeyGrant, LeadSource } from '../domain/lead.ts';
 import type { ApiKeyReader, ApiKeyRegistry, KeyById, StoredApiKey } from '../domain/ports.ts';
+import type { KeyChallenge } from '../domain/challenge.ts';
 import { asServiceFailure } from './failures.ts';
 import { orUnavailable, queryAll, TableStore, updateExisting, writeOrReadBack } from './requests.ts';
 
@@ -239,7 +241,14 @@ const grantOf = (item: Record<string, any>): ApiKeyGrant => ({
   ...(Array.isArray(item.origins) && { origins: item.origins as string[] }),
   ...(typeof item.expires_at === 'string' && { expiresAt: item.expires_at }),
   ...(typeof item.grace_ends_at === 'string' && { graceEndsAt: item.grace_ends_at }),
+  ...challengeOf(item),
 });
+
+/** The key's challenge: its provider and sealed secret, stored together or not at all. */
+const challengeOf = (item: Record<string, any>): { captcha?: KeyChallenge } =>
+  typeof item.captcha_provider === 'string' && typeof item.captcha_secret === 'string'
+    ? { captcha: { provider: item.captcha_provider as KeyChallenge['provider'], sealedSecret: item.captcha_secret } }
+    : {};
 
 const storedKeyOf = (item: Record<string, any>): StoredApiKey => ({
   keyId: item.key_id,
@@ -251,6 +260,7 @@ const storedKeyOf = (item: Record<string, any>): StoredApiKey => ({
   expiresAt: item.expires_at ?? null,
   graceEndsAt: item.grace_ends_at ?? null,
   createdAt: item.created_at ?? '',
+  ...challengeOf(item),
 });
 
 /** The key item: absent attributes, not nulls, for "no limit", so a bare old item reads the same way. */
@@ -265,6 +275,7 @@ const keyItem = (keyHash: string, key: StoredApiKey) => ({
   ...(key.origins !== null && { origins: [...key.origins] }),
   ...(key.expiresAt !== null && { expires_at: key.expiresAt }),
   ...(key.graceEndsAt !== null && { grace_ends_at: key.graceEndsAt }),
+  ...(key.captcha && { captcha_provider: key.captcha.provider, captcha_secret: key.captcha.sealedSecret }),
 });
 
 const keyIdItem = (keyHash: string, key: StoredApiKey) => ({ ...keyIdKey(key.keyId), key_hash: keyHash, account_id: key.accountId });

@@ -1,5 +1,6 @@
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import type { KeyAccountView } from '../domain/account-directory.ts';
+import type { ChallengeVerdict } from '../domain/challenge.ts';
 import type { IdempotencyClaim } from '../domain/ports.ts';
 import type { ValidatedFields } from '../schemas/validate.ts';
 
@@ -32,6 +33,8 @@ export interface LeadContext extends Context {
   allowOrigin?: string | null;
   /** A browser key's submission with the honeypot filled: answered as a new lead, nothing stored. */
   bot?: boolean;
+  /** A challenge key's verdict on the submission's token (CONTRACT.md section 11). */
+  challenge?: ChallengeVerdict;
   /** Lead id and outcome for the request's log line. */
   leadId?: string;
   outcome?: string;

@@ -16,7 +16,10 @@ import { jsonObjectBody } from './middleware/json-object-body.ts';
 import { leadFields } from './middleware/lead-fields.ts';
 import { honeypot, HONEYPOT_FIELD } from './middleware/honeypot.ts';
 import { keyScope } from './middleware/key-scope.ts';
-import { recordRejection, rejectionLog } from './middleware/rejection-log.ts';
+import { recordRejection, rejectionLog, type Refusal } from './middleware/rejection-log.ts';
+import { captchaChallenge, type ChallengeDependencies } from './middleware/captcha-challenge.ts';
+import { CHALLENGE_TOKEN_FIELD, challengeTokenOf } from '../domain/challenge.ts';
+import { CaptchaVerificationFailedError } from '../domain/errors.ts';
 import { submissionOptions } from './middleware/submission-options.ts';
 
 /** Everything a lead handler needs from its container, built once per container (see runtime.ts). */
@@ -25,6 +28,8 @@ export interface LeadRuntime extends CreateLeadDependencies {
   readonly rejections: RejectionLog;
   readonly log: LogSink;
   readonly corsAllowedOrigins: readonly string[];
+  /** Challenges for browser keys (the website endpoint); without it, no key's challenge is checked. */
+  readonly challenges?: ChallengeDependencies;
 }
 
 /** 64 KiB: a body of exactly 65,536 bytes is read (CONTRACT.md section 1). */
@@ -33,7 +38,7 @@ export const MAX_BODY_BYTES = 65_536;
 /**
  * The Lambda handler of one endpoint. The chain runs the contract's checks in its order: API key,
  * then what the key allows (endpoint, origin, dry run), then size, Content-Type and JSON, then fields
- * and, for a browser key, the honeypot; the domain then checks sub source, project, campaign and
+ * and, for a browser key, the honeypot and its challenge; the domain then checks sub source, project, campaign and
  * duplicates, and stores the lead.
  */
 export const leadHandler = (endpoint: LeadEndpoint, runtime: LeadRuntime) => withinFunctionDeadline(leadChain(endpoint, runtime));
@@ -56,9 +61,12 @@ const leadChain = (endpoint: LeadEndpoint, runtime: LeadRuntime) =>
     .use(submissionOptions(endpoint.name))
     .use(leadFields(leadFieldValidator(endpoint.fields, endpoint.unknownFields)))
     .use(honeypot())
+    .use(endpoint.browserFacing && runtime.challenges ? [captchaChallenge(runtime.challenges)] : [])
     .handler(async (_event, context) => {
       const { idempotency, dryRun } = context;
       if (context.bot) return answerBot(endpoint, runtime, context);
+      if (context.challenge === 'failed') return refuseChallenge(endpoint, runtime, context);
+      if (context.challenge === 'unavailable') return answerUnverified(endpoint, runtime, context);
       const { lead, replayed } = await createLead(submissionOf(endpoint, context.fields!), context.account!, runtime, {
         ...(idempotency && { idempotency }),
         dryRun: dryRun === true,
@@ -77,18 +85,49 @@ const leadChain = (endpoint: LeadEndpoint, runtime: LeadRuntime) =>
  * submission is quarantined whole (a person whose browser filled the trap can be released into a lead,
  * CONTRACT.md section 11), with the trap's value, cut to 200 characters by the record's bound.
  */
-const answerBot = async (endpoint: LeadEndpoint, runtime: LeadRuntime, context: LeadContext): Promise<LeadResponse> => {
-  const submission = submissionOf(endpoint, context.fields!);
-  const lead = leadRecord(submission, runtime.newLeadId(), runtime.now());
+const answerBot = (endpoint: LeadEndpoint, runtime: LeadRuntime, context: LeadContext): Promise<LeadResponse> => {
   const filled = context.body![HONEYPOT_FIELD];
-  await recordRejection(runtime.rejections, runtime.log, endpoint.name, context, {
+  return answerQuarantined(endpoint, runtime, context, {
     reason: 'honeypot',
     message: `${HONEYPOT_FIELD} was filled`,
     fields: { [HONEYPOT_FIELD]: typeof filled === 'string' ? filled : filled instanceof JsonNumber ? filled.source : JSON.stringify(filled) },
-    submission,
   });
+};
+
+/**
+ * The challenge's provider could not answer (unreachable, 5xx, too slow): the lead is not lost. The
+ * sender gets the bot's answer (a new lead's), and the submission is quarantined for a person to release.
+ */
+const answerUnverified = (endpoint: LeadEndpoint, runtime: LeadRuntime, context: LeadContext): Promise<LeadResponse> =>
+  answerQuarantined(endpoint, runtime, context, {
+    reason: 'captcha_unavailable',
+    message: 'the challenge provider did not answer in time',
+    fields: {},
+  });
+
+/** No token, or the provider refused it: 403, and the submission quarantined (the page may retry with a new token). */
+const refuseChallenge = async (endpoint: LeadEndpoint, runtime: LeadRuntime, context: LeadContext): Promise<never> => {
+  await recordRejection(runtime.rejections, runtime.log, endpoint.name, context, {
+    reason: 'captcha_failed',
+    message: challengeTokenOf(context.body ?? {}) === undefined ? `${CHALLENGE_TOKEN_FIELD} was missing` : `the challenge provider refused the ${CHALLENGE_TOKEN_FIELD}`,
+    fields: {},
+    submission: submissionOf(endpoint, context.fields!),
+  });
+  throw new CaptchaVerificationFailedError();
+};
+
+/** Answers as a new lead would be answered, with nothing stored as a lead and the submission kept whole in quarantine. */
+const answerQuarantined = async (
+  endpoint: LeadEndpoint,
+  runtime: LeadRuntime,
+  context: LeadContext,
+  refusal: Omit<Refusal, 'submission'>,
+): Promise<LeadResponse> => {
+  const submission = submissionOf(endpoint, context.fields!);
+  const lead = leadRecord(submission, runtime.newLeadId(), runtime.now());
+  await recordRejection(runtime.rejections, runtime.log, endpoint.name, context, { ...refusal, submission });
   context.leadId = lead.id;
-  context.outcome = 'honeypot';
+  context.outcome = refusal.reason;
   return leadCreated(endpoint.answersWithLead ? lead : undefined);
 };
 

@@ -268,6 +268,7 @@ describe('keys', () => {
       origins: null,
       expires_at: null,
       created_at: expect.any(String),
+      captcha: null,
     });
     expect((await lead(answer.body.key, { projectID: 'PRJ-1', campaignID: 'CMP-1' })).status).toBe(200);
   });
@@ -283,7 +284,7 @@ describe('keys', () => {
     const listed = await admin('GET', `${base}/keys`);
     expect(listed.status).toBe(200);
     expect(listed.body).toEqual([
-      { key_id: browser.body.key_id, label: 'Landing page', endpoints: ['website'], origins: ['https://shop.example'], active: true, created_at: expect.any(String), expires_at: '2099-01-01T00:00:00.000Z' },
+      { key_id: browser.body.key_id, label: 'Landing page', endpoints: ['website'], origins: ['https://shop.example'], active: true, created_at: expect.any(String), expires_at: '2099-01-01T00:00:00.000Z', captcha: null },
     ]);
     expect(JSON.stringify(listed.body)).not.toContain(browser.body.key);
   });

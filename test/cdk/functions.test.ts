@@ -111,7 +111,8 @@ describe('The lead functions', () => {
     });
 
     test('can otherwise only write to its own log group, and read the key of the person lookup items it writes with each lead', () => {
-      const rest = statementsOf(path).filter((s) => !/"(ConfigTable|LeadsTable)"/.test(JSON.stringify(s.Resource)));
+      // The website function's one KMS grant (challenge secrets) is test/cdk/challenge-secrets.test.ts's.
+      const rest = statementsOf(path).filter((s) => !/"(ConfigTable|LeadsTable|MetaLeadAdsPageTokenKey\w*)"/.test(JSON.stringify(s.Resource)));
       expect(rest).toEqual([
         { Effect: 'Allow', Action: ['logs:CreateLogStream', 'logs:PutLogEvents'], Resource: { 'Fn::GetAtt': [fnOf(path).Properties!.LoggingConfig.LogGroup.Ref, 'Arn'] } },
         readsPersonKey,
@@ -136,11 +137,12 @@ function statementsOfFunction(description: RegExp) {
 describe('The admin function', () => {
   const { fn, statements } = statementsOfFunction(/admin API/);
 
-  test('knows the two tables and the key of the person lookup items', () => {
+  test('knows the two tables, the key of the person lookup items, and the KMS key that seals challenge secrets', () => {
     expect(fn.Properties!.Environment.Variables).toEqual({
       CONFIG_TABLE_NAME: { Ref: 'ConfigTable' },
       LEADS_TABLE_NAME: { Ref: 'LeadsTable' },
       PERSON_KEY_SECRET_ARN: { Ref: personKeyId },
+      META_PAGE_TOKEN_KEY_ID: { 'Fn::GetAtt': [expect.stringMatching(/^MetaLeadAdsPageTokenKey/), 'Arn'] },
       NODE_OPTIONS: '--enable-source-maps',
     });
   });

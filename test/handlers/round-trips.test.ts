@@ -1,4 +1,5 @@
-import { beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { challengesAgainst, fakeSiteverify, type FakeSiteverify } from '../support/fake-siteverify.ts';
 import type { DuplicateSetting } from '../../shared/domain/lead.ts';
 import { googleTestService, standardColumns, type GoogleTestService } from '../support/google-service.ts';
 import { testService, uniqueMobile, validBody, type TestService } from '../support/service.ts';
@@ -136,6 +137,46 @@ describe('DynamoDB round trips with a scoped browser key', () => {
     const { answer, commands } = await post({ name: 'x' });
     expect(answer.status).toBe(422);
     expect(commands).toEqual(['TransactWriteItemsCommand']);
+  });
+});
+
+describe('DynamoDB round trips with a challenge key (CONTRACT.md section 11)', () => {
+  const SHOP = 'https://shop.example';
+  const SECRET = 'round-trip-captcha-secret';
+  let provider: FakeSiteverify;
+  let challenged: TestService;
+  let challengeKey: string;
+  beforeAll(async () => {
+    provider = await fakeSiteverify(SECRET);
+    challenged = await testService({ challenges: challengesAgainst(provider) });
+    await challenged.seedAccount({ id: 'acc-captcha', projects: { 'PRJ-1': ['CMP-1'] }, website: ['Skyline landing page'] });
+    challengeKey = (await challenged.issueScopedKey({ accountId: 'acc-captcha', origins: [SHOP], captcha: { provider: 'turnstile', secret: SECRET } })).key;
+  });
+  afterAll(async () => {
+    await provider.close();
+  });
+
+  const post = async (token: string) => {
+    challenged.roundTrips.reset();
+    const asked = provider.requests.length;
+    const answer = await challenged.call('website', { apiKey: challengeKey, body: validBody('website', project, { captcha_token: token }), headers: { origin: SHOP } });
+    return { answer, commands: challenged.roundTrips.commands(), providerCalls: provider.requests.length - asked };
+  };
+
+  it('stores a new lead in exactly one request when warm, plus the one provider call', async () => {
+    await post('pass');
+    const { answer, commands, providerCalls } = await post('pass');
+    expect(answer.status).toBe(200);
+    expect(commands).toEqual(['TransactWriteItemsCommand']);
+    expect(providerCalls).toBe(1);
+  });
+
+  it('records a failed challenge in one request, plus the one provider call', async () => {
+    await post('pass');
+    const { answer, commands, providerCalls } = await post('fail');
+    expect(answer.status).toBe(403);
+    expect(commands).toEqual(['TransactWriteItemsCommand']);
+    expect(providerCalls).toBe(1);
   });
 });
 

@@ -68,6 +68,7 @@ describe('admin create-key', () => {
       origins: [SHOP, 'https://www.shop.example'],
       expires_at: expires,
       created_at: expect.any(String),
+      captcha: null,
     });
     const answer = await service.call('website', { apiKey: created.key, body: validBody('website', project), headers: { origin: SHOP } });
     expect(answer.status).toBe(200);
@@ -132,8 +133,8 @@ describe('admin list-keys', () => {
     const first = JSON.parse((await admin('create-key', '--account', 'acc-list', '--json', '--label', 'Portal A feed', '--endpoints', 'portala')).stdout);
     const second = JSON.parse((await admin('create-key', '--account', 'acc-list', '--json', '--origins', SHOP)).stdout);
     expect(await listJson('acc-list')).toEqual([
-      { key_id: first.key_id, label: 'Portal A feed', endpoints: ['portala'], origins: null, active: true, created_at: first.created_at, expires_at: null },
-      { key_id: second.key_id, label: null, endpoints: ['website'], origins: [SHOP], active: true, created_at: second.created_at, expires_at: null },
+      { key_id: first.key_id, label: 'Portal A feed', endpoints: ['portala'], origins: null, active: true, created_at: first.created_at, expires_at: null, captcha: null },
+      { key_id: second.key_id, label: null, endpoints: ['website'], origins: [SHOP], active: true, created_at: second.created_at, expires_at: null, captcha: null },
     ]);
   });
 
@@ -156,7 +157,7 @@ describe('admin list-keys', () => {
     const created = await createJson('--label', 'Table row', '--endpoints', 'social');
     const { stdout } = await admin('list-keys', '--account', 'acc-keys');
     const lines = stdout.trim().split('\n');
-    expect(lines[0]).toMatch(/^key_id\s+label\s+endpoints\s+origins\s+active\s+created_at\s+expires_at$/);
+    expect(lines[0]).toMatch(/^key_id\s+label\s+endpoints\s+origins\s+active\s+created_at\s+expires_at\s+captcha$/);
     expect(lines.find((line) => line.startsWith(created.key_id))).toMatch(/Table row\s+social\s+yes\s+\S+\s+never$/);
     expect(lines.at(-1)).toMatch(/^\d+ key\(s\)$/);
   });

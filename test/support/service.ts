@@ -17,6 +17,9 @@ import type { LeadContext, LeadResponse } from '../../shared/http/lambda.ts';
 import { leadHandler } from '../../shared/http/lead-handler.ts';
 import { leadRoutes, type EndpointName } from '../../shared/routes.ts';
 import { leadRuntime } from '../../shared/runtime.ts';
+import type { ChallengeDependencies } from '../../shared/http/middleware/captcha-challenge.ts';
+import { challengeSecretScope } from '../../shared/captcha/secrets.ts';
+import { localCipherFromEnvironment } from '../../shared/meta/token-cipher.ts';
 
 export const endpoints: Record<EndpointName, LeadEndpoint> = {
   website: websiteEndpoint,
@@ -51,6 +54,8 @@ export interface ServiceOptions {
   readonly endpoint?: string;
   /** The function timeout each call's Lambda context gives the handler (default the stack's). */
   readonly functionTimeoutMs?: number;
+  /** Challenges for browser keys (a fake siteverify); default the environment's. */
+  readonly challenges?: ChallengeDependencies;
 }
 
 export const testService = async (options: ServiceOptions = {}) => {
@@ -76,6 +81,7 @@ export const testService = async (options: ServiceOptions = {}) => {
     configCacheTtlSeconds: options.configCacheTtlSeconds ?? 30,
     corsAllowedOrigins: options.corsAllowedOrigins ?? ['*'],
     log: (line) => logs.push({ ...line }),
+    ...(options.challenges && { challenges: options.challenges }),
   });
   const handlers = Object.fromEntries(endpointNames.map((name) => [name, leadHandler(endpoints[name], runtime)])) as Record<
     EndpointName,
@@ -105,7 +111,12 @@ export const testService = async (options: ServiceOptions = {}) => {
   };
 
   /** The key lifecycle on this service's stores, optionally at another time (`now`). */
-  const keyAdmin = (now?: () => Date): KeyAdminDependencies => ({ keys: repository.keys, accounts: repository.accounts, ...(now && { now }) });
+  const keyAdmin = (now?: () => Date): KeyAdminDependencies => ({
+    keys: repository.keys,
+    accounts: repository.accounts,
+    challengeSecrets: localCipherFromEnvironment({}, challengeSecretScope),
+    ...(now && { now }),
+  });
 
   /** A key with options, made as `admin create-key` makes it; returns the key and its key id. */
   const issueScopedKey = async (input: CreateKeyInput, now?: () => Date) => {

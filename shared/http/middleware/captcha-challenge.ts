@@ -1,0 +1,29 @@
+import type { MiddlewareObj } from '@middy/core';
+import { challengeTokenOf, checkChallenge, type ChallengeSecrets, type ChallengeVerifier } from '../../domain/challenge.ts';
+import type { LeadContext, LeadEvent, LeadResponse } from '../lambda.ts';
+
+export interface ChallengeDependencies {
+  readonly verifier: ChallengeVerifier;
+  readonly secrets: ChallengeSecrets;
+}
+
+/**
+ * A browser key with a challenge (CONTRACT.md section 11): its submission's `captcha_token` is
+ * verified with the provider, after field validation and the honeypot (a bot already caught is not
+ * asked about). The domain decides; the handler answers the verdict (a 403 and a quarantine for a
+ * failure, the bot's answer and a quarantine when the provider could not answer). Keys without a
+ * challenge, and dry runs (refused for browser keys before this), are never judged by it.
+ */
+export const captchaChallenge = (deps: ChallengeDependencies): MiddlewareObj<LeadEvent, LeadResponse, Error, LeadContext> => ({
+  before: async ({ event, context }) => {
+    const challenge = context.account?.key.origins ? context.account.key.captcha : undefined;
+    if (!challenge || context.bot) return;
+    context.challenge = await checkChallenge(deps, {
+      accountId: context.account!.config.id,
+      challenge,
+      token: challengeTokenOf(context.body ?? {}),
+      // The address API Gateway saw the request come from (the visitor's, for a browser form).
+      remoteIp: event.requestContext?.http?.sourceIp || undefined,
+    });
+  },
+});
