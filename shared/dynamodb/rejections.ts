@@ -77,11 +77,14 @@ export class DynamoDbRejectionLog extends TableStore implements RejectionLog {
   async record(accountId: string, { person, ...rejection }: Rejection, guard?: GoogleFormGuard): Promise<void> {
     // The record's time is the refusal's: the minute of the bound, its created_at and the time in its id.
     const createdAt = new Date(rejection.at);
+    const bounded = !guard && rejection.key_id !== undefined && rejection.browserKey === true;
+    const minute = createdAt.toISOString().slice(0, 16);
+    // A flood past the bound costs its counter write and nothing else: no record, no lookup hashes.
+    if (bounded && this.#full.get(rejection.key_id!) === minute) return this.#suppress(accountId, rejection, minute);
     const id = this.#ids(createdAt.getTime());
     const record = this.#item(accountId, id, createdAt.toISOString(), boundedRejection(rejection));
     const lookups = await rejectionLookups(this.#keyring, this.table, accountId, { pk: record.pk, sk: record.sk }, person, record.expires_at);
     const item = { ...record, ...(lookups.personRefs.length > 0 && { person_refs: lookups.personRefs }) };
-    const bounded = rejection.key_id !== undefined && rejection.browserKey === true;
     if (guard) return this.#guarded(item, lookups.puts, guard);
     if (!bounded) {
       if (lookups.puts.length === 0) await orUnavailable(() => this.db.send(new PutCommand({ TableName: this.table, Item: item })));
@@ -90,9 +93,7 @@ export class DynamoDbRejectionLog extends TableStore implements RejectionLog {
       else await putAll(this.db, this.table, [item, ...lookups.puts.map(({ Put }) => Put.Item)]);
       return;
     }
-    const minute = createdAt.toISOString().slice(0, 16);
     const rateKey = `${rejection.key_id}#${minute}`;
-    if (this.#full.get(rejection.key_id!) === minute) return this.#suppress(accountId, rejection, minute);
     if (this.#full.size > 10_000) this.#full.clear();
     try {
       // The record and the minute's count in one write: within the bound it costs the one request it always did.
