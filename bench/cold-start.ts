@@ -13,6 +13,7 @@ import { build, type BuildOptions, type Metafile } from 'esbuild';
 import type { TableNames } from '../shared/dynamodb/repository.ts';
 import { apiGatewayEvent } from '../shared/http/api-gateway-event.ts';
 import { leadRoutes, type EndpointName } from '../shared/routes.ts';
+import { nodeBuiltinAliases } from '../lib/bundling/node-builtins.ts';
 import { repositoryRoot } from './http-server.ts';
 import { leadBody, pathOf } from './service.ts';
 import { median, ratio, round } from './stats.ts';
@@ -51,7 +52,7 @@ export interface ColdStartResult {
 
 /** The NodejsFunction bundling of lib/constructs/lead-function.ts, as esbuild options. */
 export const lambdaBuildOptions = async (): Promise<BuildOptions & { metafile: true }> => {
-  const { esmRequireBanner, LAMBDA_CREDENTIALS, SDK_DEFAULT_CREDENTIALS } = await import('../lib/constructs/lead-function.ts');
+  const { esmRequireBanner, bundleAliases } = await import('../lib/constructs/lead-function.ts');
   return {
     bundle: true,
     platform: 'node',
@@ -59,7 +60,7 @@ export const lambdaBuildOptions = async (): Promise<BuildOptions & { metafile: t
     target: 'node24',
     mainFields: ['module', 'main'],
     banner: { js: esmRequireBanner },
-    alias: { [SDK_DEFAULT_CREDENTIALS]: LAMBDA_CREDENTIALS },
+    alias: bundleAliases(),
     minify: true,
     sourcemap: true,
     sourcesContent: false,
@@ -152,7 +153,7 @@ export const measureColdStart = async (
     await writeFile(clientEntry, "export { DynamoDBClient } from '@aws-sdk/client-dynamodb';\n");
     const clientBundle = await extra('DynamoDBClient alone', clientEntry);
     // Before the change in lib/constructs/lead-function.ts: the SDK's default credential chain.
-    const proposedBundle = await extra(PROPOSED, path.join(repositoryRoot, 'functions', 'website', 'handler.ts'), { alias: {} });
+    const proposedBundle = await extra(PROPOSED, path.join(repositoryRoot, 'functions', 'website', 'handler.ts'), { alias: nodeBuiltinAliases() });
 
     const driver = path.join(repositoryRoot, 'bench', 'cold-driver.mjs');
     const { NODE_OPTIONS: _ignored, ...inherited } = process.env;

@@ -10,6 +10,7 @@ import * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { FUNCTION_TIMEOUT_SECONDS } from '../../shared/routes.ts';
+import { nodeBuiltinAliases } from '../bundling/node-builtins.ts';
 
 export interface LeadFunctionProps {
   /** Absolute path of the handler module; it exports `handler`. */
@@ -30,13 +31,23 @@ export interface LeadFunctionProps {
   readonly timeout?: Duration;
 }
 
-/** Loads `createRequire` so bundled CommonJS dependencies can still `require` Node built-ins from ESM. */
-export const esmRequireBanner =
-  "import { createRequire as __leadIntakeCreateRequire } from 'node:module'; const require = __leadIntakeCreateRequire(import.meta.url);";
+/**
+ * Gives bundled CommonJS dependencies a `require` for Node built-ins in an ESM bundle. Taken from
+ * `process.getBuiltinModule`, not imported: an ESM import of a built-in costs a cold start its facade
+ * (lib/bundling/node-builtins.ts).
+ */
+export const esmRequireBanner = "const require = process.getBuiltinModule('node:module').createRequire(import.meta.url);";
 
 /** The SDK's default credential chain, and the module that replaces it in the bundles. */
 export const SDK_DEFAULT_CREDENTIALS = '@aws-sdk/credential-provider-node';
 export const LAMBDA_CREDENTIALS = './shared/dynamodb/lambda-credentials.ts';
+
+/**
+ * Every esbuild alias of the bundles, relative to the project root: Lambda hands the role's
+ * credentials over in the environment, so the SDK's default credential chain (and the STS/SSO clients
+ * it brings) is replaced by the environment provider alone; Node built-ins come in as CommonJS.
+ */
+export const bundleAliases = (): Record<string, string> => ({ [SDK_DEFAULT_CREDENTIALS]: LAMBDA_CREDENTIALS, ...nodeBuiltinAliases() });
 
 export class LeadFunction extends Construct {
   readonly function: nodejs.NodejsFunction;
@@ -82,9 +93,7 @@ export class LeadFunction extends Construct {
         sourcesContent: false,
         // Bundle the AWS SDK too: a pinned, tree-shaken client instead of whatever the runtime ships.
         externalModules: [],
-        // Lambda hands the role's credentials over in the environment: the SDK's default credential chain
-        // (and the STS/SSO clients it brings) is replaced by the environment provider alone.
-        esbuildArgs: { [`--alias:${SDK_DEFAULT_CREDENTIALS}`]: LAMBDA_CREDENTIALS },
+        esbuildArgs: Object.fromEntries(Object.entries(bundleAliases()).map(([name, file]) => [`--alias:${name}`, file])),
         forceDockerBundling: false,
         logLevel: nodejs.LogLevel.WARNING,
       },

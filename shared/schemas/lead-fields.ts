@@ -6,11 +6,17 @@ import { isIP } from 'node:net';
 import * as v from 'valibot';
 import { normaliseIndianMobile } from '../domain/mobile.ts';
 
+/**
+ * 5000 → "5,000". Not `toLocaleString('en-US')`: its first call loads ICU's number formatting, about
+ * 10 ms of every cold start (docs/performance.md), to format a handful of limits once.
+ */
+export const groupThousands = (n: number): string => String(n).replace(/\B(?=(\d{3})+$)/g, ',');
+
 const text = (field: string, max: number) =>
   v.pipe(
     v.string(`${field} must be text`),
     v.minLength(1, `${field} is required`),
-    v.maxLength(max, `${field} must be at most ${max.toLocaleString('en-US')} characters`),
+    v.maxLength(max, `${field} must be at most ${groupThousands(max)} characters`),
   );
 
 /** Id fields may arrive as JSON numbers; the body has already turned valid ones into digit strings. */
