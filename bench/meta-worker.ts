@@ -58,7 +58,6 @@ try {
   const { NODE_OPTIONS: _ignored, ...inherited } = process.env;
   const env = {
     ...inherited,
-    NODE_OPTIONS: '--enable-source-maps',
     CONFIG_TABLE_NAME: tables.config,
     LEADS_TABLE_NAME: tables.leads,
     DYNAMODB_ENDPOINT: dynamo.endpoint,

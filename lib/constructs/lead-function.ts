@@ -78,10 +78,9 @@ export class LeadFunction extends Construct {
       timeout: props.timeout ?? Duration.seconds(FUNCTION_TIMEOUT_SECONDS),
       role,
       logGroup: this.logGroup,
-      environment: {
-        ...props.environment,
-        NODE_OPTIONS: '--enable-source-maps',
-      },
+      // No --enable-source-maps: it costs every cold start about 10 ms; the stacks the service logs are
+      // mapped when logged (shared/source-mapped-stack.ts, docs/decisions/0007).
+      environment: props.environment,
       bundling: {
         format: nodejs.OutputFormat.ESM,
         target: 'node24',

@@ -27,7 +27,6 @@ describe('Google Ads lead forms in the stack', () => {
       // The key of the person lookup items it writes with each lead and record (CONTRACT.md section 12).
       PERSON_KEY_SECRET_ARN: { Ref: expect.stringMatching(/^TablesPersonKey/) },
       CONFIG_CACHE_TTL_SECONDS: '30',
-      NODE_OPTIONS: '--enable-source-maps',
     });
     template.resourceCountIs('AWS::Lambda::EventSourceMapping', 1);
   });

@@ -4,6 +4,7 @@ import { LeadIntakeError } from '../../domain/errors.ts';
 import { maskEmail, maskMobile, redact, type LogSink } from '../../log.ts';
 import { failure, jsonResponse } from '../envelope.ts';
 import { header, httpMethod, type LeadContext, type LeadEvent, type LeadResponse } from '../lambda.ts';
+import { sourceMappedStack } from '../../source-mapped-stack.ts';
 
 export interface CorsOptions {
   /** Origins a browser may post from; `*` allows any. */
@@ -109,5 +110,5 @@ const outcomeOf = (response: LeadResponse, error: unknown): string =>
 /** An unexpected error for the log: its kind and a redacted message, never a key or contact detail. */
 export const describe = (error: unknown) =>
   error instanceof Error
-    ? { name: error.name, message: redact(error.message).slice(0, 500), stack: redact(error.stack ?? '').slice(0, 2000) }
+    ? { name: error.name, message: redact(error.message).slice(0, 500), stack: redact(sourceMappedStack(error.stack ?? '')).slice(0, 2000) }
     : { name: typeof error };
