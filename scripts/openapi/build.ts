@@ -36,11 +36,13 @@ import {
 import { socialPlatforms } from '../../shared/domain/lead.ts';
 import { portalAEndpoint, portalBEndpoint, socialEndpoint, websiteEndpoint, type LeadEndpoint } from '../../shared/endpoints.ts';
 import { LEAD_CREATED, LEAD_WOULD_BE_CREATED } from '../../shared/http/envelope.ts';
-import { MAX_BODY_BYTES, submissionOf } from '../../shared/http/lead-handler.ts';
+import { MAX_BODY_BYTES } from '../../shared/http/lead-handler.ts';
+import { submissionOf } from '../../shared/domain/submissions.ts';
 import { HONEYPOT_FIELD } from '../../shared/http/middleware/honeypot.ts';
 import { leadRecord } from '../../shared/domain/create-lead.ts';
 import { numericTextFields } from '../../shared/schemas/lead-fields.ts';
-import { leadFieldValidator, type ValidatedFields } from '../../shared/schemas/validate.ts';
+import { leadFieldValidator } from '../../shared/domain/field-validation.ts';
+import type { ValidatedFields } from '../../shared/schemas/validate.ts';
 import { leadRoutes, type EndpointName, type LeadRoute } from '../../shared/routes.ts';
 import { GOOGLE_ADS_TAG, googleAdsRoute, googleAdsWebhookOperations } from './google-ads.ts';
 import { META_TAG, metaWebhookOperations, metaWebhookRoute } from './meta.ts';

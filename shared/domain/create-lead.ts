@@ -7,31 +7,11 @@ import {
   ProjectNotFoundError,
   SubSourceNotFoundError,
 } from './errors.ts';
-import { socialPlatforms, type AccountConfig, type LeadRecord, type LeadSource } from './lead.ts';
+import { socialPlatforms, type AccountConfig, type LeadRecord, type LeadSubmission, type SubSourceClaim } from './lead.ts';
 import type { GoogleFormGuard, IdempotencyClaim, IdempotentReplay, LeadStore } from './ports.ts';
 
-/**
- * The sub source a lead names: a Website sub source name, or a social platform, each checked against
- * the account's configuration; or one its source sets itself (Google's `lead_form`), never checked.
- */
-export interface SubSourceClaim {
-  readonly kind: 'website' | 'social' | 'of_source';
-  readonly name: string;
-}
-
-/** A validated lead as the endpoint received it. */
-export interface LeadSubmission {
-  readonly source: LeadSource;
-  readonly subSource: SubSourceClaim | null;
-  readonly name: string;
-  readonly mobile_number: string;
-  readonly email?: string;
-  readonly alternate_number?: string;
-  readonly projectID: string;
-  readonly campaignID: string;
-  /** The endpoint's own optional fields that were given (notes, utm_*, platform, ...). */
-  readonly details: Readonly<Record<string, string>>;
-}
+// Declared with the lead's other words (lead.ts), where the ports can name them without a circle.
+export type { LeadSubmission, SubSourceClaim };
 
 export interface CreateLeadOptions {
   /** Retry safety: a repeat of the key stores nothing and answers the first lead again. */

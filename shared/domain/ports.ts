@@ -3,9 +3,19 @@
  * sees a table, a key or an attribute value.
  */
 import type { KeyChallenge } from './challenge.ts';
-import type { LeadSubmission } from './create-lead.ts';
-import type { PersonHandle, PersonIdentifiers } from './person-data.ts';
-import type { AccountConfig, AccountSettings, ApiKeyGrant, Campaign, DuplicateSetting, LeadRecord, LeadSource, Project } from './lead.ts';
+import type {
+  AccountConfig,
+  AccountSettings,
+  ApiKeyGrant,
+  Campaign,
+  DuplicateSetting,
+  LeadRecord,
+  LeadSource,
+  LeadSubmission,
+  PersonHandle,
+  PersonIdentifiers,
+  Project,
+} from './lead.ts';
 
 export interface ApiKeyReader {
   /** The grant of an API key, looked up by the SHA-256 hex digest of the key. */

@@ -1,5 +1,6 @@
 /**
- * Refused requests kept for their account, in the Leads table (docs/data-model.md):
+ * Refused requests kept for their account, in the Leads table (docs/data-model.md; the record's item
+ * shape is rejection-items.ts's):
  *   REJECTIONS#<account>#<shard> / <created_at>#<id>   a rejection record, expiring after 30 days
  *     reason_pk = REJECTIONS#<account>#<shard>#<reason>  (index by_reason, sort key sk)
  *   REJECTIONRATE#<key id>#<minute> / RATE              records stored for a browser key in a minute
@@ -16,37 +17,35 @@ import { createHash } from 'node:crypto';
 import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { ulidAt, ulidsAt } from '../domain/lead-id.ts';
 import type { PersonKeyring } from '../domain/person-data.ts';
-import { boundedRejection, REJECTION_DAYS } from '../domain/rejections.ts';
+import { boundedRejection } from '../domain/rejections.ts';
 import type { GoogleFormGuard, Rejection, RejectionLog } from '../domain/ports.ts';
 import { checkGoogleFormGuard, googleFormGuardCheck } from './google-forms.ts';
-import { rejectionReasonIndex } from './tables.ts';
+import { REASON_COUNT_PREFIX, reasonPk, REJECTION_REASON_KEY, REJECTION_SECONDS, rejectionItem, rejectionShard, rejectionsPk } from './rejection-items.ts';
 import { containerPersonKeyring } from '../person-keyring.ts';
 import { rejectionLookups } from './people.ts';
 import { cancellationReasons, epochSeconds, orUnavailable, putAll, TableStore, writeOrReadBack } from './requests.ts';
 import { asServiceFailure } from './failures.ts';
 
-export const REJECTION_SECONDS = REJECTION_DAYS * 24 * 60 * 60;
-/** Partition keys per account: each takes up to 1,000 writes a second, so 8 of them take a flood of 8 KiB records at ~1,000 a second. */
-export const REJECTION_SHARDS = 8;
-/** The index that pages one reason's records without reading the others. */
-export const REJECTION_REASON_INDEX = rejectionReasonIndex.name;
-export const REJECTION_REASON_KEY = rejectionReasonIndex.partitionKey;
 /** Records of a browser key stored per minute, UTC, unless the settings say otherwise (lib/settings.ts). */
 export const DEFAULT_REJECTION_RECORDS_PER_MINUTE = 60;
 
-/** The shard of a record, from its id. */
-export const rejectionShard = (id: string): number => createHash('sha256').update(id).digest().readUInt32BE(0) % REJECTION_SHARDS;
-export const rejectionsPk = (accountId: string, shard: number) => `REJECTIONS#${accountId}#${shard}`;
-export const reasonPk = (accountId: string, shard: number, reason: string) => `${rejectionsPk(accountId, shard)}#${reason}`;
-/** Before the shards: one partition per account, read (unfiltered) until its records expire. */
-export const legacyRejectionsPk = (accountId: string) => `REJECTIONS#${accountId}`;
+// The item's shape is rejection-items.ts's; its names stay importable from here.
+export {
+  legacyRejectionsPk,
+  REASON_COUNT_PREFIX,
+  reasonPk,
+  REJECTION_REASON_INDEX,
+  REJECTION_REASON_KEY,
+  REJECTION_SECONDS,
+  REJECTION_SHARDS,
+  rejectionShard,
+  rejectionsPk,
+} from './rejection-items.ts';
 
 export interface RejectionLogOptions {
   /** A browser key's records stored per minute; past it, counted. */
   readonly recordsPerMinute?: number;
 }
-
-export const REASON_COUNT_PREFIX = 'count_';
 
 /** The request path's write of a rejection. */
 export class DynamoDbRejectionLog extends TableStore implements RejectionLog {
@@ -82,7 +81,7 @@ export class DynamoDbRejectionLog extends TableStore implements RejectionLog {
     // A flood past the bound costs its counter write and nothing else: no record, no lookup hashes.
     if (bounded && this.#full.get(rejection.key_id!) === minute) return this.#suppress(accountId, rejection, minute);
     const id = this.#ids(createdAt.getTime());
-    const record = this.#item(accountId, id, createdAt.toISOString(), boundedRejection(rejection));
+    const record = rejectionItem(accountId, id, createdAt.toISOString(), boundedRejection(rejection));
     const lookups = await rejectionLookups(this.#keyring, this.table, accountId, { pk: record.pk, sk: record.sk }, person, record.expires_at);
     const item = { ...record, ...(lookups.personRefs.length > 0 && { person_refs: lookups.personRefs }) };
     if (guard) return this.#guarded(item, lookups.puts, guard);
@@ -196,21 +195,6 @@ export class DynamoDbRejectionLog extends TableStore implements RejectionLog {
         }),
       ),
     );
-  }
-
-  #item(accountId: string, id: string, createdAt: string, rejection: Rejection) {
-    const shard = rejectionShard(id);
-    const { browserKey: _browserKey, ...kept } = rejection;
-    return {
-      pk: rejectionsPk(accountId, shard),
-      sk: `${createdAt}#${id}`,
-      [REJECTION_REASON_KEY]: reasonPk(accountId, shard, rejection.reason),
-      item_type: 'rejection',
-      ...kept,
-      id,
-      created_at: createdAt,
-      expires_at: epochSeconds(createdAt) + REJECTION_SECONDS,
-    };
   }
 }
 

@@ -21,11 +21,10 @@ import type { LeadRecord } from '../domain/lead.ts';
 import { platformLeadIdempotency } from '../domain/platform-leads.ts';
 import type { GoogleFormConnection, GoogleFormGuard, RejectionLog } from '../domain/ports.ts';
 import { refusedFields } from '../domain/rejections.ts';
-import type { LeadEndpoint } from '../endpoints.ts';
-import { submissionOf } from '../http/lead-handler.ts';
-import { rejectionOf } from '../http/middleware/rejection-log.ts';
+import { rejectionOf, submissionOf, type SubmissionTagging } from '../domain/submissions.ts';
+import { leadFieldValidator } from '../domain/field-validation.ts';
 import { googleAdsLeadFields } from '../schemas/lead-fields.ts';
-import { leadFieldValidator, type ValidatedFields } from '../schemas/validate.ts';
+import type { ValidatedFields } from '../schemas/validate.ts';
 import { leadFieldsOf, type GoogleDelivery } from './delivery.ts';
 
 /** The endpoint name Google leads carry in logs, metrics and rejection records, and their lead `source`. */
@@ -49,7 +48,7 @@ export type GoogleLeadOutcome =
 const validateGoogleFields = leadFieldValidator(googleAdsLeadFields, 'ignore');
 
 /** Google leads as lead submissions: their source and a sub source of their own, never checked against the account. */
-const googleAdsSource: Pick<LeadEndpoint, 'source' | 'subSource'> = { source: 'google_ads', subSource: () => ({ kind: 'of_source', name: 'lead_form' }) };
+const googleAdsSource: SubmissionTagging = { source: 'google_ads', subSource: () => ({ kind: 'of_source', name: 'lead_form' }) };
 
 export const receiveGoogleLead = async (
   delivery: GoogleDelivery,

@@ -22,7 +22,7 @@ import {
 } from '../../shared/domain/errors.ts';
 import { LEAD_CREATED } from '../../shared/http/envelope.ts';
 import { adminRoutes, leadRoutes, routeKeyOf, type EndpointName } from '../../shared/routes.ts';
-import { leadFieldValidator } from '../../shared/schemas/validate.ts';
+import { leadFieldValidator } from '../../shared/domain/field-validation.ts';
 import {
   buildOpenApiDocument,
   IDEMPOTENCY_KEY_REUSED,

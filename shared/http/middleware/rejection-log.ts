@@ -1,11 +1,9 @@
 import type { MiddlewareObj } from '@middy/core';
 import { LeadIntakeError } from '../../domain/errors.ts';
-import type { LeadSubmission } from '../../domain/create-lead.ts';
-import type { Rejection, RejectionLog } from '../../domain/ports.ts';
-import { identifiersOfSubmission } from '../../domain/person-data.ts';
+import type { RejectionLog } from '../../domain/ports.ts';
 import { refusedFields } from '../../domain/rejections.ts';
-import { JsonNumber } from '../../schemas/json-number.ts';
-import { maskMobile, type LogSink } from '../../log.ts';
+import { rejectionOf, type Refusal } from '../../domain/submissions.ts';
+import type { LogSink } from '../../log.ts';
 import type { LeadContext, LeadEvent, LeadResponse } from '../lambda.ts';
 import { describe } from './http-envelope.ts';
 
@@ -25,16 +23,8 @@ export const rejectionLog = (rejections: RejectionLog, endpoint: string, log: Lo
   },
 });
 
-/** What was refused, in the rejection's words. */
-export interface Refusal {
-  readonly reason: string;
-  readonly message: string;
-  readonly fields: Readonly<Record<string, unknown>>;
-  /** A quarantine: the validated submission, kept whole so a person can release it. */
-  readonly submission?: LeadSubmission;
-  /** The ad platform's id of the lead that was refused (Google Ads lead forms). */
-  readonly platformIds?: Pick<Rejection, 'google_lead_id'>;
-}
+// The record of a refusal is the domain's (shared/domain/submissions.ts), shared with the platforms' intakes.
+export { rejectionOf, type Refusal };
 
 /** Records a refusal for the request's account; a failure to record is logged, never answered. */
 export const recordRejection = async (rejections: RejectionLog, log: LogSink, endpoint: string, context: LeadContext, refusal: Refusal): Promise<void> => {
@@ -44,32 +34,3 @@ export const recordRejection = async (rejections: RejectionLog, log: LogSink, en
     log({ level: 'warn', requestId: context.requestId, endpoint, message: 'rejection not recorded', error: describe(failure) });
   }
 };
-
-/** The record of a refusal: the request's id, the refusal, and the mobile's last four digits, never more. */
-export const rejectionOf = (endpoint: string, refusal: Refusal, context: Pick<LeadContext, 'requestId' | 'fields' | 'body' | 'account'>): Rejection => {
-  const mobile = context.fields?.mobile_number ?? digitsOf(context.body?.mobile_number);
-  // Requests without an API key (Google's webhook) have no key to name or to bound.
-  const key = context.account?.key;
-  return {
-    at: new Date().toISOString(),
-    requestId: context.requestId,
-    endpoint,
-    reason: refusal.reason,
-    message: refusal.message,
-    ...(mobile && mobile.length >= 4 && { mobile: maskMobile(mobile) }),
-    fields: refusal.fields,
-    ...(key?.keyId !== undefined && { key_id: key.keyId }),
-    // A browser key is public: its records are bounded per key and minute (CONTRACT.md section 11).
-    ...(key?.origins !== undefined && { browserKey: true }),
-    ...(refusal.submission && { submission: refusal.submission }),
-    // Found again by access and erasure (CONTRACT.md section 12): the validated fields, else what the body held.
-    person: identifiersOfSubmission(context.fields ?? plainText(context.body ?? {})),
-    ...refusal.platformIds,
-  };
-};
-
-/** Mobiles sent as JSON numbers are read as their digits, as section 2 reads them. */
-const plainText = (body: Readonly<Record<string, unknown>>) =>
-  Object.fromEntries(Object.entries(body).map(([name, value]) => [name, value instanceof JsonNumber ? value.source : value]));
-
-const digitsOf = (value: unknown): string | undefined => (typeof value === 'string' ? value.replace(/\D/g, '') : undefined);
