@@ -8,7 +8,7 @@ import {
   SubSourceNotFoundError,
 } from './errors.ts';
 import { socialPlatforms, type AccountConfig, type LeadRecord, type LeadSubmission, type SubSourceClaim } from './lead.ts';
-import type { GoogleFormGuard, IdempotencyClaim, IdempotentReplay, LeadStore } from './ports.ts';
+import type { ConnectionGuard, IdempotencyClaim, IdempotentReplay, LeadStore } from './ports.ts';
 
 // Declared with the lead's other words (lead.ts), where the ports can name them without a circle.
 export type { LeadSubmission, SubSourceClaim };
@@ -18,8 +18,8 @@ export interface CreateLeadOptions {
   readonly idempotency?: IdempotencyClaim;
   /** Run every check, including the duplicate check, and store nothing. */
   readonly dryRun?: boolean;
-  /** A Google Ads delivery's form, checked in the lead's own write (see GoogleFormGuard). */
-  readonly guard?: GoogleFormGuard;
+  /** A delivery's connection (a Google Ads form), checked in the lead's own write (see ConnectionGuard). */
+  readonly guard?: ConnectionGuard;
 }
 
 export interface LeadOutcome {

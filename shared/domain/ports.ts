@@ -124,15 +124,60 @@ export type OriginalLeadOutcome =
 export type RepeatLeadOutcome = { readonly kind: 'stored' } | IdempotentReplay;
 
 /**
- * The connection a Google Ads delivery was authenticated against, as the container trusted it (its
- * cache may be older than a rotation or removal). A write given a guard stores nothing, and throws
- * GoogleFormChangedError, unless the form is still connected to that account with that key hash, checked
- * in the write itself (CONTRACT.md section 10: a rotated or removed key answers 401 at once).
+ * The kinds of connection a source's deliveries name, each connected by an account to one of its
+ * projects and campaigns: a Google Ads lead form (CONTRACT.md section 10); a call number next. Each
+ * kind's key shape is data of the store (shared/dynamodb/connections.ts).
  */
-export interface GoogleFormGuard {
-  readonly formId: string;
+export type ConnectionKind = 'google_form';
+
+/** A connection as stored. A kind whose deliveries carry a key of their own (Google's forms) keeps only its hash. */
+export interface Connection {
+  readonly kind: ConnectionKind;
+  /** What deliveries name it by: Google's form id (its exact decimal digits). */
+  readonly id: string;
   readonly accountId: string;
-  readonly keyHash: string;
+  readonly projectId: string;
+  readonly campaignId: string;
+  /** SHA-256 hex of the connection's own key, for kinds whose deliveries carry one. */
+  readonly keyHash?: string;
+  readonly connectedAt: string;
+}
+
+/**
+ * The connection a delivery was authenticated against, as the container trusted it (its cache may be
+ * older than a rotation or removal). A write given a guard stores nothing, and throws
+ * ConnectionChangedError, unless the connection is still the account's (with that key hash, when it
+ * has one), checked in the write itself (CONTRACT.md section 10: a rotated or removed key answers 401 at once).
+ */
+export interface ConnectionGuard {
+  readonly kind: ConnectionKind;
+  readonly id: string;
+  readonly accountId: string;
+  readonly keyHash?: string;
+}
+
+/** The webhook's read of a connection: one item. */
+export interface ConnectionReader {
+  findConnection(id: string): Promise<Connection | undefined>;
+}
+
+/** One kind's connections as their lifecycle (CLI, seed, admin API) manages them; each write atomic. */
+export interface ConnectionRegistry extends ConnectionReader {
+  /** Connects anew; false, and nothing written, when it is connected already. */
+  insertConnection(connection: Connection): Promise<boolean>;
+  /** Moves a connection of the account to another project and campaign; false when it is not the account's. */
+  reconnect(id: string, accountId: string, projectId: string, campaignId: string): Promise<boolean>;
+  /** Replaces the connection's key hash; undefined when none (of that account, when given) is connected. */
+  replaceKey(id: string, keyHash: string, accountId?: string): Promise<Connection | undefined>;
+  /** Disconnects; false when none (of that account, when given) is connected. */
+  removeConnection(id: string, accountId?: string): Promise<boolean>;
+  /** The account's connections of this kind, by id (never a key hash). */
+  listConnections(accountId: string): Promise<Omit<Connection, 'keyHash'>[]>;
+  /**
+   * Writes a connection idempotently (seed files), keeping its first `connectedAt`; refused, nothing
+   * written, when another account has it.
+   */
+  putConnection(connection: Connection): Promise<'stored' | 'connected_to_another_account'>;
 }
 
 export interface LeadStore {
@@ -140,9 +185,9 @@ export interface LeadStore {
    * Stores the lead as the original of its (account, project, mobile) in one atomic write, or
    * stores nothing and names the original that exists already.
    */
-  insertOriginal(accountId: string, lead: LeadRecord, idempotency?: IdempotencyClaim, guard?: GoogleFormGuard): Promise<OriginalLeadOutcome>;
+  insertOriginal(accountId: string, lead: LeadRecord, idempotency?: IdempotencyClaim, guard?: ConnectionGuard): Promise<OriginalLeadOutcome>;
   /** Stores a repeated lead (the original exists already). */
-  insertRepeat(accountId: string, lead: LeadRecord, idempotency?: IdempotencyClaim, guard?: GoogleFormGuard): Promise<RepeatLeadOutcome>;
+  insertRepeat(accountId: string, lead: LeadRecord, idempotency?: IdempotencyClaim, guard?: ConnectionGuard): Promise<RepeatLeadOutcome>;
   /** The original lead's id for a mobile number in a project, read without writing (dry runs). */
   findOriginal(accountId: string, projectId: string, mobile: string): Promise<string | undefined>;
 }
@@ -189,7 +234,7 @@ export interface RejectionLog {
    * records past the bound of a minute are counted instead (one `suppressed` counter per key and
    * minute).
    */
-  record(accountId: string, rejection: Rejection, guard?: GoogleFormGuard): Promise<void>;
+  record(accountId: string, rejection: Rejection, guard?: ConnectionGuard): Promise<void>;
 }
 
 /** A rejection record as it is read back. */
@@ -256,7 +301,7 @@ export interface PersonDataStore {
   erasePerson(accountId: string, person: PersonHandle): Promise<ErasureCounts>;
 }
 
-/** A Google Ads lead form connected to an account (CONTRACT.md section 10). Its key is stored only as a hash. */
+/** A Google Ads lead form connected to an account (CONTRACT.md section 10), as the Google webhook reads it. Its key is stored only as a hash. */
 export interface GoogleFormConnection {
   /** Google's form id: the exact decimal digits of a 64-bit integer. */
   readonly formId: string;
@@ -266,28 +311,4 @@ export interface GoogleFormConnection {
   /** SHA-256 hex of the form's key. */
   readonly keyHash: string;
   readonly connectedAt: string;
-}
-
-/** The webhook's read of a form: one item. */
-export interface GoogleFormReader {
-  findGoogleForm(formId: string): Promise<GoogleFormConnection | undefined>;
-}
-
-/** Forms as the form lifecycle (shared/domain/google-forms.ts) and the seed manage them; each write atomic. */
-export interface GoogleFormRegistry extends GoogleFormReader {
-  /** Connects a new form; false, and nothing written, when the form is connected already. */
-  insertGoogleForm(form: GoogleFormConnection): Promise<boolean>;
-  /** Moves a connected form of the account to another project and campaign; false when it is not the account's. */
-  reconnectGoogleForm(formId: string, accountId: string, projectId: string, campaignId: string): Promise<boolean>;
-  /** Replaces the form's key hash; undefined when no form (of that account, when given) is connected. */
-  replaceGoogleFormKey(formId: string, keyHash: string, accountId?: string): Promise<GoogleFormConnection | undefined>;
-  /** Disconnects the form; false when no form (of that account, when given) is connected. */
-  removeGoogleForm(formId: string, accountId?: string): Promise<boolean>;
-  /** The account's forms, by form id (never their key hashes). */
-  listGoogleForms(accountId: string): Promise<Omit<GoogleFormConnection, 'keyHash'>[]>;
-  /**
-   * Writes a form with a given key idempotently (seed files), keeping its first `connectedAt`;
-   * refused, nothing written, when another account has the form.
-   */
-  putGoogleForm(form: GoogleFormConnection): Promise<'stored' | 'connected_to_another_account'>;
 }

@@ -10,14 +10,18 @@ import type { LeadRecord } from '../domain/lead.ts';
 import type { PersonKeyring } from '../domain/person-data.ts';
 import { containerPersonKeyring } from '../person-keyring.ts';
 import { leadLookupPuts } from './people.ts';
-import type { GoogleFormGuard, IdempotencyClaim, IdempotentReplay, LeadStore, OriginalLeadOutcome, RepeatLeadOutcome } from '../domain/ports.ts';
-import { checkGoogleFormGuard, googleFormGuardCheck } from './google-forms.ts';
+import type { ConnectionGuard, IdempotencyClaim, IdempotentReplay, LeadStore, OriginalLeadOutcome, RepeatLeadOutcome } from '../domain/ports.ts';
+import { checkConnectionGuard, CONNECTION_GUARD, connectionGuardCheck } from './connections.ts';
+import { NamedItems, type TransactItem } from './transactions.ts';
 import { currentDeadline, keepingBack } from '../deadline.ts';
 import { asServiceFailure, RETRY_AFTER_SECONDS } from './failures.ts';
 import { LEAD_ITEM_TYPE, leadRecordOf } from './lead-items.ts';
 import { cancellationReasons, epochSeconds, orUnavailable, putAll, queryAll, readBackTime, sha256, TableStore, type CancellationReason } from './requests.ts';
 
 export { READ_BACK_RESERVE_MS } from './requests.ts';
+
+/** What each item of a lead's transaction is, by name (transactions.ts). */
+type LeadItemName = 'mobile_claim' | 'lead' | 'idempotency_key' | 'person_lookup' | typeof CONNECTION_GUARD;
 
 export interface TransactionRetryPolicy {
   /** Attempts of a transaction that DynamoDB cancels for a conflict with a concurrent writer. */
@@ -39,7 +43,7 @@ const idempotencyPk = (accountId: string, key: string) => `IDEMPOTENCY#${account
 export class DynamoDbLeadStore extends TableStore implements LeadStore {
   readonly #retry: TransactionRetryPolicy;
   readonly #keyring: PersonKeyring;
-  /** The Config table, where a Google delivery's guard checks its form (googleFormGuardCheck). */
+  /** The Config table, where a delivery's guard checks its connection (connectionGuardCheck). */
   readonly #configTable: string | undefined;
 
   constructor(
@@ -59,40 +63,29 @@ export class DynamoDbLeadStore extends TableStore implements LeadStore {
   /**
    * One TransactWriteItems: the mobile claim, guarded by attribute_not_exists, and the lead. Both are
    * stored or neither. When the claim exists, DynamoDB hands back the existing claim in the same call
-   * (ReturnValuesOnConditionCheckFailure), which names the original lead. The person lookup items
-   * (CONTRACT.md section 12) ride in the same transaction, after the claim, lead and key; a Google
-   * delivery's guard last of all.
+   * (ReturnValuesOnConditionCheckFailure), which names the original lead. The idempotency key, the
+   * person lookup items (CONTRACT.md section 12) and a delivery's connection guard ride in the same
+   * transaction; each item is named where it is added, and a cancellation read by those names.
    */
-  async insertOriginal(accountId: string, lead: LeadRecord, idempotency?: IdempotencyClaim, guard?: GoogleFormGuard): Promise<OriginalLeadOutcome> {
+  async insertOriginal(accountId: string, lead: LeadRecord, idempotency?: IdempotencyClaim, guard?: ConnectionGuard): Promise<OriginalLeadOutcome> {
     const pk = projectPk(accountId, lead.projectID);
-    const lookups = await this.#lookupPuts(accountId, lead, idempotency);
-    const guardIndex = 2 + (idempotency ? 1 : 0) + lookups.length;
     const claim = { pk, sk: `MOBILE#${lead.mobile_number}`, item_type: 'mobile_claim', lead_id: lead.id, created_at: lead.created_at };
-    const command = () =>
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Put: {
-              TableName: this.table,
-              Item: claim,
-              ConditionExpression: 'attribute_not_exists(pk)',
-              ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-            },
-          },
-          { Put: { TableName: this.table, Item: this.#leadItem(accountId, lead) } },
-          ...(idempotency ? [this.#idempotencyPut(accountId, lead, idempotency)] : []),
-          ...lookups,
-          ...this.#guardChecks(guard),
-        ],
-      });
+    const items = new NamedItems<LeadItemName>()
+      .add('mobile_claim', {
+        Put: { TableName: this.table, Item: claim, ConditionExpression: 'attribute_not_exists(pk)', ReturnValuesOnConditionCheckFailure: 'ALL_OLD' },
+      })
+      .add('lead', { Put: { TableName: this.table, Item: this.#leadItem(accountId, lead) } })
+      .add('idempotency_key', ...(idempotency ? [this.#idempotencyPut(accountId, lead, idempotency)] : []))
+      .add('person_lookup', ...(await this.#lookupPuts(accountId, lead, idempotency)))
+      .add(CONNECTION_GUARD, ...this.#guardChecks(guard));
 
-    return this.#writeLead(accountId, lead, () => this.db.send(command()), async (reasons) => {
-      // First: a form rotated or removed since its key was checked stores nothing, whatever else failed.
-      checkGoogleFormGuard(reasons, guardIndex, guard);
+    return this.#writeLead(accountId, lead, () => this.db.send(new TransactWriteCommand({ TransactItems: items.items })), async (reasons) => {
+      // First: a connection changed since it was checked stores nothing, whatever else failed.
+      checkConnectionGuard(items, reasons, guard);
       // The key was used before: whatever else failed, the sender is retrying (or reusing it).
-      const replay = idempotency && replayOf(reasons[2], idempotency);
+      const replay = idempotency && replayOf(items.reasonOf(reasons, 'idempotency_key'), idempotency);
       if (replay) return replay.kind === 'replay' && replay.lead.id === lead.id ? ({ kind: 'stored' } as const) : replay;
-      const [claimReason] = reasons;
+      const claimReason = items.reasonOf(reasons, 'mobile_claim');
       if (claimReason?.Code !== 'ConditionalCheckFailed') return undefined;
       const originalLeadId = claimReason.Item?.lead_id?.S ?? (await this.#originalLeadId(pk, claim.sk));
       // The claim is this lead's own: an earlier attempt of this very write was applied.
@@ -109,24 +102,22 @@ export class DynamoDbLeadStore extends TableStore implements LeadStore {
    * (DynamoDB Local serialises transactions per partition key: 100 simultaneous repeats timed out).
    * Under an idempotency key, the key must be atomic with the lead: one transaction of all of them.
    */
-  async insertRepeat(accountId: string, lead: LeadRecord, idempotency?: IdempotencyClaim, guard?: GoogleFormGuard): Promise<RepeatLeadOutcome> {
+  async insertRepeat(accountId: string, lead: LeadRecord, idempotency?: IdempotencyClaim, guard?: ConnectionGuard): Promise<RepeatLeadOutcome> {
     const item = this.#leadItem(accountId, lead);
     const lookups = await this.#lookupPuts(accountId, lead, idempotency);
-    const idempotencyPuts = idempotency ? [this.#idempotencyPut(accountId, lead, idempotency)] : [];
-    const guardIndex = 1 + idempotencyPuts.length + lookups.length;
+    const items = new NamedItems<LeadItemName>()
+      .add('lead', { Put: { TableName: this.table, Item: item } })
+      .add('idempotency_key', ...(idempotency ? [this.#idempotencyPut(accountId, lead, idempotency)] : []))
+      .add('person_lookup', ...lookups)
+      .add(CONNECTION_GUARD, ...this.#guardChecks(guard));
     // A guard is a condition too: with one, the repeat is a transaction like a keyed one.
     const send =
       idempotency || guard
-        ? () =>
-            this.db.send(
-              new TransactWriteCommand({
-                TransactItems: [{ Put: { TableName: this.table, Item: item } }, ...idempotencyPuts, ...lookups, ...this.#guardChecks(guard)],
-              }),
-            )
+        ? () => this.db.send(new TransactWriteCommand({ TransactItems: items.items }))
         : () => putAll(this.db, this.table, [item, ...lookups.map(({ Put }) => Put.Item)]);
     return this.#writeLead(accountId, lead, send, async (reasons) => {
-      checkGoogleFormGuard(reasons, guardIndex, guard);
-      const replay = idempotency && replayOf(reasons[1], idempotency);
+      checkConnectionGuard(items, reasons, guard);
+      const replay = idempotency && replayOf(items.reasonOf(reasons, 'idempotency_key'), idempotency);
       if (!replay) return undefined;
       return replay.kind === 'replay' && replay.lead.id === lead.id ? ({ kind: 'stored' } as const) : replay;
     });
@@ -210,10 +201,10 @@ export class DynamoDbLeadStore extends TableStore implements LeadStore {
   // ---- internals -----------------------------------------------------------------------------
 
   /** The guard's ConditionCheck, when there is one (none for the four endpoints and Meta). */
-  #guardChecks(guard: GoogleFormGuard | undefined) {
+  #guardChecks(guard: ConnectionGuard | undefined): TransactItem[] {
     if (!guard) return [];
     if (this.#configTable === undefined) throw new Error('a guarded lead write needs the Config table');
-    return [googleFormGuardCheck(this.#configTable, guard)];
+    return [connectionGuardCheck(this.#configTable, guard)];
   }
 
   /** The lead's person lookup items (shared/dynamodb/people.ts): no request of their own. */

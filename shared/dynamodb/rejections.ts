@@ -14,12 +14,13 @@
  * until they expire, under their request id; they are not in the index, so not listed by reason.
  */
 import { createHash } from 'node:crypto';
-import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ulidAt, ulidsAt } from '../domain/lead-id.ts';
 import type { PersonKeyring } from '../domain/person-data.ts';
 import { boundedRejection } from '../domain/rejections.ts';
-import type { GoogleFormGuard, Rejection, RejectionLog } from '../domain/ports.ts';
-import { checkGoogleFormGuard, googleFormGuardCheck } from './google-forms.ts';
+import type { ConnectionGuard, Rejection, RejectionLog } from '../domain/ports.ts';
+import { checkConnectionGuard, CONNECTION_GUARD, connectionGuardCheck } from './connections.ts';
+import { NamedItems, type TransactItem } from './transactions.ts';
 import { REASON_COUNT_PREFIX, reasonPk, REJECTION_REASON_KEY, REJECTION_SECONDS, rejectionItem, rejectionShard, rejectionsPk } from './rejection-items.ts';
 import { containerPersonKeyring } from '../person-keyring.ts';
 import { rejectionLookups } from './people.ts';
@@ -55,7 +56,7 @@ export class DynamoDbRejectionLog extends TableStore implements RejectionLog {
   readonly #ids = ulidsAt();
 
   readonly #keyring: PersonKeyring;
-  /** The Config table, where a Google delivery's guard checks its form (googleFormGuardCheck). */
+  /** The Config table, where a delivery's guard checks its connection (connectionGuardCheck). */
   readonly #configTable: string | undefined;
 
   constructor(db: DynamoDBDocumentClient, table: string, options: RejectionLogOptions = {}, keyring: PersonKeyring = containerPersonKeyring(), configTable?: string) {
@@ -69,11 +70,11 @@ export class DynamoDbRejectionLog extends TableStore implements RejectionLog {
    * The record, with the lookup items that find it by the person it names (CONTRACT.md section 12), in
    * the one request it costs: a put alone, one BatchWriteItem with them, or (a browser key's) the
    * transaction with the minute's count. The person's details are not kept beside the record, only
-   * their keyed hashes, in the lookup items' keys. A Google delivery's record (given its guard) is one
-   * transaction of them and the guard's ConditionCheck instead: nothing is kept when the form was
-   * rotated or removed since its key was checked (GoogleFormChangedError).
+   * their keyed hashes, in the lookup items' keys. A delivery's record given its connection's guard
+   * (Google's) is one transaction of them and the guard's ConditionCheck instead: nothing is kept when
+   * the connection was changed or removed since it was checked (ConnectionChangedError).
    */
-  async record(accountId: string, { person, ...rejection }: Rejection, guard?: GoogleFormGuard): Promise<void> {
+  async record(accountId: string, { person, ...rejection }: Rejection, guard?: ConnectionGuard): Promise<void> {
     // The record's time is the refusal's: the minute of the bound, its created_at and the time in its id.
     const createdAt = new Date(rejection.at);
     const bounded = !guard && rejection.key_id !== undefined && rejection.browserKey === true;
@@ -126,17 +127,19 @@ export class DynamoDbRejectionLog extends TableStore implements RejectionLog {
    * The record, its lookup items and the guard in one transaction. A write whose answer was lost (the
    * SDK's retries spent) is read back before a 503, so Google's redelivery after it adds no second record.
    */
-  async #guarded(item: Record<string, unknown> & { pk: string; sk: string }, lookups: readonly { Put: unknown }[], guard: GoogleFormGuard): Promise<void> {
+  async #guarded(item: Record<string, unknown> & { pk: string; sk: string }, lookups: readonly TransactItem[], guard: ConnectionGuard): Promise<void> {
     if (this.#configTable === undefined) throw new Error('a guarded rejection record needs the Config table');
-    const check = googleFormGuardCheck(this.#configTable, guard);
-    const items = [{ Put: { TableName: this.table, Item: item } }, ...lookups, check];
+    const items = new NamedItems<'rejection' | 'person_lookup' | typeof CONNECTION_GUARD>()
+      .add('rejection', { Put: { TableName: this.table, Item: item } })
+      .add('person_lookup', ...lookups)
+      .add(CONNECTION_GUARD, connectionGuardCheck(this.#configTable, guard));
     await writeOrReadBack(
       async () => {
         try {
-          await this.db.send(new TransactWriteCommand({ TransactItems: items as NonNullable<TransactWriteCommandInput['TransactItems']> }));
+          await this.db.send(new TransactWriteCommand({ TransactItems: items.items }));
         } catch (error) {
           const reasons = cancellationReasons(error);
-          if (reasons) checkGoogleFormGuard(reasons, items.length - 1, guard);
+          if (reasons) checkConnectionGuard(items, reasons, guard);
           throw asServiceFailure(error);
         }
       },

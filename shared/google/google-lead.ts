@@ -10,8 +10,8 @@
  * including one that keeps the rejection from being recorded, propagates: the caller answers 503,
  * and Google's retry stores the lead once.
  *
- * Every write a delivery makes carries the form's guard (GoogleFormGuard): a key rotated, or a form
- * removed, since the container cached the form stores nothing (GoogleFormChangedError, answered 401).
+ * Every write a delivery makes carries the form's guard (ConnectionGuard): a key rotated, or a form
+ * removed, since the container cached the form stores nothing (ConnectionChangedError, answered 401).
  */
 import type { AccountDirectory } from '../domain/account-directory.ts';
 import { createLead, type CreateLeadDependencies } from '../domain/create-lead.ts';
@@ -19,7 +19,8 @@ import { ClientNotFoundError, isRejection, LeadErasedError } from '../domain/err
 import { GoogleTestLeadError, InvalidGoogleKeyError } from '../domain/google-errors.ts';
 import type { LeadRecord } from '../domain/lead.ts';
 import { platformLeadIdempotency } from '../domain/platform-leads.ts';
-import type { GoogleFormConnection, GoogleFormGuard, RejectionLog } from '../domain/ports.ts';
+import { guardOfForm } from '../domain/google-forms.ts';
+import type { GoogleFormConnection, RejectionLog } from '../domain/ports.ts';
 import { refusedFields } from '../domain/rejections.ts';
 import { rejectionOf, submissionOf, type SubmissionTagging } from '../domain/submissions.ts';
 import { leadFieldValidator } from '../domain/field-validation.ts';
@@ -58,7 +59,7 @@ export const receiveGoogleLead = async (
 ): Promise<GoogleLeadOutcome> => {
   const body = leadFieldsOf(delivery, form);
   // Whatever this delivery writes is refused if the form was rotated or removed since its key was checked.
-  const guard: GoogleFormGuard = { formId: form.formId, accountId: form.accountId, keyHash: form.keyHash };
+  const guard = guardOfForm(form);
   try {
     if (delivery.isTest) throw new GoogleTestLeadError();
     request.fields = validateGoogleFields(body);

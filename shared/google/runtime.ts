@@ -3,8 +3,8 @@
  * every endpoint shares (one DynamoDB client, the account cache, the lead and rejection stores) and
  * the connected forms, cached for the same TTL.
  */
-import { GoogleFormDirectory } from '../domain/google-forms.ts';
-import { DynamoDbGoogleFormReader } from '../dynamodb/google-forms.ts';
+import { GOOGLE_FORM_CONNECTION, GoogleFormDirectory } from '../domain/google-forms.ts';
+import { DynamoDbConnectionReader } from '../dynamodb/connections.ts';
 import { configCacheTtlSecondsFromEnvironment, documentClientFromEnvironment, primedRuntimeFromEnvironment, runtimeFromEnvironment, tableNamesFromEnvironment } from '../runtime.ts';
 import type { GoogleAdsRuntime } from './webhook-handler.ts';
 
@@ -13,7 +13,7 @@ let containerRuntime: GoogleAdsRuntime | undefined;
 export const googleAdsRuntimeFromEnvironment = (env: NodeJS.ProcessEnv = process.env): GoogleAdsRuntime => {
   if (containerRuntime) return containerRuntime;
   const lead = runtimeFromEnvironment(env);
-  const reader = new DynamoDbGoogleFormReader(documentClientFromEnvironment(env), tableNamesFromEnvironment(env).config);
+  const reader = new DynamoDbConnectionReader(documentClientFromEnvironment(env), tableNamesFromEnvironment(env).config, GOOGLE_FORM_CONNECTION);
   containerRuntime = {
     directory: lead.directory,
     leads: lead.leads,

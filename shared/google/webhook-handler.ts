@@ -8,7 +8,8 @@
 import middy from '@middy/core';
 import type { MiddlewareObj } from '@middy/core';
 import { withinFunctionDeadline } from '../deadline.ts';
-import { GoogleFormChangedError, InvalidGoogleKeyError } from '../domain/google-errors.ts';
+import { ConnectionChangedError } from '../domain/errors.ts';
+import { InvalidGoogleKeyError } from '../domain/google-errors.ts';
 import type { GoogleFormDirectory } from '../domain/google-forms.ts';
 import type { GoogleFormConnection } from '../domain/ports.ts';
 import { jsonResponse } from '../http/envelope.ts';
@@ -50,7 +51,7 @@ const receivedOrRefused = async (delivery: GoogleDelivery, form: GoogleFormConne
   try {
     return await receiveGoogleLead(delivery, form, context, runtime);
   } catch (error) {
-    if (!(error instanceof GoogleFormChangedError)) throw error;
+    if (!(error instanceof ConnectionChangedError)) throw error;
     runtime.forms.forget(form.formId);
     throw new InvalidGoogleKeyError();
   }

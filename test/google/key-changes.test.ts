@@ -1,7 +1,7 @@
 /**
  * A rotated or removed form's key answers 401 at once (CONTRACT.md section 10), even in a warm function
  * that cached the form for a long TTL: each write a delivery makes checks the form's key hash as the
- * container trusted it, in the same request (shared/dynamodb/google-forms.ts googleFormGuardCheck), so
+ * container trusted it, in the same request (shared/dynamodb/connections.ts connectionGuardCheck), so
  * an old key stores nothing, neither a lead nor a rejection record, and costs no extra round trip.
  */
 import { beforeAll, describe, expect, it } from '@jest/globals';
