@@ -16,7 +16,8 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import type { AdminRoute, EndpointName, LeadRoute } from '../../shared/routes.ts';
+import type { AdminRoute, EndpointName } from '../../shared/routes.ts';
+import type { LeadRoute } from '../../shared/sources/registry.ts';
 
 export interface LeadApiProps {
   readonly apiName: string;

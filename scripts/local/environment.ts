@@ -10,7 +10,8 @@ import { NETWORK_MESSAGE, type ErrorShape } from '../../shared/dynamodb/failures
 import type { TableNames } from '../../shared/dynamodb/repository.ts';
 import { configTable, leadsTable } from '../../shared/dynamodb/tables.ts';
 import type { LeadContext, LeadEvent, LeadResponse } from '../../shared/http/lambda.ts';
-import { adminEntry, FUNCTION_TIMEOUT_SECONDS, googleAdsRoute, leadRoutes, runtimeSettings, type EndpointName } from '../../shared/routes.ts';
+import { adminEntry, FUNCTION_TIMEOUT_SECONDS, runtimeSettings, type EndpointName } from '../../shared/routes.ts';
+import { googleAdsRoute, leadRoutes } from '../../shared/sources/registry.ts';
 
 /** Repository root: route entries (shared/routes.ts) and the default seed are relative to it. */
 export const projectRoot = path.resolve(import.meta.dirname, '..', '..');

@@ -43,7 +43,8 @@ import { leadRecord } from '../../shared/domain/create-lead.ts';
 import { numericTextFields } from '../../shared/schemas/lead-fields.ts';
 import { leadFieldValidator } from '../../shared/domain/field-validation.ts';
 import type { ValidatedFields } from '../../shared/schemas/validate.ts';
-import { leadRoutes, type EndpointName, type LeadRoute } from '../../shared/routes.ts';
+import { type EndpointName } from '../../shared/routes.ts';
+import { leadRoutes, type LeadRoute } from '../../shared/sources/registry.ts';
 import { GOOGLE_ADS_TAG, googleAdsRoute, googleAdsWebhookOperations } from './google-ads.ts';
 import { META_TAG, metaWebhookOperations, metaWebhookRoute } from './meta.ts';
 
