@@ -1,7 +1,8 @@
 /**
  * `npm start`: the service on a laptop (CONTRACT.md section 6). Starts DynamoDB Local (unless
  * DYNAMODB_ENDPOINT names a running one), creates the missing tables from the stack's definitions,
- * applies the seed, and serves the four routes on http://127.0.0.1:$PORT through the real handlers.
+ * applies the seed, and serves every declared source's route (shared/sources/registry.ts) and the admin
+ * API on http://127.0.0.1:$PORT through the real handlers.
  * Ctrl-C or SIGTERM stops the HTTP server and DynamoDB Local.
  *
  *   PORT                  HTTP port (3000)
@@ -26,10 +27,10 @@ import type { Server } from 'node:http';
 import { createDocumentClient, createDynamoDbClient } from '../shared/dynamodb/client.ts';
 import { DynamoDbRepository } from '../shared/dynamodb/repository.ts';
 import { ADMIN_BASE_PATH, runtimeSettings } from '../shared/routes.ts';
-import { googleAdsRoute, leadRoutes, metaWebhookRoute } from '../shared/sources/registry.ts';
+import { apiKeySources, leadSources } from '../shared/sources/registry.ts';
 import { JavaMissingError, startDynamoDbLocal, type RunningDynamoDbLocal } from './dynamodb-local.ts';
 import { adminCredentialsFrom, adminCredentialSettings, DEFAULT_ADMIN_CREDENTIALS, type AdminCredentials } from './local/admin-auth.ts';
-import { DEFAULT_SEED_FILE, describeDatabaseFailure, describeError, ensureTables, functionTimeoutMs, loadAdminHandler, loadGoogleAdsHandler, loadHandlers, localTableNames, type LeadHandlers } from './local/environment.ts';
+import { DEFAULT_SEED_FILE, describeDatabaseFailure, describeError, ensureTables, functionTimeoutMs, loadAdminHandler, loadSourceHandlers, localTableNames } from './local/environment.ts';
 import { createLocalServer } from './local/http-server.ts';
 import { startLeadStreamReader, webhookSender, type LeadStreamReader, type WebhookSender } from './local/lead-events.ts';
 import { startLocalMeta } from './local/meta.ts';
@@ -164,17 +165,18 @@ const banner = (baseUrl: string, dynamodb: string, storage: string, seedFile: st
       social: { name: 'Kabir Shah', mobile_number: '9876500003', ...common, platform: [...account.socialSubSources][0] ?? 'fb' },
     };
     lines.push(`Demo API key:        ${key} (account ${account.id})`, '', 'Try it:');
-    for (const route of leadRoutes) {
+    for (const source of apiKeySources) {
       lines.push(
-        `curl -s -X POST ${baseUrl}${route.path} -H ${shellQuote(`x-api-key: ${key}`)} -H 'content-type: application/json' -d ${shellQuote(JSON.stringify(bodies[route.endpoint]))}`,
+        `curl -s -X POST ${baseUrl}${source.route.path} -H ${shellQuote(`x-api-key: ${key}`)} -H 'content-type: application/json' -d ${shellQuote(JSON.stringify(bodies[source.name]))}`,
       );
     }
     lines.push('', `Leads: DYNAMODB_ENDPOINT=${dynamodb} npm run -s admin -- leads --account ${account.id}`);
   }
-  lines.push(
-    `Meta webhook:        ${baseUrl}${metaWebhookRoute.path} (GET verification, signed POST; leads read from ${process.env.META_GRAPH_API_URL || 'graph.facebook.com'})`,
-    `Google Ads webhook:  ${baseUrl}${googleAdsRoute.path} (POST, each form with its own key: ${seed.googleForms?.length ?? 0} form(s) in the seed; npm run admin -- add-google-form)`,
-  );
+  // Every other source: its route, and how it is reached (its descriptor's banner line).
+  for (const source of leadSources) {
+    if (!source.banner) continue;
+    lines.push(`${`${source.banner.label}:`.padEnd(21)}${baseUrl}${source.route.path} (${source.banner.note})`);
+  }
   lines.push(...admin, '', 'Ctrl-C stops the service and its database.', '');
   return lines.join('\n');
 };
@@ -263,17 +265,19 @@ const main = async () => {
   // CloudWatch embedded-metric lines are for AWS; locally they would bury the request log. Opt in with
   // POWERTOOLS_METRICS_DISABLED=false.
   env.POWERTOOLS_METRICS_DISABLED ??= 'true';
-  const handlers = (await loadHandlers(endpoint, tables)) as LeadHandlers;
-  const meta = startLocalMeta(env, (change) =>
-    process.stderr.write(`npm start: Meta leadgen ${change.leadgenId} of page ${change.pageId} gave up after its retries (see admin rejections)\n`),
-  );
+  // Every declared source's real handler; Meta's webhook with its queue and worker in this process,
+  // started once the functions' environment is set.
+  const sources = await loadSourceHandlers(endpoint, tables, {
+    asynchronous: () =>
+      startLocalMeta(env, (change) =>
+        process.stderr.write(`npm start: Meta leadgen ${change.leadgenId} of page ${change.pageId} gave up after its retries (see admin rejections)\n`),
+      ).webhook,
+  });
   const adminCredentials = adminCredentialsFrom(env);
   const region = env.AWS_REGION || undefined;
   server = createLocalServer({
-    handlers,
+    handlers: Object.fromEntries(sources.map(({ source, handler }) => [source.name, handler])),
     functionTimeoutMs: requestTimeoutMs,
-    metaWebhook: meta.webhook,
-    googleAds: await loadGoogleAdsHandler(),
     admin: { handler: await loadAdminHandler(), credentials: adminCredentials, ...(region && { region }) },
     onHandlerError: (error) => process.stderr.write(`npm start: a handler failed: ${describeError(error)}\n`),
   });

@@ -9,7 +9,7 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import type { ConnectionKind } from '../../shared/domain/ports.ts';
-import { connectionShapes } from '../../shared/dynamodb/connections.ts';
+import { connectionShapes } from '../../shared/dynamodb/connection-items.ts';
 import { configTable, leadsTable, rejectionReasonIndex, type TableDefinition } from '../../shared/dynamodb/tables.ts';
 import { personKeySettings } from '../../shared/person-keyring.ts';
 

@@ -18,38 +18,10 @@ import {
   InvalidGoogleKeyError,
   UnknownGoogleFormError,
 } from './google-errors.ts';
-import type { AccountReader, Connection, ConnectionGuard, ConnectionReader, ConnectionRegistry, GoogleFormConnection } from './ports.ts';
+import type { AccountReader, ConnectionReader, ConnectionRegistry, GoogleFormConnection } from './ports.ts';
 
-/** Google's forms are connections of the kind `google_form` (ports.ts): one store for every kind. */
+/** Google's forms are connections of the kind `google_form` (ports.ts), their id Google's form id: one store for every kind. */
 export const GOOGLE_FORM_CONNECTION = 'google_form';
-
-/** A stored connection as the webhook reads a form. */
-const formOf = (connection: Connection): GoogleFormConnection => ({
-  formId: connection.id,
-  accountId: connection.accountId,
-  projectId: connection.projectId,
-  campaignId: connection.campaignId,
-  keyHash: connection.keyHash ?? '',
-  connectedAt: connection.connectedAt,
-});
-
-const connectionOf = (form: GoogleFormConnection): Connection => ({
-  kind: GOOGLE_FORM_CONNECTION,
-  id: form.formId,
-  accountId: form.accountId,
-  projectId: form.projectId,
-  campaignId: form.campaignId,
-  keyHash: form.keyHash,
-  connectedAt: form.connectedAt,
-});
-
-/** What every write of a delivery carries: the form as the container trusted it (ConnectionGuard). */
-export const guardOfForm = (form: GoogleFormConnection): ConnectionGuard => ({
-  kind: GOOGLE_FORM_CONNECTION,
-  id: form.formId,
-  accountId: form.accountId,
-  keyHash: form.keyHash,
-});
 
 // ---- Keys and form ids --------------------------------------------------------------------------------
 
@@ -117,11 +89,12 @@ export class GoogleFormDirectory {
     if (formId === undefined || !isGoogleFormId(formId) || !key) throw new InvalidGoogleKeyError();
     const entry = this.#cache.get(formId);
     if (entry && entry.expiresAt > this.#now()) {
-      if (keyMatches(key, entry.form.keyHash)) return entry.form;
+      if (entry.form.keyHash !== undefined && keyMatches(key, entry.form.keyHash)) return entry.form;
     }
     const form = await this.#load(formId);
     const matches = keyMatches(key, form?.keyHash ?? NO_FORM_HASH);
-    if (!form || !matches) throw new InvalidGoogleKeyError();
+    // A form stored without a key hash is connected to no key: refused like an unknown form.
+    if (!form?.keyHash || !matches) throw new InvalidGoogleKeyError();
     return form;
   }
 
@@ -131,10 +104,9 @@ export class GoogleFormDirectory {
   }
 
   async #load(formId: string): Promise<GoogleFormConnection | undefined> {
-    const found = await this.#reader.findConnection(formId);
+    const form = await this.#reader.findConnection(formId);
     this.#cache.delete(formId);
-    if (!found) return undefined;
-    const form = formOf(found);
+    if (!form) return undefined;
     if (this.#cache.size >= 1000) this.#cache.delete(this.#cache.keys().next().value!);
     this.#cache.set(formId, { form, expiresAt: this.#now() + this.#ttlMs });
     return form;
@@ -181,8 +153,8 @@ export interface ConnectedGoogleForm {
 
 const clock = (deps: GoogleFormAdminDependencies) => (deps.now ?? (() => new Date()))();
 
-const issuedOf = (form: Pick<GoogleFormConnection, 'formId' | 'accountId' | 'projectId' | 'campaignId'>, key?: string): GoogleFormIssued => ({
-  form_id: form.formId,
+const issuedOf = (form: Pick<GoogleFormConnection, 'id' | 'accountId' | 'projectId' | 'campaignId'>, key?: string): GoogleFormIssued => ({
+  form_id: form.id,
   account_id: form.accountId,
   project_id: form.projectId,
   campaign_id: form.campaignId,
@@ -211,13 +183,21 @@ export const connectGoogleForm = async (deps: GoogleFormAdminDependencies, input
     if (existing && existing.accountId !== target.accountId) throw new GoogleFormOfAnotherAccountError(target.formId);
     if (existing) {
       if (await deps.forms.reconnect(target.formId, target.accountId, target.projectId, target.campaignId)) {
-        return { created: false, form: issuedOf(target) };
+        return { created: false, form: issuedOf({ ...target, id: target.formId }) };
       }
       continue;
     }
     const key = newGoogleFormKey();
-    const form: GoogleFormConnection = { ...target, keyHash: hashGoogleFormKey(key), connectedAt: clock(deps).toISOString() };
-    if (await deps.forms.insertConnection(connectionOf(form))) return { created: true, form: issuedOf(form, key) };
+    const form: GoogleFormConnection = {
+      kind: GOOGLE_FORM_CONNECTION,
+      id: target.formId,
+      accountId: target.accountId,
+      projectId: target.projectId,
+      campaignId: target.campaignId,
+      keyHash: hashGoogleFormKey(key),
+      connectedAt: clock(deps).toISOString(),
+    };
+    if (await deps.forms.insertConnection(form)) return { created: true, form: issuedOf(form, key) };
   }
   throw new GoogleFormOfAnotherAccountError(target.formId);
 };
@@ -228,7 +208,7 @@ export const rotateGoogleFormKey = async (deps: GoogleFormAdminDependencies, for
   const key = newGoogleFormKey();
   const connection = await deps.forms.replaceKey(id, hashGoogleFormKey(key), accountId);
   if (!connection) throw new GoogleFormNotFoundError(id);
-  return issuedOf(formOf(connection), key);
+  return issuedOf(connection, key);
 };
 
 /** Disconnects a form: its deliveries answer 401 from now on. */

@@ -301,14 +301,9 @@ export interface PersonDataStore {
   erasePerson(accountId: string, person: PersonHandle): Promise<ErasureCounts>;
 }
 
-/** A Google Ads lead form connected to an account (CONTRACT.md section 10), as the Google webhook reads it. Its key is stored only as a hash. */
-export interface GoogleFormConnection {
-  /** Google's form id: the exact decimal digits of a 64-bit integer. */
-  readonly formId: string;
-  readonly accountId: string;
-  readonly projectId: string;
-  readonly campaignId: string;
-  /** SHA-256 hex of the form's key. */
-  readonly keyHash: string;
-  readonly connectedAt: string;
-}
+/**
+ * A Google Ads lead form connected to an account (CONTRACT.md section 10): a connection of the kind
+ * `google_form`, its id Google's form id (the exact decimal digits of a 64-bit integer), with the hash of
+ * its key, which every delivery of the form carries.
+ */
+export type GoogleFormConnection = Connection & { readonly kind: 'google_form' };

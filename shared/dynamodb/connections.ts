@@ -1,7 +1,7 @@
 /**
  * Connections of accounts to their projects and campaigns that a source's deliveries name (CONTRACT.md
  * section 10's Google Ads forms; call numbers next), in the Config table (docs/data-model.md). One
- * store for every kind; a kind's key shape is data (connectionShapes). For Google's forms:
+ * store for every kind; a kind's key shape is data (connectionShapes, connection-items.ts). For Google's forms:
  *   GOOGLEFORM#<form id> / GOOGLEFORM          form_id, account_id, project_id, campaign_id, key_hash, connected_at
  *   GOOGLEFORMS#<account id> / FORM#<form id>  form_id, project_id, campaign_id, connected_at (the account's listing)
  * A delivery reads one item (none when warm). Only a key's hash is stored. Both items are written in
@@ -9,58 +9,13 @@
  * whole, and have no use for connections or key hashes.
  */
 import { GetCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { ConnectionChangedError } from '../domain/errors.ts';
-import type { Connection, ConnectionGuard, ConnectionKind, ConnectionReader, ConnectionRegistry } from '../domain/ports.ts';
+import type { Connection, ConnectionKind, ConnectionReader, ConnectionRegistry } from '../domain/ports.ts';
+import { connectionShapes, itemKey, listingKey, type ConnectionShape } from './connection-items.ts';
 import { asServiceFailure } from './failures.ts';
-import { cancellationReasons, orUnavailable, queryAll, TableStore, type CancellationReason } from './requests.ts';
-import type { NamedItems, TransactItem } from './transactions.ts';
+import { cancellationReasons, orUnavailable, queryAll, TableStore } from './requests.ts';
 
-/** Where a kind's connections are kept: the names of its two items and the attribute of its id. */
-export interface ConnectionShape {
-  /** The connection's item: partition key `<partitionPrefix><id>`, sort key `itemSortKey`. */
-  readonly partitionPrefix: string;
-  readonly itemSortKey: string;
-  /** The account's listing: partition key `<listingPrefix><account id>`, sort key `<listingSortPrefix><id>`. */
-  readonly listingPrefix: string;
-  readonly listingSortPrefix: string;
-  /** The attribute that holds the id in both items. */
-  readonly idAttribute: string;
-}
-
-/** Each kind's key shape: the names stored today (a new kind is one more row). */
-export const connectionShapes: Readonly<Record<ConnectionKind, ConnectionShape>> = {
-  google_form: { partitionPrefix: 'GOOGLEFORM#', itemSortKey: 'GOOGLEFORM', listingPrefix: 'GOOGLEFORMS#', listingSortPrefix: 'FORM#', idAttribute: 'form_id' },
-};
-
-/** The name a guard's ConditionCheck goes under in a transaction (transactions.ts). */
-export const CONNECTION_GUARD = 'connection_guard';
-
-const itemKey = (shape: ConnectionShape, id: string) => ({ pk: `${shape.partitionPrefix}${id}`, sk: shape.itemSortKey });
-const listingKey = (shape: ConnectionShape, accountId: string, id: string) => ({ pk: `${shape.listingPrefix}${accountId}`, sk: `${shape.listingSortPrefix}${id}` });
-
-/**
- * A delivery's guard as a transaction item: the connection's item still names that account (and that
- * key hash, for a kind with keys). It rides in the write the delivery makes anyway (the lead's
- * transaction, or its rejection record's), so a rotated or removed connection is refused at once at no
- * extra round trip, whatever the container cached. The functions may ConditionCheckItem only items of
- * their kind's partition shape (lib/constructs/lead-tables.ts).
- */
-export const connectionGuardCheck = (configTable: string, guard: ConnectionGuard): TransactItem => ({
-  ConditionCheck: {
-    TableName: configTable,
-    Key: itemKey(connectionShapes[guard.kind], guard.id),
-    ConditionExpression: guard.keyHash === undefined ? 'account_id = :guardAccount' : 'key_hash = :guardHash AND account_id = :guardAccount',
-    ExpressionAttributeValues: { ':guardAccount': guard.accountId, ...(guard.keyHash !== undefined && { ':guardHash': guard.keyHash }) },
-  },
-});
-
-/**
- * Throws ConnectionChangedError when the guard's item of the cancelled transaction failed its
- * condition: read by its name, so it is never taken for a duplicate or a used idempotency key.
- */
-export const checkConnectionGuard = (items: NamedItems<string>, reasons: readonly CancellationReason[], guard: ConnectionGuard | undefined): void => {
-  if (guard && items.failed(reasons, CONNECTION_GUARD)) throw new ConnectionChangedError(guard.kind, guard.id);
-};
+// The key shapes and the guard live in connection-items.ts (no store class: what the lead functions' writes need).
+export { CONNECTION_GUARD, checkConnectionGuard, connectionGuardCheck, connectionShapes, type ConnectionShape } from './connection-items.ts';
 
 /** The request path's read of one kind's connection: one strongly consistent GetItem (a connection made a moment ago works at once). */
 export class DynamoDbConnectionReader extends TableStore implements ConnectionReader {

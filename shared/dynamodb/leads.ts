@@ -11,7 +11,7 @@ import type { PersonKeyring } from '../domain/person-data.ts';
 import { containerPersonKeyring } from '../person-keyring.ts';
 import { leadLookupPuts } from './people.ts';
 import type { ConnectionGuard, IdempotencyClaim, IdempotentReplay, LeadStore, OriginalLeadOutcome, RepeatLeadOutcome } from '../domain/ports.ts';
-import { checkConnectionGuard, CONNECTION_GUARD, connectionGuardCheck } from './connections.ts';
+import { checkConnectionGuard, CONNECTION_GUARD, connectionGuardCheck } from './connection-items.ts';
 import { NamedItems, type TransactItem } from './transactions.ts';
 import { currentDeadline, keepingBack } from '../deadline.ts';
 import { asServiceFailure, RETRY_AFTER_SECONDS } from './failures.ts';

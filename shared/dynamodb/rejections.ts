@@ -19,7 +19,7 @@ import { ulidAt, ulidsAt } from '../domain/lead-id.ts';
 import type { PersonKeyring } from '../domain/person-data.ts';
 import { boundedRejection } from '../domain/rejections.ts';
 import type { ConnectionGuard, Rejection, RejectionLog } from '../domain/ports.ts';
-import { checkConnectionGuard, CONNECTION_GUARD, connectionGuardCheck } from './connections.ts';
+import { checkConnectionGuard, CONNECTION_GUARD, connectionGuardCheck } from './connection-items.ts';
 import { NamedItems, type TransactItem } from './transactions.ts';
 import { REASON_COUNT_PREFIX, reasonPk, REJECTION_REASON_KEY, REJECTION_SECONDS, rejectionItem, rejectionShard, rejectionsPk } from './rejection-items.ts';
 import { containerPersonKeyring } from '../person-keyring.ts';

@@ -19,8 +19,7 @@ import { ClientNotFoundError, isRejection, LeadErasedError } from '../domain/err
 import { GoogleTestLeadError, InvalidGoogleKeyError } from '../domain/google-errors.ts';
 import type { LeadRecord } from '../domain/lead.ts';
 import { platformLeadIdempotency } from '../domain/platform-leads.ts';
-import { guardOfForm } from '../domain/google-forms.ts';
-import type { GoogleFormConnection, RejectionLog } from '../domain/ports.ts';
+import type { ConnectionGuard, GoogleFormConnection, RejectionLog } from '../domain/ports.ts';
 import { refusedFields } from '../domain/rejections.ts';
 import { rejectionOf, submissionOf, type SubmissionTagging } from '../domain/submissions.ts';
 import { leadFieldValidator } from '../domain/field-validation.ts';
@@ -59,7 +58,7 @@ export const receiveGoogleLead = async (
 ): Promise<GoogleLeadOutcome> => {
   const body = leadFieldsOf(delivery, form);
   // Whatever this delivery writes is refused if the form was rotated or removed since its key was checked.
-  const guard = guardOfForm(form);
+  const guard: ConnectionGuard = form;
   try {
     if (delivery.isTest) throw new GoogleTestLeadError();
     request.fields = validateGoogleFields(body);

@@ -20,5 +20,6 @@ export const googleAdsSource = {
   platformId: { field: 'google_lead_id', idempotencyPrefix: 'google-lead' },
   acceptance: { status: 200, message: 'Lead received', withLead: false },
   stack: { functionPath: ['GoogleAdsLeadForms', 'Webhook'], integrationId: 'GoogleAdsIntegration', monitoringName: 'googleAds' },
+  banner: { label: 'Google Ads webhook', note: 'POST, each form with its own key: npm run admin -- add-google-form' },
   sampleEvents: ['events/google-ads.json', 'events/google-ads-test-data.json'],
 } as const satisfies LeadSourceDescriptor;

@@ -52,7 +52,7 @@ const receivedOrRefused = async (delivery: GoogleDelivery, form: GoogleFormConne
     return await receiveGoogleLead(delivery, form, context, runtime);
   } catch (error) {
     if (!(error instanceof ConnectionChangedError)) throw error;
-    runtime.forms.forget(form.formId);
+    runtime.forms.forget(form.id);
     throw new InvalidGoogleKeyError();
   }
 };

@@ -65,6 +65,11 @@ export interface LeadSourceDescriptor {
    * queue makes the leads. Its function and queue are its own construct's (lib/constructs/meta-lead-ads.ts).
    */
   readonly worker?: { readonly entry: string };
+  /**
+   * Its line in `npm start`'s banner, for a source that is not one of the API key endpoints (those get
+   * a `curl` each): a label, and how it is reached.
+   */
+  readonly banner?: { readonly label: string; readonly note: string };
   /** Sample API Gateway events of it in `events/`, for `npm run invoke`. */
   readonly sampleEvents: readonly string[];
 }

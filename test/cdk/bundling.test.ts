@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, describe, expect, test } from '@jest/globals';
 import { LEAD_BUNDLE_BUDGET_KB } from '../../bench/report.ts';
+import { leadSources } from '../../shared/sources/registry.ts';
 import { resources, synthesize } from './synth.ts';
 
 const outdir = mkdtempSync(path.join(tmpdir(), 'lead-intake-cdk-'));
@@ -16,10 +17,12 @@ describe('Bundling the functions', () => {
       const { app, template } = synthesize({ bundle: true, outdir });
       app.synth();
       const functions = Object.values(resources(template, 'AWS::Lambda::Function'));
-      // Four lead functions, Google Ads lead forms, the admin function, the Lead Created enrichment function, the Meta webhook and worker.
-      expect(functions).toHaveLength(9);
+      // Each declared source's function (the four lead endpoints, Google Ads lead forms, the Meta webhook), an
+      // asynchronous source's worker (Meta's), the admin function and the Lead Created enrichment function.
+      const expected = leadSources.length + leadSources.filter((source) => source.worker).length + 2;
+      expect(functions).toHaveLength(expected);
       const hashes = new Map(functions.map((fn) => [String(fn.Properties!.Code.S3Key).replace(/\.zip$/, ''), String(fn.Properties!.Description)]));
-      expect(hashes.size).toBe(9);
+      expect(hashes.size).toBe(expected);
       for (const [hash, description] of hashes) {
         const bundle = path.join(outdir, `asset.${hash}`, 'index.mjs');
         expect(statSync(bundle).size).toBeGreaterThan(1_000);
