@@ -149,10 +149,10 @@ export const isLoopbackHost = (host: string | undefined, port: number | undefine
 export const createLocalServer = ({ handlers, admin, functionTimeoutMs = FUNCTION_TIMEOUT_SECONDS * 1000, onHandlerError }: LocalServerOptions): Server =>
   createServer(async (request, response) => {
     /** The source whose route is the path: its function's name, its handler and its route's methods. */
-    const routeTarget = (pathname: string): { name: string; handler: LambdaHandler; methods: readonly string[] } | undefined => {
+    const routeTarget = (pathname: string): { name: string; handler: LambdaHandler; methods: readonly string[]; queryString: boolean } | undefined => {
       const source = leadSources.find((candidate) => candidate.route.path === pathname);
       const handler = source && handlers[source.name];
-      return handler && { name: localFunctionName(source), handler, methods: source.route.methods };
+      return handler && { name: localFunctionName(source), handler, methods: source.route.methods, queryString: source.route.queryString === true };
     };
     /** Runs a handler as Lambda would, with the function's timeout, and answers as API Gateway would past it. */
     const answerInTime = async (name: string, handler: LambdaHandler, event: ReturnType<typeof apiGatewayEvent>) => {
@@ -187,7 +187,7 @@ export const createLocalServer = ({ handlers, admin, functionTimeoutMs = FUNCTIO
       const event = apiGatewayEvent({
         method,
         path: pathname,
-        rawQueryString: search.slice(1),
+        ...(target.queryString && { rawQueryString: search.slice(1) }),
         headers: headersOf(request),
         ...(body !== undefined && { body }),
         sourceIp: (request.socket.remoteAddress ?? '127.0.0.1').replace(/^::ffff:/, ''),

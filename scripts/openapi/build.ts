@@ -44,9 +44,8 @@ import { numericTextFields } from '../../shared/schemas/lead-fields.ts';
 import { leadFieldValidator } from '../../shared/domain/field-validation.ts';
 import type { ValidatedFields } from '../../shared/schemas/validate.ts';
 import { type EndpointName } from '../../shared/routes.ts';
-import { leadRoutes, type LeadRoute } from '../../shared/sources/registry.ts';
-import { GOOGLE_ADS_TAG, googleAdsRoute, googleAdsWebhookOperations } from './google-ads.ts';
-import { META_TAG, metaWebhookOperations, metaWebhookRoute } from './meta.ts';
+import { leadRoutes, leadSources, type LeadRoute } from '../../shared/sources/registry.ts';
+import type { LeadSourceDescriptor } from '../../shared/sources/descriptor.ts';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
@@ -54,6 +53,19 @@ type JsonObject = { [key: string]: Json };
 import { adminPaths, adminSchemas, adminTag, sigv4Scheme } from './admin.ts';
 
 export const projectRoot = path.resolve(import.meta.dirname, '..', '..');
+
+/** A source's own OpenAPI module (its descriptor's `openapi`): its tag and its route's operations. */
+interface SourceDocumentation {
+  readonly openApiTag: JsonObject;
+  readonly openApiOperations: () => JsonObject;
+}
+
+/** Every declared source that documents itself, in the registry's order: the webhooks (Meta, Google Ads, ...). */
+const documentedSources: readonly { readonly source: LeadSourceDescriptor; readonly docs: SourceDocumentation }[] = await Promise.all(
+  leadSources
+    .filter((source) => source.openapi !== undefined)
+    .map(async (source) => ({ source, docs: (await import(path.join(projectRoot, source.openapi!))) as SourceDocumentation })),
+);
 /** Where `npm run openapi` writes the document; `npm start` serves it at /docs/openapi.json. */
 export const OPENAPI_FILE = path.join(projectRoot, 'docs', 'openapi.json');
 
@@ -620,8 +632,7 @@ export const buildOpenApiDocument = (): JsonObject => {
       ...(route.browserFacing && { options: preflightOperation(route) }),
     };
   }
-  paths[metaWebhookRoute.path] = metaWebhookOperations();
-  paths[googleAdsRoute.path] = googleAdsWebhookOperations();
+  for (const { source, docs } of documentedSources) paths[source.route.path] = docs.openApiOperations();
   return {
     openapi: '3.1.0',
     // The service is the CRM's own: no open-source license, stated as such (SPDX has no id for it; LicenseRef- is SPDX's way).
@@ -636,7 +647,7 @@ export const buildOpenApiDocument = (): JsonObject => {
       { url: 'http://127.0.0.1:3000', description: 'Local (npm start)' },
     ],
     security: [{ apiKey: [] }],
-    tags: [{ name: 'Leads', description: 'The four lead-creation endpoints.' }, META_TAG, GOOGLE_ADS_TAG, adminTag],
+    tags: [{ name: 'Leads', description: 'The four lead-creation endpoints.' }, ...documentedSources.map(({ docs }) => docs.openApiTag), adminTag],
     paths: { ...paths, ...adminPaths() },
     components: {
       securitySchemes: {

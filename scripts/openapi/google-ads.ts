@@ -89,3 +89,6 @@ export const googleAdsWebhookOperations = (): JsonObject => ({
     },
   },
 });
+
+/** What the OpenAPI builder reads of a source's module (its descriptor's `openapi`). */
+export { GOOGLE_ADS_TAG as openApiTag, googleAdsWebhookOperations as openApiOperations };

@@ -156,3 +156,6 @@ export const metaWebhookOperations = (): JsonObject => ({
   },
 });
 
+
+/** What the OpenAPI builder reads of a source's module (its descriptor's `openapi`). */
+export { META_TAG as openApiTag, metaWebhookOperations as openApiOperations };

@@ -21,5 +21,6 @@ export const googleAdsSource = {
   acceptance: { status: 200, message: 'Lead received', withLead: false },
   stack: { functionPath: ['GoogleAdsLeadForms', 'Webhook'], integrationId: 'GoogleAdsIntegration', monitoringName: 'googleAds' },
   banner: { label: 'Google Ads webhook', note: 'POST, each form with its own key: npm run admin -- add-google-form' },
+  openapi: 'scripts/openapi/google-ads.ts',
   sampleEvents: ['events/google-ads.json', 'events/google-ads-test-data.json'],
 } as const satisfies LeadSourceDescriptor;

@@ -11,7 +11,7 @@ export const metaSource = {
   invokeName: 'meta',
   leadSource: 'social',
   title: 'Meta Lead Ads',
-  route: { path: '/api/meta-leadgen-webhook', methods: ['GET', 'POST'] },
+  route: { path: '/api/meta-leadgen-webhook', methods: ['GET', 'POST'], queryString: true },
   entry: 'functions/meta-webhook/handler.ts',
   bodyFormat: 'signed-json',
   authentication: 'platform-signature',
@@ -21,5 +21,6 @@ export const metaSource = {
   stack: { functionPath: ['MetaLeadAds', 'Webhook'], integrationId: 'MetaWebhookIntegration', monitoringName: 'metaWebhook' },
   worker: { entry: 'functions/meta-worker/handler.ts' },
   banner: { label: 'Meta webhook', note: 'GET verification, signed POST; leads read from the Graph API at META_GRAPH_API_URL, graph.facebook.com by default' },
+  openapi: 'scripts/openapi/meta.ts',
   sampleEvents: ['events/meta-leadgen.json', 'events/meta-bad-signature.json'],
 } as const satisfies LeadSourceDescriptor;

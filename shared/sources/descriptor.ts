@@ -27,8 +27,12 @@ export interface LeadSourceDescriptor {
   readonly leadSource: LeadSource;
   /** A short title for the banner, the dashboard and OpenAPI. */
   readonly title: string;
-  /** Its public route: one path, the methods API Gateway routes to its function. */
-  readonly route: { readonly path: string; readonly methods: readonly SourceMethod[] };
+  /**
+   * Its public route: one path, the methods API Gateway routes to its function, and whether its
+   * deliveries carry parameters in the query string (Meta's subscription check): the local server hands
+   * the query on only then, as the handlers of the others never read it.
+   */
+  readonly route: { readonly path: string; readonly methods: readonly SourceMethod[]; readonly queryString?: boolean };
   /** The handler module, relative to the repository root (it exports `handler`): a literal, never imported by the registry. */
   readonly entry: string;
   /** What a delivery's body is: a JSON object (section 1), or a JSON object signed by the platform (Meta's). */
@@ -70,6 +74,12 @@ export interface LeadSourceDescriptor {
    * a `curl` each): a label, and how it is reached.
    */
   readonly banner?: { readonly label: string; readonly note: string };
+  /**
+   * Its own OpenAPI module, relative to the repository root (a literal, imported by the OpenAPI builder
+   * only): it exports `openApiTag` and `openApiOperations()`, the operations of its route. Absent for the
+   * API key endpoints, which scripts/openapi/build.ts documents together from their fields.
+   */
+  readonly openapi?: string;
   /** Sample API Gateway events of it in `events/`, for `npm run invoke`. */
   readonly sampleEvents: readonly string[];
 }

@@ -10,7 +10,7 @@ import type { EndpointName } from '../routes.ts';
 import type { LeadSourceDescriptor } from './descriptor.ts';
 import { portalaSource, portalbSource, socialSource, websiteSource } from './lead-endpoints.ts';
 
-export const leadSources: readonly LeadSourceDescriptor[] = [websiteSource, portalaSource, portalbSource, socialSource, googleAdsSource, metaSource];
+export const leadSources: readonly LeadSourceDescriptor[] = [websiteSource, portalaSource, portalbSource, socialSource, metaSource, googleAdsSource];
 
 /** The sources whose function makes the lead in the request (all but the asynchronous ones, whose worker does). */
 export const requestSources = leadSources.filter((source) => !source.worker);
