@@ -22,5 +22,6 @@ export const googleAdsSource = {
   stack: { functionPath: ['GoogleAdsLeadForms', 'Webhook'], integrationId: 'GoogleAdsIntegration', monitoringName: 'googleAds' },
   banner: { label: 'Google Ads webhook', note: 'POST, each form with its own key: npm run admin -- add-google-form' },
   openapi: 'scripts/openapi/google-ads.ts',
+  adminCli: { module: 'scripts/admin/google-forms.ts', name: 'googleForms' },
   sampleEvents: ['events/google-ads.json', 'events/google-ads-test-data.json'],
 } as const satisfies LeadSourceDescriptor;

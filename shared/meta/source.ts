@@ -22,5 +22,6 @@ export const metaSource = {
   worker: { entry: 'functions/meta-worker/handler.ts' },
   banner: { label: 'Meta webhook', note: 'GET verification, signed POST; leads read from the Graph API at META_GRAPH_API_URL, graph.facebook.com by default' },
   openapi: 'scripts/openapi/meta.ts',
+  adminCli: { module: 'scripts/admin/meta.ts', name: 'meta' },
   sampleEvents: ['events/meta-leadgen.json', 'events/meta-bad-signature.json'],
 } as const satisfies LeadSourceDescriptor;

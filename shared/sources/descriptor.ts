@@ -80,6 +80,12 @@ export interface LeadSourceDescriptor {
    * API key endpoints, which scripts/openapi/build.ts documents together from their fields.
    */
   readonly openapi?: string;
+  /**
+   * Its own admin CLI verbs (connecting its forms, pages or numbers): the module, relative to the
+   * repository root, whose default export is their CommandModule (scripts/admin/command.ts), and the
+   * module's name in the help's alphabetical order.
+   */
+  readonly adminCli?: { readonly module: string; readonly name: string };
   /** Sample API Gateway events of it in `events/`, for `npm run invoke`. */
   readonly sampleEvents: readonly string[];
 }
