@@ -57,7 +57,7 @@ export interface LeadSourceDescriptor {
    */
   readonly platformId?: { readonly field: 'google_lead_id' | 'meta_leadgen_id'; readonly idempotencyPrefix: string };
   /** Its answer when a delivery is accepted (CONTRACT.md): status and message, with the lead in `data` or not. */
-  readonly acceptance: { readonly status: 200 | 201; readonly message: string; readonly withLead: boolean };
+  readonly acceptance: { readonly status: 200; readonly message: string; readonly withLead: boolean };
   /**
    * Where the stack builds its function, by today's construct ids (so declaring a source replaces no
    * deployed function): its path of construct ids under the stack, its integration's id, and its name

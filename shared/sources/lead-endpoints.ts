@@ -1,5 +1,5 @@
 /**
- * The four lead endpoints (CONTRACT.md sections 1 to 7) as sources: API keys, a JSON body, 201 with
+ * The four lead endpoints (CONTRACT.md sections 1 to 7) as sources: API keys, a JSON body, 200 with
  * the lead. Their fields and sub sources are shared/endpoints.ts's; everything else is shared
  * (shared/http/lead-handler.ts).
  */
@@ -16,7 +16,7 @@ export const websiteSource = {
   authentication: 'api-key',
   browserFacing: true,
   throttle: { rateLimit: 'websiteThrottlingRateLimit', burstLimit: 'websiteThrottlingBurstLimit' },
-  acceptance: { status: 201, message: 'Lead created successfully', withLead: true },
+  acceptance: { status: 200, message: 'Lead created successfully', withLead: true },
   stack: { functionPath: ['websiteLead'], integrationId: 'websiteIntegration', monitoringName: 'website' },
   sampleEvents: ['events/website.json', 'events/website-duplicate.json', 'events/website-missing-key.json', 'events/website-preflight.json'],
 } as const satisfies LeadSourceDescriptor;
@@ -31,7 +31,7 @@ export const portalaSource = {
   bodyFormat: 'json',
   authentication: 'api-key',
   browserFacing: false,
-  acceptance: { status: 201, message: 'Lead created successfully', withLead: true },
+  acceptance: { status: 200, message: 'Lead created successfully', withLead: true },
   stack: { functionPath: ['portalaLead'], integrationId: 'portalaIntegration', monitoringName: 'portala' },
   sampleEvents: ['events/portala.json', 'events/portala-bad-mobile.json'],
 } as const satisfies LeadSourceDescriptor;
@@ -46,7 +46,7 @@ export const portalbSource = {
   bodyFormat: 'json',
   authentication: 'api-key',
   browserFacing: false,
-  acceptance: { status: 201, message: 'Lead created successfully', withLead: true },
+  acceptance: { status: 200, message: 'Lead created successfully', withLead: true },
   stack: { functionPath: ['portalbLead'], integrationId: 'portalbIntegration', monitoringName: 'portalb' },
   sampleEvents: ['events/portalb.json'],
 } as const satisfies LeadSourceDescriptor;
@@ -61,7 +61,7 @@ export const socialSource = {
   bodyFormat: 'json',
   authentication: 'api-key',
   browserFacing: false,
-  acceptance: { status: 201, message: 'Lead created successfully', withLead: false },
+  acceptance: { status: 200, message: 'Lead created successfully', withLead: false },
   stack: { functionPath: ['socialLead'], integrationId: 'socialIntegration', monitoringName: 'social' },
   sampleEvents: ['events/social.json', 'events/social-unknown-platform.json'],
 } as const satisfies LeadSourceDescriptor;
