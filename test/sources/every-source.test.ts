@@ -100,7 +100,7 @@ describe.each(requestSources.map((source) => [source.name, source] as const))('t
     expect(await leadsOf(mobile)).toHaveLength(1);
   });
 
-  it("lets erasure reach the person's leads and rejection records", async () => {
+  it("records a refused lead under its name and lets erasure reach the person's leads and rejection records", async () => {
     const mobile = uniqueMobile();
     expect((await account.deliver({ mobile, id: deliveryId(name) })).status).toBe(source.acceptance.status);
     // A second lead of the same person under `ignore` is refused, and its record names the person too.
@@ -109,6 +109,9 @@ describe.each(requestSources.map((source) => [source.name, source] as const))('t
     const found = await driven.service.repository.people.findPerson(accountId, person);
     expect(found.leads).toHaveLength(1);
     expect(found.rejections).toHaveLength(1);
+    // The record names its source as its descriptor does, with the platform's own id where it has one.
+    expect(found.rejections[0]!.endpoint).toBe(source.name);
+    if (source.platformId) expect(found.rejections[0]![source.platformId.field]).toEqual(expect.any(String));
     expect(await driven.service.repository.people.erasePerson(accountId, person)).toEqual({ leads: 1, rejections: 1, alternate_numbers: 0 });
     expect(await driven.service.repository.people.findPerson(accountId, person)).toEqual({ leads: [], rejections: [] });
   });
