@@ -107,8 +107,17 @@ export const adminSchemas: JsonObject = {
         type: ['object', 'null'],
         additionalProperties: false,
         required: ['provider', 'secret'],
-        description: 'A browser key (with origins) only: every submission must carry a captcha_token that this provider verifies. The secret is stored encrypted and never shown again.',
-        properties: { provider: { type: 'string', enum: [...CHALLENGE_PROVIDERS] }, secret: { type: 'string', minLength: 1, writeOnly: true } },
+        description:
+          'A browser key (with origins) only: every submission must carry a captcha_token that this provider verifies, made on a page of one of the key’s origins (the hostname the provider answers). The secret is stored encrypted and never shown again.',
+        properties: {
+          provider: { type: 'string', enum: [...CHALLENGE_PROVIDERS] },
+          secret: { type: 'string', minLength: 1, writeOnly: true },
+          action: {
+            type: ['string', 'null'],
+            pattern: '^[A-Za-z0-9_/]{1,100}$',
+            description: 'reCAPTCHA v3 only: the action a token must have been made for (the `action` siteverify answers); absent or null: any.',
+          },
+        },
       },
     },
   },
@@ -126,6 +135,7 @@ export const adminSchemas: JsonObject = {
       expires_at: { type: ['string', 'null'] },
       created_at: { type: 'string' },
       captcha: { type: ['string', 'null'], enum: [...CHALLENGE_PROVIDERS, null], description: 'The challenge’s provider (never its secret); a rotation keeps it.' },
+      captcha_action: { type: 'string', description: 'The reCAPTCHA v3 action the key’s tokens must have been made for; absent when it names none.' },
       replaces: { type: 'object', description: 'After a rotation: the key replaced, and when it stops working.', properties: { key_id: { type: 'string' }, expires_at: { type: 'string' } } },
     },
   },
@@ -141,6 +151,7 @@ export const adminSchemas: JsonObject = {
       created_at: { type: 'string' },
       expires_at: { type: ['string', 'null'] },
       captcha: { type: ['string', 'null'], enum: [...CHALLENGE_PROVIDERS, null], description: 'The challenge’s provider, or null: never its secret.' },
+      captcha_action: { type: 'string', description: 'The reCAPTCHA v3 action the key’s tokens must have been made for; absent when it names none.' },
     },
   },
   RejectionPage: {

@@ -21,6 +21,7 @@ export const captchaChallenge = (deps: ChallengeDependencies): MiddlewareObj<Lea
     context.challenge = await checkChallenge(deps, {
       accountId: context.account!.config.id,
       challenge,
+      origins: context.account!.key.origins ?? [],
       token: challengeTokenOf(context.body ?? {}),
       // The address API Gateway saw the request come from (the visitor's, for a browser form).
       remoteIp: event.requestContext?.http?.sourceIp || undefined,
