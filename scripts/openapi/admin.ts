@@ -180,7 +180,12 @@ export const adminSchemas: JsonObject = {
       key_id: { type: 'string' },
       meta_leadgen_id: { type: 'string' },
       google_lead_id: { type: 'string' },
-      submission: { type: 'object', description: 'A quarantine: the validated submission, whole.' },
+      submission: {
+        type: 'object',
+        description: 'A quarantine: the validated submission, whole, its fields under their request names (the website’s sub source as `sub_source`; a social lead’s `platform` among `details`).',
+      },
+      idempotency_key: { type: 'string', description: 'A quarantine of a request that had an Idempotency-Key: that key. Its release and a later request with the key are one lead.' },
+      idempotency_request_hash: { type: 'string', description: 'With idempotency_key: the digest of the request it was sent with (the endpoint and the body without captcha_token).' },
       released_at: { type: 'string' },
       lead_id: { type: 'string', description: 'A released quarantine: the lead it became.' },
       count: { type: 'integer', description: 'A suppressed counter: the records of this key not stored in this minute.' },
