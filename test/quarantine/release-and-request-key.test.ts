@@ -108,6 +108,29 @@ describe('a challenge that failed, then passed under the same key (the page keep
   });
 });
 
+describe('a release and a request with the record’s key at the same moment', () => {
+  it('store one lead between them, whichever wins: the other is answered it (409, or the lead replayed)', async () => {
+    for (let round = 0; round < 5; round++) {
+      const failing = validBody('website', project, { captcha_token: 'fail' });
+      const key = `race-${round}-${failing.mobile_number}`;
+      expect((await post(challengeKey, failing, key)).status).toBe(403);
+      const record = await recordOf(failing.mobile_number);
+
+      const [released, request] = await Promise.all([release(record.id), post(challengeKey, { ...failing, captcha_token: 'pass' }, key)]);
+
+      const leads = await leadsOf(failing.mobile_number);
+      expect(leads).toHaveLength(1);
+      if (released.status === 200) {
+        expect(request).toMatchObject({ status: 200, body: { data: { id: leads[0]!.id } }, headers: { 'idempotent-replayed': 'true' } });
+      } else {
+        expect(released).toMatchObject({ status: 409, body: { message: 'Already released' } });
+        expect(request).toMatchObject({ status: 200, body: { data: { id: leads[0]!.id } } });
+      }
+    }
+    expect(await service.repository.leads.checkIntegrity()).toEqual([]);
+  });
+});
+
 describe('a honeypot catch under a key', () => {
   it('is released once: the request repeated after the release is answered the released lead', async () => {
     const body = validBody('website', project, { company_website: 'https://autofill.example' });
