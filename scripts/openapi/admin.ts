@@ -427,7 +427,8 @@ const operations: Record<
     summary: 'Release a quarantined submission into a lead',
     description:
       'A record of reason honeypot, captcha_failed or captcha_unavailable becomes a lead through the account’s duplicate rules as they stand now (its created_at is the release time), once, ' +
-      'and a Lead Created event like any lead. The answer is the lead endpoint’s envelope: 200 with the lead, or 422 with the duplicate or validation message.',
+      'and a Lead Created event like any lead. The answer is the lead endpoint’s envelope: 200 with the lead, or 422 with the duplicate or validation message. ' +
+      'A record of a request that had an Idempotency-Key (its idempotency_key) and a later request with that key are one lead: a release after the request stored it answers 409 Already released; a request after the release is answered the released lead.',
     answers: {
       ...success('200', 'Released: the stored lead, in the lead endpoint’s envelope', { type: 'object', properties: { status: { const: true }, message: { const: 'Lead created successfully' }, data: { type: 'object' } } }),
       '422': failure('Not released: what the original request would now get', [message(LeadAlreadyExistsError), message(ProjectNotFoundError), message(CampaignNotFoundError), message(SubSourceNotFoundError)]),
