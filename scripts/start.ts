@@ -177,6 +177,10 @@ const banner = (baseUrl: string, dynamodb: string, storage: string, seedFile: st
     `Meta webhook:        ${baseUrl}${metaWebhookRoute.path} (GET verification, signed POST; ${seed.metaPages?.length ?? 0} page(s) in the seed; leads read from ${
       graphStandIn ? `the local Graph API stand-in at ${graphStandIn.url}, as META_GRAPH_API_URL is unset` : process.env.META_GRAPH_API_URL || 'graph.facebook.com'
     })`,
+    `Landing page:        cd examples/landing-page && python3 -m http.server 8080 --bind 127.0.0.1, then open http://127.0.0.1:8080/${
+      baseUrl === 'http://127.0.0.1:3000' ? '' : `?api_base=${baseUrl}`
+    }`,
+    `API documentation:   ${baseUrl}/docs`,
     `Google Ads webhook:  ${baseUrl}${googleAdsRoute.path} (POST, each form with its own key: ${seed.googleForms?.length ?? 0} form(s) in the seed; npm run admin -- add-google-form)`,
   );
   lines.push(...admin, '', 'Ctrl-C stops the service and its database.', '');

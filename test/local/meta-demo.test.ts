@@ -88,6 +88,13 @@ describe("the README's local Meta example with the demo seed", () => {
   }, 60_000);
 });
 
+describe('the banner of npm start on another PORT', () => {
+  it('points the landing page and the API documentation at the running server', () => {
+    expect(stdout).toContain(`Landing page:        cd examples/landing-page && python3 -m http.server 8080 --bind 127.0.0.1, then open http://127.0.0.1:8080/?api_base=${baseUrl}\n`);
+    expect(stdout).toContain(`API documentation:   ${baseUrl}/docs\n`);
+  });
+});
+
 describe('the local Graph API stand-in', () => {
   it("serves a lead only to a request with the app secret's appsecret_proof, as Graph does", async () => {
     const standIn = await startGraphStandIn(() => 'stand-in-secret');
