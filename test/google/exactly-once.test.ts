@@ -10,6 +10,7 @@ import { startFaultRelay, type RelayAction } from '../support/fault-relay.ts';
 import { failFirst, injectFaults, namedError } from '../support/faults.ts';
 import { uniqueMobile, untilAnswered } from '../support/service.ts';
 import { googleLeadId, googleTestService, standardColumns, type GoogleTestService } from '../support/google-service.ts';
+import { timedWithStalls } from '../support/event-loop.ts';
 
 let google: GoogleTestService;
 const keys: Partial<Record<DuplicateSetting, string>> = {};
@@ -159,9 +160,9 @@ describe('a database that accepts connections and never answers', () => {
       const delivery = { leadId: googleLeadId(), formId: '42000000003', key, isTest, columns: standardColumns(uniqueMobile()) };
       const stall: RelayAction = { kind: 'stall' };
       relay.plan((request) => (request.operation === operation ? stall : undefined));
-      const started = performance.now();
-      const answer = await slow.deliver(delivery);
-      expect(performance.now() - started).toBeLessThan(timeoutMs);
+      // Less the test process's own event-loop stalls: a busy machine's doing, not the service's.
+      const { answer, ms, stallMs } = await timedWithStalls(() => slow.deliver(delivery));
+      expect(ms - stallMs).toBeLessThan(timeoutMs);
       expect(answer).toMatchObject({ status: 503, body: { status: false, message: 'Service temporarily unavailable, please retry' } });
       expect(answer.headers['retry-after']).toEqual(expect.stringMatching(/^[1-9]\d*$/));
       expect(answer.headers['x-request-id']).toEqual(expect.any(String));
