@@ -13,6 +13,7 @@ import { metaWebhookHandler } from '../../shared/meta/webhook-handler.ts';
 import { metaWorkerHandler, type RetryPolicy } from '../../shared/meta/worker-handler.ts';
 import { metaWebhookRoute } from '../../shared/routes.ts';
 import { InMemoryLeadgenQueue } from '../../scripts/local/in-memory-queue.ts';
+import { asFunction } from './aws-calls.ts';
 import { fakeGraph } from './fake-graph.ts';
 import { testService, type Answer, type ServiceOptions } from './service.ts';
 
@@ -51,7 +52,8 @@ export const metaTestService = async (options: MetaServiceOptions = {}) => {
     retry,
     log: service.runtime.log,
   });
-  queue.consumeWith(worker);
+  // The queue runs the worker as Lambda's poller would: its AWS calls are the worker's (test/support/aws-calls.ts).
+  queue.consumeWith((...args: Parameters<typeof worker>) => asFunction('meta-worker', () => worker(...args)));
   const webhook = metaWebhookHandler({ secrets, queue, log: service.runtime.log });
 
   /** Connects a page to an account with its forms, as `admin add-meta-page` and `map-meta-form` do. */
@@ -76,13 +78,13 @@ export const metaTestService = async (options: MetaServiceOptions = {}) => {
       headers: { 'content-type': 'application/json', ...(signed !== null && { 'x-hub-signature-256': signed }), ...headers },
       body,
     });
-    return answerOf((await webhook(event, lambdaContext('meta-webhook') as LeadContext)) as LeadResponse);
+    return answerOf((await asFunction('meta-webhook', () => webhook(event, lambdaContext('meta-webhook') as LeadContext))) as LeadResponse);
   };
 
   /** Meta's subscription check. */
   const verify = async (query: string) => {
     const event = apiGatewayEvent({ method: 'GET', path: metaWebhookRoute.path, rawQueryString: query });
-    return answerOf((await webhook(event, lambdaContext('meta-webhook') as LeadContext)) as LeadResponse);
+    return answerOf((await asFunction('meta-webhook', () => webhook(event, lambdaContext('meta-webhook') as LeadContext))) as LeadResponse);
   };
 
   const leadsOf = (accountId: string, projects: string[] = ['PRJ-1']) => service.repository.leads.listLeads(accountId, projects);
