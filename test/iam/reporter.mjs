@@ -38,7 +38,9 @@ export default class IamCheckReporter {
       process.stderr.write(`\n${check.stdout}${check.stderr}`);
       if (check.status !== 0) this.#error = new Error('the IAM check failed (see above)');
     } finally {
-      rmSync(dir, { recursive: true, force: true });
+      // KEEP_AWS_CALL_RECORDS=1 keeps them, to run the check again by hand: node test/iam/check.ts <dir> --all-tests-ran
+      if (!process.env.KEEP_AWS_CALL_RECORDS) rmSync(dir, { recursive: true, force: true });
+      else process.stderr.write(`AWS calls recorded in ${dir}\n`);
     }
   }
 
