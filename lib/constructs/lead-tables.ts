@@ -21,7 +21,10 @@ import { personKeySettings } from '../../shared/person-keyring.ts';
  * timeout after DynamoDB applied it), so such a lead is answered 200 rather than 503.
  */
 export const leadFunctionTableAccess = {
-  config: ['dynamodb:GetItem', 'dynamodb:Query'],
+  config: ['dynamodb:Query'],
+  // The sender's credential, looked up by its hash: an API key's item, or a Google form's (not the
+  // Meta worker's: Meta's notifications are signed, and a page is found by Query).
+  keyLookups: ['dynamodb:GetItem'],
   leads: ['dynamodb:PutItem', 'dynamodb:GetItem'],
   // A repeat or a rejection record written with its person lookup items (shared/dynamodb/people.ts):
   // every lead function but the Google Ads webhook, whose writes are transactions with its form's check.
@@ -33,6 +36,8 @@ export const leadFunctionTableAccess = {
 
 /** What a lead function writes beyond a lead and its read-back (see `leadFunctionTableAccess`). */
 export interface LeadIntakeAccess {
+  /** GetItem on Config: an API key's or a Google form's item. */
+  readonly keyLookups: boolean;
   /** BatchWriteItem on Leads: repeats and rejection records with their lookup items. */
   readonly batchWrites: boolean;
   /** UpdateItem on Leads: the per-key counter of a browser key's rejection records. */
@@ -94,7 +99,7 @@ export class LeadTables extends Construct {
 
   /** Exactly the actions of `leadFunctionTableAccess` the function needs, on these two tables only (no index, no wildcard), and the lookup key. */
   grantLeadIntake(grantee: iam.IGrantable, access: LeadIntakeAccess): void {
-    this.config.grant(grantee, ...leadFunctionTableAccess.config);
+    this.config.grant(grantee, ...(access.keyLookups ? leadFunctionTableAccess.keyLookups : []), ...leadFunctionTableAccess.config);
     const leads = [
       ...leadFunctionTableAccess.leads,
       ...(access.batchWrites ? leadFunctionTableAccess.batchWrites : []),

@@ -143,7 +143,7 @@ export class MetaLeadAds extends Construct {
         [PAGE_TOKEN_KEY_ID]: this.pageTokenKey.keyArn,
       },
     });
-    props.tables.grantLeadIntake(this.worker.function, { batchWrites: true, rejectionCounter: false });
+    props.tables.grantLeadIntake(this.worker.function, { keyLookups: false, batchWrites: true, rejectionCounter: false });
     this.grantSecretValue(this.worker.function);
     // Page tokens only: Decrypt under a page's encryption context, so the worker cannot open a challenge
     // secret sealed with the same key (lib/constructs/challenge-secrets.ts).
