@@ -1,7 +1,7 @@
 /**
  * The IAM check: every AWS call the service makes, and every call AWS services make on its behalf,
  * evaluated against the synthesized template's policies by a real IAM policy evaluator
- * (`@cloud-copilot/iam-simulate`, dev-only: docs/decisions/0008-iam-check-with-iam-simulate.md).
+ * (`@cloud-copilot/iam-simulate`, dev-only: docs/decisions/0008-iam-check-and-runtime-client.md).
  *
  * - The functions' calls: those the handler tests recorded (test/support/aws-calls.ts), and those only
  *   made in Lambda, where the tests use local stand-ins (`lambdaOnlyCalls`).
