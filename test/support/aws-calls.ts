@@ -78,9 +78,11 @@ export const iamRequestsOf = (operation: string, input: Record<string, any>): Ar
         one('BatchGetItem', table, partitionKeys(...Keys)),
       );
     case 'QueryCommand': {
-      const values = Object.values((input.ExpressionAttributeValues ?? {}) as Record<string, any>);
-      // The key condition's partition value; on an index, the index's own partition key (no LeadingKeys on the table's).
-      return [one('Query', input.TableName, input.IndexName ? [] : partitionKeys({ pk: values[0] }), input.IndexName)];
+      // The value the key condition gives `pk`; on an index, its own partition key, not the table's (no LeadingKeys).
+      const names: Record<string, string> = input.ExpressionAttributeNames ?? {};
+      const placeholder = [...String(input.KeyConditionExpression ?? '').matchAll(/([#\w]+)\s*=\s*(:\w+)/g)].find(([, name]) => (names[name!] ?? name) === 'pk')?.[2];
+      const value = placeholder ? input.ExpressionAttributeValues?.[placeholder] : undefined;
+      return [one('Query', input.TableName, input.IndexName ? [] : partitionKeys({ pk: value }), input.IndexName)];
     }
     case 'GetItemCommand':
     case 'PutItemCommand':

@@ -5,7 +5,8 @@
  * calls are checked after the whole run (test/iam/reporter.ts).
  */
 import { beforeAll, describe, expect, test } from '@jest/globals';
-import { evaluate, lambdaOnlyCalls, serviceCalls, stackModel, type IamRequest, type StackModel } from './policy-check.ts';
+import { iamRequestsOf } from '../support/aws-calls.ts';
+import { evaluate, lambdaOnlyCalls, requestOfRecorded, serviceCalls, stackModel, type IamRequest, type StackModel } from './policy-check.ts';
 
 let model: StackModel;
 beforeAll(() => {
@@ -74,5 +75,28 @@ describe('Least privilege: what the roles must not be able to do', () => {
     const challenge = { 'kms:EncryptionContextKeys': ['lead_intake_captcha_account'], 'kms:EncryptionContext/lead_intake_captcha_account': 'acc-1' };
     expect(await refused({ principal: role('meta-worker'), action: 'kms:Decrypt', resource: key, context: challenge })).toBe('ImplicitlyDenied');
     expect(await refused({ principal: role('meta-worker'), action: 'kms:Decrypt', resource: key })).toBe('ImplicitlyDenied');
+  });
+});
+
+describe('Recorded calls, as the check evaluates them', () => {
+  test("a transaction is recorded part by part, as the actions IAM authorises, with each part's partition key kind", () => {
+    const parts = iamRequestsOf('TransactWriteItemsCommand', {
+      TransactItems: [
+        { Put: { TableName: 't1_Leads', Item: { pk: { S: 'ACC#acc-1#PRJ#1' } } } },
+        { Update: { TableName: 't1_Leads', Key: { pk: { S: 'IDEM#k' } } } },
+        { ConditionCheck: { TableName: 't1_Config', Key: { pk: { S: 'GOOGLEFORM#123' } } } },
+      ],
+    });
+    expect(parts).toEqual([
+      { action: 'dynamodb:PutItem', table: 'Leads', leadingKeys: ['ACC#acc-1#PRJ#1'] },
+      { action: 'dynamodb:UpdateItem', table: 'Leads', leadingKeys: ['IDEM#k'] },
+      { action: 'dynamodb:ConditionCheckItem', table: 'Config', leadingKeys: ['GOOGLEFORM#123'] },
+    ]);
+  });
+
+  test("the Google Ads webhook's check of a form item is allowed, and of any other Config item refused (dynamodb:LeadingKeys)", async () => {
+    const check = (key: string) => requestOfRecorded(model, { fn: 'google-ads', action: 'dynamodb:ConditionCheckItem', table: 'Config', leadingKeys: [key] });
+    expect((await evaluate(model, check('GOOGLEFORM#'))).result).toBe('Allowed');
+    expect((await evaluate(model, check('KEY#'))).result).toBe('ImplicitlyDenied');
   });
 });
