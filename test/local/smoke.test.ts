@@ -4,6 +4,7 @@
  * deployed without its IAM authorizer would) it exits non-zero naming the check that failed.
  */
 import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -66,10 +67,14 @@ describe('npm run smoke', () => {
   beforeAll(async () => {
     const port = await freePort();
     baseUrl = `http://127.0.0.1:${port}`;
-    service = spawnNpmStart(
-      projectRoot,
-      cleanEnv({ PORT: String(port), DYNAMODB_PORT: String(await freePort()), LEAD_INTAKE_DATA_DIR: ':memory:', LEAD_INTAKE_SEED: seedFile }),
-    );
+    // On the run's DynamoDB Local, in tables of its own (no second database to start).
+    const tables = `smoke${randomUUID().slice(0, 8)}_`;
+    service = spawnNpmStart(projectRoot, {
+      ...cleanEnv({ PORT: String(port), LEAD_INTAKE_SEED: seedFile }),
+      DYNAMODB_ENDPOINT: process.env.TEST_DYNAMODB_ENDPOINT!,
+      CONFIG_TABLE_NAME: `${tables}Config`,
+      LEADS_TABLE_NAME: `${tables}Leads`,
+    });
     await bannerOf(service, 90_000);
 
     // The broken target: the service, except that an admin call without a signature gets through. A

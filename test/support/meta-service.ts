@@ -37,7 +37,7 @@ export const metaTestService = async (options: MetaServiceOptions = {}) => {
     visibilitySeconds: retry.baseSeconds,
     ...(options.workerTimeoutMs !== undefined && { functionTimeoutMs: options.workerTimeoutMs }),
   });
-  const worker = metaWorkerHandler({
+  const runWorker = metaWorkerHandler({
     leadgen: leadgenDependencies({
       lead: service.runtime,
       db: createDocumentClient({ client: service.client }),
@@ -52,8 +52,10 @@ export const metaTestService = async (options: MetaServiceOptions = {}) => {
     retry,
     log: service.runtime.log,
   });
-  // The queue runs the worker as Lambda's poller would: its AWS calls are the worker's (test/support/aws-calls.ts).
-  queue.consumeWith((...args: Parameters<typeof worker>) => asFunction('meta-worker', () => worker(...args)));
+  // The worker's AWS calls are the worker's (test/support/aws-calls.ts), whoever runs it: the queue, as
+  // Lambda's poller would, or a test (a consumer of its own runs inside the webhook's call otherwise).
+  const worker: typeof runWorker = (...args) => asFunction('meta-worker', () => runWorker(...args));
+  queue.consumeWith(worker);
   const webhook = metaWebhookHandler({ secrets, queue, log: service.runtime.log });
 
   /** Connects a page to an account with its forms, as `admin add-meta-page` and `map-meta-form` do. */
