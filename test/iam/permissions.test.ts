@@ -9,9 +9,10 @@ import { iamRequestsOf } from '../support/aws-calls.ts';
 import { evaluate, lambdaOnlyCalls, requestOfRecorded, serviceCalls, stackModel, type IamRequest, type StackModel } from './policy-check.ts';
 
 let model: StackModel;
+// A synth: seconds on an idle machine, far more on a busy one.
 beforeAll(() => {
   model = stackModel();
-});
+}, 180_000);
 
 const denied = async (requests: IamRequest[]) =>
   (await Promise.all(requests.map((request) => evaluate(model, request))))
