@@ -25,7 +25,8 @@ import { leadSources } from '../shared/sources/registry.ts';
 import { startDynamoDbLocal, type RunningDynamoDbLocal } from './dynamodb-local.ts';
 import { DEFAULT_SEED_FILE, describeError, ensureTables, functionTimeoutMs, loadSourceHandlers, localFunctionName, localTableNames } from './local/environment.ts';
 import { applySeed, readSeedFile } from './local/seed.ts';
-import { startLocalMeta, type LocalMeta } from './local/meta.ts';
+import { applyLocalMetaDefaults, startLocalMeta, type LocalMeta } from './local/meta.ts';
+import { standInUnlessConfigured, type GraphStandIn } from './local/graph-stand-in.ts';
 
 /** Each declared source by its name on the command line (`website`, ..., `meta`, `google-ads`). */
 const invokable = leadSources.map((source) => source.invokeName);
@@ -74,6 +75,7 @@ export const runInvoke = async (argv: readonly string[], io: InvokeIo): Promise<
   }
 
   let dynamo: RunningDynamoDbLocal | undefined;
+  let graphStandIn: GraphStandIn | undefined;
   try {
     const timeoutMs = functionTimeoutMs(io.env);
     const events = await Promise.all(files.map((file) => readEvent(path.resolve(file))));
@@ -89,12 +91,17 @@ export const runInvoke = async (argv: readonly string[], io: InvokeIo): Promise<
     }
     const source = leadSources.find((candidate) => candidate.invokeName === endpoint)!;
     let meta: LocalMeta | undefined;
-    // An asynchronous source (Meta's) runs its webhook, then its queue's changes through the worker, in-process.
+    // An asynchronous source (Meta's) runs its webhook, then its queue's changes through the worker,
+    // in-process; as under npm start, with no Graph API named, the local stand-in serves the leads.
     const [served] = await loadSourceHandlers(databaseEndpoint, tables, {
       only: source.name,
-      asynchronous: () =>
-        (meta = startLocalMeta({ ...process.env, ...io.env, [runtimeSettings.dynamodbEndpoint]: databaseEndpoint, CONFIG_TABLE_NAME: tables.config, LEADS_TABLE_NAME: tables.leads }))
-          .webhook,
+      asynchronous: async () => {
+        const metaEnv = { ...process.env, ...io.env, [runtimeSettings.dynamodbEndpoint]: databaseEndpoint, CONFIG_TABLE_NAME: tables.config, LEADS_TABLE_NAME: tables.leads };
+        applyLocalMetaDefaults(metaEnv);
+        graphStandIn = await standInUnlessConfigured(metaEnv);
+        meta = startLocalMeta(metaEnv);
+        return meta.webhook;
+      },
     });
     const handler = served!.handler;
     for (const [i, event] of events.entries()) {
@@ -110,6 +117,7 @@ export const runInvoke = async (argv: readonly string[], io: InvokeIo): Promise<
     io.stderr(`invoke: ${describeError(error)}\n`);
     return 1;
   } finally {
+    await graphStandIn?.close();
     await dynamo?.stop();
   }
 };

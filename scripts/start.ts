@@ -33,7 +33,8 @@ import { adminCredentialsFrom, adminCredentialSettings, DEFAULT_ADMIN_CREDENTIAL
 import { DEFAULT_SEED_FILE, describeDatabaseFailure, describeError, ensureTables, functionTimeoutMs, loadAdminHandler, loadSourceHandlers, localTableNames } from './local/environment.ts';
 import { createLocalServer } from './local/http-server.ts';
 import { startLeadStreamReader, webhookSender, type LeadStreamReader, type WebhookSender } from './local/lead-events.ts';
-import { startLocalMeta } from './local/meta.ts';
+import { applyLocalMetaDefaults, startLocalMeta } from './local/meta.ts';
+import { standInUnlessConfigured, type GraphStandIn } from './local/graph-stand-in.ts';
 import { applySeed, demoKeyOf, readSeedFile, type Seed } from './local/seed.ts';
 
 const env = process.env;
@@ -43,6 +44,8 @@ let stopping = false;
 let dynamoStarting: Promise<RunningDynamoDbLocal> | undefined;
 let dynamoProcess: ChildProcess | undefined;
 let server: Server | undefined;
+/** The local Graph API stand-in, when META_GRAPH_API_URL is unset (scripts/local/graph-stand-in.ts). */
+let graphStandIn: GraphStandIn | undefined;
 let leadEvents: { reader: LeadStreamReader; sender: WebhookSender } | undefined;
 
 /** The function timeout each request gets (FUNCTION_TIMEOUT_SECONDS), once read. */
@@ -172,11 +175,26 @@ const banner = (baseUrl: string, dynamodb: string, storage: string, seedFile: st
     }
     lines.push('', `Leads: DYNAMODB_ENDPOINT=${dynamodb} npm run -s admin -- leads --account ${account.id}`);
   }
-  // Every other source: its route, and how it is reached (its descriptor's banner line).
+  // Every other source: its route and how it is reached (its descriptor's banner line, with what this
+  // run knows filled in: `{seed.<field>}` the seed's count of it, `{graph}` where Meta's leads are read).
+  const known: Record<string, string> = {
+    graph: graphStandIn ? `the local Graph API stand-in at ${graphStandIn.url}, as META_GRAPH_API_URL is unset` : process.env.META_GRAPH_API_URL || 'graph.facebook.com',
+  };
+  const filled = (note: string) =>
+    note.replace(/\{([\w.]+)\}/g, (placeholder, name: string) => {
+      if (!name.startsWith('seed.')) return known[name] ?? placeholder;
+      const entries = (seed as unknown as Record<string, unknown>)[name.slice('seed.'.length)];
+      return String(Array.isArray(entries) ? entries.length : 0);
+    });
   for (const source of leadSources) {
-    if (!source.banner) continue;
-    lines.push(`${`${source.banner.label}:`.padEnd(21)}${baseUrl}${source.route.path} (${source.banner.note})`);
+    if (source.banner) lines.push(`${`${source.banner.label}:`.padEnd(21)}${baseUrl}${source.route.path} (${filled(source.banner.note)})`);
   }
+  lines.push(
+    `Landing page:        cd examples/landing-page && python3 -m http.server 8080 --bind 127.0.0.1, then open http://127.0.0.1:8080/${
+      baseUrl === 'http://127.0.0.1:3000' ? '' : `?api_base=${baseUrl}`
+    }`,
+    `API documentation:   ${baseUrl}/docs`,
+  );
   lines.push(...admin, '', 'Ctrl-C stops the service and its database.', '');
   return lines.join('\n');
 };
@@ -266,12 +284,16 @@ const main = async () => {
   // POWERTOOLS_METRICS_DISABLED=false.
   env.POWERTOOLS_METRICS_DISABLED ??= 'true';
   // Every declared source's real handler; Meta's webhook with its queue and worker in this process,
-  // started once the functions' environment is set.
+  // started once the functions' environment is set. No Graph API named: the local stand-in serves
+  // Meta's leads, so the demo page's signed notifications become leads.
   const sources = await loadSourceHandlers(endpoint, tables, {
-    asynchronous: () =>
-      startLocalMeta(env, (change) =>
+    asynchronous: async () => {
+      applyLocalMetaDefaults(env);
+      graphStandIn = await standInUnlessConfigured(env);
+      return startLocalMeta(env, (change) =>
         process.stderr.write(`npm start: Meta leadgen ${change.leadgenId} of page ${change.pageId} gave up after its retries (see admin rejections)\n`),
-      ).webhook,
+      ).webhook;
+    },
   });
   const adminCredentials = adminCredentialsFrom(env);
   const region = env.AWS_REGION || undefined;

@@ -77,8 +77,15 @@ export class LeadSourceFunction {
         ...(source.browserFacing && { [runtimeSettings.corsAllowedOrigins]: props.corsAllowedOrigins.join(',') }),
       },
     });
-    // What the lead functions may do: read configuration, write leads and rejections.
-    props.tables.grantLeadIntake(this.function.function);
+    // What the lead functions may do: read configuration (its key's or its connection's item among it),
+    // write leads and rejections. A source whose deliveries name a connection writes every lead and
+    // record in a transaction with the connection's check (no BatchWriteItem); only a browser-facing
+    // source counts a browser key's rejection records (UpdateItem).
+    props.tables.grantLeadIntake(this.function.function, {
+      keyLookups: true,
+      batchWrites: source.connection === undefined,
+      rejectionCounter: source.browserFacing,
+    });
     // And the check of its connection in each write it makes, so a rotated key answers 401 at once.
     if (source.connection) props.tables.grantConnectionGuard(this.function.function, source.connection);
 

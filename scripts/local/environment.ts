@@ -65,7 +65,7 @@ export interface SourceLoading {
    * The local stand-in of an asynchronous source (Meta's webhook, whose queue and worker run in this
    * process: scripts/local/meta.ts); such a source is left out without one.
    */
-  readonly asynchronous?: (source: LeadSourceDescriptor) => LambdaHandler | undefined;
+  readonly asynchronous?: (source: LeadSourceDescriptor) => LambdaHandler | undefined | Promise<LambdaHandler | undefined>;
 }
 
 /**
@@ -77,7 +77,7 @@ export const loadSourceHandlers = async (dynamodbEndpoint: string, tables: Table
   const served: ServedSource[] = [];
   for (const source of leadSources) {
     if (only !== undefined && source.name !== only) continue;
-    const handler = source.worker ? asynchronous?.(source) : ((await import(path.join(projectRoot, source.entry))) as { handler: LambdaHandler }).handler;
+    const handler = source.worker ? await asynchronous?.(source) : ((await import(path.join(projectRoot, source.entry))) as { handler: LambdaHandler }).handler;
     if (handler) served.push({ source, handler });
   }
   return served;

@@ -109,6 +109,15 @@ export interface LeadSubmission {
   readonly details: Readonly<Record<string, string>>;
 }
 
+/**
+ * A submission as a quarantine record keeps it (CONTRACT.md section 11): its fields under the names the
+ * request gave them, so the Website sub source is `sub_source` (a social lead's `platform` is among its
+ * details, as sent), never the domain's claim.
+ */
+export interface QuarantinedSubmission extends Omit<LeadSubmission, 'subSource'> {
+  readonly sub_source?: string;
+}
+
 /** A person as an access or erasure request names them (CONTRACT.md section 12). */
 export type PersonHandle = { readonly kind: 'mobile'; readonly value: string } | { readonly kind: 'email'; readonly value: string };
 

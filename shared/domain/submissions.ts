@@ -7,9 +7,10 @@ import { commonLeadFields } from '../schemas/lead-fields.ts';
 import { JsonNumber } from '../schemas/json-number.ts';
 import type { ValidatedFields } from '../schemas/validate.ts';
 import { maskMobile } from '../log.ts';
-import type { ApiKeyGrant, LeadSource, LeadSubmission, SubSourceClaim } from './lead.ts';
+import { quarantinedSubmission } from './create-lead.ts';
+import type { ApiKeyGrant, LeadRecord, LeadSource, LeadSubmission, SubSourceClaim } from './lead.ts';
 import { identifiersOfSubmission } from './person-data.ts';
-import type { Rejection } from './ports.ts';
+import type { IdempotencyClaim, Rejection } from './ports.ts';
 
 /** How a source tags its submissions: its lead `source`, and the sub source its fields claim. */
 export interface SubmissionTagging {
@@ -52,6 +53,8 @@ export interface Refusal {
   readonly submission?: LeadSubmission;
   /** The ad platform's id of the lead that was refused (Google Ads lead forms). */
   readonly platformIds?: PlatformIds;
+  /** A quarantine answered as a new lead: the lead of that answer (kept under the request's key, when it had one). */
+  readonly answered?: LeadRecord;
 }
 
 /** The request a refusal answers, as far as its record needs it. */
@@ -63,6 +66,8 @@ export interface RefusedRequest {
   readonly body?: Readonly<Record<string, unknown>>;
   /** The API key the request came with; none for a platform's delivery (a Google form's). */
   readonly account?: { readonly key?: Pick<ApiKeyGrant, 'keyId' | 'origins'> };
+  /** The request's Idempotency-Key and the digest of what it was sent with. */
+  readonly idempotency?: IdempotencyClaim;
 }
 
 /** The record of a refusal: the request's id, the refusal, and the mobile's last four digits, never more. */
@@ -81,7 +86,10 @@ export const rejectionOf = (endpoint: string, refusal: Refusal, request: Refused
     ...(key?.keyId !== undefined && { key_id: key.keyId }),
     // A browser key is public: its records are bounded per key and minute (CONTRACT.md section 11).
     ...(key?.origins !== undefined && { browserKey: true }),
-    ...(refusal.submission && { submission: refusal.submission }),
+    // A quarantine keeps the request's fields under their request names, and its Idempotency-Key (CONTRACT.md sections 11 and 14).
+    ...(refusal.submission && { submission: quarantinedSubmission(refusal.submission) }),
+    ...(refusal.submission && request.idempotency && { idempotency_key: request.idempotency.key, idempotency_request_hash: request.idempotency.requestHash }),
+    ...(refusal.answered && { answered: refusal.answered }),
     // Found again by access and erasure (CONTRACT.md section 12): the validated fields, else what the body held.
     person: identifiersOfSubmission(request.fields ?? plainText(request.body ?? {})),
     ...refusal.platformIds,

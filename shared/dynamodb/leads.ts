@@ -10,7 +10,7 @@ import type { LeadRecord } from '../domain/lead.ts';
 import type { PersonKeyring } from '../domain/person-data.ts';
 import { containerPersonKeyring } from '../person-keyring.ts';
 import { leadLookupPuts } from './people.ts';
-import type { ConnectionGuard, IdempotencyClaim, IdempotentReplay, LeadStore, OriginalLeadOutcome, RepeatLeadOutcome } from '../domain/ports.ts';
+import type { ConnectionGuard, IdempotencyClaim, IdempotentReplay, LeadStore, MarkerTaken, OriginalLeadOutcome, RepeatLeadOutcome } from '../domain/ports.ts';
 import { checkConnectionGuard, CONNECTION_GUARD, connectionGuardCheck } from './connection-items.ts';
 import { NamedItems, type TransactItem } from './transactions.ts';
 import { currentDeadline, keepingBack } from '../deadline.ts';
@@ -21,7 +21,7 @@ import { cancellationReasons, epochSeconds, orUnavailable, putAll, queryAll, rea
 export { READ_BACK_RESERVE_MS } from './requests.ts';
 
 /** What each item of a lead's transaction is, by name (transactions.ts). */
-type LeadItemName = 'mobile_claim' | 'lead' | 'idempotency_key' | 'person_lookup' | typeof CONNECTION_GUARD;
+type LeadItemName = 'mobile_claim' | 'lead' | 'idempotency_key' | 'release_marker' | 'person_lookup' | typeof CONNECTION_GUARD;
 
 export interface TransactionRetryPolicy {
   /** Attempts of a transaction that DynamoDB cancels for a conflict with a concurrent writer. */
@@ -37,7 +37,7 @@ export const DEFAULT_RETRY: TransactionRetryPolicy = { attempts: 5, baseDelayMs:
 const IDEMPOTENCY_SECONDS = 24 * 60 * 60;
 
 const projectPk = (accountId: string, projectId: string) => `LEADS#${accountId}#${projectId}`;
-const idempotencyPk = (accountId: string, key: string) => `IDEMPOTENCY#${accountId}#${sha256(key)}`;
+export const idempotencyPk = (accountId: string, key: string) => `IDEMPOTENCY#${accountId}#${sha256(key)}`;
 
 /** The request path's lead writes: what the Lambda bundles carry. */
 export class DynamoDbLeadStore extends TableStore implements LeadStore {
@@ -67,7 +67,13 @@ export class DynamoDbLeadStore extends TableStore implements LeadStore {
    * person lookup items (CONTRACT.md section 12) and a delivery's connection guard ride in the same
    * transaction; each item is named where it is added, and a cancellation read by those names.
    */
-  async insertOriginal(accountId: string, lead: LeadRecord, idempotency?: IdempotencyClaim, guard?: ConnectionGuard): Promise<OriginalLeadOutcome> {
+  async insertOriginal(
+    accountId: string,
+    lead: LeadRecord,
+    idempotency?: IdempotencyClaim,
+    guard?: ConnectionGuard,
+    marker?: IdempotencyClaim,
+  ): Promise<OriginalLeadOutcome> {
     const pk = projectPk(accountId, lead.projectID);
     const claim = { pk, sk: `MOBILE#${lead.mobile_number}`, item_type: 'mobile_claim', lead_id: lead.id, created_at: lead.created_at };
     const items = new NamedItems<LeadItemName>()
@@ -75,7 +81,8 @@ export class DynamoDbLeadStore extends TableStore implements LeadStore {
         Put: { TableName: this.table, Item: claim, ConditionExpression: 'attribute_not_exists(pk)', ReturnValuesOnConditionCheckFailure: 'ALL_OLD' },
       })
       .add('lead', { Put: { TableName: this.table, Item: this.#leadItem(accountId, lead) } })
-      .add('idempotency_key', ...(idempotency ? [this.#idempotencyPut(accountId, lead, idempotency)] : []))
+      .add('idempotency_key', ...(idempotency ? [idempotencyPut(this.table, accountId, lead, idempotency)] : []))
+      .add('release_marker', ...(marker ? [idempotencyPut(this.table, accountId, lead, marker, false, { lead_id: lead.id })] : []))
       .add('person_lookup', ...(await this.#lookupPuts(accountId, lead, idempotency)))
       .add(CONNECTION_GUARD, ...this.#guardChecks(guard));
 
@@ -83,8 +90,8 @@ export class DynamoDbLeadStore extends TableStore implements LeadStore {
       // First: a connection changed since it was checked stores nothing, whatever else failed.
       checkConnectionGuard(items, reasons, guard);
       // The key was used before: whatever else failed, the sender is retrying (or reusing it).
-      const replay = idempotency && replayOf(items.reasonOf(reasons, 'idempotency_key'), idempotency);
-      if (replay) return replay.kind === 'replay' && replay.lead.id === lead.id ? ({ kind: 'stored' } as const) : replay;
+      const replay = claimRefusal(items, reasons, lead, idempotency, marker);
+      if (replay) return replay;
       const claimReason = items.reasonOf(reasons, 'mobile_claim');
       if (claimReason?.Code !== 'ConditionalCheckFailed') return undefined;
       const originalLeadId = claimReason.Item?.lead_id?.S ?? (await this.#originalLeadId(pk, claim.sk));
@@ -102,24 +109,29 @@ export class DynamoDbLeadStore extends TableStore implements LeadStore {
    * (DynamoDB Local serialises transactions per partition key: 100 simultaneous repeats timed out).
    * Under an idempotency key, the key must be atomic with the lead: one transaction of all of them.
    */
-  async insertRepeat(accountId: string, lead: LeadRecord, idempotency?: IdempotencyClaim, guard?: ConnectionGuard): Promise<RepeatLeadOutcome> {
+  async insertRepeat(
+    accountId: string,
+    lead: LeadRecord,
+    idempotency?: IdempotencyClaim,
+    guard?: ConnectionGuard,
+    marker?: IdempotencyClaim,
+  ): Promise<RepeatLeadOutcome> {
     const item = this.#leadItem(accountId, lead);
     const lookups = await this.#lookupPuts(accountId, lead, idempotency);
     const items = new NamedItems<LeadItemName>()
       .add('lead', { Put: { TableName: this.table, Item: item } })
-      .add('idempotency_key', ...(idempotency ? [this.#idempotencyPut(accountId, lead, idempotency)] : []))
+      .add('idempotency_key', ...(idempotency ? [idempotencyPut(this.table, accountId, lead, idempotency)] : []))
+      .add('release_marker', ...(marker ? [idempotencyPut(this.table, accountId, lead, marker, false, { lead_id: lead.id })] : []))
       .add('person_lookup', ...lookups)
       .add(CONNECTION_GUARD, ...this.#guardChecks(guard));
-    // A guard is a condition too: with one, the repeat is a transaction like a keyed one.
+    // A claim or a guard is a condition too: with one, the repeat is a transaction like a keyed one.
     const send =
-      idempotency || guard
+      idempotency || marker || guard
         ? () => this.db.send(new TransactWriteCommand({ TransactItems: items.items }))
         : () => putAll(this.db, this.table, [item, ...lookups.map(({ Put }) => Put.Item)]);
     return this.#writeLead(accountId, lead, send, async (reasons) => {
       checkConnectionGuard(items, reasons, guard);
-      const replay = idempotency && replayOf(items.reasonOf(reasons, 'idempotency_key'), idempotency);
-      if (!replay) return undefined;
-      return replay.kind === 'replay' && replay.lead.id === lead.id ? ({ kind: 'stored' } as const) : replay;
+      return claimRefusal(items, reasons, lead, idempotency, marker);
     });
   }
 
@@ -175,27 +187,15 @@ export class DynamoDbLeadStore extends TableStore implements LeadStore {
   }
 
   /**
-   * The idempotency record of a key: written only if the key is unused (or expired, since DynamoDB's
-   * TTL deletes lazily), holding the lead so a retry is answered with it without another read.
+   * The answer a key gave, read before a check that could answer differently (CONTRACT.md section
+   * 14): one consistent GetItem, on the request path only where such a check is about to run.
    */
-  #idempotencyPut(accountId: string, lead: LeadRecord, { key, requestHash, ttlSeconds = IDEMPOTENCY_SECONDS }: IdempotencyClaim) {
-    return {
-      Put: {
-        TableName: this.table,
-        Item: {
-          pk: idempotencyPk(accountId, key),
-          sk: 'IDEMPOTENCY',
-          item_type: 'idempotency_key',
-          request_hash: requestHash,
-          lead: JSON.stringify(lead),
-          created_at: lead.created_at,
-          expires_at: epochSeconds(lead.created_at) + ttlSeconds,
-        },
-        ConditionExpression: 'attribute_not_exists(pk) OR expires_at < :now',
-        ExpressionAttributeValues: { ':now': epochSeconds(lead.created_at) },
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
-      },
-    };
+  async previousAnswer(accountId: string, claim: IdempotencyClaim): Promise<IdempotentReplay | undefined> {
+    const { Item } = await orUnavailable(() =>
+      this.db.send(new GetCommand({ TableName: this.table, Key: { pk: idempotencyPk(accountId, claim.key), sk: 'IDEMPOTENCY' }, ConsistentRead: true })),
+    );
+    if (!Item || Number(Item.expires_at) < epochSeconds(new Date().toISOString())) return undefined;
+    return replayOfItem(Item, claim);
   }
 
   // ---- internals -----------------------------------------------------------------------------
@@ -306,12 +306,69 @@ const cancellationFailure = (reasons: readonly CancellationReason[], error: unkn
     ? new ServiceUnavailableError(RETRY_AFTER_SECONDS, { cause: error })
     : error;
 
-const replayOf = (reason: CancellationReason | undefined, { requestHash }: IdempotencyClaim): IdempotentReplay | undefined => {
+/**
+ * The idempotency record of a key: written only if the key is unused (or expired, since DynamoDB's
+ * TTL deletes lazily), holding the lead so a retry is answered with it without another read. A
+ * release's claim of the quarantined request's key may also replace that quarantine's own answer
+ * (`quarantine_id`, written by shared/dynamodb/rejections.ts). `withLead` false: a marker alone, with
+ * no copy of the lead (a release marker beside the key's record, which an erasure need not reach).
+ */
+export const idempotencyPut = (
+  table: string,
+  accountId: string,
+  lead: LeadRecord,
+  { key, requestHash, ttlSeconds = IDEMPOTENCY_SECONDS, quarantineId }: IdempotencyClaim,
+  withLead = true,
+  extra: Record<string, unknown> = {},
+) => ({
+  Put: {
+    TableName: table,
+    Item: {
+      pk: idempotencyPk(accountId, key),
+      sk: 'IDEMPOTENCY',
+      item_type: withLead ? 'idempotency_key' : 'release_marker',
+      request_hash: requestHash,
+      ...(withLead && { lead: JSON.stringify(lead) }),
+      ...extra,
+      created_at: lead.created_at,
+      expires_at: epochSeconds(lead.created_at) + ttlSeconds,
+    },
+    ConditionExpression: `attribute_not_exists(pk) OR expires_at < :now${quarantineId !== undefined ? ' OR quarantine_id = :quarantine' : ''}`,
+    ExpressionAttributeValues: { ':now': epochSeconds(lead.created_at), ...(quarantineId !== undefined && { ':quarantine': quarantineId }) },
+    ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
+  },
+});
+
+/**
+ * What a cancelled write's claims say, read by their names: the key used already (a replay, or a
+ * refusal), or the release marker taken.
+ */
+const claimRefusal = (
+  items: NamedItems<LeadItemName>,
+  reasons: readonly CancellationReason[],
+  lead: LeadRecord,
+  idempotency: IdempotencyClaim | undefined,
+  marker: IdempotencyClaim | undefined,
+): { readonly kind: 'stored' } | IdempotentReplay | MarkerTaken | undefined => {
+  const replay = idempotency && replayOf(items.reasonOf(reasons, 'idempotency_key'), idempotency);
+  // An earlier attempt of this very write was applied (its answer lost): stored.
+  if (replay) return replay.kind === 'replay' && replay.lead.id === lead.id ? { kind: 'stored' } : replay;
+  const markerReason = marker && items.reasonOf(reasons, 'release_marker');
+  if (markerReason?.Code !== 'ConditionalCheckFailed') return undefined;
+  return markerReason.Item?.lead_id?.S === lead.id ? { kind: 'stored' } : { kind: 'marker_taken' };
+};
+
+export const replayOf = (reason: CancellationReason | undefined, claim: IdempotencyClaim): IdempotentReplay | undefined => {
   if (reason?.Code !== 'ConditionalCheckFailed') return undefined;
   const item = reason.Item as Record<string, { S?: string; BOOL?: boolean }> | undefined;
-  if (item?.erased?.BOOL === true) return { kind: 'erased' };
-  if (item?.request_hash?.S !== requestHash || item.lead?.S === undefined) return { kind: 'key_reused' };
-  return { kind: 'replay', lead: JSON.parse(item.lead.S) as LeadRecord };
+  return replayOfItem({ erased: item?.erased?.BOOL, request_hash: item?.request_hash?.S, lead: item?.lead?.S }, claim);
+};
+
+/** What a key's record answers a request with this claim (the record as the document client reads it). */
+const replayOfItem = (item: Record<string, any>, { requestHash }: IdempotencyClaim): IdempotentReplay => {
+  if (item.erased === true) return { kind: 'erased' };
+  if (item.request_hash !== requestHash || typeof item.lead !== 'string') return { kind: 'key_reused' };
+  return { kind: 'replay', lead: JSON.parse(item.lead) as LeadRecord };
 };
 
 

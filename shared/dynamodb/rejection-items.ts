@@ -46,11 +46,20 @@ export const rejectionItem = (accountId: string, id: string, createdAt: string, 
 
 /**
  * The record of a rejection item, without its storage attributes (keys, type, expiry, its reason
- * index key, and the partition keys of its person lookup items), with a suppressed counter's
- * per-reason counts gathered. Shared by the listing (rejection-archive.ts) and by a person's access
- * (people.ts), so both answer the same record.
+ * index key, the partition keys of its person lookup items and the key of its Idempotency-Key's
+ * record), with a suppressed counter's per-reason counts gathered. Shared by the listing
+ * (rejection-archive.ts) and by a person's access (people.ts), so both answer the same record.
  */
-export const rejectionOfItem = ({ pk: _pk, sk: _sk, item_type: _type, expires_at: _expires, person_refs: _refs, [REJECTION_REASON_KEY]: _reason, ...item }: Record<string, any>): StoredRejection => {
+export const rejectionOfItem = ({
+  pk: _pk,
+  sk: _sk,
+  item_type: _type,
+  expires_at: _expires,
+  person_refs: _refs,
+  idempotency_pk: _idempotency,
+  [REJECTION_REASON_KEY]: _reason,
+  ...item
+}: Record<string, any>): StoredRejection => {
   const record: Record<string, unknown> = {};
   const reasons: Record<string, number> = {};
   for (const [name, value] of Object.entries(item)) {

@@ -20,7 +20,7 @@ export const googleAdsSource = {
   platformId: { field: 'google_lead_id', idempotencyPrefix: 'google-lead' },
   acceptance: { status: 200, message: 'Lead received', withLead: false },
   stack: { functionPath: ['GoogleAdsLeadForms', 'Webhook'], integrationId: 'GoogleAdsIntegration', monitoringName: 'googleAds' },
-  banner: { label: 'Google Ads webhook', note: 'POST, each form with its own key: npm run admin -- add-google-form' },
+  banner: { label: 'Google Ads webhook', note: 'POST, each form with its own key: {seed.googleForms} form(s) in the seed; npm run admin -- add-google-form' },
   openapi: 'scripts/openapi/google-ads.ts',
   adminCli: { module: 'scripts/admin/google-forms.ts', name: 'googleForms' },
   sampleEvents: ['events/google-ads.json', 'events/google-ads-test-data.json'],

@@ -20,7 +20,7 @@ export const metaSource = {
   acceptance: { status: 200, message: 'Notification received', withLead: false },
   stack: { functionPath: ['MetaLeadAds', 'Webhook'], integrationId: 'MetaWebhookIntegration', monitoringName: 'metaWebhook' },
   worker: { entry: 'functions/meta-worker/handler.ts' },
-  banner: { label: 'Meta webhook', note: 'GET verification, signed POST; leads read from the Graph API at META_GRAPH_API_URL, graph.facebook.com by default' },
+  banner: { label: 'Meta webhook', note: 'GET verification, signed POST; {seed.metaPages} page(s) in the seed; leads read from {graph}' },
   openapi: 'scripts/openapi/meta.ts',
   adminCli: { module: 'scripts/admin/meta.ts', name: 'meta' },
   sampleEvents: ['events/meta-leadgen.json', 'events/meta-bad-signature.json'],

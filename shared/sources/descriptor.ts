@@ -71,7 +71,8 @@ export interface LeadSourceDescriptor {
   readonly worker?: { readonly entry: string };
   /**
    * Its line in `npm start`'s banner, for a source that is not one of the API key endpoints (those get
-   * a `curl` each): a label, and how it is reached.
+   * a `curl` each): a label, and how it is reached. `npm start` fills in `{seed.<field>}` (how many the
+   * seed has of it: `{seed.googleForms}`) and `{graph}` (where Meta's leads are read from).
    */
   readonly banner?: { readonly label: string; readonly note: string };
   /**

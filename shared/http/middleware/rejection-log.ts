@@ -1,6 +1,6 @@
 import type { MiddlewareObj } from '@middy/core';
 import { LeadIntakeError } from '../../domain/errors.ts';
-import type { RejectionLog } from '../../domain/ports.ts';
+import type { IdempotentReplay, RejectionLog } from '../../domain/ports.ts';
 import { refusedFields } from '../../domain/rejections.ts';
 import { rejectionOf, type Refusal } from '../../domain/submissions.ts';
 import type { LogSink } from '../../log.ts';
@@ -26,11 +26,21 @@ export const rejectionLog = (rejections: RejectionLog, endpoint: string, log: Lo
 // The record of a refusal is the domain's (shared/domain/submissions.ts), shared with the platforms' intakes.
 export { rejectionOf, type Refusal };
 
-/** Records a refusal for the request's account; a failure to record is logged, never answered. */
-export const recordRejection = async (rejections: RejectionLog, log: LogSink, endpoint: string, context: LeadContext, refusal: Refusal): Promise<void> => {
+/**
+ * Records a refusal for the request's account; a failure to record is logged, never answered. A
+ * quarantine answered under an Idempotency-Key that answered already returns that answer instead.
+ */
+export const recordRejection = async (
+  rejections: RejectionLog,
+  log: LogSink,
+  endpoint: string,
+  context: LeadContext,
+  refusal: Refusal,
+): Promise<IdempotentReplay | undefined> => {
   try {
-    await rejections.record(context.account!.config.id, rejectionOf(endpoint, refusal, context));
+    return await rejections.record(context.account!.config.id, rejectionOf(endpoint, refusal, context));
   } catch (failure) {
     log({ level: 'warn', requestId: context.requestId, endpoint, message: 'rejection not recorded', error: describe(failure) });
+    return undefined;
   }
 };
