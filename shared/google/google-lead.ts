@@ -26,9 +26,11 @@ import { leadFieldValidator } from '../domain/field-validation.ts';
 import { googleAdsLeadFields } from '../schemas/lead-fields.ts';
 import type { ValidatedFields } from '../schemas/validate.ts';
 import { leadFieldsOf, type GoogleDelivery } from './delivery.ts';
+import { googleAdsSource } from './source.ts';
 
-/** The endpoint name Google leads carry in logs, metrics and rejection records, and their lead `source`. */
-export const GOOGLE_ADS_ENDPOINT = 'google_ads';
+/** The endpoint name Google leads carry in logs, metrics and rejection records, and their lead `source`: its descriptor's. */
+export const GOOGLE_ADS_ENDPOINT = googleAdsSource.name;
+const { field: LEAD_ID_FIELD, idempotencyPrefix: LEAD_ID_PREFIX } = googleAdsSource.platformId;
 
 export interface GoogleLeadDependencies extends CreateLeadDependencies {
   readonly directory: AccountDirectory;
@@ -48,7 +50,7 @@ export type GoogleLeadOutcome =
 const validateGoogleFields = leadFieldValidator(googleAdsLeadFields, 'ignore');
 
 /** Google leads as lead submissions: their source and a sub source of their own, never checked against the account. */
-const googleAdsSource: SubmissionTagging = { source: 'google_ads', subSource: () => ({ kind: 'of_source', name: 'lead_form' }) };
+const googleAdsTagging: SubmissionTagging = { source: googleAdsSource.leadSource, subSource: () => ({ kind: 'of_source', name: 'lead_form' }) };
 
 export const receiveGoogleLead = async (
   delivery: GoogleDelivery,
@@ -63,8 +65,8 @@ export const receiveGoogleLead = async (
     if (delivery.isTest) throw new GoogleTestLeadError();
     request.fields = validateGoogleFields(body);
     const account = await deps.directory.account(form.accountId);
-    const { lead, replayed } = await createLead(submissionOf(googleAdsSource, request.fields), account, deps, {
-      idempotency: platformLeadIdempotency('google-lead', GOOGLE_ADS_ENDPOINT, delivery.leadId!),
+    const { lead, replayed } = await createLead(submissionOf(googleAdsTagging, request.fields), account, deps, {
+      idempotency: platformLeadIdempotency(LEAD_ID_PREFIX, GOOGLE_ADS_ENDPOINT, delivery.leadId!),
       guard,
     });
     return { kind: 'created', lead, replayed };
@@ -79,7 +81,7 @@ export const receiveGoogleLead = async (
       form.accountId,
       rejectionOf(
         GOOGLE_ADS_ENDPOINT,
-        { reason: error.reason, message: error.message, fields, ...(delivery.leadId && { platformIds: { google_lead_id: delivery.leadId } }) },
+        { reason: error.reason, message: error.message, fields, ...(delivery.leadId && { platformIds: { [LEAD_ID_FIELD]: delivery.leadId } }) },
         { requestId: request.requestId, body, ...(request.fields && { fields: request.fields }) },
       ),
       guard,
