@@ -5,29 +5,19 @@
  *   IDEMPOTENCY#<account>#<sha256 of key> / IDEMPOTENCY   request_hash, lead (JSON), expires_at (24 h, or the claim's own TTL)
  */
 import { GetCommand, ScanCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { ServiceUnavailableError } from '../domain/errors.ts';
 import type { LeadRecord } from '../domain/lead.ts';
 import type { PersonKeyring } from '../domain/person-data.ts';
 import { containerPersonKeyring } from '../person-keyring.ts';
 import { leadLookupPuts } from './people.ts';
 import type { GoogleFormGuard, IdempotencyClaim, IdempotentReplay, LeadStore, OriginalLeadOutcome, RepeatLeadOutcome } from '../domain/ports.ts';
 import { checkGoogleFormGuard, googleFormGuardCheck } from './google-forms.ts';
-import { currentDeadline, keepingBack } from '../deadline.ts';
-import { asServiceFailure, RETRY_AFTER_SECONDS } from './failures.ts';
+import { contendedWrite, DEFAULT_RETRY, type TransactionRetryPolicy } from './contended-write.ts';
 import { LEAD_ITEM_TYPE, leadRecordOf } from './lead-items.ts';
-import { cancellationReasons, epochSeconds, orUnavailable, putAll, queryAll, readBackTime, sha256, TableStore, type CancellationReason } from './requests.ts';
+import { epochSeconds, orUnavailable, putAll, queryAll, sha256, TableStore, type CancellationReason } from './requests.ts';
 
 export { READ_BACK_RESERVE_MS } from './requests.ts';
 
-export interface TransactionRetryPolicy {
-  /** Attempts of a transaction that DynamoDB cancels for a conflict with a concurrent writer. */
-  readonly attempts: number;
-  /** Upper bound of the first back-off; it doubles per attempt, and the wait is drawn below it. */
-  readonly baseDelayMs: number;
-}
-
-/** Pinned by test/reliability/faults-below-the-sdk.test.ts: five attempts of a conflicting transaction. */
-export const DEFAULT_RETRY: TransactionRetryPolicy = { attempts: 5, baseDelayMs: 20 };
+export { DEFAULT_RETRY, type TransactionRetryPolicy } from './contended-write.ts';
 
 /** How long an idempotency key holds unless its claim says otherwise. */
 const IDEMPOTENCY_SECONDS = 24 * 60 * 60;
@@ -133,45 +123,18 @@ export class DynamoDbLeadStore extends TableStore implements LeadStore {
   }
 
   /**
-   * Sends a write of the lead until it is stored or refused. A cancelled transaction is read by
-   * `refusal` (a duplicate, a reused idempotency key); one cancelled for a conflict with a concurrent
-   * writer is retried with jittered back-off while the request has time (real DynamoDB cancels one of
-   * two transactions racing on one item; DynamoDB Local never does). Anything else that leaves the
-   * lead unwritten answers 503, or 500 for a defect; before a 503, the lead is read back, since a
-   * write whose answer was lost (or whose first attempt is still running) may have been applied.
-   * The write keeps `READ_BACK_RESERVE_MS` of the request's time (less when short) for that read-back.
+   * Sends a write of the lead through the one contended-write path (contended-write.ts): a cancelled
+   * transaction is read by `refusal` (a duplicate, a reused idempotency key); a conflict or a throttle
+   * is retried while the request has time; before a 503 the lead is read back, since a write whose
+   * answer was lost (or whose first attempt is still running) may have been applied.
    */
-  async #writeLead<R>(
+  #writeLead<R>(
     accountId: string,
     lead: LeadRecord,
     send: () => Promise<unknown>,
     refusal: (reasons: readonly CancellationReason[]) => Promise<R | undefined>,
   ): Promise<{ readonly kind: 'stored' } | R> {
-    for (let attempt = 1; ; attempt += 1) {
-      let failure: unknown;
-      try {
-        await keepingBack(readBackTime(), send);
-        return { kind: 'stored' };
-      } catch (error) {
-        const reasons = cancellationReasons(error);
-        if (reasons) {
-          const refused = await refusal(reasons);
-          if (refused) return refused;
-          if (isConflict(reasons) && attempt < this.#retry.attempts) {
-            const delay = Math.random() * this.#retry.baseDelayMs * 2 ** (attempt - 1);
-            if (currentDeadline()?.allows(delay + readBackTime()) ?? true) {
-              await sleep(delay);
-              continue;
-            }
-          }
-          failure = cancellationFailure(reasons, error);
-        } else {
-          failure = asServiceFailure(error);
-        }
-      }
-      if (failure instanceof ServiceUnavailableError && (await this.#isStored(accountId, lead))) return { kind: 'stored' };
-      throw failure;
-    }
+    return contendedWrite({ send, refusal, isApplied: () => this.#isStored(accountId, lead), retry: this.#retry });
   }
 
   async findOriginal(accountId: string, projectId: string, mobile: string): Promise<string | undefined> {
@@ -303,18 +266,6 @@ export class DynamoDbLeadArchive extends DynamoDbLeadStore {
   }
 }
 
-const isConflict = (reasons: readonly CancellationReason[]) => reasons.some((reason) => reason.Code === 'TransactionConflict');
-
-/**
- * A cancelled transaction that is not a duplicate: contention or throttling to retry later (503), or
- * a defect. A cancelled transaction wrote nothing; the read-back before the 503 is for an earlier
- * attempt of the same write whose answer was lost.
- */
-const cancellationFailure = (reasons: readonly CancellationReason[], error: unknown) =>
-  reasons.some((r) => r.Code === 'TransactionConflict' || r.Code === 'ThrottlingError' || r.Code === 'ProvisionedThroughputExceeded')
-    ? new ServiceUnavailableError(RETRY_AFTER_SECONDS, { cause: error })
-    : error;
-
 const replayOf = (reason: CancellationReason | undefined, { requestHash }: IdempotencyClaim): IdempotentReplay | undefined => {
   if (reason?.Code !== 'ConditionalCheckFailed') return undefined;
   const item = reason.Item as Record<string, { S?: string; BOOL?: boolean }> | undefined;
@@ -323,5 +274,3 @@ const replayOf = (reason: CancellationReason | undefined, { requestHash }: Idemp
   return { kind: 'replay', lead: JSON.parse(item.lead.S) as LeadRecord };
 };
 
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -22,8 +22,8 @@ import { checkGoogleFormGuard, googleFormGuardCheck } from './google-forms.ts';
 import { rejectionReasonIndex } from './tables.ts';
 import { containerPersonKeyring } from '../person-keyring.ts';
 import { rejectionLookups } from './people.ts';
-import { cancellationReasons, epochSeconds, orUnavailable, putAll, TableStore, writeOrReadBack } from './requests.ts';
-import { asServiceFailure } from './failures.ts';
+import { epochSeconds, putAll, TableStore } from './requests.ts';
+import { contendedWrite } from './contended-write.ts';
 
 export const REJECTION_SECONDS = REJECTION_DAYS * 24 * 60 * 60;
 /** Partition keys per account: each takes up to 1,000 writes a second, so 8 of them take a flood of 8 KiB records at ~1,000 a second. */
@@ -86,41 +86,53 @@ export class DynamoDbRejectionLog extends TableStore implements RejectionLog {
     const lookups = await rejectionLookups(this.#keyring, this.table, accountId, { pk: record.pk, sk: record.sk }, person, record.expires_at);
     const item = { ...record, ...(lookups.personRefs.length > 0 && { person_refs: lookups.personRefs }) };
     if (guard) return this.#guarded(item, lookups.puts, guard);
+    const items = [item, ...lookups.puts.map(({ Put }) => Put.Item)];
+    const isApplied = () => this.#isStored(item);
     if (!bounded) {
-      if (lookups.puts.length === 0) await orUnavailable(() => this.db.send(new PutCommand({ TableName: this.table, Item: item })));
-      // One BatchWriteItem (requests.ts putAll): a flood of refusals neither contends with the lead
-      // transactions nor pays transactional write units.
-      else await putAll(this.db, this.table, [item, ...lookups.puts.map(({ Put }) => Put.Item)]);
+      // One put, or one BatchWriteItem (requests.ts putAll): a flood of refusals neither contends with
+      // the lead transactions nor pays transactional write units.
+      const send = items.length === 1 ? () => this.db.send(new PutCommand({ TableName: this.table, Item: item })) : () => putAll(this.db, this.table, items);
+      await contendedWrite({ send, isApplied });
       return;
     }
     const rateKey = `${rejection.key_id}#${minute}`;
     if (this.#full.size > 10_000) this.#full.clear();
-    try {
-      // The record and the minute's count in one write: within the bound it costs the one request it always did.
-      await this.db.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Update: {
-                TableName: this.table,
-                Key: { pk: `REJECTIONRATE#${rateKey}`, sk: 'RATE' },
-                UpdateExpression: 'ADD #stored :one SET item_type = :type, expires_at = if_not_exists(expires_at, :expires)',
-                ConditionExpression: 'attribute_not_exists(#stored) OR #stored < :max',
-                ExpressionAttributeNames: { '#stored': 'stored' },
-                ExpressionAttributeValues: { ':one': 1, ':max': this.#perMinute, ':type': 'rejection_rate', ':expires': epochSeconds(createdAt.toISOString()) + 3600 },
+    // The record and the minute's count in one write: within the bound it costs the one request it
+    // always did. Two refusals of one key in one minute meet on the counter item: the loser of that
+    // conflict is retried (contended-write.ts), never dropped.
+    const outcome = await contendedWrite({
+      send: () =>
+        this.db.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              {
+                Update: {
+                  TableName: this.table,
+                  Key: { pk: `REJECTIONRATE#${rateKey}`, sk: 'RATE' },
+                  UpdateExpression: 'ADD #stored :one SET item_type = :type, expires_at = if_not_exists(expires_at, :expires)',
+                  ConditionExpression: 'attribute_not_exists(#stored) OR #stored < :max',
+                  ExpressionAttributeNames: { '#stored': 'stored' },
+                  ExpressionAttributeValues: { ':one': 1, ':max': this.#perMinute, ':type': 'rejection_rate', ':expires': epochSeconds(createdAt.toISOString()) + 3600 },
+                },
               },
-            },
-            { Put: { TableName: this.table, Item: item } },
-            ...lookups.puts,
-          ],
-        }),
-      );
-    } catch (error) {
-      const reasons = cancellationReasons(error);
-      if (reasons?.[0]?.Code !== 'ConditionalCheckFailed') throw asServiceFailure(error);
+              { Put: { TableName: this.table, Item: item } },
+              ...lookups.puts,
+            ],
+          }),
+        ),
+      refusal: (reasons) => (reasons[0]?.Code === 'ConditionalCheckFailed' ? ('full' as const) : undefined),
+      isApplied,
+    });
+    if (outcome === 'full') {
       this.#full.set(rejection.key_id!, minute);
       await this.#suppress(accountId, rejection, minute);
     }
+  }
+
+  /** Whether a record's write whose answer was lost was applied: one consistent GetItem of its key. */
+  async #isStored(item: { pk: string; sk: string }): Promise<boolean> {
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.table, Key: { pk: item.pk, sk: item.sk }, ConsistentRead: true, ProjectionExpression: 'pk' }));
+    return Item !== undefined;
   }
 
   /**
@@ -131,21 +143,12 @@ export class DynamoDbRejectionLog extends TableStore implements RejectionLog {
     if (this.#configTable === undefined) throw new Error('a guarded rejection record needs the Config table');
     const check = googleFormGuardCheck(this.#configTable, guard);
     const items = [{ Put: { TableName: this.table, Item: item } }, ...lookups, check];
-    await writeOrReadBack(
-      async () => {
-        try {
-          await this.db.send(new TransactWriteCommand({ TransactItems: items as NonNullable<TransactWriteCommandInput['TransactItems']> }));
-        } catch (error) {
-          const reasons = cancellationReasons(error);
-          if (reasons) checkGoogleFormGuard(reasons, items.length - 1, guard);
-          throw asServiceFailure(error);
-        }
-      },
-      async () => {
-        const { Item } = await this.db.send(new GetCommand({ TableName: this.table, Key: { pk: item.pk, sk: item.sk }, ConsistentRead: true, ProjectionExpression: 'pk' }));
-        return Item !== undefined;
-      },
-    );
+    await contendedWrite({
+      send: () => this.db.send(new TransactWriteCommand({ TransactItems: items as NonNullable<TransactWriteCommandInput['TransactItems']> })),
+      // A form rotated or removed since its key was checked: nothing stored, 401 (GoogleFormChangedError).
+      refusal: (reasons) => checkGoogleFormGuard(reasons, items.length - 1, guard),
+      isApplied: () => this.#isStored(item),
+    });
   }
 
   /** One counter item per key and minute: the records not stored, in all and per reason. */
@@ -154,7 +157,8 @@ export class DynamoDbRejectionLog extends TableStore implements RejectionLog {
     // The same id for every refusal of the key in the minute, so they all add to one item.
     const id = ulidAt(Date.parse(start), createHash('sha256').update(`suppressed\n${accountId}\n${rejection.key_id}`).digest());
     const shard = rejectionShard(id);
-    await orUnavailable(() =>
+    await contendedWrite({
+      send: () =>
       this.db.send(
         new UpdateCommand({
           TableName: this.table,
@@ -195,7 +199,7 @@ export class DynamoDbRejectionLog extends TableStore implements RejectionLog {
           },
         }),
       ),
-    );
+    });
   }
 
   #item(accountId: string, id: string, createdAt: string, rejection: Rejection) {
