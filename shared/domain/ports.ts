@@ -258,6 +258,9 @@ export interface GoogleFormConnection {
   readonly connectedAt: string;
 }
 
+/** What applying a seed did to one connection (a Google form, later a call number). */
+export type SeedOutcome = 'added' | 'reconnected' | 'kept_removed' | 'connected_to_another_account';
+
 /** The webhook's read of a form: one item. */
 export interface GoogleFormReader {
   findGoogleForm(formId: string): Promise<GoogleFormConnection | undefined>;
@@ -276,8 +279,9 @@ export interface GoogleFormRegistry extends GoogleFormReader {
   /** The account's forms, by form id (never their key hashes). */
   listGoogleForms(accountId: string): Promise<Omit<GoogleFormConnection, 'keyHash'>[]>;
   /**
-   * Writes a form with a given key idempotently (seed files), keeping its first `connectedAt`;
-   * refused, nothing written, when another account has the form.
+   * A seed file's form: added when never connected; moved to the seed's project and campaign (its
+   * key, rotated or not, kept) when connected to the account; left alone when removed; refused,
+   * nothing written, when another account has it (CONTRACT.md section 14).
    */
-  putGoogleForm(form: GoogleFormConnection): Promise<'stored' | 'connected_to_another_account'>;
+  seedGoogleForm(form: GoogleFormConnection): Promise<SeedOutcome>;
 }

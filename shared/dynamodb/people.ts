@@ -24,7 +24,8 @@ import type { ErasureCounts, PersonDataStore, PersonRecords, StoredRejection } f
 import { asServiceFailure } from './failures.ts';
 import { leadRecordOf } from './lead-items.ts';
 import { rejectionOfItem } from './rejection-items.ts';
-import { cancellationReasons, orUnavailable, queryAll, TableStore } from './requests.ts';
+import { orUnavailable, queryAll, TableStore } from './requests.ts';
+import { contendedWrite } from './contended-write.ts';
 
 export const PERSON_REF_TYPE = 'person_ref';
 const ERASURE_JOURNAL_SECONDS = 7 * 24 * 60 * 60;
@@ -244,13 +245,10 @@ export class DynamoDbPersonData extends TableStore implements PersonDataStore {
 
   /** A transaction of one item's erasure; cancelled by a condition (a concurrent erasure did it first), it counts nothing. */
   async #transact(items: Record<string, unknown>[]): Promise<void> {
-    try {
-      await this.db.send(new TransactWriteCommand({ TransactItems: items as never }));
-    } catch (error) {
-      const reasons = cancellationReasons(error);
-      if (reasons?.some((reason) => reason.Code === 'ConditionalCheckFailed')) return;
-      throw asServiceFailure(error);
-    }
+    await contendedWrite({
+      send: () => this.db.send(new TransactWriteCommand({ TransactItems: items as never })),
+      refusal: (reasons) => (reasons.some((reason) => reason.Code === 'ConditionalCheckFailed') ? ('refused' as const) : undefined),
+    });
   }
 
   #count(journal: Key, what: keyof ErasureCounts) {
