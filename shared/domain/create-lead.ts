@@ -93,8 +93,8 @@ export const createLead = async (
 
   if (config.duplicateSetting === 'ignore') throw new LeadAlreadyExistsError();
   const repeat = repeatOf(lead, config, outcome.originalLeadId);
-  const repeatOutcome = await leads.insertRepeat(config.id, repeat, idempotency, guard);
-  return repeatOutcome.kind === 'stored' ? stored(repeat) : replayed(repeatOutcome);
+  const repeatOutcome = await leads.insertRepeat(config.id, repeat, idempotency, guard, outcome.originalLeadId);
+  return repeatOutcome.kind === 'stored' ? stored(repeatOutcome.lead ?? repeat) : replayed(repeatOutcome);
 };
 
 const repeatOf = (lead: LeadRecord, config: AccountConfig, originalLeadId: string): LeadRecord => ({

@@ -111,7 +111,11 @@ export type OriginalLeadOutcome =
   | { readonly kind: 'duplicate'; readonly originalLeadId: string }
   | IdempotentReplay;
 
-export type RepeatLeadOutcome = { readonly kind: 'stored' } | IdempotentReplay;
+/**
+ * A repeat's write: stored as given, or (`lead`) stored as it had to become: an original, when the
+ * original it repeated was erased while it was being stored (CONTRACT.md section 14).
+ */
+export type RepeatLeadOutcome = { readonly kind: 'stored'; readonly lead?: LeadRecord } | IdempotentReplay;
 
 /**
  * The connection a Google Ads delivery was authenticated against, as the container trusted it (its
@@ -132,7 +136,8 @@ export interface LeadStore {
    */
   insertOriginal(accountId: string, lead: LeadRecord, idempotency?: IdempotencyClaim, guard?: GoogleFormGuard): Promise<OriginalLeadOutcome>;
   /** Stores a repeated lead (the original exists already). */
-  insertRepeat(accountId: string, lead: LeadRecord, idempotency?: IdempotencyClaim, guard?: GoogleFormGuard): Promise<RepeatLeadOutcome>;
+  /** A repeat of `originalLeadId` (the lead the mobile's claim named when the original's write was refused). */
+  insertRepeat(accountId: string, lead: LeadRecord, idempotency?: IdempotencyClaim, guard?: GoogleFormGuard, originalLeadId?: string): Promise<RepeatLeadOutcome>;
   /** The original lead's id for a mobile number in a project, read without writing (dry runs). */
   findOriginal(accountId: string, projectId: string, mobile: string): Promise<string | undefined>;
 }

@@ -99,7 +99,7 @@ export class DynamoDbLeadStore extends TableStore implements LeadStore {
    * (DynamoDB Local serialises transactions per partition key: 100 simultaneous repeats timed out).
    * Under an idempotency key, the key must be atomic with the lead: one transaction of all of them.
    */
-  async insertRepeat(accountId: string, lead: LeadRecord, idempotency?: IdempotencyClaim, guard?: GoogleFormGuard): Promise<RepeatLeadOutcome> {
+  async insertRepeat(accountId: string, lead: LeadRecord, idempotency?: IdempotencyClaim, guard?: GoogleFormGuard, originalLeadId?: string): Promise<RepeatLeadOutcome> {
     const item = this.#leadItem(accountId, lead);
     const lookups = await this.#lookupPuts(accountId, lead, idempotency);
     const idempotencyPuts = idempotency ? [this.#idempotencyPut(accountId, lead, idempotency)] : [];
@@ -114,12 +114,80 @@ export class DynamoDbLeadStore extends TableStore implements LeadStore {
               }),
             )
         : () => putAll(this.db, this.table, [item, ...lookups.map(({ Put }) => Put.Item)]);
-    return this.#writeLead(accountId, lead, send, async (reasons) => {
+    const outcome = await this.#writeLead(accountId, lead, send, async (reasons) => {
       checkGoogleFormGuard(reasons, guardIndex, guard);
       const replay = idempotency && replayOf(reasons[1], idempotency);
       if (!replay) return undefined;
       return replay.kind === 'replay' && replay.lead.id === lead.id ? ({ kind: 'stored' } as const) : replay;
     });
+    if (outcome.kind !== 'stored' || originalLeadId === undefined) return outcome;
+    return this.#settleRepeat(accountId, lead, originalLeadId, idempotency);
+  }
+
+  /**
+   * Erasure is final against a repeat being stored (CONTRACT.md section 14): an erasure that ran
+   * between the original's refused claim and this repeat's write took the original and its claim,
+   * and a repeat must never point at an erased lead nor lack its claim. So the claim is read back once
+   * the repeat is stored (one consistent GetItem, the price of every repeat): still the original's,
+   * the repeat stands; gone, the repeat becomes the original (its claim written, is_repeated false,
+   * no parent); another lead's (a new original claimed meanwhile), the repeat's parent becomes that
+   * one under merge. The idempotency record's copy of the lead changes with it, so a replay answers
+   * what is stored.
+   */
+  async #settleRepeat(accountId: string, lead: LeadRecord, originalLeadId: string, idempotency?: IdempotencyClaim): Promise<RepeatLeadOutcome> {
+    const pk = projectPk(accountId, lead.projectID);
+    const claimKey = { pk, sk: `MOBILE#${lead.mobile_number}` };
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const { Item: claim } = await orUnavailable(() =>
+        this.db.send(new GetCommand({ TableName: this.table, Key: claimKey, ConsistentRead: true, ProjectionExpression: 'lead_id' })),
+      );
+      const claimedBy = claim?.lead_id as string | undefined;
+      if (claimedBy === originalLeadId || claimedBy === lead.id) return { kind: 'stored' };
+      const settled: LeadRecord =
+        claimedBy === undefined
+          ? { ...lead, is_repeated: false, parent_lead_id: null }
+          : { ...lead, parent_lead_id: lead.parent_lead_id === null ? null : claimedBy };
+      const written = await contendedWrite({
+        send: () =>
+          this.db.send(
+            new TransactWriteCommand({
+              TransactItems: [
+                claimedBy === undefined
+                  ? { Put: { TableName: this.table, Item: { ...claimKey, item_type: 'mobile_claim', lead_id: lead.id, created_at: lead.created_at }, ConditionExpression: 'attribute_not_exists(pk)' } }
+                  : { ConditionCheck: { TableName: this.table, Key: claimKey, ConditionExpression: 'lead_id = :claimedBy', ExpressionAttributeValues: { ':claimedBy': claimedBy } } },
+                {
+                  Update: {
+                    TableName: this.table,
+                    Key: { pk, sk: `LEAD#${lead.id}` },
+                    UpdateExpression: 'SET is_repeated = :repeated, parent_lead_id = :parent',
+                    ConditionExpression: 'attribute_exists(pk)',
+                    ExpressionAttributeValues: { ':repeated': settled.is_repeated, ':parent': settled.parent_lead_id },
+                  },
+                },
+                ...(idempotency
+                  ? [
+                      {
+                        Update: {
+                          TableName: this.table,
+                          Key: { pk: idempotencyPk(accountId, idempotency.key), sk: 'IDEMPOTENCY' },
+                          UpdateExpression: 'SET #lead = :lead',
+                          ConditionExpression: 'request_hash = :hash',
+                          ExpressionAttributeNames: { '#lead': 'lead' },
+                          ExpressionAttributeValues: { ':lead': JSON.stringify(settled), ':hash': idempotency.requestHash },
+                        },
+                      },
+                    ]
+                  : []),
+              ],
+            }),
+          ),
+        refusal: (reasons) => (reasons.some((reason) => reason.Code === 'ConditionalCheckFailed') ? ('moved' as const) : undefined),
+      });
+      // The claim moved again between the read and the write (or the lead itself was erased): read it again.
+      if (written !== 'moved') return { kind: 'stored', lead: settled };
+    }
+    // Three moves of one claim in one request: the repeat stands as written, and the integrity check names it.
+    return { kind: 'stored' };
   }
 
   /**

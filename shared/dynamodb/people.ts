@@ -40,7 +40,7 @@ const leadRefSk = (leadId: string) => `LEAD#${leadId}`;
 const rejectionRefSk = (pk: string, sk: string) => `REJECTION#${pk}#${sk}`;
 
 type Key = { readonly pk: string; readonly sk: string };
-type Put = { Put: { TableName: string; Item: Record<string, unknown> } };
+type Put = { Put: { TableName: string; Item: Record<string, unknown>; ConditionExpression?: string; ExpressionAttributeNames?: Record<string, string>; ExpressionAttributeValues?: Record<string, unknown> } };
 
 /**
  * The lookup items of a lead, one per way it names a person, for the lead's own transaction. Each
@@ -170,7 +170,7 @@ export class DynamoDbPersonData extends TableStore implements PersonDataStore {
   // ---- erasure steps -------------------------------------------------------------------------------
 
   /** The lead, its lookup items, its mobile claim when it is the original, and its idempotency record as a tombstone. */
-  async #eraseLead(accountId: string, item: Record<string, any>, ref: PersonRef, journal: Key): Promise<void> {
+  async #eraseLead(accountId: string, item: Record<string, any>, ref: PersonRef, journal: Key, attempt = 1): Promise<void> {
     const lead = leadRecordOf(item);
     const lookups = await Promise.all(
       referencesOfLead(lead).map(async ({ handle }) => ({
@@ -179,8 +179,8 @@ export class DynamoDbPersonData extends TableStore implements PersonDataStore {
     );
     const claimKey = { pk: item.pk as string, sk: `MOBILE#${lead.mobile_number}` };
     const claim = await this.#get(claimKey);
-    const tombstone = await this.#idempotencyWrite(ref.idempotency_pk, () => ({ erased: true }));
-    await this.#transact([
+    const tombstone = await this.#idempotencyWrite(ref.idempotency_pk, lead.id, () => ({ erased: true }));
+    const written = await this.#transact([
       { Delete: { TableName: this.table, Key: { pk: item.pk, sk: item.sk }, ConditionExpression: 'attribute_exists(pk)' } },
       ...lookups,
       // The claim holds the mobile in its key, and releasing it makes the next lead an original.
@@ -190,12 +190,14 @@ export class DynamoDbPersonData extends TableStore implements PersonDataStore {
       ...tombstone,
       this.#count(journal, 'leads'),
     ]);
+    // Refused with the lead still there: its key's record was reused in between (or its claim moved); read the step again.
+    if (!written && attempt < 3 && (await this.#get({ pk: item.pk, sk: item.sk }))) await this.#eraseLead(accountId, item, ref, journal, attempt + 1);
   }
 
   /** Another person's lead keeps everything but this number; its idempotency record's copy of the lead loses it too. */
   async #eraseAlternateNumber(item: Record<string, any>, ref: PersonRef, journal: Key): Promise<void> {
     const number = item.alternate_number as string;
-    const withoutNumber = await this.#idempotencyWrite(ref.idempotency_pk, (stored) => {
+    const withoutNumber = await this.#idempotencyWrite(ref.idempotency_pk, item.id as string, (stored) => {
       if (typeof stored.lead !== 'string') return undefined;
       const { alternate_number: _erased, ...lead } = JSON.parse(stored.lead) as LeadRecord;
       return { lead: JSON.stringify(lead) };
@@ -228,27 +230,41 @@ export class DynamoDbPersonData extends TableStore implements PersonDataStore {
   }
 
   /**
-   * The rewrite of a lead's idempotency record (or nothing, when there is none or it has expired):
-   * what it keeps besides its key, type and expiry is `keep(stored)`. A tombstone keeps no request
-   * hash either (a hash of a body that held the person's details).
+   * The rewrite of a lead's idempotency record (or nothing, when there is none, or it is no longer
+   * that lead's): what it keeps besides its key, type and expiry is `keep(stored)`. A tombstone keeps
+   * no request hash either (a hash of a body that held the person's details). A key expires after 24
+   * hours and may then be reused by a later request (CONTRACT.md section 14): the record is rewritten
+   * only while it still holds this lead, checked on the read and, against a reuse landing in between,
+   * by the write's condition (the step is then read again: erasePerson's caller runs it anew).
    */
-  async #idempotencyWrite(pk: string | undefined, keep: (stored: Record<string, any>) => Record<string, unknown> | undefined): Promise<Put[]> {
+  async #idempotencyWrite(pk: string | undefined, leadId: string, keep: (stored: Record<string, any>) => Record<string, unknown> | undefined): Promise<Put[]> {
     if (!pk) return [];
     const stored = await this.#get({ pk, sk: 'IDEMPOTENCY' });
-    if (!stored || stored.erased) return [];
+    if (!stored || stored.erased || typeof stored.lead !== 'string' || (JSON.parse(stored.lead) as { id?: unknown }).id !== leadId) return [];
     const kept = keep(stored);
     if (!kept) return [];
     const { lead: _lead, request_hash, ...rest } = stored;
     const base = kept.erased ? { pk, sk: 'IDEMPOTENCY', item_type: stored.item_type, expires_at: stored.expires_at } : { ...rest, request_hash };
-    return [{ Put: { TableName: this.table, Item: { ...base, ...kept } } }];
+    return [
+      {
+        Put: {
+          TableName: this.table,
+          Item: { ...base, ...kept },
+          ConditionExpression: '#lead = :lead',
+          ExpressionAttributeNames: { '#lead': 'lead' },
+          ExpressionAttributeValues: { ':lead': stored.lead },
+        },
+      },
+    ];
   }
 
   /** A transaction of one item's erasure; cancelled by a condition (a concurrent erasure did it first), it counts nothing. */
-  async #transact(items: Record<string, unknown>[]): Promise<void> {
-    await contendedWrite({
+  async #transact(items: Record<string, unknown>[]): Promise<boolean> {
+    const outcome = await contendedWrite({
       send: () => this.db.send(new TransactWriteCommand({ TransactItems: items as never })),
       refusal: (reasons) => (reasons.some((reason) => reason.Code === 'ConditionalCheckFailed') ? ('refused' as const) : undefined),
     });
+    return outcome !== 'refused';
   }
 
   #count(journal: Key, what: keyof ErasureCounts) {
