@@ -8,7 +8,7 @@ import {
   SubSourceNotFoundError,
 } from './errors.ts';
 import { socialPlatforms, type AccountConfig, type LeadRecord, type LeadSource } from './lead.ts';
-import type { GoogleFormGuard, IdempotencyClaim, IdempotentReplay, LeadStore } from './ports.ts';
+import type { GoogleFormGuard, WriteGuard, IdempotencyClaim, IdempotentReplay, LeadStore } from './ports.ts';
 
 /**
  * The sub source a lead names: a Website sub source name, or a social platform, each checked against
@@ -39,7 +39,7 @@ export interface CreateLeadOptions {
   /** Run every check, including the duplicate check, and store nothing. */
   readonly dryRun?: boolean;
   /** A Google Ads delivery's form, checked in the lead's own write (see GoogleFormGuard). */
-  readonly guard?: GoogleFormGuard;
+  readonly guard?: WriteGuard;
 }
 
 export interface LeadOutcome {

@@ -89,6 +89,10 @@ export class UnknownCampaignError extends /* @__PURE__ */ refusal(404, 'campaign
 export class UnknownKeyError extends /* @__PURE__ */ refusal(404, 'key_not_found', 'Key not found') {}
 export class RevokedKeyRotationError extends /* @__PURE__ */ refusal(409, 'key_revoked', 'Key is revoked and cannot be rotated') {}
 export class RejectionNotFoundError extends /* @__PURE__ */ refusal(404, 'rejection_not_found', 'Rejection not found') {}
+/** A release's lead write found its record gone (erased since it was read) or released meanwhile: nothing stored. */
+export class QuarantineReleaseRefusedError extends Error {
+  override readonly name = 'QuarantineReleaseRefusedError';
+}
 export class AlreadyReleasedError extends /* @__PURE__ */ refusal(409, 'already_released', 'Already released') {}
 export class NotQuarantinedError extends /* @__PURE__ */ refusal(409, 'not_quarantined', 'Not a quarantined submission') {}
 export class CampaignOfAnotherProjectError extends /* @__PURE__ */ refusal(409, 'campaign_of_another_project', 'Campaign belongs to another project') {}

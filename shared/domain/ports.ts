@@ -134,10 +134,10 @@ export interface LeadStore {
    * Stores the lead as the original of its (account, project, mobile) in one atomic write, or
    * stores nothing and names the original that exists already.
    */
-  insertOriginal(accountId: string, lead: LeadRecord, idempotency?: IdempotencyClaim, guard?: GoogleFormGuard): Promise<OriginalLeadOutcome>;
+  insertOriginal(accountId: string, lead: LeadRecord, idempotency?: IdempotencyClaim, guard?: WriteGuard): Promise<OriginalLeadOutcome>;
   /** Stores a repeated lead (the original exists already). */
   /** A repeat of `originalLeadId` (the lead the mobile's claim named when the original's write was refused). */
-  insertRepeat(accountId: string, lead: LeadRecord, idempotency?: IdempotencyClaim, guard?: GoogleFormGuard, originalLeadId?: string): Promise<RepeatLeadOutcome>;
+  insertRepeat(accountId: string, lead: LeadRecord, idempotency?: IdempotencyClaim, guard?: WriteGuard, originalLeadId?: string): Promise<RepeatLeadOutcome>;
   /** The original lead's id for a mobile number in a project, read without writing (dry runs). */
   findOriginal(accountId: string, projectId: string, mobile: string): Promise<string | undefined>;
 }
@@ -262,6 +262,19 @@ export interface GoogleFormConnection {
   readonly keyHash: string;
   readonly connectedAt: string;
 }
+
+/**
+ * A quarantined submission being released (CONTRACT.md sections 11 and 14): the lead's write marks the
+ * record released in the same transaction, and stores nothing (QuarantineReleaseRefusedError) when the
+ * record is gone (erased since it was read) or was released meanwhile. The erasure refuses to delete a
+ * record marked so without erasing the lead it became: one of the two writes goes first, never both blind.
+ */
+export interface QuarantineRelease {
+  readonly rejectionId: string;
+}
+
+/** What a lead write is conditioned on besides its own items. */
+export type WriteGuard = GoogleFormGuard | QuarantineRelease;
 
 /** What applying a seed did to one connection (a Google form, later a call number). */
 export type SeedOutcome = 'added' | 'reconnected' | 'kept_removed' | 'connected_to_another_account';

@@ -6,7 +6,7 @@
 import type { AccountView } from './account-directory.ts';
 import { accountIdProblem } from './account-admin.ts';
 import { createLead, type CreateLeadDependencies, type LeadOutcome } from './create-lead.ts';
-import { AccountNotFoundError, AlreadyReleasedError, InvalidConfigurationError, NotQuarantinedError, RejectionNotFoundError } from './errors.ts';
+import { AccountNotFoundError, AlreadyReleasedError, InvalidConfigurationError, NotQuarantinedError, QuarantineReleaseRefusedError, RejectionNotFoundError } from './errors.ts';
 import type { AccountReader, RejectionArchive, RejectionPage } from './ports.ts';
 import { createHash } from 'node:crypto';
 import { REJECTION_DAYS } from './rejections.ts';
@@ -75,13 +75,21 @@ export const releaseQuarantined = async (deps: ReleaseDependencies, accountId: s
   if (!QUARANTINE_REASONS.includes(record.reason) || !record.submission) throw new NotQuarantinedError();
   if (record.released_at !== undefined) throw new AlreadyReleasedError();
   const account: AccountView = { config, current: async () => config };
-  const outcome = await createLead(record.submission, account, deps, {
-    idempotency: {
-      key: `rejection-release\n${record.id}`,
-      requestHash: createHash('sha256').update(`release\n${accountId}\n${record.id}`).digest('hex'),
-      ttlSeconds: RELEASE_MARKER_SECONDS,
-    },
-  });
+  let outcome: LeadOutcome;
+  try {
+    outcome = await createLead(record.submission, account, deps, {
+      idempotency: {
+        key: `rejection-release\n${record.id}`,
+        requestHash: createHash('sha256').update(`release\n${accountId}\n${record.id}`).digest('hex'),
+        ttlSeconds: RELEASE_MARKER_SECONDS,
+      },
+      // The lead's write marks the record released, and stores nothing if an erasure took the record since it was read.
+      guard: { rejectionId: record.id },
+    });
+  } catch (error) {
+    if (!(error instanceof QuarantineReleaseRefusedError)) throw error;
+    throw (await deps.rejections.find(accountId, rejectionId)) ? new AlreadyReleasedError() : new RejectionNotFoundError();
+  }
   if (outcome.replayed) throw new AlreadyReleasedError();
   // For the listing only: the marker written with the lead is what makes the release happen once.
   await deps.rejections.markReleased(accountId, record.id, outcome.lead.id, outcome.lead.created_at);

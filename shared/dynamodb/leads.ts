@@ -9,10 +9,12 @@ import type { LeadRecord } from '../domain/lead.ts';
 import type { PersonKeyring } from '../domain/person-data.ts';
 import { containerPersonKeyring } from '../person-keyring.ts';
 import { leadLookupPuts } from './people.ts';
-import type { GoogleFormGuard, IdempotencyClaim, IdempotentReplay, LeadStore, OriginalLeadOutcome, RepeatLeadOutcome } from '../domain/ports.ts';
+import type { IdempotencyClaim, WriteGuard, IdempotentReplay, LeadStore, OriginalLeadOutcome, RepeatLeadOutcome } from '../domain/ports.ts';
 import { checkGoogleFormGuard, googleFormGuardCheck } from './google-forms.ts';
 import { contendedWrite, DEFAULT_RETRY, type TransactionRetryPolicy } from './contended-write.ts';
 import { LEAD_ITEM_TYPE, leadRecordOf } from './lead-items.ts';
+import { rejectionKeyOf } from './rejections.ts';
+import { QuarantineReleaseRefusedError } from '../domain/errors.ts';
 import { epochSeconds, orUnavailable, putAll, queryAll, sha256, TableStore, type CancellationReason } from './requests.ts';
 
 export { READ_BACK_RESERVE_MS } from './requests.ts';
@@ -53,7 +55,7 @@ export class DynamoDbLeadStore extends TableStore implements LeadStore {
    * (CONTRACT.md section 12) ride in the same transaction, after the claim, lead and key; a Google
    * delivery's guard last of all.
    */
-  async insertOriginal(accountId: string, lead: LeadRecord, idempotency?: IdempotencyClaim, guard?: GoogleFormGuard): Promise<OriginalLeadOutcome> {
+  async insertOriginal(accountId: string, lead: LeadRecord, idempotency?: IdempotencyClaim, guard?: WriteGuard): Promise<OriginalLeadOutcome> {
     const pk = projectPk(accountId, lead.projectID);
     const lookups = await this.#lookupPuts(accountId, lead, idempotency);
     const guardIndex = 2 + (idempotency ? 1 : 0) + lookups.length;
@@ -72,13 +74,13 @@ export class DynamoDbLeadStore extends TableStore implements LeadStore {
           { Put: { TableName: this.table, Item: this.#leadItem(accountId, lead) } },
           ...(idempotency ? [this.#idempotencyPut(accountId, lead, idempotency)] : []),
           ...lookups,
-          ...this.#guardChecks(guard),
+          ...this.#guardChecks(accountId, lead, guard),
         ],
       });
 
     return this.#writeLead(accountId, lead, () => this.db.send(command()), async (reasons) => {
       // First: a form rotated or removed since its key was checked stores nothing, whatever else failed.
-      checkGoogleFormGuard(reasons, guardIndex, guard);
+      checkGuard(reasons, guardIndex, guard);
       // The key was used before: whatever else failed, the sender is retrying (or reusing it).
       const replay = idempotency && replayOf(reasons[2], idempotency);
       if (replay) return replay.kind === 'replay' && replay.lead.id === lead.id ? ({ kind: 'stored' } as const) : replay;
@@ -99,7 +101,7 @@ export class DynamoDbLeadStore extends TableStore implements LeadStore {
    * (DynamoDB Local serialises transactions per partition key: 100 simultaneous repeats timed out).
    * Under an idempotency key, the key must be atomic with the lead: one transaction of all of them.
    */
-  async insertRepeat(accountId: string, lead: LeadRecord, idempotency?: IdempotencyClaim, guard?: GoogleFormGuard, originalLeadId?: string): Promise<RepeatLeadOutcome> {
+  async insertRepeat(accountId: string, lead: LeadRecord, idempotency?: IdempotencyClaim, guard?: WriteGuard, originalLeadId?: string): Promise<RepeatLeadOutcome> {
     const item = this.#leadItem(accountId, lead);
     const lookups = await this.#lookupPuts(accountId, lead, idempotency);
     const idempotencyPuts = idempotency ? [this.#idempotencyPut(accountId, lead, idempotency)] : [];
@@ -110,12 +112,12 @@ export class DynamoDbLeadStore extends TableStore implements LeadStore {
         ? () =>
             this.db.send(
               new TransactWriteCommand({
-                TransactItems: [{ Put: { TableName: this.table, Item: item } }, ...idempotencyPuts, ...lookups, ...this.#guardChecks(guard)],
+                TransactItems: [{ Put: { TableName: this.table, Item: item } }, ...idempotencyPuts, ...lookups, ...this.#guardChecks(accountId, lead, guard)],
               }),
             )
         : () => putAll(this.db, this.table, [item, ...lookups.map(({ Put }) => Put.Item)]);
     const outcome = await this.#writeLead(accountId, lead, send, async (reasons) => {
-      checkGoogleFormGuard(reasons, guardIndex, guard);
+      checkGuard(reasons, guardIndex, guard);
       const replay = idempotency && replayOf(reasons[1], idempotency);
       if (!replay) return undefined;
       return replay.kind === 'replay' && replay.lead.id === lead.id ? ({ kind: 'stored' } as const) : replay;
@@ -240,9 +242,27 @@ export class DynamoDbLeadStore extends TableStore implements LeadStore {
 
   // ---- internals -----------------------------------------------------------------------------
 
-  /** The guard's ConditionCheck, when there is one (none for the four endpoints and Meta). */
-  #guardChecks(guard: GoogleFormGuard | undefined) {
+  /**
+   * The guard's item, when there is one (none for the four endpoints and Meta): a Google form's
+   * ConditionCheck, or the released record's mark (quarantine release), written with the lead.
+   */
+  #guardChecks(accountId: string, lead: LeadRecord, guard: WriteGuard | undefined) {
     if (!guard) return [];
+    if ('rejectionId' in guard) {
+      const key = rejectionKeyOf(accountId, guard.rejectionId);
+      if (!key) throw new QuarantineReleaseRefusedError();
+      return [
+        {
+          Update: {
+            TableName: this.table,
+            Key: key,
+            UpdateExpression: 'SET released_at = :at, lead_id = :lead',
+            ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(released_at)',
+            ExpressionAttributeValues: { ':at': lead.created_at, ':lead': lead.id },
+          },
+        },
+      ];
+    }
     if (this.#configTable === undefined) throw new Error('a guarded lead write needs the Config table');
     return [googleFormGuardCheck(this.#configTable, guard)];
   }
@@ -342,3 +362,12 @@ const replayOf = (reason: CancellationReason | undefined, { requestHash }: Idemp
   return { kind: 'replay', lead: JSON.parse(item.lead.S) as LeadRecord };
 };
 
+
+/** Throws the guard's refusal when its item (at `index` of the cancelled transaction) failed its condition. */
+const checkGuard = (reasons: readonly CancellationReason[], index: number, guard: WriteGuard | undefined): void => {
+  if (guard && 'rejectionId' in guard) {
+    if (reasons[index]?.Code === 'ConditionalCheckFailed') throw new QuarantineReleaseRefusedError();
+    return;
+  }
+  checkGoogleFormGuard(reasons, index, guard);
+};

@@ -150,18 +150,23 @@ export class DynamoDbPersonData extends TableStore implements PersonDataStore {
     const digest = await this.#keyring.digest(person);
     const journal: Key = { pk: `ERASURE#${accountId}#${digest}`, sk: 'ERASURE' };
     await this.#openJournal(journal);
-    const { refs, items } = await this.#itemsOf(accountId, person);
-    for (const ref of refs) {
-      const item = items.get(keyText(keyOf(ref)));
-      if (!item) {
-        // What it named is gone (a rejection's TTL ran first): the pointer goes too.
-        await orUnavailable(() => this.db.send(new DeleteCommand({ TableName: this.table, Key: { pk: ref.pk, sk: ref.sk } })));
-      } else if (!isLeadRef(ref)) {
-        await this.#eraseRejection(item, journal);
-      } else if (ref.role === 'alternate_number') {
-        await this.#eraseAlternateNumber(item, ref, journal);
-      } else {
-        await this.#eraseLead(accountId, item, ref, journal);
+    // A quarantine release that committed its lead while this erasure ran is found by another pass
+    // (its lead's lookup items name the person): erasure is final against concurrent releases.
+    for (let pass = 1, again = true; again && pass <= 3; pass++) {
+      again = false;
+      const { refs, items } = await this.#itemsOf(accountId, person);
+      for (const ref of refs) {
+        const item = items.get(keyText(keyOf(ref)));
+        if (!item) {
+          // What it named is gone (a rejection's TTL ran first): the pointer goes too.
+          await orUnavailable(() => this.db.send(new DeleteCommand({ TableName: this.table, Key: { pk: ref.pk, sk: ref.sk } })));
+        } else if (!isLeadRef(ref)) {
+          if (await this.#eraseRejection(item, journal)) again = true;
+        } else if (ref.role === 'alternate_number') {
+          await this.#eraseAlternateNumber(item, ref, journal);
+        } else {
+          await this.#eraseLead(accountId, item, ref, journal);
+        }
       }
     }
     return this.#closeJournal(journal);
@@ -219,14 +224,30 @@ export class DynamoDbPersonData extends TableStore implements PersonDataStore {
     ]);
   }
 
-  async #eraseRejection(item: Record<string, any>, journal: Key): Promise<void> {
+  /**
+   * The record and its lookup items. A quarantine record is deleted only as it was read: released
+   * meanwhile (a release's lead write marks it in the same transaction), the lead it became exists and
+   * names the person too. Then the record goes all the same, and true asks erasePerson for another
+   * pass, which finds that lead by its lookup items.
+   */
+  async #eraseRejection(item: Record<string, any>, journal: Key): Promise<boolean> {
     const lookupSk = rejectionRefSk(item.pk, item.sk);
     const refs = (item.person_refs as string[] | undefined) ?? [];
-    await this.#transact([
-      { Delete: { TableName: this.table, Key: { pk: item.pk, sk: item.sk }, ConditionExpression: 'attribute_exists(pk)' } },
-      ...refs.map((pk) => ({ Delete: { TableName: this.table, Key: { pk, sk: lookupSk } } })),
-      this.#count(journal, 'rejections'),
-    ]);
+    const step = (condition: string) =>
+      this.#transact([
+        { Delete: { TableName: this.table, Key: { pk: item.pk, sk: item.sk }, ConditionExpression: condition } },
+        ...refs.map((pk) => ({ Delete: { TableName: this.table, Key: { pk, sk: lookupSk } } })),
+        this.#count(journal, 'rejections'),
+      ]);
+    if (item.released_at !== undefined) {
+      await step('attribute_exists(pk)');
+      return false;
+    }
+    if (await step('attribute_exists(pk) AND attribute_not_exists(released_at)')) return false;
+    const now = await this.#get({ pk: item.pk, sk: item.sk });
+    if (now?.released_at === undefined) return false;
+    await step('attribute_exists(pk)');
+    return true;
   }
 
   /**

@@ -14,7 +14,7 @@
  */
 import { createHash } from 'node:crypto';
 import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { ulidAt, ulidsAt } from '../domain/lead-id.ts';
+import { ulidAt, ulidsAt, ulidTime } from '../domain/lead-id.ts';
 import type { PersonKeyring } from '../domain/person-data.ts';
 import { boundedRejection, REJECTION_DAYS } from '../domain/rejections.ts';
 import type { GoogleFormGuard, Rejection, RejectionLog } from '../domain/ports.ts';
@@ -38,6 +38,13 @@ export const DEFAULT_REJECTION_RECORDS_PER_MINUTE = 60;
 export const rejectionShard = (id: string): number => createHash('sha256').update(id).digest().readUInt32BE(0) % REJECTION_SHARDS;
 export const rejectionsPk = (accountId: string, shard: number) => `REJECTIONS#${accountId}#${shard}`;
 export const reasonPk = (accountId: string, shard: number, reason: string) => `${rejectionsPk(accountId, shard)}#${reason}`;
+/** The item key of a record, from its id alone: the id's time is its created_at, and its shard comes from it. */
+export const rejectionKeyOf = (accountId: string, rejectionId: string): { pk: string; sk: string } | undefined => {
+  const time = ulidTime(rejectionId);
+  if (time === undefined) return undefined;
+  return { pk: rejectionsPk(accountId, rejectionShard(rejectionId)), sk: `${new Date(time).toISOString()}#${rejectionId}` };
+};
+
 /** Before the shards: one partition per account, read (unfiltered) until its records expire. */
 export const legacyRejectionsPk = (accountId: string) => `REJECTIONS#${accountId}`;
 

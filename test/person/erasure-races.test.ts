@@ -10,6 +10,7 @@ import { beforeAll, describe, expect, it } from '@jest/globals';
 import { createDocumentClient } from '../../shared/dynamodb/client.ts';
 import { sha256 } from '../../shared/dynamodb/requests.ts';
 import { healedBeforeEach, startFaultRelay, type FaultRelay } from '../support/fault-relay.ts';
+import { adminApi } from '../support/admin-handler.ts';
 import { testService, uniqueMobile, validBody, type TestService } from '../support/service.ts';
 
 const project = { projectID: 'PRJ-1', campaignID: 'CMP-1' };
@@ -21,9 +22,13 @@ beforeAll(async () => {
   relay = await startFaultRelay(process.env.TEST_DYNAMODB_ENDPOINT!);
   service = await testService({ endpoint: relay.endpoint });
   await service.seedAccount({ id: 'acc-race-merge', duplicateSetting: 'merge', projects: { 'PRJ-1': ['CMP-1'] } });
-  await service.seedAccount({ id: 'acc-race-create', duplicateSetting: 'create', projects: { 'PRJ-1': ['CMP-1'] } });
+  await service.seedAccount({ id: 'acc-race-create', duplicateSetting: 'create', projects: { 'PRJ-1': ['CMP-1'] }, website: ['Skyline landing page'] });
   keys = { merge: await service.issueKey('acc-race-merge'), create: await service.issueKey('acc-race-create') };
+  browserKey = (await service.issueScopedKey({ accountId: 'acc-race-create', origins: [SHOP] })).key;
 }, 30_000);
+
+const SHOP = 'https://shop.example';
+let browserKey: string;
 
 healedBeforeEach(() => relay);
 
@@ -117,5 +122,59 @@ describe("an erasure's idempotency tombstones", () => {
     expect((await service.call('portala', { apiKey: keys.create, body, headers })).status).toBe(200);
     await erase('create', mobile);
     expect(await service.call('portala', { apiKey: keys.create, body, headers })).toMatchObject({ status: 409, body: { status: false, message: 'Lead was erased' } });
+  });
+});
+
+describe('an erasure and a quarantine release at once', () => {
+  /** A submission of `mobile` caught by the honeypot: its quarantine record. */
+  const quarantined = async (mobile: string) => {
+    const body = validBody('website', project, { mobile_number: mobile, company_website: 'https://autofill.example' });
+    const answer = await service.call('website', { apiKey: browserKey, body, headers: { origin: SHOP } });
+    expect(answer.status).toBe(200);
+    const records = await service.repository.rejections.listRejections('acc-race-create');
+    return records.find((record) => record.requestId === answer.headers['x-request-id'])!;
+  };
+  const release = (id: string) => adminApi(service)('POST', `/admin/v1/accounts/acc-race-create/rejections/${id}/release`);
+
+  it('refuses a release that read its record before the erasure and writes after it: nothing of the person comes back', async () => {
+    const mobile = uniqueMobile();
+    const record = await quarantined(mobile);
+    let erased: unknown;
+    let held = false;
+    relay.plan(async (request) => {
+      // The release's lead transaction (it carries the release mark) waits while the person is erased.
+      if (request.operation !== 'TransactWriteItems' || held || !JSON.stringify(request.body).includes('SET released_at')) return undefined;
+      held = true;
+      erased = await erase('create', mobile);
+      return undefined;
+    });
+    const answer = await release(record.id!);
+    relay.heal();
+    expect(erased).toEqual({ leads: 0, rejections: 1, alternate_numbers: 0 });
+    expect(answer).toMatchObject({ status: 404, body: { status: false, message: 'Rejection not found' } });
+    expect((await leadsOf('create')).filter((lead) => lead.mobile_number === mobile)).toEqual([]);
+    expect(await service.repository.people.findPerson('acc-race-create', { kind: 'mobile', value: mobile })).toEqual({ leads: [], rejections: [] });
+  });
+
+  it('erases the lead of a release that committed while the erasure ran', async () => {
+    const mobile = uniqueMobile();
+    const record = await quarantined(mobile);
+    let released: { status: number } | undefined;
+    let held = false;
+    relay.plan(async (request) => {
+      // The erasure has read the person's items and is about to delete the record: the release commits first.
+      if (request.operation !== 'TransactWriteItems' || held || released || !JSON.stringify(request.body).includes(record.id!)) return undefined;
+      if (JSON.stringify(request.body).includes('SET released_at')) return undefined;
+      held = true;
+      released = await release(record.id!);
+      return undefined;
+    });
+    const erased = await erase('create', mobile);
+    relay.heal();
+    expect(released?.status).toBe(200);
+    expect(erased).toMatchObject({ leads: 1, rejections: 1 });
+    expect((await leadsOf('create')).filter((lead) => lead.mobile_number === mobile)).toEqual([]);
+    expect(await service.repository.people.findPerson('acc-race-create', { kind: 'mobile', value: mobile })).toEqual({ leads: [], rejections: [] });
+    expect(await service.repository.leads.checkIntegrity()).toEqual([]);
   });
 });
