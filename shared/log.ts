@@ -18,7 +18,8 @@ export const maskMobile = (mobile: string): string => `******${mobile.slice(-4)}
  * whole, for the rare log line that carries text the service did not write itself.
  */
 export const redact = (text: string): string =>
-  text.replace(/[^\s@"'<>(),;:]+@[^\s@"'<>(),;:]+/g, '[e-mail]').replace(/\d[\d\s-]{8,}\d/g, '[number]');
+  // An address has a local part and a dotted domain: a path such as node_modules/@smithy/... in a stack is not one.
+  text.replace(/[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+/g, '[e-mail]').replace(/\d[\d\s-]{8,}\d/g, '[number]');
 
 /** Powertools Logger's levels and their numbers: a line is written when its level is at or above the setting. */
 export const LOG_LEVELS = { TRACE: 6, DEBUG: 8, INFO: 12, WARN: 16, ERROR: 20, CRITICAL: 24, SILENT: 28 } as const;

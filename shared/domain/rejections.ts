@@ -12,8 +12,12 @@ import type { Rejection } from './ports.ts';
  * details: the field problems, or the sub source, project and campaign that were not found. Undefined
  * for any other failure (the caller says what else it knows). Shared by the lead endpoints and Meta.
  */
+const UNSAFE_NAMES = new Set(['__proto__', 'constructor', 'prototype']);
+
 export const refusedFields = (error: unknown, fields: Readonly<Record<string, string | undefined>>): Record<string, unknown> | undefined => {
-  if (error instanceof FieldValidationError) return error.errors;
+  // A field named `__proto__`, `constructor` or `prototype` (refused as a field name, CONTRACT.md section 1) is
+  // kept under a bracketed name: as a key of its own it would be lost, or set a prototype, on the way to the table.
+  if (error instanceof FieldValidationError) return Object.fromEntries(Object.entries(error.errors).map(([name, problems]) => [UNSAFE_NAMES.has(name) ? `[${name}]` : name, problems]));
   if (error instanceof SubSourceNotFoundError) return fields.platform !== undefined ? { platform: fields.platform } : { sub_source: fields.sub_source };
   if (error instanceof ProjectNotFoundError) return { projectID: fields.projectID };
   if (error instanceof CampaignNotFoundError) return { projectID: fields.projectID, campaignID: fields.campaignID };
