@@ -12,12 +12,8 @@ import type { Rejection } from './ports.ts';
  * details: the field problems, or the sub source, project and campaign that were not found. Undefined
  * for any other failure (the caller says what else it knows). Shared by the lead endpoints and Meta.
  */
-const UNSAFE_NAMES = new Set(['__proto__', 'constructor', 'prototype']);
-
 export const refusedFields = (error: unknown, fields: Readonly<Record<string, string | undefined>>): Record<string, unknown> | undefined => {
-  // A field named `__proto__`, `constructor` or `prototype` (refused as a field name, CONTRACT.md section 1) is
-  // kept under a bracketed name: as a key of its own it would be lost, or set a prototype, on the way to the table.
-  if (error instanceof FieldValidationError) return Object.fromEntries(Object.entries(error.errors).map(([name, problems]) => [UNSAFE_NAMES.has(name) ? `[${name}]` : name, problems]));
+  if (error instanceof FieldValidationError) return error.errors;
   if (error instanceof SubSourceNotFoundError) return fields.platform !== undefined ? { platform: fields.platform } : { sub_source: fields.sub_source };
   if (error instanceof ProjectNotFoundError) return { projectID: fields.projectID };
   if (error instanceof CampaignNotFoundError) return { projectID: fields.projectID, campaignID: fields.campaignID };
@@ -52,6 +48,15 @@ const boundedValue = (value: unknown): unknown => {
   return truncate(JSON.stringify(value) ?? String(value), VALUE_MAX);
 };
 
+const UNSAFE_NAMES = new Set(['__proto__', 'constructor', 'prototype']);
+
+/**
+ * A field name as a record can keep it: the empty name (which DynamoDB refuses as a map key) and
+ * `__proto__`, `constructor`, `prototype` (lost, or a prototype set, on the way to the table) are kept
+ * bracketed. Their records were never stored before the failure to record stopped being swallowed.
+ */
+const storableName = (name: string): string => (name === '' || UNSAFE_NAMES.has(name) ? `[${name}]` : name);
+
 /** Long names cut to the same text stay apart: the second `abc…` becomes `abc… (2)`. */
 const uniqueNames = (names: readonly string[]): string[] => {
   const seen = new Set<string>();
@@ -71,7 +76,7 @@ const bytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value), 'utf8
  */
 export const boundedRejection = <R extends Rejection>(rejection: R): R & { readonly omittedFields?: number } => {
   const entries = Object.entries(rejection.fields ?? {});
-  const kept = uniqueNames(entries.slice(0, MAX_REJECTION_FIELDS).map(([name]) => truncate(name, NAME_MAX))).map(
+  const kept = uniqueNames(entries.slice(0, MAX_REJECTION_FIELDS).map(([name]) => storableName(truncate(name, NAME_MAX)))).map(
     (name, i) => [name, boundedValue(entries[i]![1])] as const,
   );
   const base = { ...rejection, message: truncate(rejection.message, VALUE_MAX) };
