@@ -9,7 +9,7 @@ import {
   SubSourceNotFoundError,
 } from './errors.ts';
 import { socialPlatforms, type AccountConfig, type LeadRecord, type LeadSubmission, type QuarantinedSubmission, type SubSourceClaim } from './lead.ts';
-import type { ConnectionGuard, IdempotencyClaim, IdempotentReplay, LeadStore, MarkerTaken } from './ports.ts';
+import type { IdempotencyClaim, IdempotentReplay, LeadStore, MarkerTaken, WriteGuard } from './ports.ts';
 
 // Declared with the lead's other words (lead.ts), where the ports can name them without a circle.
 export type { LeadSubmission, QuarantinedSubmission, SubSourceClaim };
@@ -41,8 +41,8 @@ export interface CreateLeadOptions {
   readonly idempotency?: IdempotencyClaim;
   /** Run every check, including the duplicate check, and store nothing. */
   readonly dryRun?: boolean;
-  /** A delivery's connection (a Google Ads form), checked in the lead's own write (see ConnectionGuard). */
-  readonly guard?: ConnectionGuard;
+  /** A delivery's connection (a Google Ads form, see ConnectionGuard), or a quarantine's release, checked in the lead's own write. */
+  readonly guard?: WriteGuard;
   /** A quarantine's release marker, written with the lead without a copy of it; taken: AlreadyReleasedError. */
   readonly releaseMarker?: IdempotencyClaim;
 }
@@ -127,8 +127,8 @@ const storeLead = async (
 
   if (config.duplicateSetting === 'ignore') throw new LeadAlreadyExistsError();
   const repeat = repeatOf(lead, config, outcome.originalLeadId);
-  const repeatOutcome = await leads.insertRepeat(config.id, repeat, idempotency, guard, releaseMarker);
-  return repeatOutcome.kind === 'stored' ? stored(repeat) : replayed(repeatOutcome);
+  const repeatOutcome = await leads.insertRepeat(config.id, repeat, idempotency, guard, releaseMarker, outcome.originalLeadId);
+  return repeatOutcome.kind === 'stored' ? stored(repeatOutcome.lead ?? repeat) : replayed(repeatOutcome);
 };
 
 const repeatOf = (lead: LeadRecord, config: AccountConfig, originalLeadId: string): LeadRecord => ({

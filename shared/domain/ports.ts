@@ -132,7 +132,11 @@ export type OriginalLeadOutcome =
   | IdempotentReplay
   | MarkerTaken;
 
-export type RepeatLeadOutcome = { readonly kind: 'stored' } | IdempotentReplay | MarkerTaken;
+/**
+ * A repeat's write: stored as given, or (`lead`) stored as it had to become: an original, when the
+ * original it repeated was erased while it was being stored (CONTRACT.md section 14).
+ */
+export type RepeatLeadOutcome = { readonly kind: 'stored'; readonly lead?: LeadRecord } | IdempotentReplay | MarkerTaken;
 
 /**
  * The kinds of connection a source's deliveries name, each connected by an account to one of its
@@ -180,15 +184,16 @@ export interface ConnectionRegistry extends ConnectionReader {
   reconnect(id: string, accountId: string, projectId: string, campaignId: string): Promise<boolean>;
   /** Replaces the connection's key hash; undefined when none (of that account, when given) is connected. */
   replaceKey(id: string, keyHash: string, accountId?: string): Promise<Connection | undefined>;
-  /** Disconnects; false when none (of that account, when given) is connected. */
+  /** Disconnects, leaving a removal tombstone a seed never brings back; false when none (of that account, when given) is connected. */
   removeConnection(id: string, accountId?: string): Promise<boolean>;
   /** The account's connections of this kind, by id (never a key hash). */
   listConnections(accountId: string): Promise<Omit<Connection, 'keyHash'>[]>;
   /**
-   * Writes a connection idempotently (seed files), keeping its first `connectedAt`; refused, nothing
-   * written, when another account has it.
+   * A seed file's connection: added when never connected; moved to the seed's project and campaign (its
+   * key, rotated or not, kept) when connected to the account; left alone when removed; refused,
+   * nothing written, when another account has it (CONTRACT.md section 14).
    */
-  putConnection(connection: Connection): Promise<'stored' | 'connected_to_another_account'>;
+  seed(connection: Connection): Promise<SeedOutcome>;
 }
 
 export interface LeadStore {
@@ -197,9 +202,25 @@ export interface LeadStore {
    * stores nothing and names the original that exists already. `marker`: a claim written in the same
    * write without a copy of the lead (a quarantine's release marker, when the key's record holds the copy).
    */
-  insertOriginal(accountId: string, lead: LeadRecord, idempotency?: IdempotencyClaim, guard?: ConnectionGuard, marker?: IdempotencyClaim): Promise<OriginalLeadOutcome>;
-  /** Stores a repeated lead (the original exists already). */
-  insertRepeat(accountId: string, lead: LeadRecord, idempotency?: IdempotencyClaim, guard?: ConnectionGuard, marker?: IdempotencyClaim): Promise<RepeatLeadOutcome>;
+  insertOriginal(
+    accountId: string,
+    lead: LeadRecord,
+    idempotency?: IdempotencyClaim,
+    guard?: WriteGuard,
+    marker?: IdempotencyClaim,
+  ): Promise<OriginalLeadOutcome>;
+  /**
+   * Stores a repeat of `originalLeadId` (the lead the mobile's claim named when the original's write
+   * was refused; the original exists already).
+   */
+  insertRepeat(
+    accountId: string,
+    lead: LeadRecord,
+    idempotency?: IdempotencyClaim,
+    guard?: WriteGuard,
+    marker?: IdempotencyClaim,
+    originalLeadId?: string,
+  ): Promise<RepeatLeadOutcome>;
   /**
    * The answer already given under an idempotency key (CONTRACT.md section 14), read before a check
    * that could answer differently (a challenge): undefined when the key is unused or expired.
@@ -337,3 +358,19 @@ export interface PersonDataStore {
  * its key, which every delivery of the form carries.
  */
 export type GoogleFormConnection = Connection & { readonly kind: 'google_form' };
+
+/**
+ * A quarantined submission being released (CONTRACT.md sections 11 and 14): the lead's write marks the
+ * record released in the same transaction, and stores nothing (QuarantineReleaseRefusedError) when the
+ * record is gone (erased since it was read) or was released meanwhile. The erasure refuses to delete a
+ * record marked so without erasing the lead it became: one of the two writes goes first, never both blind.
+ */
+export interface QuarantineRelease {
+  readonly rejectionId: string;
+}
+
+/** What a lead write is conditioned on besides its own items: a delivery's connection, or a quarantine's release. */
+export type WriteGuard = ConnectionGuard | QuarantineRelease;
+
+/** What applying a seed did to one connection (a Google form, later a call number). */
+export type SeedOutcome = 'added' | 'reconnected' | 'kept_removed' | 'connected_to_another_account';

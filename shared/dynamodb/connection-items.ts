@@ -42,7 +42,8 @@ export const connectionGuardCheck = (configTable: string, guard: ConnectionGuard
   ConditionCheck: {
     TableName: configTable,
     Key: itemKey(connectionShapes[guard.kind], guard.id),
-    ConditionExpression: guard.keyHash === undefined ? 'account_id = :guardAccount' : 'key_hash = :guardHash AND account_id = :guardAccount',
+    // A tombstone keeps its account but no key hash: a kind without keys checks that it is not one.
+    ConditionExpression: guard.keyHash === undefined ? 'account_id = :guardAccount AND attribute_not_exists(removed_at)' : 'key_hash = :guardHash AND account_id = :guardAccount',
     ExpressionAttributeValues: { ':guardAccount': guard.accountId, ...(guard.keyHash !== undefined && { ':guardHash': guard.keyHash }) },
   },
 });
@@ -55,3 +56,21 @@ export const checkConnectionGuard = (items: NamedItems<string>, reasons: readonl
   if (guard && items.failed(reasons, CONNECTION_GUARD)) throw new ConnectionChangedError(guard.kind, guard.id);
 };
 
+
+// ---- Removal tombstones (CONTRACT.md section 14: a seed never brings back a removed connection) ------
+
+export const REMOVED_AT = 'removed_at';
+/** A condition: the item is a removal tombstone. */
+export const REMOVED = `attribute_exists(${REMOVED_AT})`;
+/** A condition: the item, if any, is not a removal tombstone. */
+export const CONNECTED = `attribute_not_exists(${REMOVED_AT})`;
+
+export const isRemoved = (item: Record<string, unknown>): boolean => item[REMOVED_AT] !== undefined;
+
+/** The item a removal leaves: its key, what names it, and when; no key hash, no project or campaign. */
+export const removalTombstone = (key: { pk: string; sk: string }, names: Record<string, string>, at = new Date()) => ({
+  ...key,
+  ...names,
+  item_type: 'removed_connection',
+  [REMOVED_AT]: at.toISOString(),
+});

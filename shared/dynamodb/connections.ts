@@ -7,12 +7,21 @@
  * A delivery reads one item (none when warm). Only a key's hash is stored. Both items are written in
  * one transaction. Kept out of the account's own partition: the lead endpoints read that partition
  * whole, and have no use for connections or key hashes.
+ *
+ * As seeds and operators change them (CONTRACT.md section 14), applying a seed never brings back what
+ * was rotated or removed: a seed adds what is missing; it changes a stored connection's project and
+ * campaign, never its key; and a removal leaves the connection's item as a **removal tombstone**
+ * (`removed_at`, no key hash, no target) instead of deleting it, so a later seed can tell "removed"
+ * from "never connected". An operator's explicit connect may reuse a tombstone. The reads treat a
+ * tombstone as no connection, and a guard never holds on one (it names an account a tombstone keeps,
+ * but a key hash it does not; for kinds without keys, the guard checks `removed_at` too).
  */
 import { GetCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import type { Connection, ConnectionKind, ConnectionReader, ConnectionRegistry } from '../domain/ports.ts';
-import { connectionShapes, itemKey, listingKey, type ConnectionShape } from './connection-items.ts';
+import type { Connection, ConnectionKind, ConnectionReader, ConnectionRegistry, SeedOutcome } from '../domain/ports.ts';
+import { CONNECTED, connectionShapes, isRemoved, itemKey, listingKey, REMOVED, removalTombstone, type ConnectionShape } from './connection-items.ts';
+import { contendedWrite } from './contended-write.ts';
 import { asServiceFailure } from './failures.ts';
-import { cancellationReasons, orUnavailable, queryAll, TableStore } from './requests.ts';
+import { orUnavailable, queryAll, TableStore } from './requests.ts';
 
 // The key shapes and the guard live in connection-items.ts (no store class: what the lead functions' writes need).
 export { CONNECTION_GUARD, checkConnectionGuard, connectionGuardCheck, connectionShapes, type ConnectionShape } from './connection-items.ts';
@@ -29,8 +38,19 @@ export class DynamoDbConnectionReader extends TableStore implements ConnectionRe
   }
 
   async findConnection(id: string): Promise<Connection | undefined> {
+    const item = await this.#item(id);
+    return item && !isRemoved(item) ? this.connectionOf(item) : undefined;
+  }
+
+  /** The connection's item as stored, a removal tombstone included. */
+  protected async connectionState(id: string): Promise<ConnectionState<Connection>> {
+    const item = await this.#item(id);
+    return !item ? { state: 'absent' } : isRemoved(item) ? { state: 'removed' } : { state: 'connected', connection: this.connectionOf(item) };
+  }
+
+  async #item(id: string) {
     const { Item } = await orUnavailable(() => this.db.send(new GetCommand({ TableName: this.table, Key: itemKey(this.shape, id), ConsistentRead: true })));
-    return Item ? this.connectionOf(Item) : undefined;
+    return Item;
   }
 
   protected connectionOf(item: Record<string, any>): Connection {
@@ -51,7 +71,8 @@ export class DynamoDbConnectionStore extends DynamoDbConnectionReader implements
   async insertConnection(connection: Connection): Promise<boolean> {
     return this.#transact({
       TransactItems: [
-        { Put: { TableName: this.table, Item: this.#item(connection), ConditionExpression: 'attribute_not_exists(pk)' } },
+        // An operator's connect may reuse a removed connection's item; a seed's may not (seed).
+        { Put: { TableName: this.table, Item: this.#connectionItem(connection), ConditionExpression: `attribute_not_exists(pk) OR ${REMOVED}` } },
         { Put: { TableName: this.table, Item: this.#listingItem(connection) } },
       ],
     });
@@ -67,7 +88,7 @@ export class DynamoDbConnectionStore extends DynamoDbConnectionReader implements
             TableName: this.table,
             Key: itemKey(this.shape, id),
             UpdateExpression: 'SET project_id = :project, campaign_id = :campaign',
-            ConditionExpression: 'account_id = :account',
+            ConditionExpression: `account_id = :account AND ${CONNECTED}`,
             ExpressionAttributeValues: { ':project': projectId, ':campaign': campaignId, ':account': accountId },
           },
         },
@@ -83,7 +104,7 @@ export class DynamoDbConnectionStore extends DynamoDbConnectionReader implements
           TableName: this.table,
           Key: itemKey(this.shape, id),
           UpdateExpression: 'SET key_hash = :hash',
-          ConditionExpression: accountId === undefined ? 'attribute_exists(pk)' : 'account_id = :account',
+          ConditionExpression: accountId === undefined ? `attribute_exists(pk) AND ${CONNECTED}` : `account_id = :account AND ${CONNECTED}`,
           ExpressionAttributeValues: { ':hash': keyHash, ...(accountId !== undefined && { ':account': accountId }) },
           ReturnValues: 'ALL_NEW',
         }),
@@ -101,10 +122,11 @@ export class DynamoDbConnectionStore extends DynamoDbConnectionReader implements
     return this.#transact({
       TransactItems: [
         {
-          Delete: {
+          // The connection's item becomes its removal tombstone: no key hash, so no delivery's guard holds.
+          Put: {
             TableName: this.table,
-            Key: itemKey(this.shape, id),
-            ConditionExpression: 'account_id = :account',
+            Item: removalTombstone(itemKey(this.shape, id), { [this.shape.idAttribute]: id, account_id: existing.accountId }),
+            ConditionExpression: `account_id = :account AND ${CONNECTED}`,
             ExpressionAttributeValues: { ':account': existing.accountId },
           },
         },
@@ -135,27 +157,28 @@ export class DynamoDbConnectionStore extends DynamoDbConnectionReader implements
     );
   }
 
-  async putConnection(connection: Connection): Promise<'stored' | 'connected_to_another_account'> {
-    const existing = await this.findConnection(connection.id);
-    if (existing && existing.accountId !== connection.accountId) return 'connected_to_another_account';
-    const stored = { ...connection, connectedAt: existing?.connectedAt ?? connection.connectedAt };
-    const written = await this.#transact({
-      TransactItems: [
-        {
-          Put: {
-            TableName: this.table,
-            Item: this.#item(stored),
-            ConditionExpression: 'attribute_not_exists(pk) OR account_id = :account',
-            ExpressionAttributeValues: { ':account': connection.accountId },
-          },
-        },
-        { Put: { TableName: this.table, Item: this.#listingItem(stored) } },
-      ],
+  /**
+   * A seed's connection (seedConnection): added when it was never connected; when connected to the
+   * account, moved to the seed's project and campaign with its key kept; a removed one stays removed.
+   */
+  async seed(connection: Connection): Promise<SeedOutcome> {
+    return seedConnection({
+      state: () => this.connectionState(connection.id),
+      accountOf: (stored) => stored.accountId,
+      insert: () =>
+        this.#transact({
+          TransactItems: [
+            // Only where no item is: a tombstone left by a removal refuses it.
+            { Put: { TableName: this.table, Item: this.#connectionItem(connection), ConditionExpression: 'attribute_not_exists(pk)' } },
+            { Put: { TableName: this.table, Item: this.#listingItem(connection) } },
+          ],
+        }),
+      reconnect: () => this.reconnect(connection.id, connection.accountId, connection.projectId, connection.campaignId),
+      accountId: connection.accountId,
     });
-    return written ? 'stored' : 'connected_to_another_account';
   }
 
-  #item(connection: Connection) {
+  #connectionItem(connection: Connection) {
     return {
       ...itemKey(this.shape, connection.id),
       [this.shape.idAttribute]: connection.id,
@@ -179,12 +202,43 @@ export class DynamoDbConnectionStore extends DynamoDbConnectionReader implements
 
   /** True when written; false when a condition refused it (nothing written). */
   async #transact(input: TransactWriteCommandInput): Promise<boolean> {
-    try {
-      await this.db.send(new TransactWriteCommand(input));
-      return true;
-    } catch (error) {
-      if (cancellationReasons(error)?.some((reason) => reason.Code === 'ConditionalCheckFailed')) return false;
-      throw asServiceFailure(error);
-    }
+    const outcome = await contendedWrite({
+      send: () => this.db.send(new TransactWriteCommand(input)),
+      refusal: (reasons) => (reasons.some((reason) => reason.Code === 'ConditionalCheckFailed') ? ('refused' as const) : undefined),
+    });
+    return outcome !== 'refused';
   }
 }
+
+// ---- Seeds (CONTRACT.md section 14) ----------------------------------------------------------------
+
+export type ConnectionState<C> = { readonly state: 'absent' } | { readonly state: 'removed' } | { readonly state: 'connected'; readonly connection: C };
+
+export interface SeededConnection<C> {
+  readonly accountId: string;
+  /** The connection's stored state, read consistently. */
+  state(): Promise<ConnectionState<C>>;
+  accountOf(connection: C): string;
+  /** Writes the seed's connection only where no item is (conditioned so); false when one appeared. */
+  insert(): Promise<boolean>;
+  /** Moves the account's connection to the seed's project and campaign, its key untouched; false when it is no longer the account's. */
+  reconnect(): Promise<boolean>;
+}
+
+/**
+ * Applies one seed entry. Every write is conditioned on what was read, so a removal or another
+ * account's connect landing in between is read again, never overwritten.
+ */
+export const seedConnection = async <C>(seed: SeededConnection<C>): Promise<SeedOutcome> => {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const stored = await seed.state();
+    if (stored.state === 'removed') return 'kept_removed';
+    if (stored.state === 'connected') {
+      if (seed.accountOf(stored.connection) !== seed.accountId) return 'connected_to_another_account';
+      if (await seed.reconnect()) return 'reconnected';
+      continue;
+    }
+    if (await seed.insert()) return 'added';
+  }
+  return 'connected_to_another_account';
+};

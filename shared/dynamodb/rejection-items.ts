@@ -9,6 +9,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Rejection, StoredRejection } from '../domain/ports.ts';
+import { ulidTime } from '../domain/lead-id.ts';
 import { REJECTION_DAYS } from '../domain/rejections.ts';
 import { rejectionReasonIndex } from './tables.ts';
 
@@ -25,6 +26,13 @@ export const REASON_COUNT_PREFIX = 'count_';
 export const rejectionShard = (id: string): number => createHash('sha256').update(id).digest().readUInt32BE(0) % REJECTION_SHARDS;
 export const rejectionsPk = (accountId: string, shard: number) => `REJECTIONS#${accountId}#${shard}`;
 export const reasonPk = (accountId: string, shard: number, reason: string) => `${rejectionsPk(accountId, shard)}#${reason}`;
+/** The item key of a record, from its id alone: the id's time is its created_at, and its shard comes from it. */
+export const rejectionKeyOf = (accountId: string, rejectionId: string): { pk: string; sk: string } | undefined => {
+  const time = ulidTime(rejectionId);
+  if (time === undefined) return undefined;
+  return { pk: rejectionsPk(accountId, rejectionShard(rejectionId)), sk: `${new Date(time).toISOString()}#${rejectionId}` };
+};
+
 /** Before the shards: one partition per account, read (unfiltered) until its records expire. */
 export const legacyRejectionsPk = (accountId: string) => `REJECTIONS#${accountId}`;
 

@@ -1,6 +1,5 @@
 /**
- * Refused requests kept for their account, in the Leads table (docs/data-model.md; the record's item
- * shape is rejection-items.ts's):
+ * Refused requests kept for their account, in the Leads table (docs/data-model.md):
  *   REJECTIONS#<account>#<shard> / <created_at>#<id>   a rejection record, expiring after 30 days
  *     reason_pk = REJECTIONS#<account>#<shard>#<reason>  (index by_reason, sort key sk)
  *   REJECTIONRATE#<key id>#<minute> / RATE              records stored for a browser key in a minute
@@ -25,8 +24,8 @@ import { NamedItems, type TransactItem } from './transactions.ts';
 import { REASON_COUNT_PREFIX, reasonPk, REJECTION_REASON_KEY, REJECTION_SECONDS, rejectionItem, rejectionShard, rejectionsPk } from './rejection-items.ts';
 import { containerPersonKeyring } from '../person-keyring.ts';
 import { rejectionLookups } from './people.ts';
-import { cancellationReasons, epochSeconds, orUnavailable, putAll, TableStore, writeOrReadBack } from './requests.ts';
-import { asServiceFailure } from './failures.ts';
+import { epochSeconds, putAll, TableStore } from './requests.ts';
+import { contendedWrite } from './contended-write.ts';
 
 /** Records of a browser key stored per minute, UTC, unless the settings say otherwise (lib/settings.ts). */
 export const DEFAULT_REJECTION_RECORDS_PER_MINUTE = 60;
@@ -40,6 +39,7 @@ export {
   REJECTION_REASON_KEY,
   REJECTION_SECONDS,
   REJECTION_SHARDS,
+  rejectionKeyOf,
   rejectionShard,
   rejectionsPk,
 } from './rejection-items.ts';
@@ -71,9 +71,9 @@ export class DynamoDbRejectionLog extends TableStore implements RejectionLog {
    * The record, with the lookup items that find it by the person it names (CONTRACT.md section 12), in
    * the one request it costs: a put alone, one BatchWriteItem with them, or (a browser key's) the
    * transaction with the minute's count. The person's details are not kept beside the record, only
-   * their keyed hashes, in the lookup items' keys. A delivery's record given its connection's guard
-   * (Google's) is one transaction of them and the guard's ConditionCheck instead: nothing is kept when
-   * the connection was changed or removed since it was checked (ConnectionChangedError).
+   * their keyed hashes, in the lookup items' keys. A Google delivery's record (given its guard) is one
+   * transaction of them and the guard's ConditionCheck instead: nothing is kept when the form was
+   * rotated or removed since its key was checked (ConnectionChangedError).
    */
   async record(
     accountId: string,
@@ -109,51 +109,62 @@ export class DynamoDbRejectionLog extends TableStore implements RejectionLog {
       await this.#guarded(item, lookups.puts, guard);
       return undefined;
     }
+    const items = [item, ...lookups.puts.map(({ Put }) => Put.Item)];
+    const isApplied = () => this.#isStored(item);
     if (!bounded && !claim) {
-      if (lookups.puts.length === 0) await orUnavailable(() => this.db.send(new PutCommand({ TableName: this.table, Item: item })));
-      // One BatchWriteItem (requests.ts putAll): a flood of refusals neither contends with the lead
-      // transactions nor pays transactional write units.
-      else await putAll(this.db, this.table, [item, ...lookups.puts.map(({ Put }) => Put.Item)]);
+      // One put, or one BatchWriteItem (requests.ts putAll): a flood of refusals neither contends with
+      // the lead transactions nor pays transactional write units.
+      const send = items.length === 1 ? () => this.db.send(new PutCommand({ TableName: this.table, Item: item })) : () => putAll(this.db, this.table, items);
+      await contendedWrite({ send, isApplied });
       return undefined;
     }
     const rateKey = `${bucket}#${minute}`;
     if (this.#full.size > 10_000) this.#full.clear();
-    // The record, the minute's count and the key's answer in one write, each item named where it is added.
-    const items = new NamedItems<'rejection_rate' | 'rejection' | 'idempotency_key' | 'person_lookup'>()
-      .add(
-        'rejection_rate',
-        ...(bounded
-          ? [
-              {
-                Update: {
-                  TableName: this.table,
-                  Key: { pk: `REJECTIONRATE#${rateKey}`, sk: 'RATE' },
-                  UpdateExpression: 'ADD #stored :one SET item_type = :type, expires_at = if_not_exists(expires_at, :expires)',
-                  ConditionExpression: 'attribute_not_exists(#stored) OR #stored < :max',
-                  ExpressionAttributeNames: { '#stored': 'stored' },
-                  ExpressionAttributeValues: { ':one': 1, ':max': this.#perMinute, ':type': 'rejection_rate', ':expires': epochSeconds(createdAt.toISOString()) + 3600 },
-                },
-              },
-            ]
-          : []),
-      )
-      .add('rejection', { Put: { TableName: this.table, Item: item } })
-      .add('idempotency_key', ...(claim ? [idempotencyPut(this.table, accountId, answered!, claim, true, { quarantine_id: id })] : []))
-      .add('person_lookup', ...lookups.puts);
-    try {
-      // Within the bound it costs the one request it always did.
-      await this.db.send(new TransactWriteCommand({ TransactItems: items.items }));
-      return undefined;
-    } catch (error) {
-      const reasons = cancellationReasons(error) ?? [];
-      // The key answered already (a repeat of the request): nothing stored, nothing counted.
-      const replay = claim && replayOf(items.reasonOf(reasons, 'idempotency_key'), claim);
-      if (replay) return replay;
-      if (!bounded || !items.failed(reasons, 'rejection_rate')) throw asServiceFailure(error);
-      this.#full.set(bucket, minute);
-      await this.#suppress(accountId, rejection, minute);
-      return undefined;
+    // Each item named where it is added: the cancellation is read by these names.
+    const transaction = new NamedItems<'rejection_rate' | 'rejection' | 'idempotency_key' | 'person_lookup'>();
+    if (bounded) {
+      transaction.add('rejection_rate', {
+        Update: {
+          TableName: this.table,
+          Key: { pk: `REJECTIONRATE#${rateKey}`, sk: 'RATE' },
+          UpdateExpression: 'ADD #stored :one SET item_type = :type, expires_at = if_not_exists(expires_at, :expires)',
+          ConditionExpression: 'attribute_not_exists(#stored) OR #stored < :max',
+          ExpressionAttributeNames: { '#stored': 'stored' },
+          ExpressionAttributeValues: { ':one': 1, ':max': this.#perMinute, ':type': 'rejection_rate', ':expires': epochSeconds(createdAt.toISOString()) + 3600 },
+        },
+      });
     }
+    transaction.add('rejection', { Put: { TableName: this.table, Item: item } });
+    if (claim) transaction.add('idempotency_key', idempotencyPut(this.table, accountId, answered!, claim, true, { quarantine_id: id }));
+    transaction.add('person_lookup', ...lookups.puts);
+    // The record, the minute's count and the key's answer in one write: within the bound it costs the
+    // one request it always did. Two refusals of one key in one minute meet on the counter item: the
+    // loser of that conflict is retried (contended-write.ts), never dropped.
+    const outcome = await contendedWrite<IdempotentReplay | 'full'>({
+      send: () =>
+        this.db.send(
+          new TransactWriteCommand({
+            TransactItems: transaction.items,
+          }),
+        ),
+      refusal: (reasons) => {
+        // The key answered already (a repeat of the request): nothing stored, nothing counted.
+        const replay = claim && replayOf(transaction.reasonOf(reasons, 'idempotency_key'), claim);
+        if (replay) return replay;
+        return bounded && transaction.failed(reasons, 'rejection_rate') ? 'full' : undefined;
+      },
+      isApplied,
+    });
+    if (outcome !== 'full') return outcome.kind === 'stored' ? undefined : outcome;
+    this.#full.set(bucket, minute);
+    await this.#suppress(accountId, rejection, minute);
+    return undefined;
+  }
+
+  /** Whether a record's write whose answer was lost was applied: one consistent GetItem of its key. */
+  async #isStored(item: { pk: string; sk: string }): Promise<boolean> {
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.table, Key: { pk: item.pk, sk: item.sk }, ConsistentRead: true, ProjectionExpression: 'pk' }));
+    return Item !== undefined;
   }
 
   /**
@@ -166,21 +177,12 @@ export class DynamoDbRejectionLog extends TableStore implements RejectionLog {
       .add('rejection', { Put: { TableName: this.table, Item: item } })
       .add('person_lookup', ...lookups)
       .add(CONNECTION_GUARD, connectionGuardCheck(this.#configTable, guard));
-    await writeOrReadBack(
-      async () => {
-        try {
-          await this.db.send(new TransactWriteCommand({ TransactItems: items.items }));
-        } catch (error) {
-          const reasons = cancellationReasons(error);
-          if (reasons) checkConnectionGuard(items, reasons, guard);
-          throw asServiceFailure(error);
-        }
-      },
-      async () => {
-        const { Item } = await this.db.send(new GetCommand({ TableName: this.table, Key: { pk: item.pk, sk: item.sk }, ConsistentRead: true, ProjectionExpression: 'pk' }));
-        return Item !== undefined;
-      },
-    );
+    await contendedWrite({
+      send: () => this.db.send(new TransactWriteCommand({ TransactItems: items.items })),
+      // A connection changed or removed since it was checked: nothing stored, 401 (ConnectionChangedError).
+      refusal: (reasons) => checkConnectionGuard(items, reasons, guard),
+      isApplied: () => this.#isStored(item),
+    });
   }
 
   /** One counter item per key and minute: the records not stored, in all and per reason. */
@@ -189,7 +191,8 @@ export class DynamoDbRejectionLog extends TableStore implements RejectionLog {
     // The same id for every refusal of the key in the minute, so they all add to one item.
     const id = ulidAt(Date.parse(start), createHash('sha256').update(`suppressed\n${accountId}\n${rejection.key_id}`).digest());
     const shard = rejectionShard(id);
-    await orUnavailable(() =>
+    await contendedWrite({
+      send: () =>
       this.db.send(
         new UpdateCommand({
           TableName: this.table,
@@ -230,7 +233,7 @@ export class DynamoDbRejectionLog extends TableStore implements RejectionLog {
           },
         }),
       ),
-    );
+    });
   }
 }
 
