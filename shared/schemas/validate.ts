@@ -70,6 +70,7 @@ const readValue = (field: string, value: unknown): unknown => {
 const inSchemaOrder = (errors: Record<string, string[]>, order: readonly string[]) => {
   const sorted: Record<string, string[]> = {};
   for (const field of order) if (errors[field]) sorted[field] = errors[field];
-  for (const [field, messages] of Object.entries(errors)) sorted[field] ??= messages;
+  // Own properties only: a field named like an Object.prototype member (`valueOf`) is listed too.
+  for (const [field, messages] of Object.entries(errors)) if (!Object.hasOwn(sorted, field)) sorted[field] = messages;
   return sorted;
 };
