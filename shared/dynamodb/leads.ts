@@ -13,7 +13,7 @@ import type { IdempotencyClaim, IdempotentReplay, LeadStore, MarkerTaken, Origin
 import { checkConnectionGuard, CONNECTION_GUARD, connectionGuardCheck } from './connection-items.ts';
 import { NamedItems } from './transactions.ts';
 import { contendedWrite, DEFAULT_RETRY, type TransactionRetryPolicy } from './contended-write.ts';
-import { LEAD_ITEM_TYPE, leadRecordOf } from './lead-items.ts';
+import { LEAD_ITEM_TYPE, leadPartitionKey, leadRecordOf } from './lead-items.ts';
 import { rejectionKeyOf } from './rejection-items.ts';
 import { QuarantineReleaseRefusedError } from '../domain/errors.ts';
 import { epochSeconds, orUnavailable, putAll, queryAll, sha256, TableStore, type CancellationReason } from './requests.ts';
@@ -28,7 +28,7 @@ type LeadItemName = 'mobile_claim' | 'lead' | 'idempotency_key' | 'release_marke
 /** How long an idempotency key holds unless its claim says otherwise. */
 const IDEMPOTENCY_SECONDS = 24 * 60 * 60;
 
-const projectPk = (accountId: string, projectId: string) => `LEADS#${accountId}#${projectId}`;
+const projectPk = leadPartitionKey;
 export const idempotencyPk = (accountId: string, key: string) => `IDEMPOTENCY#${accountId}#${sha256(key)}`;
 
 /** The request path's lead writes: what the Lambda bundles carry. */
