@@ -1,6 +1,6 @@
 /**
- * The local HTTP front of the lead handlers: plays API Gateway's part. Routes come from the route table
- * the CDK stack uses; each request becomes the payload 2.0 event API Gateway sends (lower-cased headers,
+ * The local HTTP front of the lead handlers: plays API Gateway's part. Routes come from the source
+ * registry the CDK stack uses (shared/sources/registry.ts); each request becomes the payload 2.0 event API Gateway sends (lower-cased headers,
  * request id, source IP, a body that is not UTF-8 text base64-encoded), and the handler's answer is
  * written back as it is.
  */
@@ -8,9 +8,10 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { apiGatewayEvent, lambdaContext } from '../../shared/http/api-gateway-event.ts';
 import type { LeadContext } from '../../shared/http/lambda.ts';
-import { ADMIN_BASE_PATH, FUNCTION_TIMEOUT_SECONDS, googleAdsRoute, leadRoutes, matchAdminPath, metaWebhookRoute, routeKeyOf, type LeadRoute } from '../../shared/routes.ts';
+import { ADMIN_BASE_PATH, FUNCTION_TIMEOUT_SECONDS, matchAdminPath, routeKeyOf } from '../../shared/routes.ts';
 import { isSignedByAdmin, type AdminCredentials } from './admin-auth.ts';
-import type { LambdaHandler, LeadHandlers } from './environment.ts';
+import { leadSources } from '../../shared/sources/registry.ts';
+import { localFunctionName, type LambdaHandler, type LeadHandlers } from './environment.ts';
 import { serveDocs } from './docs-routes.ts';
 
 /**
@@ -28,13 +29,10 @@ export interface LocalAdminApi {
 }
 
 export interface LocalServerOptions {
+  /** The handler of each declared source it serves, by the source's name (`website`, `google_ads`, `meta`): each on its route's path and methods. */
   readonly handlers: LeadHandlers;
   /** The function timeout each request gets, as in Lambda (default: the stack's). */
   readonly functionTimeoutMs?: number;
-  /** The Meta webhook's handler (GET and POST on its path), when the server serves it. */
-  readonly metaWebhook?: LambdaHandler;
-  /** The Google Ads lead form webhook's handler (POST on its path), when the server serves it. */
-  readonly googleAds?: LambdaHandler;
   readonly admin?: LocalAdminApi;
   /** Called when a handler throws (it should never: the envelope middleware answers every error). */
   readonly onHandlerError?: (error: unknown) => void;
@@ -88,8 +86,6 @@ const send = (response: ServerResponse, answer: { statusCode: number; headers: R
   response.writeHead(answer.statusCode, { ...answer.headers, 'content-length': Buffer.byteLength(payload) });
   response.end(payload);
 };
-
-const methodsOf = (route: LeadRoute) => (route.browserFacing ? ['POST', 'OPTIONS'] : ['POST']);
 
 /** What API Gateway answers when the function did not answer in time (no envelope, no request id). */
 export const PLATFORM_TIMEOUT_BODY = { message: 'Internal Server Error' };
@@ -150,14 +146,13 @@ const serveAdmin = async (admin: LocalAdminApi | undefined, method: string, path
 export const isLoopbackHost = (host: string | undefined, port: number | undefined): boolean =>
   host !== undefined && port !== undefined && [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`].includes(host.toLowerCase());
 
-export const createLocalServer = ({ handlers, metaWebhook, googleAds, admin, functionTimeoutMs = FUNCTION_TIMEOUT_SECONDS * 1000, onHandlerError }: LocalServerOptions): Server =>
+export const createLocalServer = ({ handlers, admin, functionTimeoutMs = FUNCTION_TIMEOUT_SECONDS * 1000, onHandlerError }: LocalServerOptions): Server =>
   createServer(async (request, response) => {
-    /** The function behind a path that API Gateway routes to a lead function: an endpoint's, or Google Ads lead forms'. */
-    const routeTarget = (pathname: string): { name: string; handler: LambdaHandler; methods: string[] } | undefined => {
-      const route = leadRoutes.find((r) => r.path === pathname);
-      if (route) return { name: `lead-intake-${route.endpoint}`, handler: handlers[route.endpoint], methods: methodsOf(route) };
-      if (googleAds && pathname === googleAdsRoute.path) return { name: 'lead-intake-google-ads', handler: googleAds, methods: ['POST'] };
-      return undefined;
+    /** The source whose route is the path: its function's name, its handler and its route's methods. */
+    const routeTarget = (pathname: string): { name: string; handler: LambdaHandler; methods: readonly string[]; queryString: boolean } | undefined => {
+      const source = leadSources.find((candidate) => candidate.route.path === pathname);
+      const handler = source && handlers[source.name];
+      return handler && { name: localFunctionName(source), handler, methods: source.route.methods, queryString: source.route.queryString === true };
     };
     /** Runs a handler as Lambda would, with the function's timeout, and answers as API Gateway would past it. */
     const answerInTime = async (name: string, handler: LambdaHandler, event: ReturnType<typeof apiGatewayEvent>) => {
@@ -177,23 +172,6 @@ export const createLocalServer = ({ handlers, metaWebhook, googleAds, admin, fun
     try {
       const method = (request.method ?? 'GET').toUpperCase();
       const { pathname, search } = new URL(request.url ?? '/', 'http://localhost');
-      if (metaWebhook && pathname === metaWebhookRoute.path) {
-        if (!(metaWebhookRoute.methods as readonly string[]).includes(method)) {
-          request.resume();
-          return json(response, 405, { status: false, message: 'Method not allowed' }, { allow: metaWebhookRoute.methods.join(', ') });
-        }
-        const body = bodyOf(await readBody(request, MAX_READ_BYTES));
-        const event = apiGatewayEvent({
-          method,
-          path: pathname,
-          rawQueryString: search.slice(1),
-          headers: headersOf(request),
-          ...(body !== undefined && { body }),
-          sourceIp: (request.socket.remoteAddress ?? '127.0.0.1').replace(/^::ffff:/, ''),
-          requestId: randomUUID(),
-        });
-        return await answerInTime('lead-intake-meta-webhook', metaWebhook, event);
-      }
       if (pathname === ADMIN_BASE_PATH || pathname.startsWith(`${ADMIN_BASE_PATH}/`)) return await serveAdmin(admin, method, pathname, request, response);
       const target = routeTarget(pathname);
       if (!target) {
@@ -209,6 +187,7 @@ export const createLocalServer = ({ handlers, metaWebhook, googleAds, admin, fun
       const event = apiGatewayEvent({
         method,
         path: pathname,
+        ...(target.queryString && { rawQueryString: search.slice(1) }),
         headers: headersOf(request),
         ...(body !== undefined && { body }),
         sourceIp: (request.socket.remoteAddress ?? '127.0.0.1').replace(/^::ffff:/, ''),

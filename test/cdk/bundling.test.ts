@@ -8,7 +8,8 @@ import { createDynamoDbClient } from '../../shared/dynamodb/client.ts';
 import { createTables } from '../../shared/dynamodb/create-tables.ts';
 import { configTable, leadsTable } from '../../shared/dynamodb/tables.ts';
 import { apiGatewayEvent } from '../../shared/http/api-gateway-event.ts';
-import { ADMIN_BASE_PATH, googleAdsRoute, leadRoutes, metaWebhookRoute, runtimeSettings } from '../../shared/routes.ts';
+import { ADMIN_BASE_PATH, runtimeSettings } from '../../shared/routes.ts';
+import { googleAdsRoute, leadRoutes, leadSources, metaWebhookRoute } from '../../shared/sources/registry.ts';
 import { functionNames, REGION, stackModel } from '../iam/policy-check.ts';
 import type { FunctionName } from '../support/aws-calls.ts';
 import { runtimeClient, startFunction } from '../support/lambda-runtime.ts';
@@ -36,10 +37,12 @@ const assetOf = (fn: { Properties?: Record<string, any> }) => path.join(outdir, 
 describe('Bundling the functions', () => {
   test('builds each handler with the local esbuild into a non-empty ESM index.mjs with its source map', () => {
     const functions = Object.values(resources(synthesized.template, 'AWS::Lambda::Function'));
-    // Four lead functions, Google Ads lead forms, the admin function, the Lead Created enrichment function, the replay filter, the Meta webhook and worker.
-    expect(functions).toHaveLength(10);
+    // Each declared source's function (the four lead endpoints, Google Ads lead forms, the Meta webhook), an
+    // asynchronous source's worker (Meta's), the admin function, the Lead Created enrichment function and the replay filter.
+    const expected = leadSources.length + leadSources.filter((source) => source.worker).length + 3;
+    expect(functions).toHaveLength(expected);
     const hashes = new Map(functions.map((fn) => [String(fn.Properties!.Code.S3Key).replace(/\.zip$/, ''), String(fn.Properties!.Description)]));
-    expect(hashes.size).toBe(10);
+    expect(hashes.size).toBe(expected);
     for (const [hash, description] of hashes) {
       const bundle = path.join(outdir, `asset.${hash}`, 'index.mjs');
       expect(statSync(bundle).size).toBeGreaterThan(1_000);

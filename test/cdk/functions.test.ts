@@ -1,6 +1,6 @@
 import { describe, expect, test } from '@jest/globals';
 import { Match } from 'aws-cdk-lib/assertions';
-import { googleAdsRoute, leadRoutes } from '../../shared/routes.ts';
+import { googleAdsRoute, leadRoutes, leadSources, requestSources } from '../../shared/sources/registry.ts';
 import { logicalIdOf, resources, synthesize } from './synth.ts';
 
 const { template } = synthesize();
@@ -38,9 +38,10 @@ const leadPaths = [...leadRoutes.map((r) => r.path), googleAdsRoute.path];
 
 describe('The lead functions', () => {
   test('are five, one per endpoint and one for Google Ads lead forms, beside the admin, events enrichment and Meta functions', () => {
-    expect(leadFunctionProps(template)).toHaveLength(5);
+    expect(leadFunctionProps(template)).toHaveLength(requestSources.length);
     expect(leadFunctionProps(template).map((fn) => fn.Description)).toEqual(leadPaths.map((path) => expect.stringMatching(`POST ${path}$`)));
-    template.resourceCountIs('AWS::Lambda::Function', 9);
+    // Each source's function, an asynchronous source's worker, the admin and the events enrichment.
+    template.resourceCountIs('AWS::Lambda::Function', leadSources.length + leadSources.filter((source) => source.worker).length + 2);
   });
 
   test('run Node.js 24 on arm64 with the bundled ESM handler, 512 MB and a 10 s timeout by default', () => {

@@ -17,7 +17,8 @@
 import { runSimulation } from '@cloud-copilot/iam-simulate';
 import { crmDeliveryContext, synthesize } from '../cdk/synth.ts';
 import type { FunctionName, RecordedCall } from '../support/aws-calls.ts';
-import { leadRoutes, type EndpointName } from '../../shared/routes.ts';
+import type { EndpointName } from '../../shared/routes.ts';
+import { leadRoutes } from '../../shared/sources/registry.ts';
 
 export const ACCOUNT = '111122223333';
 export const REGION = 'ap-south-1';

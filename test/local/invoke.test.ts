@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { apiGatewayEvent } from '../../shared/http/api-gateway-event.ts';
-import { googleAdsRoute, leadRoutes, metaWebhookRoute } from '../../shared/routes.ts';
+import { googleAdsRoute, leadRoutes, metaWebhookRoute } from '../../shared/sources/registry.ts';
 import { projectRoot } from '../../scripts/local/environment.ts';
 import { runInvoke } from '../../scripts/invoke.ts';
 import { applySeed, readSeedFile } from '../../scripts/local/seed.ts';
