@@ -2,8 +2,10 @@
  * A fake of the challenge providers' siteverify for the tests (CAPTCHA_VERIFY_URL points at it): a
  * local HTTP server that reads the form-encoded secret, response and remoteip, and answers what the
  * token asks for. Tokens `pass`, `fail`, `low-score` (reCAPTCHA v3 score 0.1), `high-score` (0.9),
- * `server-error` (500) and `stall` (never answers until the server closes); any other token passes
- * when the secret is the expected one. Every request is kept, so a test can prove what was asked.
+ * `server-error` (500) and `stall` (never answers until the server closes); a token starting `once-` passes
+ * the first time and then fails as the providers' single-use tokens do (`timeout-or-duplicate`); any
+ * other token passes when the secret is the expected one. Every request is kept, so a test can prove
+ * what was asked.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -22,6 +24,7 @@ export interface SiteverifyRequest {
 export const fakeSiteverify = async (expectedSecret: string) => {
   const requests: SiteverifyRequest[] = [];
   const stalled: ServerResponse[] = [];
+  const spent = new Set<string>();
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
     let text = '';
     request.on('data', (chunk) => (text += chunk));
@@ -45,6 +48,10 @@ export const fakeSiteverify = async (expectedSecret: string) => {
         case 'high-score':
           return answer(200, { success: true, score: 0.9, action: 'submit' });
         default:
+          if (asked.response?.startsWith('once-')) {
+            if (spent.has(asked.response)) return answer(200, { success: false, 'error-codes': ['timeout-or-duplicate'] });
+            spent.add(asked.response);
+          }
           return answer(200, { success: true, hostname: 'shop.example' });
       }
     });
