@@ -26,6 +26,8 @@ export interface Outcome {
   /** Earlier submissions this action sent again (a retry, a redelivery). */
   readonly resends: readonly string[];
   readonly settle: (model: Model, context: StepContext) => void;
+  /** After every action of the step has settled: the submissions the step added, and those it sent again. */
+  readonly afterStep?: (model: Model, touched: readonly Submission[]) => void;
 }
 
 export interface Action {
@@ -115,7 +117,8 @@ export class Submit implements Action {
     const browser = isBrowser(spec.kind);
     const honeypot = spec.honeypot && browser && spec.endpoint === 'website';
     const challenged = spec.kind === 'captcha' && spec.endpoint === 'website';
-    const token = { once: `once-${marker}`, fail: 'fail', down: 'server-error', missing: undefined }[spec.token];
+    // Single-use tokens are unique across runs (the fake provider outlives each run's service).
+    const token = { once: `once-${world.service.tables.leads}-${marker}`, fail: 'fail', down: 'server-error', missing: undefined }[spec.token];
     const body = {
       name: 'Asha Verma',
       mobile_number: mobile,
@@ -176,7 +179,7 @@ export class Submit implements Action {
   toString(): string {
     const s = this.spec;
     const person = `m${s.mobile}${s.email === undefined ? '' : ` e${s.email}`}${s.alternate === undefined ? '' : ` alt${s.alternate}`}`;
-    const extras = [s.deadKey && 'dead key', s.honeypot && 'honeypot', s.kind === 'captcha' && `token ${s.token}`, s.idempotent && 'Idempotency-Key'].filter(Boolean);
+    const extras = [s.deadKey && 'a dead key if any', s.honeypot && 'honeypot', s.kind === 'captcha' && `token ${s.token}`, s.idempotent && 'Idempotency-Key'].filter(Boolean);
     return `submit(${s.endpoint}, ${s.kind} key, P${s.project + 1}, ${person}${extras.length ? `, ${extras.join(', ')}` : ''})`;
   }
 }
@@ -216,7 +219,7 @@ export class Retry implements Action {
           expectAnswer(answer, [[401, 'Invalid API credentials']], context, what);
         } else if (s.erased?.role === 'person' && s.erased.hadLead && !context.concurrent) {
           expectAnswer(answer, [[409, 'Lead was erased']], context, what);
-        } else if (firstOk && !s.erased && !s.releases.some((r) => r.status === 200)) {
+        } else if (firstOk && !s.erased && !s.mayBeErased && !s.releases.some((r) => r.status === 200)) {
           // The answer already given, again, before any check that could answer differently (section 14).
           expectAnswer(answer, [[200, 'Lead created successfully']], context, what);
           if (answer.status === 200) {
@@ -294,6 +297,7 @@ export class Erase implements Action {
     const value = this.by === 'mobile' ? MOBILES[this.index]! : EMAILS[this.index]!;
     // Everything the model knows of before the erasure starts.
     const before = [...model.submissions];
+    let erasedAnswer = false;
     let answer = await world.admin('POST', `/admin/v1/accounts/${ACCOUNT}/erasures`, this.by === 'mobile' ? { mobile_number: value } : { email: value });
     for (let again = 0; again < 2 && answer.status === 503; again++) {
       answer = await world.admin('POST', `/admin/v1/accounts/${ACCOUNT}/erasures`, this.by === 'mobile' ? { mobile_number: value } : { email: value });
@@ -309,6 +313,14 @@ export class Erase implements Action {
           const hadLead = s.erased?.hadLead ?? (s.answers.some((a) => a.status === 200 && !s.quarantined200) || s.releases.some((r) => r.status === 200));
           if (this.by === 'mobile' ? s.mobile === value : s.email === value) s.erased = { role: 'person', hadLead };
           else if (this.by === 'mobile' && s.alternate === value && s.erased?.role !== 'person') s.erased = { role: 'alternate', number: value, hadLead };
+        }
+        erasedAnswer = true;
+      },
+      afterStep: (_m, touched) => {
+        if (!erasedAnswer) return;
+        for (const s of touched) {
+          const names = this.by === 'mobile' ? s.mobile === value || s.alternate === value : s.email === value;
+          if (names && !s.erased) s.mayBeErased = true;
         }
       },
     };
@@ -382,7 +394,7 @@ export class Deliver implements Action {
 
   toString(): string {
     const s = this.spec;
-    return `deliver(form ${s.form}, ${s.kind}, m${s.mobile}${s.email === undefined ? '' : ` e${s.email}`}${s.deadKey ? ', dead key' : ''})`;
+    return `deliver(form ${s.form}, ${s.kind}, m${s.mobile}${s.email === undefined ? '' : ` e${s.email}`}${s.deadKey ? ', a dead key if any' : ''})`;
   }
 }
 

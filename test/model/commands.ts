@@ -54,11 +54,15 @@ export class Step implements ModelCommand {
       if (outcome.status === 'rejected') throw outcome.reason;
       return outcome.value;
     });
+    const known = model.submissions.length;
     outcomes.forEach((outcome, i) => {
       const others = new Set(outcomes.flatMap((other, j) => (j === i ? [] : other.resends)));
       const context: StepContext = { concurrent: together, faulted: injected > 0, resentBeside: others };
       outcome.settle(model, context);
     });
+    const resent = new Set(outcomes.flatMap((outcome) => outcome.resends));
+    const touched = [...model.submissions.slice(known), ...model.submissions.filter((s) => resent.has(s.marker))];
+    for (const outcome of outcomes) outcome.afterStep?.(model, touched);
     await checkInvariants(world, model);
   }
 

@@ -64,6 +64,11 @@ export interface Submission {
   recordIds: string[];
   /** Erased by an erasure that answered: the person's whole submission, or only its alternate number. */
   erased?: { readonly role: 'person' | 'alternate'; readonly number?: string; readonly hadLead: boolean };
+  /**
+   * Sent (or sent again) while an erasure of its person ran: erased or not, depending on the order,
+   * so only the properties that hold either way are checked for it.
+   */
+  mayBeErased?: boolean;
 }
 
 export class Model {
@@ -177,6 +182,7 @@ export const checkInvariants = async (world: World, model: Model): Promise<void>
     const releasedOk = s.releases.some((a) => a.status === 200);
     s.recordIds = own.filter((r) => QUARANTINE.has(r.reason)).map((r) => r.id as string);
 
+    if (s.mayBeErased && !s.erased) continue;
     if (s.erased) {
       if (s.erased.role === 'person') {
         if (lead) broken(`submission ${s.marker} of an erased person still has its lead`, lead);
