@@ -40,6 +40,9 @@ export type Allowed = readonly [number, string?];
 
 const fail = broken;
 
+/** The running world's log lines, so a 500 is reported with what the service logged about it. */
+export const serviceLogs: { lines: readonly Record<string, unknown>[] } = { lines: [] };
+
 /**
  * The envelope of every answer (JSON, `x-request-id`), never a 500, a 503 only with Retry-After and
  * only when a fault was injected, and otherwise one of the allowed answers.
@@ -47,7 +50,10 @@ const fail = broken;
 export const expectAnswer = (answer: Answer, allowed: readonly Allowed[], context: StepContext, what: string): void => {
   const evidence = { status: answer.status, body: answer.body, allowed };
   if (!answer.headers['x-request-id']) fail(`${what}: an answer without x-request-id`, evidence);
-  if (answer.status === 500) fail(`${what}: answered 500`, evidence);
+  if (answer.status === 500) {
+    const requestId = answer.headers['x-request-id'];
+    fail(`${what}: answered 500`, { ...evidence, log: serviceLogs.lines.filter((line) => line.requestId === requestId) });
+  }
   if (answer.status === 503 && context.faulted) {
     const retryAfter = Number(answer.headers['retry-after']);
     if (!Number.isInteger(retryAfter) || retryAfter < 1) fail(`${what}: a 503 without Retry-After`, { ...evidence, headers: answer.headers });

@@ -12,10 +12,13 @@ import type { DuplicateSetting } from '../../shared/domain/lead.ts';
 import { createDocumentClient } from '../../shared/dynamodb/client.ts';
 import { containerPersonKeyring } from '../../shared/person-keyring.ts';
 import type { PersonHandle } from '../../shared/domain/person-data.ts';
-import { adminApi } from '../support/admin-handler.ts';
+import { adminRuntime } from '../../shared/admin-runtime.ts';
+import { adminHandler } from '../../shared/http/admin-handler.ts';
+import { adminCall } from '../support/admin-handler.ts';
 import { challengesAgainst, type FakeSiteverify } from '../support/fake-siteverify.ts';
 import { dynamoDbError, type FaultRelay, type RelayAction, type RelayedRequest } from '../support/fault-relay.ts';
 import { googleTestService } from '../support/google-service.ts';
+import { serviceLogs } from './actions.ts';
 
 export const ACCOUNT = 'acc-model';
 export const SHOP = 'https://shop.example';
@@ -107,7 +110,10 @@ export class Interleaving {
 
 export const buildWorld = async ({ relay, provider, setting }: { relay: FaultRelay; provider: FakeSiteverify; setting: DuplicateSetting }) => {
   const service = await googleTestService({ endpoint: relay.endpoint, configCacheTtlSeconds: 0, challenges: challengesAgainst(provider) });
-  const admin = adminApi(service);
+  // The admin API's handler, its log lines kept with the lead handlers' (the log invariant reads both).
+  serviceLogs.lines = service.logs;
+  const adminFunction = adminHandler(adminRuntime(service.repository, (line) => void service.logs.push({ ...line })));
+  const admin = (method: string, pathAndQuery: string, body?: unknown) => adminCall(adminFunction, method, pathAndQuery, body);
   const db = createDocumentClient({ client: service.client });
   const keyring = containerPersonKeyring();
 
