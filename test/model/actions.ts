@@ -387,7 +387,8 @@ export class Deliver implements Action {
           googleKey: key,
           formId: form.formId,
           project: 'PRJ-1',
-          mobile,
+          // An invalid phone number names no one: its record is found by no mobile.
+          mobile: spec.kind === 'invalid' ? 'not a mobile' : mobile,
           ...(email && { email }),
           quarantined200: false,
           answers: [seen(answer)],
