@@ -216,7 +216,7 @@ export class Retry implements Action {
       settle: (m, context) => {
         const s = submission;
         const what = `${this} of ${s.marker}`;
-        const firstOk = s.answers.find((a) => a.status === 200);
+        const firstOk = s.wasErased ? undefined : s.answers.find((a) => a.status === 200);
         if (s.via === 'google') {
           const form = m.forms.find((f) => f.formId === s.formId)!;
           const alive = form.current === s.googleKey;
@@ -241,6 +241,14 @@ export class Retry implements Action {
           );
         }
         s.answers.push(seen(answer));
+        // An erased lead's repeat stores nothing (Google's redelivery answers 200 all the same).
+        if (s.erased && answer.status !== 409 && !(s.erased.role === 'person' && s.erased.hadLead)) {
+          // Not refused as erased: what it stores now is new data of the person.
+          s.erased = undefined;
+          s.wasErased = true;
+          s.since = s.answers.length - 1;
+          s.releases.length = 0;
+        }
       },
     };
   }
