@@ -184,8 +184,10 @@ export const buildWorld = async ({ relay, provider, setting }: { relay: FaultRel
         const result = await work();
         return { result, injected };
       } finally {
+        // Faults belong to their step: nothing left over reaches the next one (or the seed, or key admin).
         faults = {};
         interleaving = undefined;
+        conflictsLeft = 0;
         lost.clear();
       }
     },
