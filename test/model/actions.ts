@@ -101,6 +101,8 @@ export interface SubmitSpec {
   /** A challenge key's token: a single-use one that passes, one refused, a provider down, none. */
   readonly token: 'once' | 'fail' | 'down' | 'missing';
   readonly idempotent: boolean;
+  /** With an Idempotency-Key: how often the sender sends it again at once (its answer was lost). */
+  readonly retries: number;
 }
 
 /** A new submission through one of the four lead endpoints. */
@@ -144,6 +146,8 @@ export class Submit implements Action {
     const rawBody = JSON.stringify(body);
     const send = () => world.service.call(spec.endpoint, { apiKey, rawBody, headers });
     const answer = await send();
+    const again: Answer[] = [];
+    for (let i = 0; spec.idempotent && i < spec.retries; i++) again.push(await send());
 
     return {
       resends: [],
@@ -163,7 +167,7 @@ export class Submit implements Action {
           const repeat = m.originals.has(`${PROJECTS[spec.project]!.projectID}|${mobile}`);
           if (answer.body.data?.is_repeated !== repeat) fail(`${this}: is_repeated is ${answer.body.data?.is_repeated}, the model says ${repeat}`, answer.body);
         }
-        m.submissions.push({
+        const submission = {
           marker,
           via: spec.endpoint,
           resend: send,
@@ -177,7 +181,9 @@ export class Submit implements Action {
           answers: [seen(answer)],
           releases: [],
           recordIds: [],
-        } as Submission);
+        } as Submission;
+        m.submissions.push(submission);
+        again.forEach((repeat, i) => settleRepeat(m, submission, repeat, context, `${this}, sent again (${i + 1})`));
       },
     };
   }
@@ -185,7 +191,7 @@ export class Submit implements Action {
   toString(): string {
     const s = this.spec;
     const person = `m${s.mobile}${s.email === undefined ? '' : ` e${s.email}`}${s.alternate === undefined ? '' : ` alt${s.alternate}`}`;
-    const extras = [s.deadKey && 'a dead key if any', s.honeypot && 'honeypot', s.kind === 'captcha' && `token ${s.token}`, s.idempotent && 'Idempotency-Key'].filter(Boolean);
+    const extras = [s.deadKey && 'a dead key if any', s.honeypot && 'honeypot', s.kind === 'captcha' && `token ${s.token}`, s.idempotent && 'Idempotency-Key', s.idempotent && s.retries > 0 && `sent ${s.retries + 1} times`].filter(Boolean);
     return `submit(${s.endpoint}, ${s.kind} key, P${s.project + 1}, ${person}${extras.length ? `, ${extras.join(', ')}` : ''})`;
   }
 }
@@ -209,52 +215,60 @@ export class Retry implements Action {
   async perform(world: World, model: Model): Promise<Outcome> {
     const candidates = model.retryable();
     if (candidates.length === 0) return { resends: [], settle: () => undefined };
-    const submission = candidates[this.pick % candidates.length]!;
+    // Mostly one of the latest (a sender retries soon after a lost answer), sometimes any.
+    const recent = candidates.slice(-3);
+    const submission = this.pick < 8 ? recent[this.pick % recent.length]! : candidates[this.pick % candidates.length]!;
     const answer = await submission.resend();
     return {
       resends: [submission.marker],
-      settle: (m, context) => {
-        const s = submission;
-        const what = `${this} of ${s.marker}`;
-        const firstOk = s.wasErased ? undefined : s.answers.find((a) => a.status === 200);
-        if (s.via === 'google') {
-          const form = m.forms.find((f) => f.formId === s.formId)!;
-          const alive = form.current === s.googleKey;
-          expectAnswer(answer, alive ? [[200, 'Lead received'], [409]] : [[401, 'Invalid google_key']], context, what);
-        } else if (keyIsDead(m, s)) {
-          expectAnswer(answer, [[401, 'Invalid API credentials']], context, what);
-        } else if (s.erased?.role === 'person' && s.erased.hadLead && !context.concurrent) {
-          expectAnswer(answer, [[409, 'Lead was erased']], context, what);
-        } else if (firstOk && !s.erased && !s.mayBeErased && !s.releases.some((r) => r.status === 200)) {
-          // The answer already given, again, before any check that could answer differently (section 14).
-          expectAnswer(answer, [[200, 'Lead created successfully']], context, what);
-          if (answer.status === 200) {
-            if (answer.headers['idempotent-replayed'] !== 'true') fail(`${what}: a repeat of an answered key was not replayed`, { first: firstOk, again: answer.body });
-            if (JSON.stringify(answer.body) !== JSON.stringify(firstOk.body)) fail(`${what}: the replay differs from the first answer`, { first: firstOk.body, again: answer.body });
-          }
-        } else {
-          expectAnswer(
-            answer,
-            [[200, 'Lead created successfully'], [403, 'Captcha verification failed'], [403, 'API key not allowed on this endpoint'], [422, 'Lead already exists'], [409, 'Lead was erased']],
-            context,
-            what,
-          );
-        }
-        s.answers.push(seen(answer));
-        // An erased lead's repeat stores nothing (Google's redelivery answers 200 all the same).
-        if (s.erased && answer.status !== 409 && !(s.erased.role === 'person' && s.erased.hadLead)) {
-          // Not refused as erased: what it stores now is new data of the person.
-          s.erased = undefined;
-          s.wasErased = true;
-          s.since = s.answers.length - 1;
-          s.releases.length = 0;
-        }
-      },
+      settle: (m, context) => settleRepeat(m, submission, answer, context, `${this} of ${submission.marker}`),
     };
   }
 
   toString = () => `retry(#${this.pick})`;
 }
+
+
+/**
+ * The answer to a submission sent again with the same bytes (the same Idempotency-Key, or Google's
+ * lead_id): the answer it already had, replayed, before any check that could answer differently
+ * (CONTRACT.md section 14); 409 `Lead was erased` for an erased lead; 401 for a key dead since.
+ */
+const settleRepeat = (m: Model, s: Submission, answer: Answer, context: StepContext, what: string): void => {
+  const firstOk = s.wasErased ? undefined : s.answers.find((a) => a.status === 200);
+  if (s.via === 'google') {
+    const form = m.forms.find((f) => f.formId === s.formId)!;
+    const alive = form.current === s.googleKey;
+    expectAnswer(answer, alive ? [[200, 'Lead received'], [409]] : [[401, 'Invalid google_key']], context, what);
+  } else if (keyIsDead(m, s)) {
+    expectAnswer(answer, [[401, 'Invalid API credentials']], context, what);
+  } else if (s.erased?.role === 'person' && s.erased.hadLead && !context.concurrent) {
+    expectAnswer(answer, [[409, 'Lead was erased']], context, what);
+  } else if (firstOk && !s.erased && !s.mayBeErased && !s.releases.some((r) => r.status === 200)) {
+    // The answer already given, again, before any check that could answer differently (section 14).
+    expectAnswer(answer, [[200, 'Lead created successfully']], context, what);
+    if (answer.status === 200) {
+      if (answer.headers['idempotent-replayed'] !== 'true') fail(`${what}: a repeat of an answered key was not replayed`, { first: firstOk, again: answer.body });
+      if (JSON.stringify(answer.body) !== JSON.stringify(firstOk.body)) fail(`${what}: the replay differs from the first answer`, { first: firstOk.body, again: answer.body });
+    }
+  } else {
+    expectAnswer(
+      answer,
+      [[200, 'Lead created successfully'], [403, 'Captcha verification failed'], [403, 'API key not allowed on this endpoint'], [422, 'Lead already exists'], [409, 'Lead was erased']],
+      context,
+      what,
+    );
+  }
+  s.answers.push(seen(answer));
+  // An erased lead's repeat stores nothing (Google's redelivery answers 200 all the same).
+  if (s.erased && answer.status !== 409 && !(s.erased.role === 'person' && s.erased.hadLead)) {
+    // Not refused as erased: what it stores now is new data of the person.
+    s.erased = undefined;
+    s.wasErased = true;
+    s.since = s.answers.length - 1;
+    s.releases.length = 0;
+  }
+};
 
 const keyIsDead = (model: Model, s: Submission) => Object.values(model.keys).some((k) => k.dead.includes(s.apiKey!));
 

@@ -224,6 +224,7 @@ const submitSpec: fc.Arbitrary<SubmitSpec> = fc.constantFrom(...KEY_KINDS).chain
     honeypot: rarely(5),
     token: fc.constantFrom('once', 'once', 'once', 'fail', 'down', 'missing' as const),
     idempotent: fc.integer({ min: 0, max: 3 }).map((n) => n > 0),
+    retries: fc.constantFrom(0, 0, 1, 2),
   }),
 );
 
