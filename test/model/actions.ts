@@ -325,6 +325,7 @@ export class Erase implements Action {
     const value = this.by === 'mobile' ? MOBILES[this.index]! : EMAILS[this.index]!;
     // Everything the model knows of before the erasure starts.
     const before = [...model.submissions];
+    const names = (s: Submission) => (this.by === 'mobile' ? s.mobile === value || s.alternate === value : s.email === value);
     let erasedAnswer = false;
     let answer = await world.admin('POST', `/admin/v1/accounts/${ACCOUNT}/erasures`, this.by === 'mobile' ? { mobile_number: value } : { email: value });
     for (let again = 0; again < 2 && answer.status === 503; again++) {
@@ -334,7 +335,11 @@ export class Erase implements Action {
       resends: [],
       settle: (m, context) => {
         expectAnswer(answer, [[200]], context, `${this}`);
-        if (answer.status !== 200) return;
+        if (answer.status !== 200) {
+          // Not answered (a 503 after its retries): it may have erased some of the person's items.
+          for (const s of before) if (names(s) && !s.erased) s.mayBeErased = true;
+          return;
+        }
         for (const s of before) {
           // A submission sent again beside the erasure may be stored after it, as a new lead of the person.
           if (context.resentBeside.has(s.marker)) continue;
@@ -346,10 +351,7 @@ export class Erase implements Action {
       },
       afterStep: (_m, touched) => {
         if (!erasedAnswer) return;
-        for (const s of touched) {
-          const names = this.by === 'mobile' ? s.mobile === value || s.alternate === value : s.email === value;
-          if (names && !s.erased) s.mayBeErased = true;
-        }
+        for (const s of touched) if (names(s) && !s.erased) s.mayBeErased = true;
       },
     };
   }

@@ -22,8 +22,8 @@ import { ACCOUNT, buildWorld, CAPTCHA_SECRET, FORM_IDS, SEED_BROWSER_KEY, SEED_F
 const env = process.env;
 const soakMinutes = Number(env.MODEL_MINUTES ?? 0);
 /** The size of `npm test`'s run: about 30 s on a quiet machine. */
-const runs = Number(env.MODEL_RUNS ?? (soakMinutes > 0 ? 50 : 12));
-const maxCommands = Number(env.MODEL_COMMANDS ?? (soakMinutes > 0 ? 30 : 12));
+const runs = Number(env.MODEL_RUNS ?? (soakMinutes > 0 ? 50 : 20));
+const maxCommands = Number(env.MODEL_COMMANDS ?? (soakMinutes > 0 ? 30 : 20));
 const fixedSeed = env.MODEL_SEED !== undefined ? Number(env.MODEL_SEED) : soakMinutes > 0 ? undefined : 2511;
 const replayPath = env.MODEL_PATH;
 
