@@ -25,7 +25,8 @@
  *
  * Each submission carries an Idempotency-Key: the same one while the form's values are unchanged, so
  * sending again after a network error, a timeout or a 503 gets the first answer (the lead stored once)
- * rather than "Lead already exists"; a new one once the values change or after a success.
+ * rather than "Lead already exists"; a new one once the values change or after a success. A new
+ * challenge token is not a new value: after a refused challenge the same submission keeps its key.
  */
 
 const ENDPOINT = '/api/website-lead-create';
@@ -330,7 +331,7 @@ export const enhanceLeadForm = (form) => {
   const button = form.querySelector('[type="submit"]');
   const buttonText = button ? button.textContent : '';
   let sending = false;
-  /** The Idempotency-Key of the last submission and the exact body it was sent with. */
+  /** The Idempotency-Key of the last submission, the values it was sent with (all but the token) and its reCAPTCHA v3 token. */
   let attempt = null;
 
   form.addEventListener('input', (event) => {
@@ -357,13 +358,21 @@ export const enhanceLeadForm = (form) => {
     setMessage(form, '', null);
     try {
       // A retry after a network failure resends the same token (the widget is reset only after an answer).
-      const v3Token = attempt ? attempt.v3Token : await recaptchaV3Token(form);
-      // The same values (the same bytes) keep the key, so that the service answers a retry with the first answer.
-      const body = JSON.stringify({ ...payloadOf(form, config), ...(v3Token && { captcha_token: v3Token }) });
-      if (!attempt || attempt.body !== body) attempt = { key: newIdempotencyKey(), body, v3Token };
-      const answer = await send(config, body, attempt.key);
+      const v3Token = attempt && attempt.v3Token ? attempt.v3Token : await recaptchaV3Token(form);
+      const payload = { ...payloadOf(form, config), ...(v3Token && { captcha_token: v3Token }) };
+      // The same values keep the key, so that the service answers a retry with the first answer. The token
+      // is not one of them: after a refused challenge the visitor solves a new one and sends the same
+      // submission under the same key (the service leaves the token out of what the key is checked
+      // against), so the quarantine record of the refusal and the retry become one lead, not two.
+      const { captcha_token: _token, ...values } = payload;
+      const valuesText = JSON.stringify(values);
+      if (!attempt || attempt.values !== valuesText) attempt = { key: newIdempotencyKey(), values: valuesText };
+      attempt.v3Token = v3Token;
+      const answer = await send(config, JSON.stringify(payload), attempt.key);
       const refusedChallenge = answer.status === 403 && answer.body && answer.body.message === 'Captcha verification failed';
-      if ((answer.status === 200 && answer.body && answer.body.status === true) || refusedChallenge) attempt = null;
+      if (answer.status === 200 && answer.body && answer.body.status === true) attempt = null;
+      // A refused token is spent: the next submission asks for a new one, under the same key.
+      else if (refusedChallenge) attempt.v3Token = undefined;
       // A token is used once the service answered; after a 503 or 429 the same body (and token) is resent,
       // so that a lead stored before a lost answer is answered by its Idempotency-Key, not stored twice.
       if (answer.status !== 503 && answer.status !== 429) resetChallenge(form);

@@ -39,6 +39,7 @@ const MESSAGES = {
   network: 'We could not reach our server. Please check your internet connection and try again.',
   unreadable: 'Sorry, this form could not send your details from this page just now. Please try again in a minute or contact us directly.',
   busyFor7: 'We are very busy right now. Please try again in 7 seconds.',
+  challenge: 'Please complete the check below and send again.',
 };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -356,6 +357,37 @@ describe('landing-page form in headless Chromium, against npm start', () => {
     }
   });
 
+  it('keeps its Idempotency-Key after a refused challenge: a new token is not a new value, so the refusal’s quarantine and the retry are one lead', async () => {
+    await page.getByLabel('Name').fill('Meera Iyer');
+    await mobile().fill('9845012349');
+    // What a challenge widget does: its token in a hidden field of its own, a new one after each check.
+    const token = (value: string) =>
+      page.evaluate(`(() => {
+        const form = document.querySelector('form[data-lead-form]');
+        const field = form.querySelector('[name="cf-turnstile-response"]') ?? form.appendChild(Object.assign(document.createElement('input'), { type: 'hidden', name: 'cf-turnstile-response' }));
+        field.value = ${JSON.stringify(value)};
+      })()`);
+    await token('token-refused');
+    const keys = await interceptPosts(async (route) => {
+      // The service's own CORS headers for the key's origin (a dry run, refused 403, stores nothing), on a refused challenge's answer.
+      const checked = await route.fetch({ headers: { ...route.request().headers(), 'x-dry-run': 'true' } });
+      const headers = Object.fromEntries(Object.entries(checked.headers()).filter(([name]) => name !== 'content-length'));
+      await route.fulfill({ status: 403, headers, body: JSON.stringify({ status: false, message: 'Captcha verification failed' }) });
+    });
+    try {
+      expect((await submit()).status).toBe(403);
+      expect(await message().textContent()).toBe(MESSAGES.challenge);
+
+      await token('token-solved-again');
+      const { status, body } = await submit();
+      expect([status, body.message]).toEqual([200, 'Lead created successfully']);
+      expect(keys).toHaveLength(2);
+      expect(keys[1]).toBe(keys[0]);
+    } finally {
+      await page.unrouteAll();
+    }
+  });
+
   it('stored each lead once, with the UTM values and gclid of the page URL', () => {
     const stdout = execFileSync('npm', ['run', '-s', 'admin', '--', 'leads', '--account', ACCOUNT, '--json'], {
       cwd: projectRoot,
@@ -363,7 +395,7 @@ describe('landing-page form in headless Chromium, against npm start', () => {
       encoding: 'utf8',
     });
     const leads = JSON.parse(stdout) as Record<string, unknown>[];
-    expect(leads.map((lead) => lead.mobile_number)).toEqual(['9845012345', '9845012347', '9845012348']);
+    expect(leads.map((lead) => lead.mobile_number)).toEqual(['9845012345', '9845012347', '9845012348', '9845012349']);
     expect(leads[0]).toMatchObject({
       name: 'Priya Nair',
       mobile_number: '9845012345',

@@ -56,6 +56,8 @@ export interface ServiceOptions {
   readonly functionTimeoutMs?: number;
   /** Challenges for browser keys (a fake siteverify); default the environment's. */
   readonly challenges?: ChallengeDependencies;
+  /** A browser key's rejection records stored per minute (setting rejectionRecordsPerMinute); default 60. */
+  readonly rejectionRecordsPerMinute?: number;
 }
 
 export const testService = async (options: ServiceOptions = {}) => {
@@ -74,7 +76,12 @@ export const testService = async (options: ServiceOptions = {}) => {
   );
   options.instrument?.(client);
   const tables = await createTables(client, `t${randomUUID().slice(0, 8)}_`);
-  const repository = new DynamoDbRepository(createDocumentClient({ client }), tables, options.retry);
+  const repository = new DynamoDbRepository(
+    createDocumentClient({ client }),
+    tables,
+    options.retry,
+    options.rejectionRecordsPerMinute === undefined ? undefined : { recordsPerMinute: options.rejectionRecordsPerMinute },
+  );
   const logs: Record<string, unknown>[] = [];
   const runtime = leadRuntime({
     stores: repository,
