@@ -344,7 +344,7 @@ export class Erase implements Action {
         for (const s of before) {
           // A submission sent again beside the erasure may be stored after it, as a new lead of the person.
           if (context.resentBeside.has(s.marker)) continue;
-          const hadLead = s.erased?.hadLead ?? (s.answers.some((a) => a.status === 200 && !s.quarantined200) || s.releases.some((r) => r.status === 200));
+          const hadLead = s.erased?.hadLead ?? s.leadSeen === true;
           if (this.by === 'mobile' ? s.mobile === value : s.email === value) s.erased = { role: 'person', hadLead };
           else if (this.by === 'mobile' && s.alternate === value && s.erased?.role !== 'person') s.erased = { role: 'alternate', number: value, hadLead };
         }

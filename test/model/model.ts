@@ -75,6 +75,8 @@ export interface Submission {
    * answers from `since` on are its own; the erased ones' details are not compared with them.
    */
   wasErased?: boolean;
+  /** A lead of it was in the tables at a check (so an erasure of it leaves a tombstone behind). */
+  leadSeen?: boolean;
   since?: number;
 }
 
@@ -188,6 +190,7 @@ export const checkInvariants = async (world: World, model: Model): Promise<void>
     const ok = s.answers.slice(s.since ?? 0).filter((a) => a.status === 200);
     const releasedOk = s.releases.some((a) => a.status === 200);
     s.recordIds = own.filter((r) => QUARANTINE.has(r.reason)).map((r) => r.id as string);
+    if (lead) s.leadSeen = true;
 
     if (s.mayBeErased && !s.erased) continue;
     if (s.erased) {
