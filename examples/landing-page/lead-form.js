@@ -2,7 +2,8 @@
  * Lead form for the website endpoint (POST {api-base}/api/website-lead-create).
  *
  * Enhances every <form data-lead-form> on the page. Configuration is on the form:
- *   data-api-base    the service's base URL, e.g. https://api.example.com (no trailing /api)
+ *   data-api-base    the service's base URL, e.g. https://api.example.com (no trailing /api); a page
+ *                    served from this machine may override it with ?api_base=http://127.0.0.1:PORT
  *   data-api-key     a browser key for this site (admin create-key --origins ...): visible to every
  *                    visitor, and good only for the website endpoint from the site's own origins
  *   data-project     projectID
@@ -179,11 +180,34 @@ const setMessage = (form, text, kind) => {
   if (!region) return;
   region.textContent = text;
   region.classList.toggle('lead-form__message--success', kind === 'success');
+  region.classList.toggle('lead-form__message--notice', kind === 'notice');
   region.classList.toggle('lead-form__message--error', kind === 'error');
 };
 
+/** Host names of this machine, as `location.hostname` and `URL.hostname` spell them. */
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/**
+ * Trying the page locally: served from this machine, it may name the local service with
+ * `?api_base=http://127.0.0.1:PORT` (npm start on another PORT than the page's data-api-base says).
+ * Only a loopback page, and only a loopback service: on a real site the query cannot send a
+ * visitor's details anywhere else.
+ */
+const localApiBase = () => {
+  if (typeof window === 'undefined' || !LOOPBACK.has(window.location.hostname)) return undefined;
+  const given = new URLSearchParams(window.location.search).get('api_base');
+  if (!given) return undefined;
+  try {
+    const url = new URL(given);
+    return url.protocol === 'http:' && LOOPBACK.has(url.hostname) ? url.origin : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
 const configOf = (form) => {
-  const { apiBase = '', apiKey = '', project = '', campaign = '', subSource = '' } = form.dataset;
+  const { apiBase: configured = '', apiKey = '', project = '', campaign = '', subSource = '' } = form.dataset;
+  const apiBase = localApiBase() ?? configured;
   return { url: `${apiBase.trim().replace(/\/+$/, '')}${ENDPOINT}`, apiKey: apiKey.trim(), project, campaign, subSource };
 };
 
@@ -301,7 +325,8 @@ const showAnswer = (form, { status, body, retryAfter }) => {
     if (first) first.focus();
     return;
   }
-  if (status === 422 && message === 'Lead already exists') return setMessage(form, messageOf(form, 'duplicate'), 'error');
+  // Not an error for the visitor: their details are with the team already, and the message says so.
+  if (status === 422 && message === 'Lead already exists') return setMessage(form, messageOf(form, 'duplicate'), 'notice');
   // No token (the visitor has not done the check yet) or one the provider refused: a new one is needed.
   if (status === 403 && message === 'Captcha verification failed') return setMessage(form, messageOf(form, 'challenge'), 'error');
   if (status === 413) return setMessage(form, messageOf(form, 'tooLarge'), 'error');

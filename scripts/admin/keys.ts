@@ -96,12 +96,17 @@ const keys: CommandModule = {
     },
   },
   'revoke-key': {
-    usage: 'revoke-key KEY | revoke-key --id KEY_ID',
-    summary: 'Make an API key inactive, given the key or its key id: it then answers 401 Invalid API credentials.',
+    usage: 'revoke-key --id KEY_ID | revoke-key - (the key on standard input) | revoke-key KEY',
+    summary:
+      'Make an API key inactive, given its key id, or the key itself: it then answers 401 Invalid API credentials. ' +
+      'Prefer --id, or - with the key piped to standard input: a key given as an argument is in the shell history, and npm (without -s) repeats it in its header line.',
     options: { ...HELP, id: { type: 'string' } },
     positionals: ['KEY'],
     optionalPositionals: true,
-    run: async ({ values, positionals: [key] }, repository, io) => {
+    run: async ({ values, positionals: [given] }, repository, io) => {
+      // `-`: the key from standard input, so it is in no argument list, history or npm header line.
+      const key = given === '-' ? (io.stdin ? (await io.stdin()).trim() : '') || undefined : given;
+      if (given === '-' && key === undefined) throw new UsageError('no key on standard input', 'revoke-key');
       if (key === undefined && values.id === undefined) throw new UsageError('give the key to revoke, or --id KEY_ID', 'revoke-key');
       if (key !== undefined && values.id !== undefined) throw new UsageError('give the key or --id KEY_ID, not both', 'revoke-key');
       const keyId = values.id === undefined ? undefined : required(values.id, '--id', 'revoke-key');
