@@ -82,7 +82,7 @@ const check = async (seed: number | undefined, numRuns: number) => {
   if (details.failed) {
     // fast-check's report: the seed, the path to replay it, and the counterexample's steps.
     const cause = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
-    throw new Error(`${fc.defaultReportMessage(details)}\n\nWhat broke: ${cause}\n\nReplay: MODEL_SEED=${details.seed} MODEL_PATH="${details.counterexamplePath}" npm run soak:replay`);
+    throw new Error(`${fc.defaultReportMessage(details)}\n\nWhat broke: ${cause}\n\nReplay: MODEL_SEED=${details.seed} MODEL_PATH="${details.counterexamplePath}" MODEL_COMMANDS=${maxCommands} npm run soak:replay`);
   }
   return details;
 };
