@@ -341,12 +341,22 @@ export class Erase implements Action {
           for (const s of before) if (names(s) && !s.erased) s.mayBeErased = true;
           return;
         }
+        const erased = new Set<string>();
+        const untouched = new Set<string>();
         for (const s of before) {
           // A submission sent again beside the erasure may be stored after it, as a new lead of the person.
           if (context.resentBeside.has(s.marker)) continue;
           const hadLead = s.erased?.hadLead ?? s.leadSeen === true;
-          if (this.by === 'mobile' ? s.mobile === value : s.email === value) s.erased = { role: 'person', hadLead };
-          else if (this.by === 'mobile' && s.alternate === value && s.erased?.role !== 'person') s.erased = { role: 'alternate', number: value, hadLead };
+          if (this.by === 'mobile' ? s.mobile === value : s.email === value) {
+            s.erased = { role: 'person', hadLead };
+            erased.add(`${s.project}|${s.mobile}`);
+          } else {
+            untouched.add(s.marker);
+            if (this.by === 'mobile' && s.alternate === value && s.erased?.role !== 'person') s.erased = { role: 'alternate', number: value, hadLead };
+          }
+        }
+        if (this.by === 'email') {
+          m.emailErasure = { erased: new Set([...(m.emailErasure?.erased ?? []), ...erased]), untouched: new Set([...(m.emailErasure?.untouched ?? []), ...untouched]) };
         }
         erasedAnswer = true;
       },

@@ -253,7 +253,8 @@ const faults: fc.Arbitrary<StepFaults> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ conflictTransaction: fc.integer({ min: 1, max: 3 }), conflictTimes: fc.constantFrom(1, 2, 6) }) },
 );
 
-export const modelCommands = (maxCommands: number) =>
+/** `replayPath`: the one fast-check prints with a counterexample, to replay its commands as they ran. */
+export const modelCommands = (maxCommands: number, replayPath?: string) =>
   fc.commands(
     [
       fc.oneof(
@@ -272,5 +273,5 @@ export const modelCommands = (maxCommands: number) =>
         { weight: 1, arbitrary: fc.constant(new Reseed()) },
       ) as fc.Arbitrary<ModelCommand>,
     ],
-    { maxCommands },
+    { maxCommands, ...(replayPath && { replayPath }) },
   );

@@ -26,6 +26,7 @@ const runs = Number(env.MODEL_RUNS ?? (soakMinutes > 0 ? 50 : 20));
 const maxCommands = Number(env.MODEL_COMMANDS ?? (soakMinutes > 0 ? 30 : 20));
 const fixedSeed = env.MODEL_SEED !== undefined ? Number(env.MODEL_SEED) : soakMinutes > 0 ? undefined : 2511;
 const replayPath = env.MODEL_PATH;
+const commandsReplayPath = env.MODEL_COMMANDS_PATH;
 
 let relay: FaultRelay;
 let provider: FakeSiteverify;
@@ -42,7 +43,7 @@ afterAll(async () => {
 });
 
 /** One run: a fresh service, the model of its seeded state, and the commands. */
-const property = fc.asyncProperty(fc.constantFrom<DuplicateSetting>('ignore', 'create', 'merge'), modelCommands(maxCommands), async (setting, commands) => {
+const property = fc.asyncProperty(fc.constantFrom<DuplicateSetting>('ignore', 'create', 'merge'), modelCommands(maxCommands, commandsReplayPath), async (setting, commands) => {
   const world = await buildWorld({ relay, provider, setting });
   try {
     const scoped = await world.service.issueScopedKey(keyOptionsOf('scoped'));
@@ -82,7 +83,9 @@ const check = async (seed: number | undefined, numRuns: number) => {
   if (details.failed) {
     // fast-check's report: the seed, the path to replay it, and the counterexample's steps.
     const cause = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
-    throw new Error(`${fc.defaultReportMessage(details)}\n\nWhat broke: ${cause}\n\nReplay: MODEL_SEED=${details.seed} MODEL_PATH="${details.counterexamplePath}" MODEL_COMMANDS=${maxCommands} npm run soak:replay`);
+    const commandsPath = /replayPath="([^"]*)"/.exec(String(details.counterexample?.[1] ?? ''))?.[1];
+    const replay = `MODEL_SEED=${details.seed} MODEL_PATH="${details.counterexamplePath}"${commandsPath ? ` MODEL_COMMANDS_PATH="${commandsPath}"` : ''} MODEL_COMMANDS=${maxCommands}`;
+    throw new Error(`${fc.defaultReportMessage(details)}\n\nWhat broke: ${cause}\n\nReplay: ${replay} npm run soak:replay`);
   }
   return details;
 };
