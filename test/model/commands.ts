@@ -254,7 +254,7 @@ const faults: fc.Arbitrary<StepFaults> = fc.oneof(
 );
 
 /** `replayPath`: the one fast-check prints with a counterexample, to replay its commands as they ran. */
-export const modelCommands = (maxCommands: number, replayPath?: string) =>
+export const modelCommands = (maxCommands: number, replayPath?: string, size?: fc.SizeForArbitrary) =>
   fc.commands(
     [
       fc.oneof(
@@ -273,5 +273,5 @@ export const modelCommands = (maxCommands: number, replayPath?: string) =>
         { weight: 1, arbitrary: fc.constant(new Reseed()) },
       ) as fc.Arbitrary<ModelCommand>,
     ],
-    { maxCommands, ...(replayPath && { replayPath }) },
+    { maxCommands, ...(replayPath && { replayPath }), ...(size && { size }) },
   );

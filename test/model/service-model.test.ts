@@ -27,6 +27,8 @@ const maxCommands = Number(env.MODEL_COMMANDS ?? (soakMinutes > 0 ? 30 : 20));
 const fixedSeed = env.MODEL_SEED !== undefined ? Number(env.MODEL_SEED) : soakMinutes > 0 ? undefined : 2511;
 const replayPath = env.MODEL_PATH;
 const commandsReplayPath = env.MODEL_COMMANDS_PATH;
+/** How long sequences tend to be (fast-check's size): the soak's are longer than `npm test`'s. */
+const size = (env.MODEL_SIZE ?? (soakMinutes > 0 ? 'medium' : undefined)) as fc.SizeForArbitrary | undefined;
 
 let relay: FaultRelay;
 let provider: FakeSiteverify;
@@ -43,7 +45,7 @@ afterAll(async () => {
 });
 
 /** One run: a fresh service, the model of its seeded state, and the commands. */
-const property = fc.asyncProperty(fc.constantFrom<DuplicateSetting>('ignore', 'create', 'merge'), modelCommands(maxCommands, commandsReplayPath), async (setting, commands) => {
+const property = fc.asyncProperty(fc.constantFrom<DuplicateSetting>('ignore', 'create', 'merge'), modelCommands(maxCommands, commandsReplayPath, size), async (setting, commands) => {
   const world = await buildWorld({ relay, provider, setting });
   try {
     const scoped = await world.service.issueScopedKey(keyOptionsOf('scoped'));
@@ -84,7 +86,7 @@ const check = async (seed: number | undefined, numRuns: number) => {
     // fast-check's report: the seed, the path to replay it, and the counterexample's steps.
     const cause = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
     const commandsPath = /replayPath="([^"]*)"/.exec(String(details.counterexample?.[1] ?? ''))?.[1];
-    const replay = `MODEL_SEED=${details.seed} MODEL_PATH="${details.counterexamplePath}"${commandsPath ? ` MODEL_COMMANDS_PATH="${commandsPath}"` : ''} MODEL_COMMANDS=${maxCommands}`;
+    const replay = `MODEL_SEED=${details.seed} MODEL_PATH="${details.counterexamplePath}"${commandsPath ? ` MODEL_COMMANDS_PATH="${commandsPath}"` : ''} MODEL_COMMANDS=${maxCommands}${size ? ` MODEL_SIZE=${size}` : ''}`;
     throw new Error(`${fc.defaultReportMessage(details)}\n\nWhat broke: ${cause}\n\nReplay: ${replay} npm run soak:replay`);
   }
   return details;
