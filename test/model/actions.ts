@@ -360,9 +360,15 @@ export class Erase implements Action {
         }
         erasedAnswer = true;
       },
-      afterStep: (_m, touched) => {
+      afterStep: (m, touched) => {
         if (!erasedAnswer) return;
         for (const s of touched) if (names(s) && !s.erased) s.mayBeErased = true;
+        // A repeat stored beside an e-mail erasure that does not name it took effect before the
+        // erasure (an orphan, as one stored earlier) or after it (an original): either order is allowed.
+        if (this.by === 'email' && m.emailErasure) {
+          const beside = touched.filter((s) => !names(s)).map((s) => s.marker);
+          m.emailErasure = { erased: m.emailErasure.erased, untouched: new Set([...m.emailErasure.untouched, ...beside]) };
+        }
       },
     };
   }
