@@ -244,7 +244,7 @@ const settleRepeat = (m: Model, s: Submission, answer: Answer, context: StepCont
     expectAnswer(answer, [[401, 'Invalid API credentials']], context, what);
   } else if (s.erased?.role === 'person' && s.erased.hadLead && !context.concurrent) {
     expectAnswer(answer, [[409, 'Lead was erased']], context, what);
-  } else if (firstOk && !s.erased && !s.mayBeErased && !s.releases.some((r) => r.status === 200)) {
+  } else if (firstOk && !s.erased && !s.mayBeErased && !s.releases.some((r) => r.status === 200 || r.status === 503)) {
     // The answer already given, again, before any check that could answer differently (section 14);
     // beside an erasure, which may have erased it since, 409.
     expectAnswer(answer, [[200, 'Lead created successfully'], ...(context.concurrent ? [[409, 'Lead was erased'] as const] : [])], context, what);
