@@ -210,7 +210,12 @@ export class DynamoDbPersonData extends TableStore implements PersonDataStore {
 
   /** Another person's lead keeps everything but this number; its idempotency record's copy of the lead loses it too. */
   async #eraseAlternateNumber(item: Record<string, any>, ref: PersonRef, journal: Key): Promise<void> {
-    const number = item.alternate_number as string;
+    const number = item.alternate_number as string | undefined;
+    if (number === undefined) {
+      // The lead no longer holds the number (an erasure running beside this one took it): only this lookup item is left.
+      await this.#transact([{ Delete: { TableName: this.table, Key: { pk: ref.pk, sk: ref.sk } } }]);
+      return;
+    }
     const withoutNumber = await this.#idempotencyWrite(ref.idempotency_pk, item.id as string, (stored) => {
       if (typeof stored.lead !== 'string') return undefined;
       const { alternate_number: _erased, ...lead } = JSON.parse(stored.lead) as LeadRecord;
