@@ -6,7 +6,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { InvalidKeyOptionError, KeyAccountNotFoundError, KeyNotFoundError, KeyRevokedError } from './errors.ts';
-import { keyEndpoints, type ApiKeyGrant, type LeadSource } from './lead.ts';
+import { CALLS_KEY_ENDPOINT, keyEndpoints, type ApiKeyGrant, type KeyEndpoint } from './lead.ts';
 import type { AccountReader, ApiKeyRegistry, StoredApiKey } from './ports.ts';
 import { checkedChallenge, type ChallengeProvider, type ChallengeRequest, type ChallengeSecretCipher } from './challenge.ts';
 
@@ -23,7 +23,7 @@ export interface KeyAdminDependencies {
 /** The options a key may be created with; absent or null means "no limit". */
 export interface KeyOptions {
   readonly label?: string | null;
-  /** Endpoint names (`website`, `portala`, `portalb`, `social`). */
+  /** Endpoint names (`website`, `portala`, `portalb`, `social`, or `calls` alone). */
   readonly endpoints?: readonly string[] | null;
   /** Browser origins, `scheme://host[:port]`; a key with origins is a browser key, website only. */
   readonly origins?: readonly string[] | null;
@@ -44,7 +44,7 @@ export interface IssuedKey {
   readonly account_id: string;
   readonly label: string | null;
   /** null: every endpoint. */
-  readonly endpoints: readonly LeadSource[] | null;
+  readonly endpoints: readonly KeyEndpoint[] | null;
   /** null: not a browser key. */
   readonly origins: readonly string[] | null;
   /** null: never. */
@@ -58,7 +58,7 @@ export interface IssuedKey {
 export interface KeySummary {
   readonly key_id: string;
   readonly label: string | null;
-  readonly endpoints: readonly LeadSource[] | null;
+  readonly endpoints: readonly KeyEndpoint[] | null;
   readonly origins: readonly string[] | null;
   /** False once revoked, or once a rotation's grace has ended. */
   readonly active: boolean;
@@ -268,16 +268,20 @@ const checkedLabel = (label: string): string | null => {
   return trimmed;
 };
 
-const checkedEndpoints = (names: readonly string[]): LeadSource[] => {
-  const endpoints: LeadSource[] = [];
+const checkedEndpoints = (names: readonly string[]): KeyEndpoint[] => {
+  const endpoints: KeyEndpoint[] = [];
   for (const raw of names) {
     const name = raw.trim();
     if (!(keyEndpoints as readonly string[]).includes(name)) {
       throw new InvalidKeyOptionError('endpoints', `unknown endpoint ${JSON.stringify(raw)}: the endpoints are ${keyEndpoints.join(', ')}`);
     }
-    if (!endpoints.includes(name as LeadSource)) endpoints.push(name as LeadSource);
+    if (!endpoints.includes(name as KeyEndpoint)) endpoints.push(name as KeyEndpoint);
   }
   if (endpoints.length === 0) throw new InvalidKeyOptionError('endpoints', `name at least one endpoint of ${keyEndpoints.join(', ')}`);
+  // A calls key travels in the providers' URLs (CONTRACT.md section 13): it must open nothing else.
+  if (endpoints.includes(CALLS_KEY_ENDPOINT) && endpoints.length > 1) {
+    throw new InvalidKeyOptionError('endpoints', `a ${CALLS_KEY_ENDPOINT} key may only use the ${CALLS_KEY_ENDPOINT} endpoint, not ${endpoints.find((e) => e !== CALLS_KEY_ENDPOINT)}`);
+  }
   return endpoints;
 };
 

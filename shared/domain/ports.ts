@@ -5,7 +5,7 @@
 import type { KeyChallenge } from './challenge.ts';
 import type { LeadSubmission } from './create-lead.ts';
 import type { PersonHandle, PersonIdentifiers } from './person-data.ts';
-import type { AccountConfig, AccountSettings, ApiKeyGrant, Campaign, DuplicateSetting, LeadRecord, LeadSource, Project } from './lead.ts';
+import type { AccountConfig, AccountSettings, ApiKeyGrant, Campaign, DuplicateSetting, KeyEndpoint, LeadRecord, Project } from './lead.ts';
 
 export interface ApiKeyReader {
   /** The grant of an API key, looked up by the SHA-256 hex digest of the key. */
@@ -19,8 +19,8 @@ export interface StoredApiKey {
   /** False once revoked. */
   readonly active: boolean;
   readonly label: string | null;
-  /** null: every endpoint. */
-  readonly endpoints: readonly LeadSource[] | null;
+  /** null: every lead endpoint. */
+  readonly endpoints: readonly KeyEndpoint[] | null;
   /** Normalised origins; null: not a browser key. */
   readonly origins: readonly string[] | null;
   readonly expiresAt: string | null;
