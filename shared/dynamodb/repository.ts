@@ -7,12 +7,14 @@
  *   meta-pages.ts  Facebook pages and lead forms (Meta leads)  Config table
  *   people.ts      a person's lookup items, access and erasure Leads table
  *   google-forms.ts  Google Ads lead forms and their key hashes  Config table
+ *   call-numbers.ts  numbers connected to projects (calls)      Config table
  * Each module has the request path's class (all that the Lambda bundles carry) and an admin class
  * that extends it with what the admin CLI, the seed and the tests need.
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DynamoDbAccountReader, DynamoDbAccountStore } from './accounts.ts';
 import { DynamoDbApiKeyReader, DynamoDbApiKeyStore } from './api-keys.ts';
+import { DynamoDbCallNumberStore } from './call-numbers.ts';
 import { DynamoDbGoogleFormStore } from './google-forms.ts';
 import { DynamoDbMetaPageStore } from './meta-pages.ts';
 import { DynamoDbPersonData } from './people.ts';
@@ -53,6 +55,7 @@ export class DynamoDbRepository implements RequestPathStores {
   readonly metaPages: DynamoDbMetaPageStore;
   readonly people: DynamoDbPersonData;
   readonly googleForms: DynamoDbGoogleFormStore;
+  readonly callNumbers: DynamoDbCallNumberStore;
 
   /** `keyring`: the person lookup key; the container's (shared/person-keyring.ts) unless the caller reads it another way (the admin CLI against AWS). */
   constructor(db: DynamoDBDocumentClient, tables: TableNames, retry?: TransactionRetryPolicy, rejectionLog?: RejectionLogOptions, keyring: PersonKeyring = containerPersonKeyring()) {
@@ -63,5 +66,6 @@ export class DynamoDbRepository implements RequestPathStores {
     this.metaPages = new DynamoDbMetaPageStore(db, tables.config);
     this.people = new DynamoDbPersonData(db, tables.leads, keyring);
     this.googleForms = new DynamoDbGoogleFormStore(db, tables.config);
+    this.callNumbers = new DynamoDbCallNumberStore(db, tables.config);
   }
 }
