@@ -30,7 +30,7 @@ export interface LeadSubmission {
   readonly projectID: string;
   readonly campaignID: string;
   /** The endpoint's own optional fields that were given (notes, utm_*, platform, ...). */
-  readonly details: Readonly<Record<string, string>>;
+  readonly details: Readonly<Record<string, string | number>>;
 }
 
 export interface CreateLeadOptions {

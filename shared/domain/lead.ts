@@ -90,5 +90,5 @@ export interface LeadRecord {
   readonly parent_lead_id: string | null;
   readonly created_at: string;
   /** Every optional endpoint field that was given, under its request name. */
-  readonly [endpointField: string]: string | boolean | null | undefined;
+  readonly [endpointField: string]: string | number | boolean | null | undefined;
 }

@@ -171,6 +171,9 @@ export interface Rejection {
   readonly person?: PersonIdentifiers;
   /** Google Ads lead forms (endpoint `google_ads`): the lead id of Google's delivery. */
   readonly google_lead_id?: string;
+  /** Calls to a project's number (endpoint `call`): the telephony provider and its call id. */
+  readonly provider?: string;
+  readonly call_id?: string;
 }
 
 export interface RejectionLog {
@@ -180,6 +183,12 @@ export interface RejectionLog {
    * minute).
    */
   record(accountId: string, rejection: Rejection, guard?: GoogleFormGuard): Promise<void>;
+  /**
+   * Keeps the rejection once per claim (a platform's delivery id, platform-leads.ts): the record and
+   * the claim are one write, so of repeated or simultaneous deliveries of one id at most one record is
+   * kept, and none when the claim was taken before (by a lead or a record): `already_decided`.
+   */
+  recordOnce(accountId: string, rejection: Rejection, claim: IdempotencyClaim): Promise<'recorded' | 'already_decided'>;
 }
 
 /** A rejection record as it is read back. */

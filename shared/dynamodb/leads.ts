@@ -15,7 +15,8 @@ import { checkGoogleFormGuard, googleFormGuardCheck } from './google-forms.ts';
 import { currentDeadline, keepingBack } from '../deadline.ts';
 import { asServiceFailure, RETRY_AFTER_SECONDS } from './failures.ts';
 import { LEAD_ITEM_TYPE, leadRecordOf } from './lead-items.ts';
-import { cancellationReasons, epochSeconds, orUnavailable, putAll, queryAll, readBackTime, sha256, TableStore, type CancellationReason } from './requests.ts';
+import { idempotencyClaimPut, idempotencyPk } from './idempotency-items.ts';
+import { cancellationReasons, orUnavailable, putAll, queryAll, readBackTime, TableStore, type CancellationReason } from './requests.ts';
 
 export { READ_BACK_RESERVE_MS } from './requests.ts';
 
@@ -29,11 +30,7 @@ export interface TransactionRetryPolicy {
 /** Pinned by test/reliability/faults-below-the-sdk.test.ts: five attempts of a conflicting transaction. */
 export const DEFAULT_RETRY: TransactionRetryPolicy = { attempts: 5, baseDelayMs: 20 };
 
-/** How long an idempotency key holds unless its claim says otherwise. */
-const IDEMPOTENCY_SECONDS = 24 * 60 * 60;
-
 const projectPk = (accountId: string, projectId: string) => `LEADS#${accountId}#${projectId}`;
-const idempotencyPk = (accountId: string, key: string) => `IDEMPOTENCY#${accountId}#${sha256(key)}`;
 
 /** The request path's lead writes: what the Lambda bundles carry. */
 export class DynamoDbLeadStore extends TableStore implements LeadStore {
@@ -187,24 +184,8 @@ export class DynamoDbLeadStore extends TableStore implements LeadStore {
    * The idempotency record of a key: written only if the key is unused (or expired, since DynamoDB's
    * TTL deletes lazily), holding the lead so a retry is answered with it without another read.
    */
-  #idempotencyPut(accountId: string, lead: LeadRecord, { key, requestHash, ttlSeconds = IDEMPOTENCY_SECONDS }: IdempotencyClaim) {
-    return {
-      Put: {
-        TableName: this.table,
-        Item: {
-          pk: idempotencyPk(accountId, key),
-          sk: 'IDEMPOTENCY',
-          item_type: 'idempotency_key',
-          request_hash: requestHash,
-          lead: JSON.stringify(lead),
-          created_at: lead.created_at,
-          expires_at: epochSeconds(lead.created_at) + ttlSeconds,
-        },
-        ConditionExpression: 'attribute_not_exists(pk) OR expires_at < :now',
-        ExpressionAttributeValues: { ':now': epochSeconds(lead.created_at) },
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
-      },
-    };
+  #idempotencyPut(accountId: string, lead: LeadRecord, claim: IdempotencyClaim) {
+    return idempotencyClaimPut(this.table, accountId, claim, lead.created_at, { lead: JSON.stringify(lead) });
   }
 
   // ---- internals -----------------------------------------------------------------------------

@@ -17,13 +17,21 @@ import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand, type Dynam
 import { ulidAt, ulidsAt } from '../domain/lead-id.ts';
 import type { PersonKeyring } from '../domain/person-data.ts';
 import { boundedRejection, REJECTION_DAYS } from '../domain/rejections.ts';
-import type { GoogleFormGuard, Rejection, RejectionLog } from '../domain/ports.ts';
+import type { GoogleFormGuard, IdempotencyClaim, Rejection, RejectionLog } from '../domain/ports.ts';
+import { ServiceUnavailableError } from '../domain/errors.ts';
+import { currentDeadline } from '../deadline.ts';
+import { idempotencyClaimPut } from './idempotency-items.ts';
 import { checkGoogleFormGuard, googleFormGuardCheck } from './google-forms.ts';
 import { rejectionReasonIndex } from './tables.ts';
 import { containerPersonKeyring } from '../person-keyring.ts';
 import { rejectionLookups } from './people.ts';
 import { cancellationReasons, epochSeconds, orUnavailable, putAll, TableStore, writeOrReadBack } from './requests.ts';
-import { asServiceFailure } from './failures.ts';
+import { asServiceFailure, RETRY_AFTER_SECONDS } from './failures.ts';
+
+/** Attempts of a claimed record's transaction cancelled for a conflict, as many as a lead's (leads.ts DEFAULT_RETRY). */
+const CLAIMED_RECORD_RETRY = { attempts: 5, baseDelayMs: 20 };
+/** Why a cancelled transaction may succeed later: a 503, never a 500. */
+const BUSY_REASONS = new Set(['TransactionConflict', 'ThrottlingError', 'ProvisionedThroughputExceeded']);
 
 export const REJECTION_SECONDS = REJECTION_DAYS * 24 * 60 * 60;
 /** Partition keys per account: each takes up to 1,000 writes a second, so 8 of them take a flood of 8 KiB records at ~1,000 a second. */
@@ -146,6 +154,40 @@ export class DynamoDbRejectionLog extends TableStore implements RejectionLog {
         return Item !== undefined;
       },
     );
+  }
+
+  /**
+   * The record, its lookup items and the delivery's claim (idempotency-items.ts) in one transaction:
+   * kept only if the claim is unused. A claim taken already (by a lead, or by this record's twin)
+   * keeps nothing. A conflict with a concurrent writer is retried while the request has time, as a
+   * lead's write is; past that, or on an outage, 503 (CONTRACT.md section 14), and the provider's
+   * retry finds the claim if this write was applied after all.
+   */
+  async recordOnce(accountId: string, { person, ...rejection }: Rejection, claim: IdempotencyClaim): Promise<'recorded' | 'already_decided'> {
+    const createdAt = new Date(rejection.at);
+    const id = this.#ids(createdAt.getTime());
+    const record = this.#item(accountId, id, createdAt.toISOString(), boundedRejection(rejection));
+    const lookups = await rejectionLookups(this.#keyring, this.table, accountId, { pk: record.pk, sk: record.sk }, person, record.expires_at);
+    const item = { ...record, ...(lookups.personRefs.length > 0 && { person_refs: lookups.personRefs }) };
+    const claimPut = idempotencyClaimPut(this.table, accountId, claim, createdAt.toISOString(), { rejection_id: id });
+    const items = [{ Put: { TableName: this.table, Item: item } }, ...lookups.puts, claimPut];
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.db.send(new TransactWriteCommand({ TransactItems: items as NonNullable<TransactWriteCommandInput['TransactItems']> }));
+        return 'recorded';
+      } catch (error) {
+        const reasons = cancellationReasons(error);
+        if (reasons?.[items.length - 1]?.Code === 'ConditionalCheckFailed') return 'already_decided';
+        const conflict = reasons?.some((reason) => reason.Code === 'TransactionConflict') === true;
+        const delay = Math.random() * CLAIMED_RECORD_RETRY.baseDelayMs * 2 ** (attempt - 1);
+        if (conflict && attempt < CLAIMED_RECORD_RETRY.attempts && (currentDeadline()?.allows(delay) ?? true)) {
+          await new Promise((resolve) => setTimeout(resolve, delay));
+          continue;
+        }
+        if (reasons?.some((reason) => BUSY_REASONS.has(reason.Code ?? ''))) throw new ServiceUnavailableError(RETRY_AFTER_SECONDS, { cause: error });
+        throw asServiceFailure(error);
+      }
+    }
   }
 
   /** One counter item per key and minute: the records not stored, in all and per reason. */

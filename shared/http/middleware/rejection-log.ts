@@ -32,8 +32,8 @@ export interface Refusal {
   readonly fields: Readonly<Record<string, unknown>>;
   /** A quarantine: the validated submission, kept whole so a person can release it. */
   readonly submission?: LeadSubmission;
-  /** The ad platform's id of the lead that was refused (Google Ads lead forms). */
-  readonly platformIds?: Pick<Rejection, 'google_lead_id'>;
+  /** The platform's id of the lead that was refused (Google Ads lead forms; a call's provider and call id). */
+  readonly platformIds?: Pick<Rejection, 'google_lead_id' | 'provider' | 'call_id'>;
 }
 
 /** Records a refusal for the request's account; a failure to record is logged, never answered. */
