@@ -154,5 +154,22 @@ export const googleAdsRoute: GoogleAdsRoute = {
   entry: 'functions/google-ads/handler.ts',
 };
 
+/**
+ * Calls to a project's number (CONTRACT.md section 13): each telephony provider calls its own path,
+ * `{provider}` one of the provider table's names (shared/calls/providers.ts), with GET (Exotel's
+ * Passthru) or POST.
+ */
+export interface CallWebhookRoute {
+  readonly path: string;
+  readonly methods: readonly ('GET' | 'POST')[];
+  readonly entry: string;
+}
+
+export const callWebhookRoute: CallWebhookRoute = {
+  path: '/api/call-lead-webhook/{provider}',
+  methods: ['GET', 'POST'],
+  entry: 'functions/call-lead-webhook/handler.ts',
+};
+
 /** The worker's handler module (an SQS event source, not a route). */
 export const metaWorkerEntry = 'functions/meta-worker/handler.ts';

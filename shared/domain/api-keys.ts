@@ -214,6 +214,16 @@ export const normaliseOrigin = (text: string): string | undefined => {
   }
 };
 
+/**
+ * Whether a key may post to an endpoint: one of its endpoints, or any lead endpoint for a key without
+ * endpoints. The call webhook takes only a key limited to `calls` alone (CONTRACT.md section 13), so
+ * a full key never travels in a provider's URL.
+ */
+export const keyAllowsEndpoint = (grant: Pick<ApiKeyGrant, 'endpoints'>, endpoint: KeyEndpoint): boolean =>
+  endpoint === CALLS_KEY_ENDPOINT
+    ? grant.endpoints?.length === 1 && grant.endpoints[0] === CALLS_KEY_ENDPOINT
+    : grant.endpoints === undefined || grant.endpoints.includes(endpoint);
+
 /** Whether a key stopped working at `now`: expired, or at the end of a rotation's grace. */
 export const keyHasLapsed = (grant: Pick<ApiKeyGrant, 'expiresAt' | 'graceEndsAt'>, now: Date): boolean => {
   const at = now.toISOString();

@@ -1,5 +1,5 @@
 import type { MiddlewareObj } from '@middy/core';
-import { normaliseOrigin } from '../../domain/api-keys.ts';
+import { keyAllowsEndpoint, normaliseOrigin } from '../../domain/api-keys.ts';
 import { DryRunNotAllowedError, KeyNotAllowedOnEndpointError, OriginNotAllowedError } from '../../domain/errors.ts';
 import type { KeyEndpoint } from '../../domain/lead.ts';
 import { header, type LeadContext, type LeadEvent, type LeadResponse } from '../lambda.ts';
@@ -14,7 +14,7 @@ import { dryRunRequested } from './submission-options.ts';
 export const keyScope = (endpoint: KeyEndpoint): MiddlewareObj<LeadEvent, LeadResponse, Error, LeadContext> => ({
   before: ({ event, context }) => {
     const key = context.account!.key;
-    if (key.endpoints && !key.endpoints.includes(endpoint)) throw new KeyNotAllowedOnEndpointError();
+    if (!keyAllowsEndpoint(key, endpoint)) throw new KeyNotAllowedOnEndpointError();
     if (!key.origins) return;
     const origin = header(event, 'origin');
     const normalised = origin === undefined ? undefined : normaliseOrigin(origin.trim());
