@@ -47,7 +47,10 @@ export type AdminOperation =
   | 'connectGoogleForm'
   | 'listGoogleForms'
   | 'removeGoogleForm'
-  | 'rotateGoogleFormKey';
+  | 'rotateGoogleFormKey'
+  | 'connectCallNumber'
+  | 'listCallNumbers'
+  | 'removeCallNumber';
 
 export interface AdminRoute {
   readonly method: 'GET' | 'PUT' | 'POST' | 'DELETE';
@@ -81,6 +84,9 @@ export const adminRoutes: readonly AdminRoute[] = [
   { method: 'GET', path: '/admin/v1/accounts/{accountId}/google-forms', operation: 'listGoogleForms' },
   { method: 'DELETE', path: '/admin/v1/accounts/{accountId}/google-forms/{formId}', operation: 'removeGoogleForm' },
   { method: 'POST', path: '/admin/v1/accounts/{accountId}/google-forms/{formId}/rotate-key', operation: 'rotateGoogleFormKey' },
+  { method: 'PUT', path: '/admin/v1/accounts/{accountId}/call-numbers/{number}', operation: 'connectCallNumber' },
+  { method: 'GET', path: '/admin/v1/accounts/{accountId}/call-numbers', operation: 'listCallNumbers' },
+  { method: 'DELETE', path: '/admin/v1/accounts/{accountId}/call-numbers/{number}', operation: 'removeCallNumber' },
 ];
 
 /** API Gateway's route key, which it hands the function as `routeKey`. */

@@ -4,6 +4,7 @@
  * lines (kept alphabetical, so branches adding modules touch different lines), their verbs in the
  * module's own order. A verb name used by two modules fails at start (scripts/admin.ts).
  */
+export { default as callNumbers } from './call-numbers.ts';
 export { default as configuration } from './configuration.ts';
 export { default as events } from './events.ts';
 export { default as googleForms } from './google-forms.ts';
