@@ -1,5 +1,5 @@
 /**
- * The lead intake service in one stack: tables, four lead functions, the HTTP API, Google Ads lead forms,
+ * The lead intake service in one stack: tables, four lead functions, the HTTP API, Google Ads lead forms, calls to project numbers,
  * the Lead Created event pipeline, monitoring, and Meta Lead Ads (webhook, queue, worker). Environment-agnostic; every operator setting is a prop or a context value
  * (lib/settings.ts).
  */
@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { CfnOutput, Stack, Tags, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { ADMIN_BASE_PATH, adminEntry, adminRoutes, leadRoutes, runtimeSettings, type EndpointName } from '../shared/routes.ts';
+import { CallLeadWebhook } from './constructs/call-lead-webhook.ts';
 import { GoogleAdsLeadForms } from './constructs/google-ads-lead-forms.ts';
 import { LeadApi } from './constructs/lead-api.ts';
 import { LeadEvents } from './constructs/lead-events.ts';
@@ -110,6 +111,17 @@ export class LeadIntakeStack extends Stack {
       configCacheTtlSeconds: settings.configCacheTtlSeconds,
     });
 
+    const calls = new CallLeadWebhook(this, 'CallLeadWebhook', {
+      stage: settings.stage,
+      projectRoot,
+      api,
+      tables,
+      throttle: { rateLimit: settings.callsThrottlingRateLimit, burstLimit: settings.callsThrottlingBurstLimit },
+      memorySize: settings.memorySize,
+      logRetentionDays: settings.logRetentionDays,
+      configCacheTtlSeconds: settings.configCacheTtlSeconds,
+    });
+
     // The Lead Created pipe's enrichment step: no table access, no environment; it only reshapes records.
     const enrichment = new LeadFunction(this, 'LeadEventsEnrichment', {
       entry: path.join(projectRoot, 'functions/lead-events/handler.ts'),
@@ -139,7 +151,7 @@ export class LeadIntakeStack extends Stack {
     const monitoring = new Monitoring(this, 'Monitoring', {
       dashboardName: `lead-intake-${settings.stage}`,
       api: api.api,
-      functions: { ...lambdas, googleAds: google.webhook.function, admin: admin.function, leadEvents: enrichment.function },
+      functions: { ...lambdas, googleAds: google.webhook.function, calls: calls.webhook.function, admin: admin.function, leadEvents: enrichment.function },
       tables: { Config: tables.config, Leads: tables.leads },
       pipes: events.pipes,
       deadLetterQueue: events.deadLetterQueue,
