@@ -35,7 +35,7 @@ export class CallLeadWebhook extends Construct {
     this.webhook = new LeadFunction(this, 'Webhook', {
       entry: path.join(props.projectRoot, callWebhookRoute.entry),
       projectRoot: props.projectRoot,
-      description: `Lead intake ${props.stage}: calls to project numbers, ${callWebhookRoute.methods.join('|')} ${callWebhookRoute.path}`,
+      description: `Lead intake ${props.stage}: calls to project numbers, ${callWebhookRoute.methods.join(' and ')} ${callWebhookRoute.path}`,
       memorySize: props.memorySize,
       logRetentionDays: props.logRetentionDays,
       environment: {

@@ -12,7 +12,6 @@
  * is ignored and not recorded. A database outage propagates (503), and the provider's retry stores
  * the call once.
  */
-import * as v from 'valibot';
 import type { AccountView } from '../domain/account-directory.ts';
 import { CallIdentifierTooLongError, CallNumberNotConnectedError } from '../domain/call-errors.ts';
 import type { CallNumberConnection, CallNumberDirectory } from '../domain/call-numbers.ts';
@@ -53,19 +52,8 @@ export type CallOutcome =
   /** An earlier delivery of this call id decided already (a lead or a record): nothing changed. */
   | { readonly kind: 'already_decided' };
 
-/** Section 2's rules for the common fields; the call's own fields, read by the provider table's rules already. */
-const callLeadFields = {
-  ...commonLeadFields,
-  call_id: v.pipe(v.string(), v.minLength(1, 'call_id is required'), v.maxLength(CALL_ID_MAX, `call_id must be at most ${CALL_ID_MAX} characters`)),
-  call_number: v.optional(v.string()),
-  call_outcome: v.optional(v.picklist(['answered', 'missed'])),
-  call_status: v.optional(v.string()),
-  call_duration_seconds: v.optional(v.string()),
-  call_started_at: v.optional(v.string()),
-  call_recording_url: v.optional(v.string()),
-  call_agent_number: v.optional(v.string()),
-};
-const validateCallFields = leadFieldValidator(callLeadFields, 'ignore');
+/** Section 2's rules for the common fields; the call's own fields were read by the provider table's rules already. */
+const validateCommonFields = leadFieldValidator(commonLeadFields, 'ignore');
 
 /** Call leads as lead submissions: their source, and the provider as a sub source of their own (never checked against the account). */
 const callSource = (provider: string) => ({ source: 'call' as const, subSource: () => ({ kind: 'of_source' as const, name: provider }) });
@@ -134,7 +122,8 @@ export const receiveCall = async (call: CallDelivery, account: AccountView, requ
   if (!connection) return refuse(new CallNumberNotConnectedError(), { call_number: call.callNumber });
 
   try {
-    request.fields = validateCallFields(callLeadFieldsOf(call, connection));
+    const fields = callLeadFieldsOf(call, connection);
+    request.fields = { ...validateCommonFields(fields), ...Object.fromEntries(Object.entries(fields).filter(([name]) => name.startsWith('call_'))) };
     const { lead, replayed } = await createLead(callSubmission(call.provider, request.fields), account, deps, { idempotency: claim! });
     return { kind: 'created', lead, replayed };
   } catch (error) {

@@ -16,10 +16,10 @@ describe('Bundling the functions', () => {
       const { app, template } = synthesize({ bundle: true, outdir });
       app.synth();
       const functions = Object.values(resources(template, 'AWS::Lambda::Function'));
-      // Four lead functions, Google Ads lead forms, the admin function, the Lead Created enrichment function, the Meta webhook and worker.
-      expect(functions).toHaveLength(9);
+      // Four lead functions, Google Ads lead forms, calls, the admin function, the Lead Created enrichment function, the Meta webhook and worker.
+      expect(functions).toHaveLength(10);
       const hashes = new Map(functions.map((fn) => [String(fn.Properties!.Code.S3Key).replace(/\.zip$/, ''), String(fn.Properties!.Description)]));
-      expect(hashes.size).toBe(9);
+      expect(hashes.size).toBe(10);
       for (const [hash, description] of hashes) {
         const bundle = path.join(outdir, `asset.${hash}`, 'index.mjs');
         expect(statSync(bundle).size).toBeGreaterThan(1_000);

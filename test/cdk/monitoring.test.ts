@@ -18,9 +18,9 @@ describe('Monitoring', () => {
     expect(rate[0]!.Threshold).toBe(5);
   });
 
-  test('alarms on errors and on throttles of each function: the four lead functions, Google Ads lead forms, the admin and the events enrichment', () => {
-    expect(alarms.filter((a) => a.MetricName === 'Errors' && a.Namespace === 'AWS/Lambda')).toHaveLength(7);
-    expect(alarms.filter((a) => a.MetricName === 'Throttles' && a.Namespace === 'AWS/Lambda')).toHaveLength(7);
+  test('alarms on errors and on throttles of each function: the four lead functions, Google Ads lead forms, calls, the admin and the events enrichment', () => {
+    expect(alarms.filter((a) => a.MetricName === 'Errors' && a.Namespace === 'AWS/Lambda')).toHaveLength(8);
+    expect(alarms.filter((a) => a.MetricName === 'Throttles' && a.Namespace === 'AWS/Lambda')).toHaveLength(8);
   });
 
   test('alarms on throttled reads and writes of each table', () => {
@@ -38,8 +38,8 @@ describe('Monitoring', () => {
   });
 
   test('sends every alarm, and its recovery, to the alarm topic', () => {
-    // 20: the Lead Erased pipe's failed executions have their own alarm (CONTRACT.md section 12).
-    expect(alarms).toHaveLength(20);
+    // 22: the Lead Erased pipe's failed executions have their own alarm (CONTRACT.md section 12), and calls have their function's two.
+    expect(alarms).toHaveLength(22);
     for (const alarm of alarms) {
       expect(alarm.AlarmActions).toEqual([{ Ref: topicId }]);
       expect(alarm.OKActions).toEqual([{ Ref: topicId }]);
