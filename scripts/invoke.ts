@@ -1,5 +1,5 @@
 /**
- * `npm run invoke -- <website|portala|portalb|social|meta|google-ads> <event.json> [<event.json> ...]`: runs one real
+ * `npm run invoke -- <website|portala|portalb|social|meta|google-ads|calls> <event.json> [<event.json> ...]`: runs one real
  * handler in-process on API Gateway (HTTP API, payload 2.0) event files, in order, and prints each
  * response as the handler returned it. `meta` is the Meta webhook: its leadgen changes then go through
  * the worker in-process, as under `npm start` (scripts/local/meta.ts), before the next event.
@@ -23,7 +23,7 @@ import { createDocumentClient, createDynamoDbClient } from '../shared/dynamodb/c
 import { DynamoDbRepository } from '../shared/dynamodb/repository.ts';
 import { runtimeSettings } from '../shared/routes.ts';
 import { startDynamoDbLocal, type RunningDynamoDbLocal } from './dynamodb-local.ts';
-import { DEFAULT_SEED_FILE, describeError, endpointNames, ensureTables, functionTimeoutMs, loadGoogleAdsHandler, loadHandlers, localTableNames } from './local/environment.ts';
+import { DEFAULT_SEED_FILE, describeError, endpointNames, ensureTables, functionTimeoutMs, loadCallWebhookHandler, loadGoogleAdsHandler, loadHandlers, localTableNames } from './local/environment.ts';
 import { applySeed, readSeedFile } from './local/seed.ts';
 import { startLocalMeta, type LocalMeta } from './local/meta.ts';
 
@@ -31,7 +31,9 @@ import { startLocalMeta, type LocalMeta } from './local/meta.ts';
 const META = 'meta';
 /** The Google Ads lead form webhook's name on the command line. */
 const GOOGLE_ADS = 'google-ads';
-const invokable = [...endpointNames, META, GOOGLE_ADS];
+/** The call webhook's name on the command line (its events name their provider in the path). */
+const CALLS = 'calls';
+const invokable = [...endpointNames, META, GOOGLE_ADS, CALLS];
 
 export interface InvokeIo {
   readonly env: NodeJS.ProcessEnv;
@@ -46,6 +48,7 @@ const USAGE = `Usage: npm run invoke -- <${invokable.join('|')}> <event.json> [<
   FUNCTION_TIMEOUT_SECONDS (default 10), as in Lambda. Example events are in events/.
   meta runs the Meta webhook, then its leadgen changes through the worker (META_APP_SECRET, META_VERIFY_TOKEN
   and META_GRAPH_API_URL as for npm start). google-ads runs the Google Ads lead form webhook.
+  calls runs the call webhook (each event names its provider: events/exotel-passthru.json, events/knowlarity-call.json).
 `;
 
 /** Reads an event file: an API Gateway HTTP API event (payload format 2.0). */
@@ -99,6 +102,9 @@ export const runInvoke = async (argv: readonly string[], io: InvokeIo): Promise<
     } else if (endpoint === GOOGLE_ADS) {
       await loadHandlers(databaseEndpoint, tables, 'social');
       handler = await loadGoogleAdsHandler();
+    } else if (endpoint === CALLS) {
+      await loadHandlers(databaseEndpoint, tables, 'social');
+      handler = await loadCallWebhookHandler();
     } else {
       handler = (await loadHandlers(databaseEndpoint, tables, endpoint as EndpointName))[endpoint as EndpointName]!;
     }

@@ -25,10 +25,12 @@ import * as path from 'node:path';
 import type { Server } from 'node:http';
 import { createDocumentClient, createDynamoDbClient } from '../shared/dynamodb/client.ts';
 import { DynamoDbRepository } from '../shared/dynamodb/repository.ts';
-import { ADMIN_BASE_PATH, googleAdsRoute, leadRoutes, metaWebhookRoute, runtimeSettings } from '../shared/routes.ts';
+import { ADMIN_BASE_PATH, callWebhookRoute, googleAdsRoute, leadRoutes, metaWebhookRoute, runtimeSettings } from '../shared/routes.ts';
+import { callProviders } from '../shared/calls/providers.ts';
+import { CALLS_KEY_ENDPOINT } from '../shared/domain/lead.ts';
 import { JavaMissingError, startDynamoDbLocal, type RunningDynamoDbLocal } from './dynamodb-local.ts';
 import { adminCredentialsFrom, adminCredentialSettings, DEFAULT_ADMIN_CREDENTIALS, type AdminCredentials } from './local/admin-auth.ts';
-import { DEFAULT_SEED_FILE, describeDatabaseFailure, describeError, ensureTables, functionTimeoutMs, loadAdminHandler, loadGoogleAdsHandler, loadHandlers, localTableNames, type LeadHandlers } from './local/environment.ts';
+import { DEFAULT_SEED_FILE, describeDatabaseFailure, describeError, ensureTables, functionTimeoutMs, loadAdminHandler, loadCallWebhookHandler, loadGoogleAdsHandler, loadHandlers, localTableNames, type LeadHandlers } from './local/environment.ts';
 import { createLocalServer } from './local/http-server.ts';
 import { startLeadStreamReader, webhookSender, type LeadStreamReader, type WebhookSender } from './local/lead-events.ts';
 import { startLocalMeta } from './local/meta.ts';
@@ -141,6 +143,24 @@ const adminBanner = (baseUrl: string, credentials: AdminCredentials, region: str
   `  secret access key: ${credentials.secretAccessKey === DEFAULT_ADMIN_CREDENTIALS.secretAccessKey ? credentials.secretAccessKey : `from ${adminCredentialSettings.secretAccessKey}`}`,
 ];
 
+/**
+ * The call webhook's line, and with a calls key and a number of one account in the seed, an Exotel
+ * Passthru call to try (the key in the query string, as Exotel sends it).
+ */
+const callsBanner = (baseUrl: string, seed: Seed): string[] => {
+  const path = callWebhookRoute.path.replace('{provider}', `{${callProviders.map((provider) => provider.name).join('|')}}`);
+  const lines = [
+    `Call webhook:        ${baseUrl}${path} (GET or POST, a key limited to calls in x-api-key or ?key=: ${seed.callNumbers?.length ?? 0} number(s) in the seed; npm run admin -- add-call-number)`,
+  ];
+  const key = seed.apiKeys.find((k) => k.active && k.options.endpoints?.length === 1 && k.options.endpoints[0] === CALLS_KEY_ENDPOINT);
+  const number = key && seed.callNumbers?.find((n) => n.accountId === key.accountId);
+  if (key && number) {
+    const query = new URLSearchParams({ key: key.key, CallSid: 'demo-call-1', CallFrom: '09876500004', CallTo: `0${number.number}`, CallType: 'completed', DialCallDuration: '42', Direction: 'incoming' });
+    lines.push(`  try a call:        curl -s ${shellQuote(`${baseUrl}${callWebhookRoute.path.replace('{provider}', 'exotel')}?${query}`)}`);
+  }
+  return lines;
+};
+
 const banner = (baseUrl: string, dynamodb: string, storage: string, seedFile: string, seed: Seed, admin: string[]): string => {
   const lines = [
     '',
@@ -173,6 +193,7 @@ const banner = (baseUrl: string, dynamodb: string, storage: string, seedFile: st
   lines.push(
     `Meta webhook:        ${baseUrl}${metaWebhookRoute.path} (GET verification, signed POST; leads read from ${process.env.META_GRAPH_API_URL || 'graph.facebook.com'})`,
     `Google Ads webhook:  ${baseUrl}${googleAdsRoute.path} (POST, each form with its own key: ${seed.googleForms?.length ?? 0} form(s) in the seed; npm run admin -- add-google-form)`,
+    ...callsBanner(baseUrl, seed),
   );
   lines.push(...admin, '', 'Ctrl-C stops the service and its database.', '');
   return lines.join('\n');
@@ -273,6 +294,7 @@ const main = async () => {
     functionTimeoutMs: requestTimeoutMs,
     metaWebhook: meta.webhook,
     googleAds: await loadGoogleAdsHandler(),
+    calls: await loadCallWebhookHandler(),
     admin: { handler: await loadAdminHandler(), credentials: adminCredentials, ...(region && { region }) },
     onHandlerError: (error) => process.stderr.write(`npm start: a handler failed: ${describeError(error)}\n`),
   });

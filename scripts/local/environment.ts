@@ -10,7 +10,7 @@ import { NETWORK_MESSAGE, type ErrorShape } from '../../shared/dynamodb/failures
 import type { TableNames } from '../../shared/dynamodb/repository.ts';
 import { configTable, leadsTable } from '../../shared/dynamodb/tables.ts';
 import type { LeadContext, LeadEvent, LeadResponse } from '../../shared/http/lambda.ts';
-import { adminEntry, FUNCTION_TIMEOUT_SECONDS, googleAdsRoute, leadRoutes, runtimeSettings, type EndpointName } from '../../shared/routes.ts';
+import { adminEntry, callWebhookRoute, FUNCTION_TIMEOUT_SECONDS, googleAdsRoute, leadRoutes, runtimeSettings, type EndpointName } from '../../shared/routes.ts';
 
 /** Repository root: route entries (shared/routes.ts) and the default seed are relative to it. */
 export const projectRoot = path.resolve(import.meta.dirname, '..', '..');
@@ -86,6 +86,10 @@ export const loadAdminHandler = async (): Promise<LambdaHandler> =>
 /** The Google Ads lead form webhook's handler, loaded like the lead handlers (after `loadHandlers` set the environment). */
 export const loadGoogleAdsHandler = async (): Promise<LambdaHandler> =>
   ((await import(path.join(projectRoot, googleAdsRoute.entry))) as { handler: LambdaHandler }).handler;
+
+/** The call webhook's handler, loaded like the lead handlers (after `loadHandlers` set the environment). */
+export const loadCallWebhookHandler = async (): Promise<LambdaHandler> =>
+  ((await import(path.join(projectRoot, callWebhookRoute.entry))) as { handler: LambdaHandler }).handler;
 
 /** A one-line description of an error, for a terminal: no stack trace. */
 export const describeError = (error: unknown, databaseEndpoint?: string): string => {

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { apiGatewayEvent, lambdaContext } from '../../shared/http/api-gateway-event.ts';
 import type { LeadContext } from '../../shared/http/lambda.ts';
-import { ADMIN_BASE_PATH, FUNCTION_TIMEOUT_SECONDS, googleAdsRoute, leadRoutes, matchAdminPath, metaWebhookRoute, routeKeyOf, type LeadRoute } from '../../shared/routes.ts';
+import { ADMIN_BASE_PATH, callWebhookRoute, FUNCTION_TIMEOUT_SECONDS, googleAdsRoute, leadRoutes, matchAdminPath, metaWebhookRoute, routeKeyOf, type LeadRoute } from '../../shared/routes.ts';
 import { isSignedByAdmin, type AdminCredentials } from './admin-auth.ts';
 import type { LambdaHandler, LeadHandlers } from './environment.ts';
 import { serveDocs } from './docs-routes.ts';
@@ -35,6 +35,8 @@ export interface LocalServerOptions {
   readonly metaWebhook?: LambdaHandler;
   /** The Google Ads lead form webhook's handler (POST on its path), when the server serves it. */
   readonly googleAds?: LambdaHandler;
+  /** The call webhook's handler (GET and POST on its path, for each provider), when the server serves it. */
+  readonly calls?: LambdaHandler;
   readonly admin?: LocalAdminApi;
   /** Called when a handler throws (it should never: the envelope middleware answers every error). */
   readonly onHandlerError?: (error: unknown) => void;
@@ -146,11 +148,23 @@ const serveAdmin = async (admin: LocalAdminApi | undefined, method: string, path
   response.end(payload);
 };
 
+/** The `{provider}` segment of a call webhook path (`/api/call-lead-webhook/exotel`), decoded; undefined for any other path. */
+const callProviderIn = (pathname: string): string | undefined => {
+  const prefix = callWebhookRoute.path.slice(0, callWebhookRoute.path.indexOf('{provider}'));
+  const segment = pathname.startsWith(prefix) ? pathname.slice(prefix.length) : '';
+  if (segment === '' || segment.includes('/')) return undefined;
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+};
+
 /** `127.0.0.1:PORT`, `localhost:PORT` or `[::1]:PORT`, the port being the one the request came in on. */
 export const isLoopbackHost = (host: string | undefined, port: number | undefined): boolean =>
   host !== undefined && port !== undefined && [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`].includes(host.toLowerCase());
 
-export const createLocalServer = ({ handlers, metaWebhook, googleAds, admin, functionTimeoutMs = FUNCTION_TIMEOUT_SECONDS * 1000, onHandlerError }: LocalServerOptions): Server =>
+export const createLocalServer = ({ handlers, metaWebhook, googleAds, calls, admin, functionTimeoutMs = FUNCTION_TIMEOUT_SECONDS * 1000, onHandlerError }: LocalServerOptions): Server =>
   createServer(async (request, response) => {
     /** The function behind a path that API Gateway routes to a lead function: an endpoint's, or Google Ads lead forms'. */
     const routeTarget = (pathname: string): { name: string; handler: LambdaHandler; methods: string[] } | undefined => {
@@ -193,6 +207,27 @@ export const createLocalServer = ({ handlers, metaWebhook, googleAds, admin, fun
           requestId: randomUUID(),
         });
         return await answerInTime('lead-intake-meta-webhook', metaWebhook, event);
+      }
+      const provider = calls && callProviderIn(pathname);
+      if (calls && provider !== undefined) {
+        if (!(callWebhookRoute.methods as readonly string[]).includes(method)) {
+          request.resume();
+          return json(response, 405, { status: false, message: 'Method not allowed' }, { allow: callWebhookRoute.methods.join(', ') });
+        }
+        const body = bodyOf(await readBody(request, MAX_READ_BYTES));
+        // As API Gateway hands a route with a path parameter on: its template as route key, the parameter decoded.
+        const event = apiGatewayEvent({
+          method,
+          path: pathname,
+          routeKey: `${method} ${callWebhookRoute.path}`,
+          pathParameters: { provider },
+          rawQueryString: search.slice(1),
+          headers: headersOf(request),
+          ...(body !== undefined && { body }),
+          sourceIp: (request.socket.remoteAddress ?? '127.0.0.1').replace(/^::ffff:/, ''),
+          requestId: randomUUID(),
+        });
+        return await answerInTime('lead-intake-call-lead-webhook', calls, event);
       }
       if (pathname === ADMIN_BASE_PATH || pathname.startsWith(`${ADMIN_BASE_PATH}/`)) return await serveAdmin(admin, method, pathname, request, response);
       const target = routeTarget(pathname);
