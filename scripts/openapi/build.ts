@@ -43,6 +43,7 @@ import { numericTextFields } from '../../shared/schemas/lead-fields.ts';
 import { leadFieldValidator, type ValidatedFields } from '../../shared/schemas/validate.ts';
 import { leadRoutes, type EndpointName, type LeadRoute } from '../../shared/routes.ts';
 import { GOOGLE_ADS_TAG, googleAdsRoute, googleAdsWebhookOperations } from './google-ads.ts';
+import { CALLS_KEY_QUERY_SCHEME, CALLS_TAG, callWebhookOperations, callWebhookRoute } from './calls.ts';
 import { META_TAG, metaWebhookOperations, metaWebhookRoute } from './meta.ts';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -619,6 +620,7 @@ export const buildOpenApiDocument = (): JsonObject => {
   }
   paths[metaWebhookRoute.path] = metaWebhookOperations();
   paths[googleAdsRoute.path] = googleAdsWebhookOperations();
+  paths[callWebhookRoute.path] = callWebhookOperations();
   return {
     openapi: '3.1.0',
     // The service is the CRM's own: no open-source license, stated as such (SPDX has no id for it; LicenseRef- is SPDX's way).
@@ -633,12 +635,13 @@ export const buildOpenApiDocument = (): JsonObject => {
       { url: 'http://127.0.0.1:3000', description: 'Local (npm start)' },
     ],
     security: [{ apiKey: [] }],
-    tags: [{ name: 'Leads', description: 'The four lead-creation endpoints.' }, META_TAG, GOOGLE_ADS_TAG, adminTag],
+    tags: [{ name: 'Leads', description: 'The four lead-creation endpoints.' }, META_TAG, GOOGLE_ADS_TAG, CALLS_TAG, adminTag],
     paths: { ...paths, ...adminPaths() },
     components: {
       securitySchemes: {
         sigv4: sigv4Scheme,
         apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'The CRM account’s API key. Missing: 401 `API Key missing`; unknown or inactive: 401 `Invalid API credentials`.' },
+        callsKeyInQuery: CALLS_KEY_QUERY_SCHEME,
       },
       parameters: {
         IdempotencyKey: {
