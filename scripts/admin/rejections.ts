@@ -32,7 +32,7 @@ export const rejectionTable = (found: readonly StoredRejection[]): string => {
   const columns: [string, (rejection: StoredRejection) => unknown][] = [
     ['id', (r) => r.id],
     ['time', (r) => r.created_at],
-    // A Meta lead is found by its leadgen id (Meta's lead center shows it), a Google one by its lead id.
+    // A Meta lead is found by its leadgen id (Meta's lead center shows it), a Google one by its lead id, a call by its provider's call id.
     [
       'endpoint',
       (r) =>
