@@ -26,8 +26,13 @@ export interface Results {
 
 /** Issue 20: a function's import and first request within 1.3x of importing the client from node_modules. */
 export const COLD_START_GOAL = 1.3;
-/** Minified size of a function on the lead request path (test/cdk/bundling.test.ts holds the stack to it). */
-export const LEAD_BUNDLE_BUDGET_KB = 260;
+/**
+ * Minified size of a function on the lead request path (test/cdk/bundling.test.ts holds the stack to it).
+ * 264 KB since section 14 of the contract (issue 25 part A: the key read before a challenge, quarantine
+ * answers kept under the request's key, the challenge's hostname and action): +3.1 KB measured on the
+ * website bundle (265,229 to 268,379 bytes), past 260 KB's last 1 KB of room.
+ */
+export const LEAD_BUNDLE_BUDGET_KB = 264;
 export const throughputGoal = (concurrency: number): number => (concurrency >= 32 ? 0.9 : 0.8);
 
 const ms = (x: number) => `${x.toFixed(2)} ms`;

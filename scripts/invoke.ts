@@ -25,7 +25,8 @@ import { runtimeSettings } from '../shared/routes.ts';
 import { startDynamoDbLocal, type RunningDynamoDbLocal } from './dynamodb-local.ts';
 import { DEFAULT_SEED_FILE, describeError, endpointNames, ensureTables, functionTimeoutMs, loadCallWebhookHandler, loadGoogleAdsHandler, loadHandlers, localTableNames } from './local/environment.ts';
 import { applySeed, readSeedFile } from './local/seed.ts';
-import { startLocalMeta, type LocalMeta } from './local/meta.ts';
+import { applyLocalMetaDefaults, startLocalMeta, type LocalMeta } from './local/meta.ts';
+import { standInUnlessConfigured, type GraphStandIn } from './local/graph-stand-in.ts';
 
 /** The Meta webhook's name on the command line. */
 const META = 'meta';
@@ -80,6 +81,7 @@ export const runInvoke = async (argv: readonly string[], io: InvokeIo): Promise<
   }
 
   let dynamo: RunningDynamoDbLocal | undefined;
+  let graphStandIn: GraphStandIn | undefined;
   try {
     const timeoutMs = functionTimeoutMs(io.env);
     const events = await Promise.all(files.map((file) => readEvent(path.resolve(file))));
@@ -97,7 +99,11 @@ export const runInvoke = async (argv: readonly string[], io: InvokeIo): Promise<
     let handler;
     if (endpoint === META) {
       await loadHandlers(databaseEndpoint, tables, 'social');
-      meta = startLocalMeta({ ...process.env, ...io.env, [runtimeSettings.dynamodbEndpoint]: databaseEndpoint, CONFIG_TABLE_NAME: tables.config, LEADS_TABLE_NAME: tables.leads });
+      const metaEnv = { ...process.env, ...io.env, [runtimeSettings.dynamodbEndpoint]: databaseEndpoint, CONFIG_TABLE_NAME: tables.config, LEADS_TABLE_NAME: tables.leads };
+      // As under npm start: no Graph API named, the local stand-in serves the leads.
+      applyLocalMetaDefaults(metaEnv);
+      graphStandIn = await standInUnlessConfigured(metaEnv);
+      meta = startLocalMeta(metaEnv);
       handler = meta.webhook;
     } else if (endpoint === GOOGLE_ADS) {
       await loadHandlers(databaseEndpoint, tables, 'social');
@@ -121,6 +127,7 @@ export const runInvoke = async (argv: readonly string[], io: InvokeIo): Promise<
     io.stderr(`invoke: ${describeError(error)}\n`);
     return 1;
   } finally {
+    await graphStandIn?.close();
     await dynamo?.stop();
   }
 };

@@ -33,7 +33,8 @@ import { adminCredentialsFrom, adminCredentialSettings, DEFAULT_ADMIN_CREDENTIAL
 import { DEFAULT_SEED_FILE, describeDatabaseFailure, describeError, ensureTables, functionTimeoutMs, loadAdminHandler, loadCallWebhookHandler, loadGoogleAdsHandler, loadHandlers, localTableNames, type LeadHandlers } from './local/environment.ts';
 import { createLocalServer } from './local/http-server.ts';
 import { startLeadStreamReader, webhookSender, type LeadStreamReader, type WebhookSender } from './local/lead-events.ts';
-import { startLocalMeta } from './local/meta.ts';
+import { applyLocalMetaDefaults, startLocalMeta } from './local/meta.ts';
+import { standInUnlessConfigured, type GraphStandIn } from './local/graph-stand-in.ts';
 import { applySeed, demoKeyOf, readSeedFile, type Seed } from './local/seed.ts';
 
 const env = process.env;
@@ -43,6 +44,8 @@ let stopping = false;
 let dynamoStarting: Promise<RunningDynamoDbLocal> | undefined;
 let dynamoProcess: ChildProcess | undefined;
 let server: Server | undefined;
+/** The local Graph API stand-in, when META_GRAPH_API_URL is unset (scripts/local/graph-stand-in.ts). */
+let graphStandIn: GraphStandIn | undefined;
 let leadEvents: { reader: LeadStreamReader; sender: WebhookSender } | undefined;
 
 /** The function timeout each request gets (FUNCTION_TIMEOUT_SECONDS), once read. */
@@ -191,7 +194,13 @@ const banner = (baseUrl: string, dynamodb: string, storage: string, seedFile: st
     lines.push('', `Leads: DYNAMODB_ENDPOINT=${dynamodb} npm run -s admin -- leads --account ${account.id}`);
   }
   lines.push(
-    `Meta webhook:        ${baseUrl}${metaWebhookRoute.path} (GET verification, signed POST; leads read from ${process.env.META_GRAPH_API_URL || 'graph.facebook.com'})`,
+    `Meta webhook:        ${baseUrl}${metaWebhookRoute.path} (GET verification, signed POST; ${seed.metaPages?.length ?? 0} page(s) in the seed; leads read from ${
+      graphStandIn ? `the local Graph API stand-in at ${graphStandIn.url}, as META_GRAPH_API_URL is unset` : process.env.META_GRAPH_API_URL || 'graph.facebook.com'
+    })`,
+    `Landing page:        cd examples/landing-page && python3 -m http.server 8080 --bind 127.0.0.1, then open http://127.0.0.1:8080/${
+      baseUrl === 'http://127.0.0.1:3000' ? '' : `?api_base=${baseUrl}`
+    }`,
+    `API documentation:   ${baseUrl}/docs`,
     `Google Ads webhook:  ${baseUrl}${googleAdsRoute.path} (POST, each form with its own key: ${seed.googleForms?.length ?? 0} form(s) in the seed; npm run admin -- add-google-form)`,
     ...callsBanner(baseUrl, seed),
   );
@@ -284,6 +293,9 @@ const main = async () => {
   // POWERTOOLS_METRICS_DISABLED=false.
   env.POWERTOOLS_METRICS_DISABLED ??= 'true';
   const handlers = (await loadHandlers(endpoint, tables)) as LeadHandlers;
+  // No Graph API named: serve the local stand-in, so the demo page's signed notifications become leads.
+  applyLocalMetaDefaults(env);
+  graphStandIn = await standInUnlessConfigured(env);
   const meta = startLocalMeta(env, (change) =>
     process.stderr.write(`npm start: Meta leadgen ${change.leadgenId} of page ${change.pageId} gave up after its retries (see admin rejections)\n`),
   );

@@ -2,7 +2,8 @@
  * Lead form for the website endpoint (POST {api-base}/api/website-lead-create).
  *
  * Enhances every <form data-lead-form> on the page. Configuration is on the form:
- *   data-api-base    the service's base URL, e.g. https://api.example.com (no trailing /api)
+ *   data-api-base    the service's base URL, e.g. https://api.example.com (no trailing /api); a page
+ *                    served from this machine may override it with ?api_base=http://127.0.0.1:PORT
  *   data-api-key     a browser key for this site (admin create-key --origins ...): visible to every
  *                    visitor, and good only for the website endpoint from the site's own origins
  *   data-project     projectID
@@ -25,7 +26,8 @@
  *
  * Each submission carries an Idempotency-Key: the same one while the form's values are unchanged, so
  * sending again after a network error, a timeout or a 503 gets the first answer (the lead stored once)
- * rather than "Lead already exists"; a new one once the values change or after a success.
+ * rather than "Lead already exists"; a new one once the values change or after a success. A new
+ * challenge token is not a new value: after a refused challenge the same submission keeps its key.
  */
 
 const ENDPOINT = '/api/website-lead-create';
@@ -178,11 +180,34 @@ const setMessage = (form, text, kind) => {
   if (!region) return;
   region.textContent = text;
   region.classList.toggle('lead-form__message--success', kind === 'success');
+  region.classList.toggle('lead-form__message--notice', kind === 'notice');
   region.classList.toggle('lead-form__message--error', kind === 'error');
 };
 
+/** Host names of this machine, as `location.hostname` and `URL.hostname` spell them. */
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/**
+ * Trying the page locally: served from this machine, it may name the local service with
+ * `?api_base=http://127.0.0.1:PORT` (npm start on another PORT than the page's data-api-base says).
+ * Only a loopback page, and only a loopback service: on a real site the query cannot send a
+ * visitor's details anywhere else.
+ */
+const localApiBase = () => {
+  if (typeof window === 'undefined' || !LOOPBACK.has(window.location.hostname)) return undefined;
+  const given = new URLSearchParams(window.location.search).get('api_base');
+  if (!given) return undefined;
+  try {
+    const url = new URL(given);
+    return url.protocol === 'http:' && LOOPBACK.has(url.hostname) ? url.origin : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
 const configOf = (form) => {
-  const { apiBase = '', apiKey = '', project = '', campaign = '', subSource = '' } = form.dataset;
+  const { apiBase: configured = '', apiKey = '', project = '', campaign = '', subSource = '' } = form.dataset;
+  const apiBase = localApiBase() ?? configured;
   return { url: `${apiBase.trim().replace(/\/+$/, '')}${ENDPOINT}`, apiKey: apiKey.trim(), project, campaign, subSource };
 };
 
@@ -300,7 +325,8 @@ const showAnswer = (form, { status, body, retryAfter }) => {
     if (first) first.focus();
     return;
   }
-  if (status === 422 && message === 'Lead already exists') return setMessage(form, messageOf(form, 'duplicate'), 'error');
+  // Not an error for the visitor: their details are with the team already, and the message says so.
+  if (status === 422 && message === 'Lead already exists') return setMessage(form, messageOf(form, 'duplicate'), 'notice');
   // No token (the visitor has not done the check yet) or one the provider refused: a new one is needed.
   if (status === 403 && message === 'Captcha verification failed') return setMessage(form, messageOf(form, 'challenge'), 'error');
   if (status === 413) return setMessage(form, messageOf(form, 'tooLarge'), 'error');
@@ -330,7 +356,7 @@ export const enhanceLeadForm = (form) => {
   const button = form.querySelector('[type="submit"]');
   const buttonText = button ? button.textContent : '';
   let sending = false;
-  /** The Idempotency-Key of the last submission and the exact body it was sent with. */
+  /** The Idempotency-Key of the last submission, the values it was sent with (all but the token) and its reCAPTCHA v3 token. */
   let attempt = null;
 
   form.addEventListener('input', (event) => {
@@ -357,13 +383,21 @@ export const enhanceLeadForm = (form) => {
     setMessage(form, '', null);
     try {
       // A retry after a network failure resends the same token (the widget is reset only after an answer).
-      const v3Token = attempt ? attempt.v3Token : await recaptchaV3Token(form);
-      // The same values (the same bytes) keep the key, so that the service answers a retry with the first answer.
-      const body = JSON.stringify({ ...payloadOf(form, config), ...(v3Token && { captcha_token: v3Token }) });
-      if (!attempt || attempt.body !== body) attempt = { key: newIdempotencyKey(), body, v3Token };
-      const answer = await send(config, body, attempt.key);
+      const v3Token = attempt && attempt.v3Token ? attempt.v3Token : await recaptchaV3Token(form);
+      const payload = { ...payloadOf(form, config), ...(v3Token && { captcha_token: v3Token }) };
+      // The same values keep the key, so that the service answers a retry with the first answer. The token
+      // is not one of them: after a refused challenge the visitor solves a new one and sends the same
+      // submission under the same key (the service leaves the token out of what the key is checked
+      // against), so the quarantine record of the refusal and the retry become one lead, not two.
+      const { captcha_token: _token, ...values } = payload;
+      const valuesText = JSON.stringify(values);
+      if (!attempt || attempt.values !== valuesText) attempt = { key: newIdempotencyKey(), values: valuesText };
+      attempt.v3Token = v3Token;
+      const answer = await send(config, JSON.stringify(payload), attempt.key);
       const refusedChallenge = answer.status === 403 && answer.body && answer.body.message === 'Captcha verification failed';
-      if ((answer.status === 200 && answer.body && answer.body.status === true) || refusedChallenge) attempt = null;
+      if (answer.status === 200 && answer.body && answer.body.status === true) attempt = null;
+      // A refused token is spent: the next submission asks for a new one, under the same key.
+      else if (refusedChallenge) attempt.v3Token = undefined;
       // A token is used once the service answered; after a 503 or 429 the same body (and token) is resent,
       // so that a lead stored before a lost answer is answered by its Idempotency-Key, not stored twice.
       if (answer.status !== 503 && answer.status !== 429) resetChallenge(form);

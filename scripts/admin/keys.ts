@@ -38,7 +38,7 @@ const keyTable = (keys: readonly KeySummary[]): string => {
     ['active', (k) => (k.active ? 'yes' : 'no')],
     ['created_at', (k) => k.created_at],
     ['expires_at', (k) => k.expires_at ?? 'never'],
-    ['captcha', (k) => k.captcha ?? ''],
+    ['captcha', (k) => (k.captcha ? `${k.captcha}${k.captcha_action !== undefined ? ` (action ${k.captcha_action})` : ''}` : '')],
   ];
   return table(columns, keys) + `${keys.length} key(s)\n`;
 };
@@ -48,11 +48,12 @@ const challengeSecret = async (io: AdminIo): Promise<string> => (io.env[CAPTCHA_
 
 const keys: CommandModule = {
   'create-key': {
-    usage: `create-key --account ID [--label TEXT] [--endpoints LIST] [--origins LIST] [--expires ISO-8601] [--captcha ${CHALLENGE_PROVIDERS.join('|')}] [--json]`,
+    usage: `create-key --account ID [--label TEXT] [--endpoints LIST] [--origins LIST] [--expires ISO-8601] [--captcha ${CHALLENGE_PROVIDERS.join('|')} [--captcha-action ACTION]] [--json]`,
     summary:
       'Create an active API key and print it, once (only its SHA-256 hash is stored). LIST is comma-separated: endpoints of ' +
       'website, portala, portalb, social, or calls alone (the call webhook\'s key); origins scheme://host[:port] make a browser key (website only). --captcha makes a browser ' +
-      `key require that challenge; the provider's secret is read from ${CAPTCHA_SECRET_VARIABLE} or standard input, and stored encrypted. --json prints the key with its details.`,
+      `key require that challenge; the provider's secret is read from ${CAPTCHA_SECRET_VARIABLE} or standard input, and stored encrypted. --captcha-action ` +
+      '(reCAPTCHA v3 only) names the action its tokens must have been made for. --json prints the key with its details.',
     options: {
       ...HELP,
       account: { type: 'string' },
@@ -61,6 +62,7 @@ const keys: CommandModule = {
       origins: { type: 'string' },
       expires: { type: 'string' },
       captcha: { type: 'string' },
+      'captcha-action': { type: 'string' },
       json: { type: 'boolean' },
     },
     positionals: [],
@@ -68,6 +70,8 @@ const keys: CommandModule = {
       const accountId = required(values.account, '--account', 'create-key');
       const origins = list(values.origins);
       const provider = values.captcha as string | undefined;
+      const action = values['captcha-action'] as string | undefined;
+      if (action !== undefined && provider === undefined) throw new UsageError('--captcha-action names the action of a reCAPTCHA v3 challenge: give --captcha recaptcha with it', 'create-key');
       const issued = await createKey(keyAdmin(repository(), io.env), {
         accountId,
         label: optional(values.label),
@@ -75,7 +79,7 @@ const keys: CommandModule = {
         origins,
         expiresAt: optional(values.expires),
         // Standard input is read only for a browser key: a refusal needs no secret typed first.
-        ...(provider !== undefined && { captcha: { provider, secret: origins ? await challengeSecret(io) : '' } }),
+        ...(provider !== undefined && { captcha: { provider, secret: origins ? await challengeSecret(io) : '', ...(action !== undefined && { action }) } }),
       });
       printIssued(issued, values.json === true, io, `API key ${issued.key_id} created for account ${accountId}.`);
     },
@@ -92,12 +96,17 @@ const keys: CommandModule = {
     },
   },
   'revoke-key': {
-    usage: 'revoke-key KEY | revoke-key --id KEY_ID',
-    summary: 'Make an API key inactive, given the key or its key id: it then answers 401 Invalid API credentials.',
+    usage: 'revoke-key --id KEY_ID | revoke-key - (the key on standard input) | revoke-key KEY',
+    summary:
+      'Make an API key inactive, given its key id, or the key itself: it then answers 401 Invalid API credentials. ' +
+      'Prefer --id, or - with the key piped to standard input: a key given as an argument is in the shell history, and npm (without -s) repeats it in its header line.',
     options: { ...HELP, id: { type: 'string' } },
     positionals: ['KEY'],
     optionalPositionals: true,
-    run: async ({ values, positionals: [key] }, repository, io) => {
+    run: async ({ values, positionals: [given] }, repository, io) => {
+      // `-`: the key from standard input, so it is in no argument list, history or npm header line.
+      const key = given === '-' ? (io.stdin ? (await io.stdin()).trim() : '') || undefined : given;
+      if (given === '-' && key === undefined) throw new UsageError('no key on standard input', 'revoke-key');
       if (key === undefined && values.id === undefined) throw new UsageError('give the key to revoke, or --id KEY_ID', 'revoke-key');
       if (key !== undefined && values.id !== undefined) throw new UsageError('give the key or --id KEY_ID, not both', 'revoke-key');
       const keyId = values.id === undefined ? undefined : required(values.id, '--id', 'revoke-key');

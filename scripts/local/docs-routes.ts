@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import type { ServerResponse } from 'node:http';
-import { OPENAPI_FILE } from '../openapi/build.ts';
+import { OPENAPI_FILE, serialiseOpenApiDocument } from '../openapi/build.ts';
 
 export const DOCS_PATH = '/docs';
 export const OPENAPI_PATH = '/docs/openapi.json';
@@ -54,6 +54,22 @@ const page = `<!doctype html>
 </html>
 `;
 
+/** The server entry that is the server showing the page, whatever its host and PORT. */
+const THIS_SERVER_URL = '/';
+
+/**
+ * The committed document with the server showing the page listed first: Swagger UI selects the first
+ * server, so "Try it out" posts to this very server (on whatever PORT it runs), not to the deployed
+ * `{base_url}` placeholder or a fixed local port. Nothing else in the document changes.
+ */
+export const thisServerFirst = (text: string): string => {
+  const document = JSON.parse(text) as { servers?: { url: string }[] };
+  const servers = document.servers ?? [];
+  const own = servers.findIndex((server) => server.url === THIS_SERVER_URL);
+  if (own <= 0) return text;
+  return serialiseOpenApiDocument({ ...document, servers: [servers[own]!, ...servers.filter((_, i) => i !== own)] });
+};
+
 const send = (response: ServerResponse, type: string, body: string | Buffer) => {
   response.writeHead(200, {
     'content-type': type,
@@ -75,7 +91,7 @@ export const serveDocs = async (method: string, pathname: string, response: Serv
     return true;
   }
   if (pathname === OPENAPI_PATH) {
-    send(response, 'application/json; charset=utf-8', await readFile(OPENAPI_FILE));
+    send(response, 'application/json; charset=utf-8', thisServerFirst(await readFile(OPENAPI_FILE, 'utf8')));
     return true;
   }
   if (pathname.startsWith(ASSETS_PATH)) {

@@ -108,8 +108,17 @@ export const adminSchemas: JsonObject = {
         type: ['object', 'null'],
         additionalProperties: false,
         required: ['provider', 'secret'],
-        description: 'A browser key (with origins) only: every submission must carry a captcha_token that this provider verifies. The secret is stored encrypted and never shown again.',
-        properties: { provider: { type: 'string', enum: [...CHALLENGE_PROVIDERS] }, secret: { type: 'string', minLength: 1, writeOnly: true } },
+        description:
+          'A browser key (with origins) only: every submission must carry a captcha_token that this provider verifies, made on a page of one of the key’s origins (the hostname the provider answers). The secret is stored encrypted and never shown again.',
+        properties: {
+          provider: { type: 'string', enum: [...CHALLENGE_PROVIDERS] },
+          secret: { type: 'string', minLength: 1, writeOnly: true },
+          action: {
+            type: ['string', 'null'],
+            pattern: '^[A-Za-z0-9_/]{1,100}$',
+            description: 'reCAPTCHA v3 only: the action a token must have been made for (the `action` siteverify answers); absent or null: any.',
+          },
+        },
       },
     },
   },
@@ -127,6 +136,7 @@ export const adminSchemas: JsonObject = {
       expires_at: { type: ['string', 'null'] },
       created_at: { type: 'string' },
       captcha: { type: ['string', 'null'], enum: [...CHALLENGE_PROVIDERS, null], description: 'The challenge’s provider (never its secret); a rotation keeps it.' },
+      captcha_action: { type: 'string', description: 'The reCAPTCHA v3 action the key’s tokens must have been made for; absent when it names none.' },
       replaces: { type: 'object', description: 'After a rotation: the key replaced, and when it stops working.', properties: { key_id: { type: 'string' }, expires_at: { type: 'string' } } },
     },
   },
@@ -142,6 +152,7 @@ export const adminSchemas: JsonObject = {
       created_at: { type: 'string' },
       expires_at: { type: ['string', 'null'] },
       captcha: { type: ['string', 'null'], enum: [...CHALLENGE_PROVIDERS, null], description: 'The challenge’s provider, or null: never its secret.' },
+      captcha_action: { type: 'string', description: 'The reCAPTCHA v3 action the key’s tokens must have been made for; absent when it names none.' },
     },
   },
   RejectionPage: {
@@ -172,7 +183,12 @@ export const adminSchemas: JsonObject = {
       google_lead_id: { type: 'string' },
       provider: { type: 'string', description: 'A call’s record (endpoint `call`): the telephony provider.' },
       call_id: { type: 'string', description: 'A call’s record (endpoint `call`): the provider’s call id.' },
-      submission: { type: 'object', description: 'A quarantine: the validated submission, whole.' },
+      submission: {
+        type: 'object',
+        description: 'A quarantine: the validated submission, whole, its fields under their request names (the website’s sub source as `sub_source`; a social lead’s `platform` among `details`).',
+      },
+      idempotency_key: { type: 'string', description: 'A quarantine of a request that had an Idempotency-Key: that key. Its release and a later request with the key are one lead.' },
+      idempotency_request_hash: { type: 'string', description: 'With idempotency_key: the digest of the request it was sent with (the endpoint and the body without captcha_token).' },
       released_at: { type: 'string' },
       lead_id: { type: 'string', description: 'A released quarantine: the lead it became.' },
       count: { type: 'integer', description: 'A suppressed counter: the records of this key not stored in this minute.' },
@@ -455,7 +471,8 @@ const operations: Record<
     summary: 'Release a quarantined submission into a lead',
     description:
       'A record of reason honeypot, captcha_failed or captcha_unavailable becomes a lead through the account’s duplicate rules as they stand now (its created_at is the release time), once, ' +
-      'and a Lead Created event like any lead. The answer is the lead endpoint’s envelope: 200 with the lead, or 422 with the duplicate or validation message.',
+      'and a Lead Created event like any lead. The answer is the lead endpoint’s envelope: 200 with the lead, or 422 with the duplicate or validation message. ' +
+      'A record of a request that had an Idempotency-Key (its idempotency_key) and a later request with that key are one lead: a release after the request stored it answers 409 Already released; a request after the release is answered the released lead.',
     answers: {
       ...success('200', 'Released: the stored lead, in the lead endpoint’s envelope', { type: 'object', properties: { status: { const: true }, message: { const: 'Lead created successfully' }, data: { type: 'object' } } }),
       '422': failure('Not released: what the original request would now get', [message(LeadAlreadyExistsError), message(ProjectNotFoundError), message(CampaignNotFoundError), message(SubSourceNotFoundError)]),

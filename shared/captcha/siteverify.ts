@@ -1,6 +1,6 @@
 /**
  * The providers' `siteverify` (CONTRACT.md section 11): a form-encoded POST of the secret, the token
- * and the visitor's address, answered with JSON whose `success` (and reCAPTCHA's `score`) the domain
+ * and the visitor's address, answered with JSON whose `success`, `hostname` (and reCAPTCHA's `score` and `action`) the domain
  * judges (shared/domain/challenge.ts). Unreachable, a 5xx, an answer that is not JSON, or slower than
  * its deadline: `unavailable`, so the lead is quarantined rather than lost.
  */
@@ -46,8 +46,14 @@ export const siteverifyClient = ({ verifyUrl, timeoutMs = SITEVERIFY_TIMEOUT_MS,
         signal: AbortSignal.timeout(allowed),
       });
       if (response.status >= 500) return 'unavailable';
-      const answer = (await response.json()) as { success?: unknown; score?: unknown };
-      return { success: answer.success === true, ...(typeof answer.score === 'number' && { score: answer.score }) } satisfies SiteverifyAnswer;
+      const answer = (await response.json()) as { success?: unknown; score?: unknown; hostname?: unknown; action?: unknown };
+      return {
+        success: answer.success === true,
+        ...(typeof answer.score === 'number' && { score: answer.score }),
+        // What the token was made for (CONTRACT.md section 14): judged by the domain against the key.
+        ...(typeof answer.hostname === 'string' && answer.hostname !== '' && { hostname: answer.hostname }),
+        ...(typeof answer.action === 'string' && { action: answer.action }),
+      } satisfies SiteverifyAnswer;
     } catch {
       // Unreachable, too slow (the abort), or an answer that is not JSON: the provider could not answer.
       return 'unavailable';

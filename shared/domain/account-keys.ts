@@ -59,7 +59,7 @@ const checkBody = (accountId: string, body: Body, fields: Readonly<Record<string
     if (kind === 'text' && typeof value !== 'string') problems.report(field, 'must be a string');
     if (kind === 'list' && !(Array.isArray(value) && value.every((item) => typeof item === 'string'))) problems.report(field, 'must be an array of strings');
     if (kind === 'seconds' && typeof value !== 'number') problems.report(field, 'must be a whole number of seconds');
-    if (kind === 'challenge' && !isChallenge(value)) problems.report(field, 'must be an object {"provider", "secret"} of strings');
+    if (kind === 'challenge' && !isChallenge(value)) problems.report(field, 'must be an object {"provider", "secret"} of strings, with "action" (reCAPTCHA v3) when the key names one');
   }
   problems.check();
 };
@@ -68,9 +68,10 @@ const isChallenge = (value: unknown): value is ChallengeRequest =>
   typeof value === 'object' &&
   value !== null &&
   !Array.isArray(value) &&
-  Object.keys(value).every((name) => name === 'provider' || name === 'secret') &&
+  Object.keys(value).every((name) => name === 'provider' || name === 'secret' || name === 'action') &&
   typeof (value as ChallengeRequest).provider === 'string' &&
-  ['string', 'undefined'].includes(typeof (value as ChallengeRequest).secret);
+  ['string', 'undefined'].includes(typeof (value as ChallengeRequest).secret) &&
+  ((value as ChallengeRequest).action === null || ['string', 'undefined'].includes(typeof (value as ChallengeRequest).action));
 
 export class AccountKeys {
   readonly #deps: KeyAdminDependencies;

@@ -52,6 +52,8 @@ export interface IssuedKey {
   readonly created_at: string;
   /** The challenge's provider; null: none. Never its secret. */
   readonly captcha: ChallengeProvider | null;
+  /** The reCAPTCHA v3 action its tokens must have been made for; absent when the key names none. */
+  readonly captcha_action?: string;
 }
 
 /** A key as `list-keys` shows it: never the key, never its hash. */
@@ -67,6 +69,8 @@ export interface KeySummary {
   readonly expires_at: string | null;
   /** The challenge's provider; null: none. Never its secret. */
   readonly captcha: ChallengeProvider | null;
+  /** The reCAPTCHA v3 action its tokens must have been made for; absent when the key names none. */
+  readonly captcha_action?: string;
 }
 
 export interface RotateKeyInput {
@@ -96,7 +100,11 @@ export const createKey = async (deps: KeyAdminDependencies, input: CreateKeyInpu
   const options = keyOptions(input, now);
   const challenge = input.captcha == null ? undefined : checkedChallenge(input.captcha, options.origins !== null);
   if (!(await deps.accounts.loadAccount(input.accountId))) throw new KeyAccountNotFoundError(input.accountId);
-  const captcha = challenge && { provider: challenge.provider, sealedSecret: await sealer(deps).seal(input.accountId, challenge.secret) };
+  const captcha = challenge && {
+    provider: challenge.provider,
+    sealedSecret: await sealer(deps).seal(input.accountId, challenge.secret),
+    ...(challenge.action !== undefined && { action: challenge.action }),
+  };
   const key = newApiKey();
   const stored: StoredApiKey = {
     keyId: newKeyId(),
@@ -253,6 +261,7 @@ const issued = (key: string, stored: StoredApiKey): IssuedKey => ({
   expires_at: stored.expiresAt,
   created_at: stored.createdAt,
   captcha: stored.captcha?.provider ?? null,
+  ...(stored.captcha?.action !== undefined && { captcha_action: stored.captcha.action }),
 });
 
 const summaryOf = (key: StoredApiKey, now: string): KeySummary => {
@@ -266,6 +275,7 @@ const summaryOf = (key: StoredApiKey, now: string): KeySummary => {
     created_at: key.createdAt,
     expires_at: ends[0] ?? null,
     captcha: key.captcha?.provider ?? null,
+    ...(key.captcha?.action !== undefined && { captcha_action: key.captcha.action }),
   };
 };
 

@@ -19,13 +19,19 @@ export const MIN_RECAPTCHA_SCORE = 0.5;
 export interface KeyChallenge {
   readonly provider: ChallengeProvider;
   readonly sealedSecret: string;
+  /** reCAPTCHA v3: the action a token must have been made for (CONTRACT.md section 14); absent: any. */
+  readonly action?: string;
 }
 
-/** A challenge as it is asked for: the provider's name as given, and its secret in clear. */
+/** A challenge as it is asked for: the provider's name as given, its secret in clear, and (reCAPTCHA v3) an action. */
 export interface ChallengeRequest {
   readonly provider: string;
   readonly secret: string;
+  readonly action?: string | null;
 }
+
+/** reCAPTCHA's action names: letters, digits, slashes and underscores (its documented alphabet). */
+const RECAPTCHA_ACTION = /^[A-Za-z0-9_/]{1,100}$/;
 
 /** Seals and opens a challenge secret for its account (KMS in AWS, the local cipher locally). */
 export interface ChallengeSecretCipher {
@@ -33,10 +39,22 @@ export interface ChallengeSecretCipher {
   open(accountId: string, sealed: string): Promise<string>;
 }
 
-/** What a provider answered a verification: its `success` and, for reCAPTCHA v3, its `score`. */
+/**
+ * What a provider answered a verification: its `success`, the `hostname` of the page the token was
+ * made on (when it says), and for reCAPTCHA v3 its `score` and `action`.
+ */
 export interface SiteverifyAnswer {
   readonly success: boolean;
   readonly score?: number;
+  readonly hostname?: string;
+  readonly action?: string;
+}
+
+/** What the token must have been made for: a page of one of the key's origins, and the key's action. */
+export interface ChallengeScope {
+  /** The key's origins, normalised (`scheme://host[:port]`). */
+  readonly origins: readonly string[];
+  readonly action?: string;
 }
 
 export type ChallengeVerdict = 'passed' | 'failed' | 'unavailable';
@@ -46,12 +64,28 @@ export interface ChallengeVerifier {
   verify(provider: ChallengeProvider, secret: string, token: string, remoteIp: string | undefined): Promise<SiteverifyAnswer | 'unavailable'>;
 }
 
-/** A provider's answer in the contract's words: success, and a reCAPTCHA score (when sent) of at least 0.5. */
-export const verdictOf = (provider: ChallengeProvider, answer: SiteverifyAnswer | 'unavailable'): ChallengeVerdict => {
+/**
+ * A provider's answer in the contract's words: success, a reCAPTCHA score (when sent) of at least 0.5,
+ * and what the token was made for (CONTRACT.md section 14): the `hostname` the provider names (when it
+ * names one) is the host of one of the key's origins, and a reCAPTCHA key's action (when it names one)
+ * is the answer's. A token solved on another site, or for another form, fails.
+ */
+export const verdictOf = (provider: ChallengeProvider, answer: SiteverifyAnswer | 'unavailable', scope: ChallengeScope = { origins: [] }): ChallengeVerdict => {
   if (answer === 'unavailable') return 'unavailable';
   if (answer.success !== true) return 'failed';
   if (provider === 'recaptcha' && typeof answer.score === 'number' && answer.score < MIN_RECAPTCHA_SCORE) return 'failed';
+  if (answer.hostname !== undefined && !scope.origins.some((origin) => hostOf(origin) === answer.hostname!.toLowerCase())) return 'failed';
+  if (provider === 'recaptcha' && scope.action !== undefined && answer.action !== scope.action) return 'failed';
   return 'passed';
+};
+
+/** The host of a normalised origin, as providers name it: lower-case, without scheme, port or the brackets of an IPv6 address. */
+const hostOf = (origin: string): string | undefined => {
+  try {
+    return new URL(origin).hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+  } catch {
+    return undefined;
+  }
 };
 
 /** The token a body carries: a non-blank string, trimmed; anything else is no token. */
@@ -63,6 +97,8 @@ export const challengeTokenOf = (body: Readonly<Record<string, unknown>>): strin
 export interface ChallengeCheck {
   readonly accountId: string;
   readonly challenge: KeyChallenge;
+  /** The key's origins: the page a token was made on must be one of theirs. */
+  readonly origins: readonly string[];
   readonly token: string | undefined;
   readonly remoteIp: string | undefined;
 }
@@ -74,7 +110,7 @@ export interface ChallengeCheck {
  */
 export const checkChallenge = async (
   deps: { readonly verifier: ChallengeVerifier; readonly secrets: ChallengeSecrets },
-  { accountId, challenge, token, remoteIp }: ChallengeCheck,
+  { accountId, challenge, origins, token, remoteIp }: ChallengeCheck,
 ): Promise<ChallengeVerdict> => {
   if (token === undefined) return 'failed';
   let secret: string;
@@ -83,7 +119,8 @@ export const checkChallenge = async (
   } catch {
     return 'unavailable';
   }
-  return verdictOf(challenge.provider, await deps.verifier.verify(challenge.provider, secret, token, remoteIp));
+  const scope = { origins, ...(challenge.action !== undefined && { action: challenge.action }) };
+  return verdictOf(challenge.provider, await deps.verifier.verify(challenge.provider, secret, token, remoteIp), scope);
 };
 
 /**
@@ -115,9 +152,10 @@ export class ChallengeSecrets {
 
 /**
  * Checks a challenge asked for with a key: only a browser key may have one, the provider must be
- * known, and the secret given. Returns the provider.
+ * known, and the secret given; an action only for reCAPTCHA (v3), in reCAPTCHA's alphabet. Returns
+ * the provider, the secret and the action.
  */
-export const checkedChallenge = (request: ChallengeRequest, browserKey: boolean): { provider: ChallengeProvider; secret: string } => {
+export const checkedChallenge = (request: ChallengeRequest, browserKey: boolean): { provider: ChallengeProvider; secret: string; action?: string } => {
   if (!browserKey) throw new InvalidKeyOptionError('captcha', 'a challenge is for a browser key: give --origins (origins in the admin API) with it');
   const provider = request.provider?.trim().toLowerCase();
   if (!(CHALLENGE_PROVIDERS as readonly string[]).includes(provider)) {
@@ -126,5 +164,10 @@ export const checkedChallenge = (request: ChallengeRequest, browserKey: boolean)
   const secret = typeof request.secret === 'string' ? request.secret.trim() : '';
   if (secret === '') throw new InvalidKeyOptionError('captcha', "the challenge provider's secret is required (with the admin CLI from CAPTCHA_SECRET or standard input; in the admin API as captcha.secret)");
   if (secret.length > 1000) throw new InvalidKeyOptionError('captcha', "the challenge provider's secret is longer than 1000 characters");
-  return { provider: provider as ChallengeProvider, secret };
+  if (request.action === undefined || request.action === null) return { provider: provider as ChallengeProvider, secret };
+  if (provider !== 'recaptcha') throw new InvalidKeyOptionError('captcha-action', 'a challenge action is for reCAPTCHA v3: give --captcha recaptcha (captcha.provider "recaptcha" in the admin API) with it');
+  if (typeof request.action !== 'string' || !RECAPTCHA_ACTION.test(request.action)) {
+    throw new InvalidKeyOptionError('captcha-action', 'a challenge action is 1 to 100 letters, digits, slashes or underscores, as reCAPTCHA names actions');
+  }
+  return { provider: provider as ChallengeProvider, secret, action: request.action };
 };

@@ -1,5 +1,6 @@
 import type { AccountView } from './account-directory.ts';
 import {
+  AlreadyReleasedError,
   CampaignNotFoundError,
   IdempotencyKeyReusedError,
   LeadAlreadyExistsError,
@@ -8,7 +9,7 @@ import {
   SubSourceNotFoundError,
 } from './errors.ts';
 import { socialPlatforms, type AccountConfig, type LeadRecord, type LeadSource } from './lead.ts';
-import type { GoogleFormGuard, IdempotencyClaim, IdempotentReplay, LeadStore } from './ports.ts';
+import type { GoogleFormGuard, IdempotencyClaim, IdempotentReplay, LeadStore, MarkerTaken } from './ports.ts';
 
 /**
  * The sub source a lead names: a Website sub source name, or a social platform, each checked against
@@ -33,6 +34,37 @@ export interface LeadSubmission {
   readonly details: Readonly<Record<string, string | number>>;
 }
 
+/**
+ * A submission as a quarantine record keeps it (CONTRACT.md section 11): its fields under the names the
+ * request gave them, so the Website sub source is `sub_source` (a social lead's `platform` is among its
+ * details, as sent), never the domain's claim.
+ */
+export interface QuarantinedSubmission extends Omit<LeadSubmission, 'subSource'> {
+  readonly sub_source?: string;
+}
+
+export const quarantinedSubmission = ({ subSource, ...fields }: LeadSubmission): QuarantinedSubmission => ({
+  ...fields,
+  ...(subSource?.kind === 'website' && { sub_source: subSource.name }),
+});
+
+/**
+ * The submission a quarantine record holds, as a lead is made of it. Records written before the
+ * request's names were kept hold the claim itself (`subSource`): read as they are, until they expire.
+ */
+export const submissionOfQuarantined = (kept: QuarantinedSubmission & { readonly subSource?: SubSourceClaim | null }): LeadSubmission => {
+  const { sub_source, subSource: legacy, ...fields } = kept;
+  const claim: SubSourceClaim | null =
+    legacy !== undefined
+      ? legacy
+      : fields.source === 'website' && sub_source !== undefined
+        ? { kind: 'website', name: sub_source }
+        : fields.source === 'social' && fields.details.platform !== undefined
+          ? { kind: 'social', name: String(fields.details.platform) }
+          : null;
+  return { ...fields, subSource: claim };
+};
+
 export interface CreateLeadOptions {
   /** Retry safety: a repeat of the key stores nothing and answers the first lead again. */
   readonly idempotency?: IdempotencyClaim;
@@ -40,6 +72,8 @@ export interface CreateLeadOptions {
   readonly dryRun?: boolean;
   /** A Google Ads delivery's form, checked in the lead's own write (see GoogleFormGuard). */
   readonly guard?: GoogleFormGuard;
+  /** A quarantine's release marker, written with the lead without a copy of it; taken: AlreadyReleasedError. */
+  readonly releaseMarker?: IdempotencyClaim;
 }
 
 export interface LeadOutcome {
@@ -65,7 +99,36 @@ export const createLead = async (
   submission: LeadSubmission,
   account: AccountView,
   { leads, newLeadId, now }: CreateLeadDependencies,
-  { idempotency, dryRun = false, guard }: CreateLeadOptions = {},
+  { idempotency, dryRun = false, guard, releaseMarker }: CreateLeadOptions = {},
+): Promise<LeadOutcome> => {
+  try {
+    return await storeLead(submission, account, { leads, newLeadId, now }, { idempotency, dryRun, guard, releaseMarker });
+  } catch (error) {
+    // A refusal by a check that could answer differently now (a project retired since, a sub source
+    // removed): a repeat of a key already answered gets that answer first (CONTRACT.md section 14).
+    // Read only on this refusal path, so a new lead's one request stays one.
+    if (!idempotency || dryRun || !(error instanceof SubSourceNotFoundError || error instanceof ProjectNotFoundError || error instanceof CampaignNotFoundError)) throw error;
+    const earlier = await previousAnswer(leads, account.config.id, idempotency);
+    if (earlier) return earlier;
+    throw error;
+  }
+};
+
+/**
+ * The answer a key already gave (CONTRACT.md section 14), read before a check that could answer
+ * differently: the earlier lead, replayed; undefined when the key is unused. Throws the key's refusals
+ * (a different body, an erased lead) as the lead's write would.
+ */
+export const previousAnswer = async (leads: Pick<LeadStore, 'previousAnswer'>, accountId: string, idempotency: IdempotencyClaim): Promise<LeadOutcome | undefined> => {
+  const earlier = await leads.previousAnswer(accountId, idempotency);
+  return earlier && replayed(earlier);
+};
+
+const storeLead = async (
+  submission: LeadSubmission,
+  account: AccountView,
+  { leads, newLeadId, now }: CreateLeadDependencies,
+  { idempotency, dryRun = false, guard, releaseMarker }: CreateLeadOptions,
 ): Promise<LeadOutcome> => {
   let config = account.config;
   config = await configSatisfying(account, config, (c) => hasSubSource(c, submission.subSource), SubSourceNotFoundError);
@@ -87,13 +150,13 @@ export const createLead = async (
     return stored(repeatOf(lead, config, originalLeadId));
   }
 
-  const outcome = await leads.insertOriginal(config.id, lead, idempotency, guard);
+  const outcome = await leads.insertOriginal(config.id, lead, idempotency, guard, releaseMarker);
   if (outcome.kind === 'stored') return stored(lead);
   if (outcome.kind !== 'duplicate') return replayed(outcome);
 
   if (config.duplicateSetting === 'ignore') throw new LeadAlreadyExistsError();
   const repeat = repeatOf(lead, config, outcome.originalLeadId);
-  const repeatOutcome = await leads.insertRepeat(config.id, repeat, idempotency, guard);
+  const repeatOutcome = await leads.insertRepeat(config.id, repeat, idempotency, guard, releaseMarker);
   return repeatOutcome.kind === 'stored' ? stored(repeat) : replayed(repeatOutcome);
 };
 
@@ -104,7 +167,8 @@ const repeatOf = (lead: LeadRecord, config: AccountConfig, originalLeadId: strin
 });
 
 /** The idempotency key was used before: the first lead again, or a refusal when the body differs. */
-const replayed = (outcome: IdempotentReplay): LeadOutcome => {
+export const replayed = (outcome: IdempotentReplay | MarkerTaken): LeadOutcome => {
+  if (outcome.kind === 'marker_taken') throw new AlreadyReleasedError();
   if (outcome.kind === 'key_reused') throw new IdempotencyKeyReusedError();
   if (outcome.kind === 'erased') throw new LeadErasedError();
   return { lead: outcome.lead, replayed: true, dryRun: false };

@@ -3,7 +3,7 @@
  * sees a table, a key or an attribute value.
  */
 import type { KeyChallenge } from './challenge.ts';
-import type { LeadSubmission } from './create-lead.ts';
+import type { QuarantinedSubmission } from './create-lead.ts';
 import type { PersonHandle, PersonIdentifiers } from './person-data.ts';
 import type { AccountConfig, AccountSettings, ApiKeyGrant, Campaign, DuplicateSetting, KeyEndpoint, LeadRecord, Project } from './lead.ts';
 
@@ -96,6 +96,11 @@ export interface IdempotencyClaim {
   readonly requestHash: string;
   /** How long the key holds; 24 hours when not given. Meta's leadgen ids need longer (CONTRACT.md section 8). */
   readonly ttlSeconds?: number;
+  /**
+   * A release of the quarantine record of this id (CONTRACT.md section 14): the key's record may hold
+   * that record's own answer (a quarantined request's 200), which the stored lead then replaces.
+   */
+  readonly quarantineId?: string;
 }
 
 /** What a write under an idempotency key found instead of storing: the key was used already. */
@@ -105,13 +110,19 @@ export type IdempotentReplay =
   /** The key's lead was erased at its person's request: its record is a tombstone without the lead. */
   | { readonly kind: 'erased' };
 
+/** A release marker written with the lead was there already: the quarantine record was released. */
+export interface MarkerTaken {
+  readonly kind: 'marker_taken';
+}
+
 export type OriginalLeadOutcome =
   | { readonly kind: 'stored' }
   /** The project already has a lead with this mobile number; nothing was stored. */
   | { readonly kind: 'duplicate'; readonly originalLeadId: string }
-  | IdempotentReplay;
+  | IdempotentReplay
+  | MarkerTaken;
 
-export type RepeatLeadOutcome = { readonly kind: 'stored' } | IdempotentReplay;
+export type RepeatLeadOutcome = { readonly kind: 'stored' } | IdempotentReplay | MarkerTaken;
 
 /**
  * The connection a Google Ads delivery was authenticated against, as the container trusted it (its
@@ -128,11 +139,17 @@ export interface GoogleFormGuard {
 export interface LeadStore {
   /**
    * Stores the lead as the original of its (account, project, mobile) in one atomic write, or
-   * stores nothing and names the original that exists already.
+   * stores nothing and names the original that exists already. `marker`: a claim written in the same
+   * write without a copy of the lead (a quarantine's release marker, when the key's record holds the copy).
    */
-  insertOriginal(accountId: string, lead: LeadRecord, idempotency?: IdempotencyClaim, guard?: GoogleFormGuard): Promise<OriginalLeadOutcome>;
+  insertOriginal(accountId: string, lead: LeadRecord, idempotency?: IdempotencyClaim, guard?: GoogleFormGuard, marker?: IdempotencyClaim): Promise<OriginalLeadOutcome>;
   /** Stores a repeated lead (the original exists already). */
-  insertRepeat(accountId: string, lead: LeadRecord, idempotency?: IdempotencyClaim, guard?: GoogleFormGuard): Promise<RepeatLeadOutcome>;
+  insertRepeat(accountId: string, lead: LeadRecord, idempotency?: IdempotencyClaim, guard?: GoogleFormGuard, marker?: IdempotencyClaim): Promise<RepeatLeadOutcome>;
+  /**
+   * The answer already given under an idempotency key (CONTRACT.md section 14), read before a check
+   * that could answer differently (a challenge): undefined when the key is unused or expired.
+   */
+  previousAnswer(accountId: string, claim: IdempotencyClaim): Promise<IdempotentReplay | undefined>;
   /** The original lead's id for a mobile number in a project, read without writing (dry runs). */
   findOriginal(accountId: string, projectId: string, mobile: string): Promise<string | undefined>;
 }
@@ -160,10 +177,22 @@ export interface Rejection {
   /** The key is a browser key (public): its records are bounded per key and minute. Not stored. */
   readonly browserKey?: boolean;
   /**
-   * A quarantined submission (reasons of QUARANTINE_REASONS): the lead as validated, in full, so a
-   * person can release it into a lead (CONTRACT.md section 11).
+   * A quarantined submission (reasons of QUARANTINE_REASONS): the lead as validated, in full, under
+   * the request's field names, so a person can release it into a lead (CONTRACT.md section 11).
    */
-  readonly submission?: LeadSubmission;
+  readonly submission?: QuarantinedSubmission;
+  /**
+   * The `Idempotency-Key` of the quarantined request, when it had one, and the digest of what it was
+   * sent with: its release and a later request with that key are one lead (CONTRACT.md section 14).
+   */
+  readonly idempotency_key?: string;
+  readonly idempotency_request_hash?: string;
+  /**
+   * Not stored as part of the record: the lead a quarantined request was answered with (a 200 as for
+   * a new lead). Under an idempotency key, the key's record keeps it, written with the record, so a
+   * repeat of the request gets that answer again and stores nothing.
+   */
+  readonly answered?: LeadRecord;
   /**
    * Who the refused submission names (CONTRACT.md section 12), so access and erasure find the record.
    * Never stored as written: the store keeps keyed hashes of it in lookup items (shared/domain/person-data.ts).
@@ -180,9 +209,10 @@ export interface RejectionLog {
   /**
    * Keeps the rejection for its account, with an id and `created_at` of its own. A browser key's
    * records past the bound of a minute are counted instead (one `suppressed` counter per key and
-   * minute).
+   * minute; `captcha_unavailable` records have a bound of their own). A quarantine `answered` under
+   * an idempotency key that was used already stores nothing and returns what the key answered.
    */
-  record(accountId: string, rejection: Rejection, guard?: GoogleFormGuard): Promise<void>;
+  record(accountId: string, rejection: Rejection, guard?: GoogleFormGuard): Promise<IdempotentReplay | undefined>;
   /**
    * Keeps the rejection once per claim (a platform's delivery id, platform-leads.ts): the record and
    * the claim are one write, so of repeated or simultaneous deliveries of one id at most one record is

@@ -5,9 +5,9 @@
  */
 import type { AccountView } from './account-directory.ts';
 import { accountIdProblem } from './account-admin.ts';
-import { createLead, type CreateLeadDependencies, type LeadOutcome } from './create-lead.ts';
-import { AccountNotFoundError, AlreadyReleasedError, InvalidConfigurationError, NotQuarantinedError, RejectionNotFoundError } from './errors.ts';
-import type { AccountReader, RejectionArchive, RejectionPage } from './ports.ts';
+import { createLead, submissionOfQuarantined, type CreateLeadDependencies, type LeadOutcome } from './create-lead.ts';
+import { AccountNotFoundError, AlreadyReleasedError, IdempotencyKeyReusedError, InvalidConfigurationError, NotQuarantinedError, RejectionNotFoundError } from './errors.ts';
+import type { AccountReader, IdempotencyClaim, RejectionArchive, RejectionPage, StoredRejection } from './ports.ts';
 import { createHash } from 'node:crypto';
 import { REJECTION_DAYS } from './rejections.ts';
 
@@ -18,6 +18,8 @@ export const DEFAULT_PAGE_LIMIT = 50;
 export const MAX_PAGE_LIMIT = 200;
 /** The release marker outlives the record it marks, so a record TTL has not yet deleted cannot be released twice. */
 const RELEASE_MARKER_SECONDS = 2 * REJECTION_DAYS * 24 * 60 * 60;
+/** How long a request's Idempotency-Key holds (the README's retry-safe submissions). */
+const IDEMPOTENCY_HOURS = 24;
 
 export interface RejectionLogDependencies {
   readonly rejections: RejectionArchive;
@@ -64,6 +66,11 @@ export interface ReleaseDependencies extends RejectionLogDependencies, CreateLea
  * lead's `created_at` is the release time), once. The lead is written with a release marker in the
  * same transaction (an idempotency claim keyed by the record's id), so two releases at once store one
  * lead: the second finds the marker and is refused `Already released`.
+ * A record of a request that had an `Idempotency-Key` also claims that key in the same write, while the
+ * key holds (24 hours from the request): the release and a later request with the key are one lead
+ * (CONTRACT.md section 14). A request that stored the lead first leaves the release `Already
+ * released`; a request after the release is answered the released lead. The key's record may hold the
+ * quarantine's own answer (its 200 as for a new lead): the release replaces it with the stored lead.
  * Throws the lead's own refusals (422) as the lead endpoint would answer them.
  */
 export const releaseQuarantined = async (deps: ReleaseDependencies, accountId: string, rejectionId: string): Promise<LeadOutcome> => {
@@ -75,17 +82,39 @@ export const releaseQuarantined = async (deps: ReleaseDependencies, accountId: s
   if (!QUARANTINE_REASONS.includes(record.reason) || !record.submission) throw new NotQuarantinedError();
   if (record.released_at !== undefined) throw new AlreadyReleasedError();
   const account: AccountView = { config, current: async () => config };
-  const outcome = await createLead(record.submission, account, deps, {
-    idempotency: {
-      key: `rejection-release\n${record.id}`,
-      requestHash: createHash('sha256').update(`release\n${accountId}\n${record.id}`).digest('hex'),
-      ttlSeconds: RELEASE_MARKER_SECONDS,
-    },
-  });
+  const submission = submissionOfQuarantined(record.submission);
+  const marker: IdempotencyClaim = {
+    key: `rejection-release\n${record.id}`,
+    requestHash: createHash('sha256').update(`release\n${accountId}\n${record.id}`).digest('hex'),
+    ttlSeconds: RELEASE_MARKER_SECONDS,
+  };
+  const requestKey = requestKeyOf(record, deps.now());
+  let outcome: LeadOutcome;
+  if (!requestKey) {
+    outcome = await createLead(submission, account, deps, { idempotency: marker });
+  } else {
+    try {
+      // The key's record holds the lead (its replays answer it); the marker beside it holds no copy.
+      outcome = await createLead(submission, account, deps, { idempotency: requestKey, releaseMarker: marker });
+    } catch (error) {
+      // The key holds another body's lead (a sender reusing keys): this submission is not stored yet.
+      if (!(error instanceof IdempotencyKeyReusedError)) throw error;
+      outcome = await createLead(submission, account, deps, { idempotency: marker });
+    }
+  }
+  // The marker, or the request's key, answered already: released, or stored by the request itself.
   if (outcome.replayed) throw new AlreadyReleasedError();
   // For the listing only: the marker written with the lead is what makes the release happen once.
   await deps.rejections.markReleased(accountId, record.id, outcome.lead.id, outcome.lead.created_at);
   return outcome;
+};
+
+/** The quarantined request's key as the release claims it: for what is left of its 24 hours; none after. */
+const requestKeyOf = (record: StoredRejection, now: Date): IdempotencyClaim | undefined => {
+  if (record.idempotency_key === undefined || record.idempotency_request_hash === undefined) return undefined;
+  const left = Math.floor((Date.parse(record.created_at) + IDEMPOTENCY_HOURS * 3_600_000 - now.getTime()) / 1000);
+  if (left <= 0) return undefined;
+  return { key: record.idempotency_key, requestHash: record.idempotency_request_hash, ttlSeconds: left, quarantineId: record.id };
 };
 
 const existingAccount = async (accounts: AccountReader, accountId: string) => {

@@ -2,7 +2,7 @@
  * API keys, in the Config table (docs/data-model.md):
  *   APIKEY#<sha256 of the key> / APIKEY   account_id, active, and (keys with a key id) key_id, label,
  *                                         endpoints, origins, expires_at, grace_ends_at, created_at,
- *                                         captcha_provider, captcha_secret (sealed, never in clear)
+ *                                         captcha_provider, captcha_secret (sealed, never in clear), captcha_action (reCAPTCHA v3)
  *   KEYID#<key id> / KEYID                key_hash, account_id      revoke and rotate by key id
  *   ACCOUNTKEYS#<account> / KEY#<key id>  key_hash, created_at      list an account's keys
  * Only the hash is stored; the plaintext is shown once, when the key is created. Everything a request
@@ -247,7 +247,13 @@ const grantOf = (item: Record<string, any>): ApiKeyGrant => ({
 /** The key's challenge: its provider and sealed secret, stored together or not at all. */
 const challengeOf = (item: Record<string, any>): { captcha?: KeyChallenge } =>
   typeof item.captcha_provider === 'string' && typeof item.captcha_secret === 'string'
-    ? { captcha: { provider: item.captcha_provider as KeyChallenge['provider'], sealedSecret: item.captcha_secret } }
+    ? {
+        captcha: {
+          provider: item.captcha_provider as KeyChallenge['provider'],
+          sealedSecret: item.captcha_secret,
+          ...(typeof item.captcha_action === 'string' && { action: item.captcha_action }),
+        },
+      }
     : {};
 
 const storedKeyOf = (item: Record<string, any>): StoredApiKey => ({
@@ -276,6 +282,7 @@ const keyItem = (keyHash: string, key: StoredApiKey) => ({
   ...(key.expiresAt !== null && { expires_at: key.expiresAt }),
   ...(key.graceEndsAt !== null && { grace_ends_at: key.graceEndsAt }),
   ...(key.captcha && { captcha_provider: key.captcha.provider, captcha_secret: key.captcha.sealedSecret }),
+  ...(key.captcha?.action !== undefined && { captcha_action: key.captcha.action }),
 });
 
 const keyIdItem = (keyHash: string, key: StoredApiKey) => ({ ...keyIdKey(key.keyId), key_hash: keyHash, account_id: key.accountId });

@@ -14,9 +14,23 @@ export const LEAD_ITEM_TYPE = 'lead';
  */
 const INTERNAL_LEAD_ATTRIBUTES = ['pk', 'sk', 'item_type', 'account_id', 'erased_fields'] as const;
 
-/** The lead record of a stored lead item: the item without its storage attributes. */
+/**
+ * The lead record's own members, in the order the reference lists them (docs/reference.md, section 4)
+ * and a new lead's answer carries them.
+ */
+const RECORD_ORDER = ['id', 'name', 'mobile_number', 'email', 'alternate_number', 'projectID', 'campaignID', 'source', 'sub_source', 'is_repeated', 'parent_lead_id', 'created_at'];
+
+/**
+ * The lead record of a stored lead item: the item without its storage attributes, its members in one
+ * order whatever order DynamoDB returned the attributes in (which varies from item to item): section
+ * 4's first, then the endpoint's own fields by name. `admin leads --json`, access requests and events
+ * print the same lead the same way every time.
+ */
 export const leadRecordOf = (item: Record<string, unknown>): LeadRecord => {
-  const record = { ...item };
-  for (const attribute of INTERNAL_LEAD_ATTRIBUTES) delete record[attribute];
-  return record as unknown as LeadRecord;
+  const internal: ReadonlySet<string> = new Set(INTERNAL_LEAD_ATTRIBUTES);
+  const own = RECORD_ORDER.filter((name) => Object.hasOwn(item, name));
+  const rest = Object.keys(item)
+    .filter((name) => !internal.has(name) && !RECORD_ORDER.includes(name))
+    .sort();
+  return Object.fromEntries([...own, ...rest].map((name) => [name, item[name]])) as unknown as LeadRecord;
 };

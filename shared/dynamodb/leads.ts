@@ -10,13 +10,12 @@ import type { LeadRecord } from '../domain/lead.ts';
 import type { PersonKeyring } from '../domain/person-data.ts';
 import { containerPersonKeyring } from '../person-keyring.ts';
 import { leadLookupPuts } from './people.ts';
-import type { GoogleFormGuard, IdempotencyClaim, IdempotentReplay, LeadStore, OriginalLeadOutcome, RepeatLeadOutcome } from '../domain/ports.ts';
+import type { GoogleFormGuard, IdempotencyClaim, IdempotentReplay, LeadStore, MarkerTaken, OriginalLeadOutcome, RepeatLeadOutcome } from '../domain/ports.ts';
 import { checkGoogleFormGuard, googleFormGuardCheck } from './google-forms.ts';
 import { currentDeadline, keepingBack } from '../deadline.ts';
 import { asServiceFailure, RETRY_AFTER_SECONDS } from './failures.ts';
 import { LEAD_ITEM_TYPE, leadRecordOf } from './lead-items.ts';
-import { idempotencyClaimPut, idempotencyPk } from './idempotency-items.ts';
-import { cancellationReasons, orUnavailable, putAll, queryAll, readBackTime, TableStore, type CancellationReason } from './requests.ts';
+import { cancellationReasons, epochSeconds, orUnavailable, putAll, queryAll, readBackTime, sha256, TableStore, type CancellationReason } from './requests.ts';
 
 export { READ_BACK_RESERVE_MS } from './requests.ts';
 
@@ -30,7 +29,11 @@ export interface TransactionRetryPolicy {
 /** Pinned by test/reliability/faults-below-the-sdk.test.ts: five attempts of a conflicting transaction. */
 export const DEFAULT_RETRY: TransactionRetryPolicy = { attempts: 5, baseDelayMs: 20 };
 
+/** How long an idempotency key holds unless its claim says otherwise. */
+const IDEMPOTENCY_SECONDS = 24 * 60 * 60;
+
 const projectPk = (accountId: string, projectId: string) => `LEADS#${accountId}#${projectId}`;
+export const idempotencyPk = (accountId: string, key: string) => `IDEMPOTENCY#${accountId}#${sha256(key)}`;
 
 /** The request path's lead writes: what the Lambda bundles carry. */
 export class DynamoDbLeadStore extends TableStore implements LeadStore {
@@ -60,10 +63,17 @@ export class DynamoDbLeadStore extends TableStore implements LeadStore {
    * (CONTRACT.md section 12) ride in the same transaction, after the claim, lead and key; a Google
    * delivery's guard last of all.
    */
-  async insertOriginal(accountId: string, lead: LeadRecord, idempotency?: IdempotencyClaim, guard?: GoogleFormGuard): Promise<OriginalLeadOutcome> {
+  async insertOriginal(
+    accountId: string,
+    lead: LeadRecord,
+    idempotency?: IdempotencyClaim,
+    guard?: GoogleFormGuard,
+    marker?: IdempotencyClaim,
+  ): Promise<OriginalLeadOutcome> {
     const pk = projectPk(accountId, lead.projectID);
     const lookups = await this.#lookupPuts(accountId, lead, idempotency);
-    const guardIndex = 2 + (idempotency ? 1 : 0) + lookups.length;
+    const claims = this.#claimPuts(accountId, lead, idempotency, marker);
+    const guardIndex = 2 + claims.length + lookups.length;
     const claim = { pk, sk: `MOBILE#${lead.mobile_number}`, item_type: 'mobile_claim', lead_id: lead.id, created_at: lead.created_at };
     const command = () =>
       new TransactWriteCommand({
@@ -77,7 +87,7 @@ export class DynamoDbLeadStore extends TableStore implements LeadStore {
             },
           },
           { Put: { TableName: this.table, Item: this.#leadItem(accountId, lead) } },
-          ...(idempotency ? [this.#idempotencyPut(accountId, lead, idempotency)] : []),
+          ...claims,
           ...lookups,
           ...this.#guardChecks(guard),
         ],
@@ -87,8 +97,8 @@ export class DynamoDbLeadStore extends TableStore implements LeadStore {
       // First: a form rotated or removed since its key was checked stores nothing, whatever else failed.
       checkGoogleFormGuard(reasons, guardIndex, guard);
       // The key was used before: whatever else failed, the sender is retrying (or reusing it).
-      const replay = idempotency && replayOf(reasons[2], idempotency);
-      if (replay) return replay.kind === 'replay' && replay.lead.id === lead.id ? ({ kind: 'stored' } as const) : replay;
+      const replay = claimRefusal(reasons, 2, lead, idempotency, marker);
+      if (replay) return replay;
       const [claimReason] = reasons;
       if (claimReason?.Code !== 'ConditionalCheckFailed') return undefined;
       const originalLeadId = claimReason.Item?.lead_id?.S ?? (await this.#originalLeadId(pk, claim.sk));
@@ -106,14 +116,20 @@ export class DynamoDbLeadStore extends TableStore implements LeadStore {
    * (DynamoDB Local serialises transactions per partition key: 100 simultaneous repeats timed out).
    * Under an idempotency key, the key must be atomic with the lead: one transaction of all of them.
    */
-  async insertRepeat(accountId: string, lead: LeadRecord, idempotency?: IdempotencyClaim, guard?: GoogleFormGuard): Promise<RepeatLeadOutcome> {
+  async insertRepeat(
+    accountId: string,
+    lead: LeadRecord,
+    idempotency?: IdempotencyClaim,
+    guard?: GoogleFormGuard,
+    marker?: IdempotencyClaim,
+  ): Promise<RepeatLeadOutcome> {
     const item = this.#leadItem(accountId, lead);
     const lookups = await this.#lookupPuts(accountId, lead, idempotency);
-    const idempotencyPuts = idempotency ? [this.#idempotencyPut(accountId, lead, idempotency)] : [];
+    const idempotencyPuts = this.#claimPuts(accountId, lead, idempotency, marker);
     const guardIndex = 1 + idempotencyPuts.length + lookups.length;
     // A guard is a condition too: with one, the repeat is a transaction like a keyed one.
     const send =
-      idempotency || guard
+      idempotencyPuts.length > 0 || guard
         ? () =>
             this.db.send(
               new TransactWriteCommand({
@@ -123,9 +139,7 @@ export class DynamoDbLeadStore extends TableStore implements LeadStore {
         : () => putAll(this.db, this.table, [item, ...lookups.map(({ Put }) => Put.Item)]);
     return this.#writeLead(accountId, lead, send, async (reasons) => {
       checkGoogleFormGuard(reasons, guardIndex, guard);
-      const replay = idempotency && replayOf(reasons[1], idempotency);
-      if (!replay) return undefined;
-      return replay.kind === 'replay' && replay.lead.id === lead.id ? ({ kind: 'stored' } as const) : replay;
+      return claimRefusal(reasons, 1, lead, idempotency, marker);
     });
   }
 
@@ -181,11 +195,20 @@ export class DynamoDbLeadStore extends TableStore implements LeadStore {
   }
 
   /**
-   * The idempotency record of a key: written only if the key is unused (or expired, since DynamoDB's
-   * TTL deletes lazily), holding the lead so a retry is answered with it without another read.
+   * The answer a key gave, read before a check that could answer differently (CONTRACT.md section
+   * 14): one consistent GetItem, on the request path only where such a check is about to run.
    */
-  #idempotencyPut(accountId: string, lead: LeadRecord, claim: IdempotencyClaim) {
-    return idempotencyClaimPut(this.table, accountId, claim, lead.created_at, { lead: JSON.stringify(lead) });
+  async previousAnswer(accountId: string, claim: IdempotencyClaim): Promise<IdempotentReplay | undefined> {
+    const { Item } = await orUnavailable(() =>
+      this.db.send(new GetCommand({ TableName: this.table, Key: { pk: idempotencyPk(accountId, claim.key), sk: 'IDEMPOTENCY' }, ConsistentRead: true })),
+    );
+    if (!Item || Number(Item.expires_at) < epochSeconds(new Date().toISOString())) return undefined;
+    return replayOfItem(Item, claim);
+  }
+
+  /** The idempotency record, then the release marker, of a write (either may be absent). */
+  #claimPuts(accountId: string, lead: LeadRecord, idempotency: IdempotencyClaim | undefined, marker: IdempotencyClaim | undefined) {
+    return [...(idempotency ? [idempotencyPut(this.table, accountId, lead, idempotency)] : []), ...(marker ? [idempotencyPut(this.table, accountId, lead, marker, false, { lead_id: lead.id })] : [])];
   }
 
   // ---- internals -----------------------------------------------------------------------------
@@ -296,12 +319,69 @@ const cancellationFailure = (reasons: readonly CancellationReason[], error: unkn
     ? new ServiceUnavailableError(RETRY_AFTER_SECONDS, { cause: error })
     : error;
 
-const replayOf = (reason: CancellationReason | undefined, { requestHash }: IdempotencyClaim): IdempotentReplay | undefined => {
+/**
+ * The idempotency record of a key: written only if the key is unused (or expired, since DynamoDB's
+ * TTL deletes lazily), holding the lead so a retry is answered with it without another read. A
+ * release's claim of the quarantined request's key may also replace that quarantine's own answer
+ * (`quarantine_id`, written by shared/dynamodb/rejections.ts). `withLead` false: a marker alone, with
+ * no copy of the lead (a release marker beside the key's record, which an erasure need not reach).
+ */
+export const idempotencyPut = (
+  table: string,
+  accountId: string,
+  lead: LeadRecord,
+  { key, requestHash, ttlSeconds = IDEMPOTENCY_SECONDS, quarantineId }: IdempotencyClaim,
+  withLead = true,
+  extra: Record<string, unknown> = {},
+) => ({
+  Put: {
+    TableName: table,
+    Item: {
+      pk: idempotencyPk(accountId, key),
+      sk: 'IDEMPOTENCY',
+      item_type: withLead ? 'idempotency_key' : 'release_marker',
+      request_hash: requestHash,
+      ...(withLead && { lead: JSON.stringify(lead) }),
+      ...extra,
+      created_at: lead.created_at,
+      expires_at: epochSeconds(lead.created_at) + ttlSeconds,
+    },
+    ConditionExpression: `attribute_not_exists(pk) OR expires_at < :now${quarantineId !== undefined ? ' OR quarantine_id = :quarantine' : ''}`,
+    ExpressionAttributeValues: { ':now': epochSeconds(lead.created_at), ...(quarantineId !== undefined && { ':quarantine': quarantineId }) },
+    ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
+  },
+});
+
+/**
+ * What a cancelled write's claims say: the key used already (a replay, or a refusal), or the release
+ * marker taken. The claims sit from `first` on: the key's record, then the marker.
+ */
+const claimRefusal = (
+  reasons: readonly CancellationReason[],
+  first: number,
+  lead: LeadRecord,
+  idempotency: IdempotencyClaim | undefined,
+  marker: IdempotencyClaim | undefined,
+): { readonly kind: 'stored' } | IdempotentReplay | MarkerTaken | undefined => {
+  const replay = idempotency && replayOf(reasons[first], idempotency);
+  // An earlier attempt of this very write was applied (its answer lost): stored.
+  if (replay) return replay.kind === 'replay' && replay.lead.id === lead.id ? { kind: 'stored' } : replay;
+  const markerReason = marker && reasons[first + (idempotency ? 1 : 0)];
+  if (markerReason?.Code !== 'ConditionalCheckFailed') return undefined;
+  return markerReason.Item?.lead_id?.S === lead.id ? { kind: 'stored' } : { kind: 'marker_taken' };
+};
+
+export const replayOf = (reason: CancellationReason | undefined, claim: IdempotencyClaim): IdempotentReplay | undefined => {
   if (reason?.Code !== 'ConditionalCheckFailed') return undefined;
   const item = reason.Item as Record<string, { S?: string; BOOL?: boolean }> | undefined;
-  if (item?.erased?.BOOL === true) return { kind: 'erased' };
-  if (item?.request_hash?.S !== requestHash || item.lead?.S === undefined) return { kind: 'key_reused' };
-  return { kind: 'replay', lead: JSON.parse(item.lead.S) as LeadRecord };
+  return replayOfItem({ erased: item?.erased?.BOOL, request_hash: item?.request_hash?.S, lead: item?.lead?.S }, claim);
+};
+
+/** What a key's record answers a request with this claim (the record as the document client reads it). */
+const replayOfItem = (item: Record<string, any>, { requestHash }: IdempotencyClaim): IdempotentReplay => {
+  if (item.erased === true) return { kind: 'erased' };
+  if (item.request_hash !== requestHash || typeof item.lead !== 'string') return { kind: 'key_reused' };
+  return { kind: 'replay', lead: JSON.parse(item.lead) as LeadRecord };
 };
 
 

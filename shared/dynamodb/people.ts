@@ -216,12 +216,19 @@ export class DynamoDbPersonData extends TableStore implements PersonDataStore {
     ]);
   }
 
+  /**
+   * The record and its lookup items; and a quarantine's answer kept under its request's Idempotency-Key
+   * (a copy of the lead it was answered with), as a tombstone, while that key's record is still the
+   * quarantine's own (a release replaces it with the lead, which its own erasure reaches).
+   */
   async #eraseRejection(item: Record<string, any>, journal: Key): Promise<void> {
     const lookupSk = rejectionRefSk(item.pk, item.sk);
     const refs = (item.person_refs as string[] | undefined) ?? [];
+    const answer = await this.#idempotencyWrite(item.idempotency_pk, (stored) => (stored.quarantine_id === item.id ? { erased: true } : undefined));
     await this.#transact([
       { Delete: { TableName: this.table, Key: { pk: item.pk, sk: item.sk }, ConditionExpression: 'attribute_exists(pk)' } },
       ...refs.map((pk) => ({ Delete: { TableName: this.table, Key: { pk, sk: lookupSk } } })),
+      ...answer,
       this.#count(journal, 'rejections'),
     ]);
   }

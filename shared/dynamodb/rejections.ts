@@ -17,10 +17,10 @@ import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand, type Dynam
 import { ulidAt, ulidsAt } from '../domain/lead-id.ts';
 import type { PersonKeyring } from '../domain/person-data.ts';
 import { boundedRejection, REJECTION_DAYS } from '../domain/rejections.ts';
-import type { GoogleFormGuard, IdempotencyClaim, Rejection, RejectionLog } from '../domain/ports.ts';
+import type { GoogleFormGuard, IdempotencyClaim, IdempotentReplay, Rejection, RejectionLog } from '../domain/ports.ts';
 import { ServiceUnavailableError } from '../domain/errors.ts';
 import { currentDeadline } from '../deadline.ts';
-import { idempotencyClaimPut } from './idempotency-items.ts';
+import { idempotencyPk, idempotencyPut, replayOf } from './leads.ts';
 import { checkGoogleFormGuard, googleFormGuardCheck } from './google-forms.ts';
 import { rejectionReasonIndex } from './tables.ts';
 import { containerPersonKeyring } from '../person-keyring.ts';
@@ -82,52 +82,86 @@ export class DynamoDbRejectionLog extends TableStore implements RejectionLog {
    * transaction of them and the guard's ConditionCheck instead: nothing is kept when the form was
    * rotated or removed since its key was checked (GoogleFormChangedError).
    */
-  async record(accountId: string, { person, ...rejection }: Rejection, guard?: GoogleFormGuard): Promise<void> {
+  async record(
+    accountId: string,
+    { person, answered, idempotency_key, idempotency_request_hash, ...rejection }: Rejection,
+    guard?: GoogleFormGuard,
+  ): Promise<IdempotentReplay | undefined> {
     // The record's time is the refusal's: the minute of the bound, its created_at and the time in its id.
     const createdAt = new Date(rejection.at);
     const bounded = !guard && rejection.key_id !== undefined && rejection.browserKey === true;
     const minute = createdAt.toISOString().slice(0, 16);
-    // A flood past the bound costs its counter write and nothing else: no record, no lookup hashes.
-    if (bounded && this.#full.get(rejection.key_id!) === minute) return this.#suppress(accountId, rejection, minute);
+    // Visitors whose challenge could not be checked have a bound of their own (CONTRACT.md section 14):
+    // a flood of refusals on the same public key cannot crowd their quarantine records out.
+    const bucket = rejection.reason === 'captcha_unavailable' ? `${rejection.key_id}#captcha_unavailable` : `${rejection.key_id}`;
+    // A quarantine answered as a new lead, under the request's key: the key keeps that answer, written
+    // with the record, so a repeat gets it again and stores nothing (CONTRACT.md section 14).
+    const claim = answered && idempotency_key !== undefined && idempotency_request_hash !== undefined ? { key: idempotency_key, requestHash: idempotency_request_hash } : undefined;
+    // A flood past the bound costs its counter write and nothing else: no record, no lookup hashes. A
+    // request under a key goes on to the write, whose condition on the key tells a repeat (not counted again).
+    if (bounded && !claim && this.#full.get(bucket) === minute) {
+      await this.#suppress(accountId, rejection, minute);
+      return undefined;
+    }
     const id = this.#ids(createdAt.getTime());
-    const record = this.#item(accountId, id, createdAt.toISOString(), boundedRejection(rejection));
+    const kept = boundedRejection({ ...rejection, ...(idempotency_key !== undefined && { idempotency_key, idempotency_request_hash }) });
+    const record = {
+      ...this.#item(accountId, id, createdAt.toISOString(), kept),
+      // Where the key's copy of the answer is, for an erasure of the record (shared/dynamodb/people.ts).
+      ...(claim && { idempotency_pk: idempotencyPk(accountId, claim.key) }),
+    };
     const lookups = await rejectionLookups(this.#keyring, this.table, accountId, { pk: record.pk, sk: record.sk }, person, record.expires_at);
     const item = { ...record, ...(lookups.personRefs.length > 0 && { person_refs: lookups.personRefs }) };
-    if (guard) return this.#guarded(item, lookups.puts, guard);
-    if (!bounded) {
+    if (guard) {
+      await this.#guarded(item, lookups.puts, guard);
+      return undefined;
+    }
+    if (!bounded && !claim) {
       if (lookups.puts.length === 0) await orUnavailable(() => this.db.send(new PutCommand({ TableName: this.table, Item: item })));
       // One BatchWriteItem (requests.ts putAll): a flood of refusals neither contends with the lead
       // transactions nor pays transactional write units.
       else await putAll(this.db, this.table, [item, ...lookups.puts.map(({ Put }) => Put.Item)]);
-      return;
+      return undefined;
     }
-    const rateKey = `${rejection.key_id}#${minute}`;
+    const rateKey = `${bucket}#${minute}`;
     if (this.#full.size > 10_000) this.#full.clear();
+    const rate = bounded
+      ? [
+          {
+            Update: {
+              TableName: this.table,
+              Key: { pk: `REJECTIONRATE#${rateKey}`, sk: 'RATE' },
+              UpdateExpression: 'ADD #stored :one SET item_type = :type, expires_at = if_not_exists(expires_at, :expires)',
+              ConditionExpression: 'attribute_not_exists(#stored) OR #stored < :max',
+              ExpressionAttributeNames: { '#stored': 'stored' },
+              ExpressionAttributeValues: { ':one': 1, ':max': this.#perMinute, ':type': 'rejection_rate', ':expires': epochSeconds(createdAt.toISOString()) + 3600 },
+            },
+          },
+        ]
+      : [];
+    const keyIndex = rate.length + 1;
     try {
-      // The record and the minute's count in one write: within the bound it costs the one request it always did.
+      // The record, the minute's count and the key's answer in one write: within the bound it costs the one request it always did.
       await this.db.send(
         new TransactWriteCommand({
           TransactItems: [
-            {
-              Update: {
-                TableName: this.table,
-                Key: { pk: `REJECTIONRATE#${rateKey}`, sk: 'RATE' },
-                UpdateExpression: 'ADD #stored :one SET item_type = :type, expires_at = if_not_exists(expires_at, :expires)',
-                ConditionExpression: 'attribute_not_exists(#stored) OR #stored < :max',
-                ExpressionAttributeNames: { '#stored': 'stored' },
-                ExpressionAttributeValues: { ':one': 1, ':max': this.#perMinute, ':type': 'rejection_rate', ':expires': epochSeconds(createdAt.toISOString()) + 3600 },
-              },
-            },
+            ...rate,
             { Put: { TableName: this.table, Item: item } },
+            ...(claim ? [idempotencyPut(this.table, accountId, answered!, claim, true, { quarantine_id: id })] : []),
             ...lookups.puts,
-          ],
+          ] as NonNullable<TransactWriteCommandInput['TransactItems']>,
         }),
       );
+      return undefined;
     } catch (error) {
       const reasons = cancellationReasons(error);
-      if (reasons?.[0]?.Code !== 'ConditionalCheckFailed') throw asServiceFailure(error);
-      this.#full.set(rejection.key_id!, minute);
+      // The key answered already (a repeat of the request): nothing stored, nothing counted.
+      const replay = claim && replayOf(reasons?.[keyIndex], claim);
+      if (replay) return replay;
+      if (!bounded || reasons?.[0]?.Code !== 'ConditionalCheckFailed') throw asServiceFailure(error);
+      this.#full.set(bucket, minute);
       await this.#suppress(accountId, rejection, minute);
+      return undefined;
     }
   }
 
@@ -157,20 +191,29 @@ export class DynamoDbRejectionLog extends TableStore implements RejectionLog {
   }
 
   /**
-   * The record, its lookup items and the delivery's claim (idempotency-items.ts) in one transaction:
-   * kept only if the claim is unused. A claim taken already (by a lead, or by this record's twin)
-   * keeps nothing. A conflict with a concurrent writer is retried while the request has time, as a
-   * lead's write is; past that, or on an outage, 503 (CONTRACT.md section 14), and the provider's
-   * retry finds the claim if this write was applied after all.
+   * The record, its lookup items and the delivery's claim in one transaction: kept only if the claim's
+   * idempotency item (leads.ts) is unused. A claim taken already (by a lead, or by this record's twin)
+   * keeps nothing. The claim's item holds the record's id instead of a lead, so a later lead write
+   * under it is refused as a reused key. A conflict with a concurrent writer is retried while the
+   * request has time, as a lead's write is; past that, or on an outage, 503 (CONTRACT.md section 14),
+   * and the provider's retry finds the claim if this write was applied after all.
    */
-  async recordOnce(accountId: string, { person, ...rejection }: Rejection, claim: IdempotencyClaim): Promise<'recorded' | 'already_decided'> {
+  async recordOnce(accountId: string, { person, answered: _answered, ...rejection }: Rejection, { key, requestHash, ttlSeconds = 24 * 60 * 60 }: IdempotencyClaim): Promise<'recorded' | 'already_decided'> {
     const createdAt = new Date(rejection.at);
+    const at = createdAt.toISOString();
     const id = this.#ids(createdAt.getTime());
-    const record = this.#item(accountId, id, createdAt.toISOString(), boundedRejection(rejection));
+    const record = this.#item(accountId, id, at, boundedRejection(rejection));
     const lookups = await rejectionLookups(this.#keyring, this.table, accountId, { pk: record.pk, sk: record.sk }, person, record.expires_at);
     const item = { ...record, ...(lookups.personRefs.length > 0 && { person_refs: lookups.personRefs }) };
-    const claimPut = idempotencyClaimPut(this.table, accountId, claim, createdAt.toISOString(), { rejection_id: id });
-    const items = [{ Put: { TableName: this.table, Item: item } }, ...lookups.puts, claimPut];
+    const claim = {
+      Put: {
+        TableName: this.table,
+        Item: { pk: idempotencyPk(accountId, key), sk: 'IDEMPOTENCY', item_type: 'idempotency_key', request_hash: requestHash, rejection_id: id, created_at: at, expires_at: epochSeconds(at) + ttlSeconds },
+        ConditionExpression: 'attribute_not_exists(pk) OR expires_at < :now',
+        ExpressionAttributeValues: { ':now': epochSeconds(at) },
+      },
+    };
+    const items = [{ Put: { TableName: this.table, Item: item } }, ...lookups.puts, claim];
     for (let attempt = 1; ; attempt++) {
       try {
         await this.db.send(new TransactWriteCommand({ TransactItems: items as NonNullable<TransactWriteCommandInput['TransactItems']> }));

@@ -2,6 +2,7 @@ import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import type { KeyAccountView } from '../domain/account-directory.ts';
 import type { ChallengeVerdict } from '../domain/challenge.ts';
 import type { IdempotencyClaim } from '../domain/ports.ts';
+import type { LeadRecord } from '../domain/lead.ts';
 import type { ValidatedFields } from '../schemas/validate.ts';
 
 /** API Gateway HTTP API events (payload format 2.0), as the deployed API and the local server send. */
@@ -33,6 +34,8 @@ export interface LeadContext extends Context {
   allowOrigin?: string | null;
   /** A browser key's submission with the honeypot filled: answered as a new lead, nothing stored. */
   bot?: boolean;
+  /** The answer an Idempotency-Key already gave, found before a check that could answer differently. */
+  replay?: LeadRecord;
   /** A challenge key's verdict on the submission's token (CONTRACT.md section 11). */
   challenge?: ChallengeVerdict;
   /** Lead id and outcome for the request's log line. */

@@ -1,7 +1,9 @@
 import middy from '@middy/core';
 import { withinFunctionDeadline } from '../deadline.ts';
 import type { AccountDirectory } from '../domain/account-directory.ts';
-import { createLead, leadRecord, type CreateLeadDependencies, type LeadSubmission } from '../domain/create-lead.ts';
+import { createLead, leadRecord, replayed, type CreateLeadDependencies, type LeadSubmission } from '../domain/create-lead.ts';
+import type { LeadRecord } from '../domain/lead.ts';
+import { idempotentReplay } from './middleware/idempotent-replay.ts';
 import type { LeadEndpoint } from '../endpoints.ts';
 import type { RejectionLog } from '../domain/ports.ts';
 import type { LogSink } from '../log.ts';
@@ -61,9 +63,10 @@ const leadChain = (endpoint: LeadEndpoint, runtime: LeadRuntime) =>
     .use(submissionOptions(endpoint.name))
     .use(leadFields(leadFieldValidator(endpoint.fields, endpoint.unknownFields)))
     .use(honeypot())
-    .use(endpoint.browserFacing && runtime.challenges ? [captchaChallenge(runtime.challenges)] : [])
+    .use(endpoint.browserFacing && runtime.challenges ? [idempotentReplay(runtime.leads), captchaChallenge(runtime.challenges)] : [])
     .handler(async (_event, context) => {
       const { idempotency, dryRun } = context;
+      if (context.replay) return answerReplayed(endpoint, context, context.replay);
       if (context.bot) return answerBot(endpoint, runtime, context);
       if (context.challenge === 'failed') return refuseChallenge(endpoint, runtime, context);
       if (context.challenge === 'unavailable') return answerUnverified(endpoint, runtime, context);
@@ -76,9 +79,17 @@ const leadChain = (endpoint: LeadEndpoint, runtime: LeadRuntime) =>
         context.outcome = 'dry_run';
         return leadWouldBeCreated(lead);
       }
-      context.outcome = replayed ? 'idempotent_replay' : lead.is_repeated ? 'repeated' : 'created';
-      return leadCreated(endpoint.answersWithLead ? lead : undefined, replayed ? { 'idempotent-replayed': 'true' } : {});
+      if (replayed) return answerReplayed(endpoint, context, lead);
+      context.outcome = lead.is_repeated ? 'repeated' : 'created';
+      return leadCreated(endpoint.answersWithLead ? lead : undefined);
     });
+
+/** The answer an Idempotency-Key gave already, again: same status and body, marked replayed (CONTRACT.md section 14). */
+const answerReplayed = (endpoint: LeadEndpoint, context: LeadContext, lead: LeadRecord): LeadResponse => {
+  context.leadId = lead.id;
+  context.outcome = 'idempotent_replay';
+  return leadCreated(endpoint.answersWithLead ? lead : undefined, { 'idempotent-replayed': 'true' });
+};
 
 /**
  * A bot gets the answer a new lead would get, so it learns nothing; nothing is stored as a lead. The
@@ -125,7 +136,9 @@ const answerQuarantined = async (
 ): Promise<LeadResponse> => {
   const submission = submissionOf(endpoint, context.fields!);
   const lead = leadRecord(submission, runtime.newLeadId(), runtime.now());
-  await recordRejection(runtime.rejections, runtime.log, endpoint.name, context, { ...refusal, submission });
+  // Under an Idempotency-Key, the key keeps this answer with the record; a repeat gets the first answer.
+  const earlier = await recordRejection(runtime.rejections, runtime.log, endpoint.name, context, { ...refusal, submission, answered: lead });
+  if (earlier) return answerReplayed(endpoint, context, replayed(earlier).lead);
   context.leadId = lead.id;
   context.outcome = refusal.reason;
   return leadCreated(endpoint.answersWithLead ? lead : undefined);

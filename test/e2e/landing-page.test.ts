@@ -39,6 +39,7 @@ const MESSAGES = {
   network: 'We could not reach our server. Please check your internet connection and try again.',
   unreadable: 'Sorry, this form could not send your details from this page just now. Please try again in a minute or contact us directly.',
   busyFor7: 'We are very busy right now. Please try again in 7 seconds.',
+  challenge: 'Please complete the check below and send again.',
 };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -82,10 +83,14 @@ const CONTENT_TYPES: Record<string, string> = {
  * The landing page as a website would serve it: its files as they are, with the form's data
  * attributes set to this test's service (what a site owner edits when pasting the form).
  */
+const STALE_PAGE = 'stale-api-base.html';
+
 const staticServer = (config: Record<string, string>): Server =>
   createServer((request, response) => {
     const { pathname } = new URL(request.url ?? '/', 'http://localhost');
-    const name = pathname === '/' ? 'index.html' : pathname.slice(1);
+    // STALE_PAGE: index.html still pointing at a service that is not running (data-api-base unchanged).
+    const stale = pathname === `/${STALE_PAGE}`;
+    const name = pathname === '/' || stale ? 'index.html' : pathname.slice(1);
     const type = CONTENT_TYPES[path.extname(name)];
     const file = path.join(PAGE_DIR, name);
     if (!type || path.dirname(file) !== PAGE_DIR || !existsSync(file)) {
@@ -94,7 +99,7 @@ const staticServer = (config: Record<string, string>): Server =>
     }
     let body = readFileSync(file, 'utf8');
     if (name === 'index.html') {
-      for (const [attribute, value] of Object.entries(config)) {
+      for (const [attribute, value] of Object.entries({ ...config, ...(stale && { 'data-api-base': 'http://127.0.0.1:9' }) })) {
         const pattern = new RegExp(`${attribute}="[^"]*"`);
         if (!pattern.test(body)) throw new Error(`index.html has no ${attribute}`);
         body = body.replace(pattern, `${attribute}="${value}"`);
@@ -214,6 +219,8 @@ describe('landing-page form in headless Chromium, against npm start', () => {
     const { status, body } = await submit();
     expect([status, body.message]).toEqual([422, 'Lead already exists']);
     expect(await message().textContent()).toBe(MESSAGES.duplicate);
+    // Reassuring, so styled as a notice: not the error style of a refusal.
+    expect(await message().getAttribute('class')).toBe('lead-form__message lead-form__message--notice');
     // A new Idempotency-Key after a success: other values, another submission.
     const key = await (await sent).headerValue('idempotency-key');
     expect(key).toMatch(UUID);
@@ -261,6 +268,25 @@ describe('landing-page form in headless Chromium, against npm start', () => {
       const refused = serviceOutput.split('\n').filter((line) => line.includes('"outcome":"origin_not_allowed"'));
       expect(refused).toHaveLength(1);
       expect(JSON.parse(refused[0]!)).toMatchObject({ status: 403, endpoint: 'website', accountId: ACCOUNT });
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('follows npm start on another PORT when the local page names it with ?api_base=', async () => {
+    const other = await browser!.newPage();
+    try {
+      // The page as shipped points at a service that is not there (port 9, the discard port, stands for
+      // the default 3000 that another PORT leaves empty); the address names the running one.
+      await other.goto(`${pageOrigin}/${STALE_PAGE}?api_base=${encodeURIComponent(apiBase)}`);
+      expect(await other.locator('form[data-lead-form]').getAttribute('data-api-base')).toBe('http://127.0.0.1:9');
+      await other.getByLabel('Name').fill('Nikhil Rao');
+      await other.getByLabel('Mobile number').fill('9845012377');
+      const answer = other.waitForResponse((response) => response.url() === apiUrl() && response.request().method() === 'POST');
+      await other.getByRole('button', { name: 'Request a call back' }).click();
+      expect((await answer).status()).toBe(200);
+      await other.locator('.lead-form__message:not(:empty)').waitFor();
+      expect(await other.locator('.lead-form__message').textContent()).toBe(MESSAGES.success);
     } finally {
       await other.close();
     }
@@ -356,6 +382,37 @@ describe('landing-page form in headless Chromium, against npm start', () => {
     }
   });
 
+  it('keeps its Idempotency-Key after a refused challenge: a new token is not a new value, so the refusal’s quarantine and the retry are one lead', async () => {
+    await page.getByLabel('Name').fill('Meera Iyer');
+    await mobile().fill('9845012349');
+    // What a challenge widget does: its token in a hidden field of its own, a new one after each check.
+    const token = (value: string) =>
+      page.evaluate(`(() => {
+        const form = document.querySelector('form[data-lead-form]');
+        const field = form.querySelector('[name="cf-turnstile-response"]') ?? form.appendChild(Object.assign(document.createElement('input'), { type: 'hidden', name: 'cf-turnstile-response' }));
+        field.value = ${JSON.stringify(value)};
+      })()`);
+    await token('token-refused');
+    const keys = await interceptPosts(async (route) => {
+      // The service's own CORS headers for the key's origin (a dry run, refused 403, stores nothing), on a refused challenge's answer.
+      const checked = await route.fetch({ headers: { ...route.request().headers(), 'x-dry-run': 'true' } });
+      const headers = Object.fromEntries(Object.entries(checked.headers()).filter(([name]) => name !== 'content-length'));
+      await route.fulfill({ status: 403, headers, body: JSON.stringify({ status: false, message: 'Captcha verification failed' }) });
+    });
+    try {
+      expect((await submit()).status).toBe(403);
+      expect(await message().textContent()).toBe(MESSAGES.challenge);
+
+      await token('token-solved-again');
+      const { status, body } = await submit();
+      expect([status, body.message]).toEqual([200, 'Lead created successfully']);
+      expect(keys).toHaveLength(2);
+      expect(keys[1]).toBe(keys[0]);
+    } finally {
+      await page.unrouteAll();
+    }
+  });
+
   it('stored each lead once, with the UTM values and gclid of the page URL', () => {
     const stdout = execFileSync('npm', ['run', '-s', 'admin', '--', 'leads', '--account', ACCOUNT, '--json'], {
       cwd: projectRoot,
@@ -363,7 +420,7 @@ describe('landing-page form in headless Chromium, against npm start', () => {
       encoding: 'utf8',
     });
     const leads = JSON.parse(stdout) as Record<string, unknown>[];
-    expect(leads.map((lead) => lead.mobile_number)).toEqual(['9845012345', '9845012347', '9845012348']);
+    expect(leads.map((lead) => lead.mobile_number)).toEqual(['9845012345', '9845012377', '9845012347', '9845012348', '9845012349']);
     expect(leads[0]).toMatchObject({
       name: 'Priya Nair',
       mobile_number: '9845012345',

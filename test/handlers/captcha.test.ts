@@ -9,6 +9,7 @@ import { siteverifyClient } from '../../shared/captcha/siteverify.ts';
 import { adminApi } from '../support/admin-handler.ts';
 import { challengesAgainst, fakeSiteverify, type FakeSiteverify } from '../support/fake-siteverify.ts';
 import { testService, validBody, type TestService } from '../support/service.ts';
+import { timedWithStalls } from '../support/event-loop.ts';
 
 const SECRET = '0x4AAAAAAAtestsecret-never-logged';
 const SHOP = 'https://shop.example';
@@ -142,9 +143,9 @@ describe('a provider that cannot answer', () => {
     const short = await testService({ functionTimeoutMs: 2_000, challenges: challenges() });
     const shortKeys = await withKeys(short, 'acc-c-short');
     const body = validBody('website', project, { captcha_token: 'stall' });
-    const started = Date.now();
-    const answer = await post(shortKeys.turnstile!, body, short);
-    expect(Date.now() - started).toBeLessThan(2_000);
+    // Less the test process's own event-loop stalls: a busy machine's doing, not the service's.
+    const { answer, ms, stallMs } = await timedWithStalls(() => post(shortKeys.turnstile!, body, short));
+    expect(ms - stallMs).toBeLessThan(2_000);
     expect(answer.status).toBe(200);
     expect(answer.headers['x-request-id']).toMatch(/\S/);
     expect(await newestRecord(short, 'acc-c-short')).toMatchObject({ reason: 'captcha_unavailable' });

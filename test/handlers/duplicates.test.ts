@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import type { DuplicateSetting, LeadRecord } from '../../shared/domain/lead.ts';
 import { failFirst, injectFaults, transactionConflict } from '../support/faults.ts';
-import { endpointNames, testService, uniqueMobile, validBody, type TestService } from '../support/service.ts';
+import { randomUUID } from 'node:crypto';
+import { endpointNames, testService, uniqueMobile, untilAnswered, validBody, type TestService } from '../support/service.ts';
 
 let service: TestService;
 const keys: Record<DuplicateSetting, string> = { ignore: '', create: '', merge: '' };
@@ -87,16 +88,19 @@ describe('a duplicate under Merge', () => {
 describe.each(settings)('25 simultaneous requests for one new mobile under %s', (setting) => {
   it('make exactly one original, and store exactly the leads answered 200', async () => {
     const mobile = uniqueMobile();
+    // Each under a key of its own, a 503 (a deadline passed on a busy machine) sent again as a sender would.
     const answers = await Promise.all(
       Array.from({ length: 25 }, (_, i) => {
         const name = endpointNames[i % endpointNames.length]!;
-        return service.call(name, { apiKey: keys[setting], body: validBody(name, project, { mobile_number: mobile }) });
+        const request = { apiKey: keys[setting], body: validBody(name, project, { mobile_number: mobile }), headers: { 'idempotency-key': randomUUID() } };
+        return untilAnswered(() => service.call(name, request));
       }),
     );
     const stored = await leadsWith(setting, mobile);
     const originals = stored.filter((lead) => !lead.is_repeated);
     const accepted = answers.filter((answer) => answer.status === 200);
 
+    expect(answers.filter((answer) => answer.status !== 200 && answer.status !== 422)).toEqual([]);
     expect(originals).toHaveLength(1);
     expect(stored).toHaveLength(accepted.length);
     if (setting === 'ignore') {
@@ -107,7 +111,7 @@ describe.each(settings)('25 simultaneous requests for one new mobile under %s', 
       const expectedParent = setting === 'merge' ? originals[0]!.id : null;
       for (const repeat of stored.filter((lead) => lead.is_repeated)) expect(repeat.parent_lead_id).toBe(expectedParent);
     }
-  });
+  }, 120_000);
 });
 
 describe('a transaction DynamoDB cancels for a conflicting writer', () => {

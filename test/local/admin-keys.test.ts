@@ -188,6 +188,19 @@ describe('admin revoke-key', () => {
     expect(await admin('revoke-key', created.key)).toMatchObject({ code: 0, stdout: `API key ${created.key_id} revoked.\n` });
   });
 
+  it('reads the key from standard input when given as -, so it is in no argument list or npm header line', async () => {
+    const created = await createJson();
+    let stdout = '';
+    let stderr = '';
+    const code = await runAdmin(['revoke-key', '-'], { env, stdin: async () => `${created.key}\n`, stdout: (text) => void (stdout += text), stderr: (text) => void (stderr += text) });
+    expect({ code, stdout, stderr }).toEqual({ code: 0, stdout: `API key ${created.key_id} revoked.\n`, stderr: '' });
+    expect((await service.call('portala', { apiKey: created.key, body: validBody('portala', project) })).body.message).toBe('Invalid API credentials');
+    stderr = '';
+    const empty = await runAdmin(['revoke-key', '-'], { env, stdin: async () => '\n', stdout: () => undefined, stderr: (text) => void (stderr += text) });
+    expect(empty).toBe(2);
+    expect(stderr).toContain('no key on standard input');
+  });
+
   it('refuses an unknown key id or key with exit code 1', async () => {
     expect(await admin('revoke-key', '--id', 'key_nothere')).toEqual({ code: 1, stdout: '', stderr: 'admin revoke-key: no API key has the key id "key_nothere"\n' });
     expect(await admin('revoke-key', 'lk_nothere')).toEqual({ code: 1, stdout: '', stderr: 'admin revoke-key: no such API key\n' });

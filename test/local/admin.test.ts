@@ -170,6 +170,20 @@ describe('admin leads', () => {
     expect(leads.some((lead: { projectID: string }) => lead.projectID === 'PRJ-2')).toBe(true);
   });
 
+  it('prints every lead with its members in one order: the lead record first, then the endpoint fields by name', async () => {
+    const body = validBody('website', project, { email: 'y@example.com', utm_source: 'google', notes: 'n', location: 'Pune', gclid: 'g', alternate_number: '9123456780' });
+    await service.call('website', { apiKey: 'admin-test-key', body });
+    const leads = JSON.parse((await admin('leads', '--account', 'acc-admin', '--json')).stdout) as Record<string, unknown>[];
+    const record = ['id', 'name', 'mobile_number', 'email', 'alternate_number', 'projectID', 'campaignID', 'source', 'sub_source', 'is_repeated', 'parent_lead_id', 'created_at'];
+    for (const lead of leads) {
+      const members = Object.keys(lead);
+      expect(members).toEqual([...record.filter((name) => members.includes(name)), ...members.filter((name) => !record.includes(name)).sort()]);
+    }
+    expect(Object.keys(leads.at(-1)!)).toEqual([...record, 'gclid', 'location', 'notes', 'utm_source']);
+    // Twice the same text.
+    expect((await admin('leads', '--account', 'acc-admin', '--json')).stdout).toBe(JSON.stringify(leads, null, 2) + '\n');
+  });
+
   it('lists one project with --project', async () => {
     const leads = JSON.parse((await admin('leads', '--account', 'acc-admin', '--project', 'PRJ-2', '--json')).stdout);
     expect(leads.length).toBeGreaterThan(0);

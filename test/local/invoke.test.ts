@@ -101,6 +101,7 @@ describe('npm run invoke', () => {
       ['portala', '9810000002'],
       ['portalb', '9810000003'],
       ['social', '9810000004'],
+      ['social', '9000000001'],
       ['google_ads', '9810000031'],
       ['call', '9876500041'],
       ['call', '9876500042'],
@@ -131,9 +132,13 @@ describe('npm run invoke', () => {
     expect(stderr).toContain('Usage: npm run invoke --');
   });
 
-  it("runs the Meta sample's leadgen change through the worker: its page is not the demo account's, so it is logged and counted", () => {
+  it("runs the Meta sample's leadgen change through the worker: the demo page's lead, read from the local Graph API stand-in, is stored", async () => {
     const worker = logged.find((line) => line.includes('"endpoint":"meta"') && line.includes('1200000000000001'));
-    expect(JSON.parse(worker!)).toMatchObject({ outcome: 'meta_page_not_configured', pageId: '108000000000001', requestId: 'local-event-0010' });
+    expect(JSON.parse(worker!)).toMatchObject({ outcome: 'created', requestId: 'local-event-0010' });
+    const leads = await service.repository.leads.listLeads('acc-demo', ['PRJ-1']);
+    expect(leads.filter((lead) => lead.meta_leadgen_id === '1200000000000001')).toEqual([
+      expect.objectContaining({ source: 'social', sub_source: 'fb', mobile_number: '9000000001', meta_form_id: '2200000000000001' }),
+    ]);
   });
 
   it('refuses a file that is not an API Gateway event, naming it', async () => {

@@ -5,14 +5,15 @@ import { demoKeyOf, parseSeed, SeedError } from '../../scripts/local/seed.ts';
 const demoFile = JSON.parse(readFileSync(new URL('../../seed/demo.json', import.meta.url), 'utf8'));
 
 /**
- * A valid seed, changed by `edit` (a deep copy each time): the demo seed without its Google Ads form and
- * call number, which name the demo's project and would add their own problems to an edit of the project
- * (their own refusals are tested below, on `seedWithGoogleForm`).
+ * A valid seed, changed by `edit` (a deep copy each time): the demo seed without its Google Ads form,
+ * Meta page and call number, which name the demo's project and would add their own problems to an edit of
+ * the project (their own refusals are tested below, on `seedWithGoogleForm`).
  */
 const seedWith = (edit: (seed: any) => void = () => undefined) => {
   const seed = structuredClone(demoFile);
   delete seed.accounts[0].googleForms;
   delete seed.accounts[0].callNumbers;
+  delete seed.accounts[0].metaPages;
   edit(seed);
   return seed;
 };
@@ -35,7 +36,7 @@ const problemsOf = (input: unknown): readonly string[] => {
 };
 
 describe('reading a seed file', () => {
-  it('reads the demo seed, the contract example with a browser key for examples/landing-page, into an account with its configuration', () => {
+  it('reads the demo seed, the reference example with a browser key for examples/landing-page, a Meta page and a Google form, into an account with its configuration', () => {
     expect(demoFile).toEqual({
       accounts: [
         {
@@ -44,6 +45,7 @@ describe('reading a seed file', () => {
           duplicateHandling: 'ignore',
           projects: [{ id: 'PRJ-1', name: 'Skyline Towers', campaigns: [{ id: 'CMP-1', name: 'Diwali launch' }] }],
           subSources: { website: ['Skyline landing page'], social: ['fb', 'ig', 'wp'] },
+          metaPages: [{ pageId: '108000000000001', accessToken: 'demo-page-token-please-change', forms: [{ formId: '2200000000000001', projectID: 'PRJ-1', campaignID: 'CMP-1' }] }],
           googleForms: [{ formId: '40000000000', key: 'demo-google-key-please-change', projectID: 'PRJ-1', campaignID: 'CMP-1' }],
           callNumbers: [{ number: '+91 80 4718 1234', projectID: 'PRJ-1', campaignID: 'CMP-1' }],
         },

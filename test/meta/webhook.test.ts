@@ -125,7 +125,8 @@ describe('the acknowledgement', () => {
     const started = performance.now();
     const answer = await meta.notify(leadgenNotification([{ pageId: '1001', leadgenId: '5102', formId: '2001' }]));
     expect(answer.status).toBe(200);
-    expect(performance.now() - started).toBeLessThan(1_000);
+    // Meta's bound is 3 s (CONTRACT section 8); a failing read would take its retries' back-off first.
+    expect(performance.now() - started).toBeLessThan(3_000);
     await meta.queue.idle();
   });
 

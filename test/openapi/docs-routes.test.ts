@@ -9,6 +9,7 @@ import type { LeadHandlers } from '../../scripts/local/environment.ts';
 import { createLocalServer } from '../../scripts/local/http-server.ts';
 import { OPENAPI_FILE } from '../../scripts/openapi/build.ts';
 
+const byUrl = (a: { url: string }, b: { url: string }) => a.url.localeCompare(b.url);
 const swaggerUiDir = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 
 /** Handlers that answer a fixed 200: the lead routes must still reach them. */
@@ -55,11 +56,24 @@ describe('GET /docs', () => {
     expect(Buffer.from(await response.arrayBuffer()).equals(readFileSync(path.join(swaggerUiDir, name)))).toBe(true);
   });
 
-  it('serves /docs/openapi.json: the committed document', async () => {
+  it('serves /docs/openapi.json: the committed document, with the server showing the page first (the one Swagger UI selects)', async () => {
     const response = await fetch(`${baseUrl}/docs/openapi.json`);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
-    expect(await response.text()).toBe(readFileSync(OPENAPI_FILE, 'utf8'));
+    const served = JSON.parse(await response.text());
+    const committed = JSON.parse(readFileSync(OPENAPI_FILE, 'utf8'));
+    expect(served.servers[0]).toEqual({ url: '/', description: expect.stringContaining('The server showing this page') });
+    expect([...served.servers].sort(byUrl)).toEqual([...committed.servers].sort(byUrl));
+    expect({ ...served, servers: undefined }).toEqual({ ...committed, servers: undefined });
+  });
+
+  it('so "Try it out" reaches this server on whatever port it runs: the first server resolves to the page\'s own origin', async () => {
+    const served = (await (await fetch(`${baseUrl}/docs/openapi.json`)).json()) as { servers: { url: string; variables?: unknown }[] };
+    const [selected] = served.servers;
+    // No placeholder to fill in (the deployed {base_url}), and no fixed port: the page's own origin.
+    expect(selected!.variables).toBeUndefined();
+    expect(selected!.url).not.toMatch(/[{}]|:\d+/);
+    expect(new URL(selected!.url, `${baseUrl}/docs`).origin).toBe(baseUrl);
   });
 });
 

@@ -3,6 +3,7 @@ import type { DuplicateSetting } from '../../shared/domain/lead.ts';
 import { DEFAULT_RETRY } from '../../shared/dynamodb/leads.ts';
 import { accountsBehind, healedBeforeEach, dynamoDbError, firstOf, startFaultRelay, type FaultRelay, type RelayAction, type RelayPlan } from '../support/fault-relay.ts';
 import { testService, uniqueMobile, validBody, type TestService } from '../support/service.ts';
+import { timedWithStalls } from '../support/event-loop.ts';
 
 /**
  * Faults on the wire between the service and DynamoDB Local (test/support/fault-relay.ts): resets,
@@ -113,9 +114,9 @@ describe("the SDK's own retries, against faults on the wire", () => {
     const key = await fast.issueKey('acc-fast');
     relay.clearSeen();
     relay.plan(every('GetItem', dynamoDbError.throttling));
-    const started = performance.now();
-    const answer = await fast.call('portala', { apiKey: key, body: validBody('portala', project) });
-    expect(performance.now() - started).toBeLessThan(1_500);
+    // Less the test process's own event-loop stalls: a busy machine's doing, not the service's.
+    const { answer, ms, stallMs } = await timedWithStalls(() => fast.call('portala', { apiKey: key, body: validBody('portala', project) }));
+    expect(ms - stallMs).toBeLessThan(1_500);
     expect(answer.status).toBe(503);
     expect(answer.body).toEqual(UNAVAILABLE);
     expect(relay.seen('GetItem').length).toBeGreaterThanOrEqual(1);

@@ -4,7 +4,9 @@ import { JavaMissingError, startDynamoDbLocal } from '../../scripts/dynamodb-loc
 export default async function globalSetup() {
   let dynamo;
   try {
-    dynamo = await startDynamoDbLocal();
+    // The JVM's start is CPU: on a machine whose cores other work shares it took over 30 s (the
+    // default, for npm start). A Java that is missing or exits is still reported at once.
+    dynamo = await startDynamoDbLocal({ startTimeoutMs: 180_000 });
   } catch (error) {
     // Jest would print the error with its stack trace and go on to fail every suite; a newcomer
     // needs the one line that says what to install.

@@ -17,10 +17,12 @@ export interface ChallengeDependencies {
 export const captchaChallenge = (deps: ChallengeDependencies): MiddlewareObj<LeadEvent, LeadResponse, Error, LeadContext> => ({
   before: async ({ event, context }) => {
     const challenge = context.account?.key.origins ? context.account.key.captcha : undefined;
-    if (!challenge || context.bot) return;
+    // A repeat of a key already answered is answered that (idempotent-replay.ts): the provider is not asked again.
+    if (!challenge || context.bot || context.replay) return;
     context.challenge = await checkChallenge(deps, {
       accountId: context.account!.config.id,
       challenge,
+      origins: context.account!.key.origins ?? [],
       token: challengeTokenOf(context.body ?? {}),
       // The address API Gateway saw the request come from (the visitor's, for a browser form).
       remoteIp: event.requestContext?.http?.sourceIp || undefined,

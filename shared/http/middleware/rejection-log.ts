@@ -1,7 +1,8 @@
 import type { MiddlewareObj } from '@middy/core';
 import { LeadIntakeError } from '../../domain/errors.ts';
-import type { LeadSubmission } from '../../domain/create-lead.ts';
-import type { Rejection, RejectionLog } from '../../domain/ports.ts';
+import { quarantinedSubmission, type LeadSubmission } from '../../domain/create-lead.ts';
+import type { LeadRecord } from '../../domain/lead.ts';
+import type { IdempotentReplay, Rejection, RejectionLog } from '../../domain/ports.ts';
 import { identifiersOfSubmission } from '../../domain/person-data.ts';
 import { refusedFields } from '../../domain/rejections.ts';
 import { JsonNumber } from '../../schemas/json-number.ts';
@@ -34,19 +35,31 @@ export interface Refusal {
   readonly submission?: LeadSubmission;
   /** The platform's id of the lead that was refused (Google Ads lead forms; a call's provider and call id). */
   readonly platformIds?: Pick<Rejection, 'google_lead_id' | 'provider' | 'call_id'>;
+  /** A quarantine answered as a new lead: the lead of that answer (kept under the request's key, when it had one). */
+  readonly answered?: LeadRecord;
 }
 
-/** Records a refusal for the request's account; a failure to record is logged, never answered. */
-export const recordRejection = async (rejections: RejectionLog, log: LogSink, endpoint: string, context: LeadContext, refusal: Refusal): Promise<void> => {
+/**
+ * Records a refusal for the request's account; a failure to record is logged, never answered. A
+ * quarantine answered under an Idempotency-Key that answered already returns that answer instead.
+ */
+export const recordRejection = async (
+  rejections: RejectionLog,
+  log: LogSink,
+  endpoint: string,
+  context: LeadContext,
+  refusal: Refusal,
+): Promise<IdempotentReplay | undefined> => {
   try {
-    await rejections.record(context.account!.config.id, rejectionOf(endpoint, refusal, context));
+    return await rejections.record(context.account!.config.id, rejectionOf(endpoint, refusal, context));
   } catch (failure) {
     log({ level: 'warn', requestId: context.requestId, endpoint, message: 'rejection not recorded', error: describe(failure) });
+    return undefined;
   }
 };
 
 /** The record of a refusal: the request's id, the refusal, and the mobile's last four digits, never more. */
-export const rejectionOf = (endpoint: string, refusal: Refusal, context: Pick<LeadContext, 'requestId' | 'fields' | 'body' | 'account'>): Rejection => {
+export const rejectionOf = (endpoint: string, refusal: Refusal, context: Pick<LeadContext, 'requestId' | 'fields' | 'body' | 'account' | 'idempotency'>): Rejection => {
   const mobile = context.fields?.mobile_number ?? digitsOf(context.body?.mobile_number);
   // Requests without an API key (Google's webhook) have no key to name or to bound.
   const key = context.account?.key;
@@ -61,7 +74,10 @@ export const rejectionOf = (endpoint: string, refusal: Refusal, context: Pick<Le
     ...(key?.keyId !== undefined && { key_id: key.keyId }),
     // A browser key is public: its records are bounded per key and minute (CONTRACT.md section 11).
     ...(key?.origins !== undefined && { browserKey: true }),
-    ...(refusal.submission && { submission: refusal.submission }),
+    // A quarantine keeps the request's fields under their request names, and its Idempotency-Key (CONTRACT.md sections 11 and 14).
+    ...(refusal.submission && { submission: quarantinedSubmission(refusal.submission) }),
+    ...(refusal.submission && context.idempotency && { idempotency_key: context.idempotency.key, idempotency_request_hash: context.idempotency.requestHash }),
+    ...(refusal.answered && { answered: refusal.answered }),
     // Found again by access and erasure (CONTRACT.md section 12): the validated fields, else what the body held.
     person: identifiersOfSubmission(context.fields ?? plainText(context.body ?? {})),
     ...refusal.platformIds,
