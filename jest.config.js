@@ -16,5 +16,7 @@ export default {
   testMatch: ['<rootDir>/test/**/*.test.ts'],
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+  // After the run: every AWS call the handler tests recorded, against the template's IAM policies.
+  reporters: ['default', '<rootDir>/test/iam/reporter.mjs'],
   testTimeout: 30_000,
 };

@@ -69,7 +69,7 @@ export class LeadIntakeStack extends Stack {
           ...(route.browserFacing ? { [runtimeSettings.corsAllowedOrigins]: settings.corsAllowedOrigins.join(',') } : {}),
         },
       });
-      tables.grantLeadIntake(fn.function);
+      tables.grantLeadIntake(fn.function, { keyLookups: true, batchWrites: true, rejectionCounter: route.browserFacing });
       functions[route.endpoint] = fn;
     }
     const lambdas = Object.fromEntries(Object.entries(functions).map(([name, fn]) => [name, fn.function])) as Record<EndpointName, LeadFunction['function']>;

@@ -43,9 +43,11 @@ export class CallLeadWebhook extends Construct {
         [runtimeSettings.configCacheTtlSeconds]: String(props.configCacheTtlSeconds),
       },
     });
-    // What the lead functions may do, no more: read configuration (keys, accounts, the number's item),
-    // write leads and rejection records (each with its claim, a Put of the same transaction).
-    props.tables.grantLeadIntake(this.webhook.function);
+    // What the lead functions may do, no more: read configuration (its key, the account, the number's
+    // item), write leads and rejection records (each with its claim, a Put of the same transaction; a
+    // record without a call id, with its lookup items, one BatchWriteItem). No rejection counter: a calls
+    // key is never a browser key.
+    props.tables.grantLeadIntake(this.webhook.function, { keyLookups: true, batchWrites: true, rejectionCounter: false });
 
     const methods = callWebhookRoute.methods.map((method) => apigw.HttpMethod[method]);
     const integration = new HttpLambdaIntegration('CallWebhookIntegration', this.webhook.function);

@@ -43,7 +43,7 @@ export class GoogleAdsLeadForms extends Construct {
       },
     });
     // What the lead functions may do: read configuration (the form's item among it), write leads and rejections.
-    props.tables.grantLeadIntake(this.webhook.function);
+    props.tables.grantLeadIntake(this.webhook.function, { keyLookups: true, batchWrites: false, rejectionCounter: false });
     // And the check of the form's key hash in each write it makes, so a rotated key answers 401 at once.
     props.tables.grantGoogleFormGuard(this.webhook.function);
 

@@ -21,12 +21,28 @@ import { personKeySettings } from '../../shared/person-keyring.ts';
  * timeout after DynamoDB applied it), so such a lead is answered 200 rather than 503.
  */
 export const leadFunctionTableAccess = {
-  config: ['dynamodb:GetItem', 'dynamodb:Query'],
-  // UpdateItem: a browser key's rejection records are counted per minute, and those past the bound
-  // add to one counter item (shared/dynamodb/rejections.ts). BatchWriteItem: a repeat or a rejection
-  // record written with its person lookup items (shared/dynamodb/people.ts).
-  leads: ['dynamodb:PutItem', 'dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:BatchWriteItem'],
+  config: ['dynamodb:Query'],
+  // The sender's credential, looked up by its hash: an API key's item, or a Google form's (not the
+  // Meta worker's: Meta's notifications are signed, and a page is found by Query).
+  keyLookups: ['dynamodb:GetItem'],
+  leads: ['dynamodb:PutItem', 'dynamodb:GetItem'],
+  // A repeat or a rejection record written with its person lookup items (shared/dynamodb/people.ts):
+  // every lead function but the Google Ads webhook, whose writes are transactions with its form's check.
+  batchWrites: ['dynamodb:BatchWriteItem'],
+  // A browser key's rejection records are counted per minute, and those past the bound add to one
+  // counter item (shared/dynamodb/rejections.ts): the browser-facing website function alone.
+  rejectionCounter: ['dynamodb:UpdateItem'],
 } as const;
+
+/** What a lead function writes beyond a lead and its read-back (see `leadFunctionTableAccess`). */
+export interface LeadIntakeAccess {
+  /** GetItem on Config: an API key's or a Google form's item. */
+  readonly keyLookups: boolean;
+  /** BatchWriteItem on Leads: repeats and rejection records with their lookup items. */
+  readonly batchWrites: boolean;
+  /** UpdateItem on Leads: the per-key counter of a browser key's rejection records. */
+  readonly rejectionCounter: boolean;
+}
 
 /**
  * What the admin function may do: read an account's partition and its keys (BatchGetItem lists them),
@@ -81,12 +97,22 @@ export class LeadTables extends Construct {
     };
   }
 
-  /** Exactly the actions of `leadFunctionTableAccess`, on these two tables only (no index, no wildcard), and the lookup key. */
-  grantLeadIntake(grantee: iam.IGrantable): void {
-    this.config.grant(grantee, ...leadFunctionTableAccess.config);
+  /** Exactly the actions of `leadFunctionTableAccess` the function needs, on these two tables only (no index, no wildcard), and the lookup key. */
+  grantLeadIntake(grantee: iam.IGrantable, access: LeadIntakeAccess): void {
+    this.config.grant(grantee, ...(access.keyLookups ? leadFunctionTableAccess.keyLookups : []), ...leadFunctionTableAccess.config);
+    const leads = [
+      ...leadFunctionTableAccess.leads,
+      ...(access.batchWrites ? leadFunctionTableAccess.batchWrites : []),
+      ...(access.rejectionCounter ? leadFunctionTableAccess.rejectionCounter : []),
+    ];
     // Not Table.grant: with an index on the table it adds `<table>/index/*`, which the request path never reads.
-    iam.Grant.addToPrincipal({ grantee, actions: [...leadFunctionTableAccess.leads], resourceArns: [this.leads.tableArn] });
-    this.personKey.grantRead(grantee);
+    iam.Grant.addToPrincipal({ grantee, actions: leads, resourceArns: [this.leads.tableArn] });
+    this.grantPersonKey(grantee);
+  }
+
+  /** GetSecretValue only (Secret.grantRead adds DescribeSecret, which nothing calls). */
+  grantPersonKey(grantee: iam.IGrantable): void {
+    iam.Grant.addToPrincipal({ grantee, actions: ['secretsmanager:GetSecretValue'], resourceArns: [this.personKey.secretArn] });
   }
 
   /**
@@ -106,13 +132,10 @@ export class LeadTables extends Construct {
   /** Exactly the actions of `adminFunctionTableAccess`, on each table (and, for Query, the Leads table's index), and the lookup key. */
   grantAdmin(grantee: iam.IGrantable): void {
     this.config.grant(grantee, ...adminFunctionTableAccess.config);
-    // The one index by name (Table.grant would add `<table>/index/*`).
-    iam.Grant.addToPrincipal({
-      grantee,
-      actions: [...adminFunctionTableAccess.leads],
-      resourceArns: [this.leads.tableArn, `${this.leads.tableArn}/index/${rejectionReasonIndex.name}`],
-    });
-    this.personKey.grantRead(grantee);
+    iam.Grant.addToPrincipal({ grantee, actions: [...adminFunctionTableAccess.leads], resourceArns: [this.leads.tableArn] });
+    // The one index by name (Table.grant would add `<table>/index/*`), and Query alone: an index serves nothing else.
+    iam.Grant.addToPrincipal({ grantee, actions: ['dynamodb:Query'], resourceArns: [`${this.leads.tableArn}/index/${rejectionReasonIndex.name}`] });
+    this.grantPersonKey(grantee);
   }
 }
 

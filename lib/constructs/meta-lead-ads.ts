@@ -13,8 +13,8 @@ import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as kms from 'aws-cdk-lib/aws-kms';
-import type * as lambda from 'aws-cdk-lib/aws-lambda';
-import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
@@ -24,6 +24,7 @@ import { DEFAULT_RETRY, metaSettings } from '../../shared/meta/runtime.ts';
 import { APP_SECRET_PLACEHOLDER, metaSecretSettings } from '../../shared/meta/secrets.ts';
 import { META_WORKER_TIMEOUT_SECONDS } from '../../shared/meta/settings.ts';
 import { PAGE_TOKEN_KEY_ID } from '../../shared/meta/token-cipher.ts';
+import { pageTokenScope } from '../../shared/sealed-secrets.ts';
 import { metaWebhookRoute, metaWorkerEntry, runtimeSettings } from '../../shared/routes.ts';
 import { LeadFunction } from './lead-function.ts';
 import type { LeadTables } from './lead-tables.ts';
@@ -118,8 +119,10 @@ export class MetaLeadAds extends Construct {
         [metaSecretSettings.secretArn]: this.secret.secretArn,
       },
     });
-    this.queue.grantSendMessages(this.webhook.function);
-    this.secret.grantRead(this.webhook.function);
+    // SendMessage and GetSecretValue alone (grantSendMessages and grantRead add GetQueueAttributes,
+    // GetQueueUrl and DescribeSecret, which nothing calls: test/iam).
+    this.queue.grant(this.webhook.function, 'sqs:SendMessage');
+    this.grantSecretValue(this.webhook.function);
 
     this.worker = new LeadFunction(this, 'Worker', {
       entry: path.join(props.projectRoot, metaWorkerEntry),
@@ -140,11 +143,31 @@ export class MetaLeadAds extends Construct {
         [PAGE_TOKEN_KEY_ID]: this.pageTokenKey.keyArn,
       },
     });
-    props.tables.grantLeadIntake(this.worker.function);
-    this.secret.grantRead(this.worker.function);
-    this.pageTokenKey.grantDecrypt(this.worker.function);
-    this.queue.grant(this.worker.function, 'sqs:ChangeMessageVisibility');
-    this.worker.function.addEventSource(new SqsEventSource(this.queue, { batchSize: 10, reportBatchItemFailures: true, maxConcurrency: 5 }));
+    props.tables.grantLeadIntake(this.worker.function, { keyLookups: false, batchWrites: true, rejectionCounter: false });
+    this.grantSecretValue(this.worker.function);
+    // Page tokens only: Decrypt under a page's encryption context, so the worker cannot open a challenge
+    // secret sealed with the same key (lib/constructs/challenge-secrets.ts).
+    this.worker.function.addToRolePolicy(
+      new iam.PolicyStatement({
+        actions: ['kms:Decrypt'],
+        resources: [this.pageTokenKey.keyArn],
+        conditions: {
+          'ForAllValues:StringEquals': { 'kms:EncryptionContextKeys': Object.keys(pageTokenScope.context('page')) },
+          Null: { 'kms:EncryptionContextKeys': 'false' },
+        },
+      }),
+    );
+    // Lambda's poller takes messages with the worker's role (ReceiveMessage, DeleteMessage,
+    // GetQueueAttributes); the worker backs off with ChangeMessageVisibility. A mapping of our own: the
+    // SqsEventSource would grant GetQueueUrl too, which nothing calls.
+    this.queue.grant(this.worker.function, 'sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes', 'sqs:ChangeMessageVisibility');
+    new lambda.EventSourceMapping(this, 'WorkerQueueMapping', {
+      target: this.worker.function,
+      eventSourceArn: this.queue.queueArn,
+      batchSize: 10,
+      reportBatchItemFailures: true,
+      maxConcurrency: 5,
+    });
 
     const integration = new HttpLambdaIntegration('MetaWebhookIntegration', this.webhook.function);
     const routes = props.httpApi.addRoutes({
@@ -169,6 +192,10 @@ export class MetaLeadAds extends Construct {
       'The Meta webhook function failed: Meta retries, but notifications are delayed.');
     alarm('WorkerErrors', this.worker.function.metricErrors({ period, statistic: 'Sum' }),
       'The Meta worker function failed: leadgen changes are delayed until the queue retries them.');
+  }
+
+  private grantSecretValue(grantee: iam.IGrantable): void {
+    iam.Grant.addToPrincipal({ grantee, actions: ['secretsmanager:GetSecretValue'], resourceArns: [this.secret.secretArn] });
   }
 
   /** The functions by name, for dashboards. */

@@ -66,6 +66,17 @@ export class Monitoring extends Construct {
       masterKey: key,
       enforceSSL: true,
     });
+    // enforceSSL gives the topic a policy of its own (the TLS-only Deny), which replaces SNS's default
+    // policy: without this Allow, CloudWatch could not publish and no alarm would reach anyone.
+    this.topic.addToResourcePolicy(
+      new iam.PolicyStatement({
+        sid: 'AllowCloudWatchAlarmsOfThisAccount',
+        principals: [new iam.ServicePrincipal('cloudwatch.amazonaws.com')],
+        actions: ['sns:Publish'],
+        resources: [this.topic.topicArn],
+        conditions: { StringEquals: { 'aws:SourceAccount': Stack.of(this).account } },
+      }),
+    );
     if (props.alarmEmail) {
       this.topic.addSubscription(new subscriptions.EmailSubscription(props.alarmEmail));
     }

@@ -80,7 +80,9 @@ describe('Lead Created events', () => {
       .filter((p) => p.Properties!.Roles.some((r: { Ref: string }) => r.Ref === roleId))
       .flatMap((p) => p.Properties!.PolicyDocument.Statement);
     expect(statements).toEqual([
-      { Effect: 'Allow', Action: ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:ListStreams'], Resource: { 'Fn::GetAtt': ['LeadsTable', 'StreamArn'] } },
+      { Effect: 'Allow', Action: ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator'], Resource: { 'Fn::GetAtt': ['LeadsTable', 'StreamArn'] } },
+      // ListStreams has no resource type: IAM checks it on "*" only.
+      { Effect: 'Allow', Action: 'dynamodb:ListStreams', Resource: '*' },
       { Effect: 'Allow', Action: 'lambda:InvokeFunction', Resource: { 'Fn::GetAtt': [enrichmentId, 'Arn'] } },
       { Effect: 'Allow', Action: 'events:PutEvents', Resource: { 'Fn::GetAtt': [busId, 'Arn'] } },
       { Effect: 'Allow', Action: 'sqs:SendMessage', Resource: { 'Fn::GetAtt': [queueId, 'Arn'] } },

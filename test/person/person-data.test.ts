@@ -11,6 +11,7 @@ import { startLeadStreamReader, type DeliveredEvent, type LeadStreamReader } fro
 import { adminRuntime } from '../../shared/admin-runtime.ts';
 import { createDocumentClient } from '../../shared/dynamodb/client.ts';
 import { adminHandler } from '../../shared/http/admin-handler.ts';
+import { asFunction } from '../support/aws-calls.ts';
 import { apiGatewayEvent, lambdaContext } from '../../shared/http/api-gateway-event.ts';
 import type { LeadContext, LeadResponse } from '../../shared/http/lambda.ts';
 import { matchAdminPath, routeKeyOf } from '../../shared/routes.ts';
@@ -39,7 +40,7 @@ const adminOf = (service: TestService, logs: Record<string, unknown>[] = []) => 
       routeKey: routeKeyOf(route),
       pathParameters: match.pathParameters,
     });
-    const response = (await handler(event, lambdaContext('admin') as LeadContext)) as LeadResponse;
+    const response = (await asFunction('admin', () => handler(event, lambdaContext('admin') as LeadContext))) as LeadResponse;
     return { status: response.statusCode, headers: response.headers, body: response.body ? JSON.parse(response.body) : undefined };
   };
 };

@@ -7,6 +7,7 @@ import { adminHandler } from '../../shared/http/admin-handler.ts';
 import { apiGatewayEvent, lambdaContext } from '../../shared/http/api-gateway-event.ts';
 import type { LeadContext, LeadResponse } from '../../shared/http/lambda.ts';
 import { matchAdminPath, routeKeyOf } from '../../shared/routes.ts';
+import { asFunction } from './aws-calls.ts';
 import type { Answer, TestService } from './service.ts';
 
 export interface AdminCallOptions {
@@ -38,7 +39,7 @@ export const adminCall = async (
     pathParameters: match.pathParameters,
     ...(query && { rawQueryString: query }),
   });
-  const response = (await run(event, lambdaContext('admin', timeoutMs) as LeadContext)) as LeadResponse;
+  const response = (await asFunction('admin', () => run(event, lambdaContext('admin', timeoutMs) as LeadContext))) as LeadResponse;
   return { status: response.statusCode, headers: response.headers, body: response.body ? JSON.parse(response.body) : undefined };
 };
 

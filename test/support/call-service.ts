@@ -8,6 +8,7 @@ import { CallNumberDirectory, connectCallNumber } from '../../shared/domain/call
 import { callWebhookHandler } from '../../shared/calls/webhook-handler.ts';
 import { apiGatewayEvent, lambdaContext } from '../../shared/http/api-gateway-event.ts';
 import type { LeadContext, LeadResponse } from '../../shared/http/lambda.ts';
+import { asFunction } from './aws-calls.ts';
 import { testService, type Answer, type ServiceOptions } from './service.ts';
 
 export interface CallDeliveryParts {
@@ -68,7 +69,7 @@ export const callTestService = async (options: ServiceOptions = {}) => {
       headers,
       ...(body !== undefined && { body }),
     });
-    const response = (await handler(event, lambdaContext('call-lead-webhook', options.functionTimeoutMs) as LeadContext)) as LeadResponse;
+    const response = (await asFunction('calls', () => handler(event, lambdaContext('call-lead-webhook', options.functionTimeoutMs) as LeadContext))) as LeadResponse;
     return { status: response.statusCode, headers: response.headers, body: response.body ? JSON.parse(response.body) : undefined };
   };
 

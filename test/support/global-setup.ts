@@ -1,4 +1,8 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
 import { JavaMissingError, startDynamoDbLocal } from '../../scripts/dynamodb-local.ts';
+import { AWS_CALL_RECORDS_DIR } from './aws-calls.ts';
 
 /** One DynamoDB Local for the whole run; each test file makes its own tables on it. */
 export default async function globalSetup() {
@@ -15,5 +19,7 @@ export default async function globalSetup() {
     process.exit(1);
   }
   process.env.TEST_DYNAMODB_ENDPOINT = dynamo.endpoint;
+  // Where the workers record each function's AWS calls, for the IAM check after the run (test/iam/reporter.ts).
+  process.env[AWS_CALL_RECORDS_DIR] = mkdtempSync(path.join(tmpdir(), 'lead-intake-aws-calls-'));
   (globalThis as { __dynamoDbLocal?: typeof dynamo }).__dynamoDbLocal = dynamo;
 }

@@ -13,6 +13,7 @@ import { metaWebhookHandler } from '../../shared/meta/webhook-handler.ts';
 import { metaWorkerHandler, type RetryPolicy } from '../../shared/meta/worker-handler.ts';
 import { metaWebhookRoute } from '../../shared/routes.ts';
 import { InMemoryLeadgenQueue } from '../../scripts/local/in-memory-queue.ts';
+import { asFunction } from './aws-calls.ts';
 import { fakeGraph } from './fake-graph.ts';
 import { testService, type Answer, type ServiceOptions } from './service.ts';
 
@@ -36,7 +37,7 @@ export const metaTestService = async (options: MetaServiceOptions = {}) => {
     visibilitySeconds: retry.baseSeconds,
     ...(options.workerTimeoutMs !== undefined && { functionTimeoutMs: options.workerTimeoutMs }),
   });
-  const worker = metaWorkerHandler({
+  const runWorker = metaWorkerHandler({
     leadgen: leadgenDependencies({
       lead: service.runtime,
       db: createDocumentClient({ client: service.client }),
@@ -51,6 +52,9 @@ export const metaTestService = async (options: MetaServiceOptions = {}) => {
     retry,
     log: service.runtime.log,
   });
+  // The worker's AWS calls are the worker's (test/support/aws-calls.ts), whoever runs it: the queue, as
+  // Lambda's poller would, or a test (a consumer of its own runs inside the webhook's call otherwise).
+  const worker: typeof runWorker = (...args) => asFunction('meta-worker', () => runWorker(...args));
   queue.consumeWith(worker);
   const webhook = metaWebhookHandler({ secrets, queue, log: service.runtime.log });
 
@@ -76,13 +80,13 @@ export const metaTestService = async (options: MetaServiceOptions = {}) => {
       headers: { 'content-type': 'application/json', ...(signed !== null && { 'x-hub-signature-256': signed }), ...headers },
       body,
     });
-    return answerOf((await webhook(event, lambdaContext('meta-webhook') as LeadContext)) as LeadResponse);
+    return answerOf((await asFunction('meta-webhook', () => webhook(event, lambdaContext('meta-webhook') as LeadContext))) as LeadResponse);
   };
 
   /** Meta's subscription check. */
   const verify = async (query: string) => {
     const event = apiGatewayEvent({ method: 'GET', path: metaWebhookRoute.path, rawQueryString: query });
-    return answerOf((await webhook(event, lambdaContext('meta-webhook') as LeadContext)) as LeadResponse);
+    return answerOf((await asFunction('meta-webhook', () => webhook(event, lambdaContext('meta-webhook') as LeadContext))) as LeadResponse);
   };
 
   const leadsOf = (accountId: string, projects: string[] = ['PRJ-1']) => service.repository.leads.listLeads(accountId, projects);

@@ -20,6 +20,7 @@ import { leadRuntime } from '../../shared/runtime.ts';
 import type { ChallengeDependencies } from '../../shared/http/middleware/captcha-challenge.ts';
 import { challengeSecretScope } from '../../shared/captcha/secrets.ts';
 import { localCipherFromEnvironment } from '../../shared/meta/token-cipher.ts';
+import { asFunction, recordAwsCalls } from './aws-calls.ts';
 
 export const endpoints: Record<EndpointName, LeadEndpoint> = {
   website: websiteEndpoint,
@@ -74,6 +75,7 @@ export const testService = async (options: ServiceOptions = {}) => {
     },
     { step: 'initialize', name: 'countRoundTrips' },
   );
+  recordAwsCalls(client);
   options.instrument?.(client);
   const tables = await createTables(client, `t${randomUUID().slice(0, 8)}_`);
   const repository = new DynamoDbRepository(
@@ -140,7 +142,7 @@ export const testService = async (options: ServiceOptions = {}) => {
     const headers = { 'content-type': 'application/json', ...(request.apiKey !== undefined && { 'x-api-key': request.apiKey }), ...request.headers };
     const body = request.rawBody ?? (request.body === undefined ? undefined : JSON.stringify(request.body));
     const event = apiGatewayEvent({ method: request.method ?? 'POST', path: route.path, headers, ...(body !== undefined && { body }) });
-    const response = (await handlers[name](event, lambdaContext(name, options.functionTimeoutMs) as LeadContext)) as LeadResponse;
+    const response = (await asFunction(name, () => handlers[name](event, lambdaContext(name, options.functionTimeoutMs) as LeadContext))) as LeadResponse;
     return { status: response.statusCode, headers: response.headers, body: response.body ? JSON.parse(response.body) : undefined };
   };
 

@@ -1,0 +1,214 @@
+/**
+ * `npm run smoke -- --base-url URL --key KEY [--account ID] [--region REGION] [--write]`: the check an
+ * operator runs against the real URL right after `cdk deploy` (docs/deployment.md, "Smoke test after
+ * deploy"), and against `npm start` too.
+ *
+ * By default it stores nothing: the website preflight, a dry run on each of the four endpoints, their
+ * 401s (no key, a wrong key), a wrong Google key and a wrong Meta verify token refused, an unsigned
+ * admin call refused, and an admin read signed with the default AWS credential chain (the account's
+ * settings with --account, else a made-up account that must answer the service's own 404: the signature
+ * got through). With --write (needs --account) it stores one lead on the portal A endpoint, finds it
+ * through the person-access route, and erases it.
+ *
+ * One line per check; exit 0 only when every check passes, 1 otherwise, 2 on bad arguments.
+ */
+import { parseArgs } from 'node:util';
+import { randomInt, randomUUID } from 'node:crypto';
+import { defaultProvider } from '@aws-sdk/credential-provider-node';
+import { SignatureV4 } from '@smithy/signature-v4';
+import { NodeSha256 } from '../shared/aws/node-sha256.ts';
+import { ADMIN_BASE_PATH, googleAdsRoute, leadRoutes, metaWebhookRoute, type EndpointName } from '../shared/routes.ts';
+
+const REQUEST_TIMEOUT_MS = 15_000;
+
+export interface SmokeOptions {
+  readonly baseUrl: string;
+  readonly key: string;
+  readonly account?: string;
+  readonly region?: string;
+  readonly write: boolean;
+}
+
+interface Answer {
+  readonly status: number;
+  readonly headers: Headers;
+  readonly body: any;
+}
+
+const usage = 'usage: npm run smoke -- --base-url URL --key KEY [--account ID] [--region REGION] [--write]';
+
+/** The API's region: from the execute-api host name, else AWS_REGION (a local server takes any). */
+const regionOf = (baseUrl: string, region?: string) =>
+  region ?? /\.execute-api\.([a-z0-9-]+)\.amazonaws\.com$/.exec(new URL(baseUrl).hostname)?.[1] ?? process.env.AWS_REGION ?? 'us-east-1';
+
+export const runSmoke = async (options: SmokeOptions, print: (line: string) => void = (line) => process.stdout.write(`${line}\n`)): Promise<boolean> => {
+  const base = options.baseUrl.replace(/\/+$/, '');
+  const region = regionOf(base, options.region);
+  let allPassed = true;
+
+  const send = async (method: string, path: string, { headers = {}, body }: { headers?: Record<string, string>; body?: string } = {}): Promise<Answer> => {
+    const response = await fetch(`${base}${path}`, { method, headers, ...(body !== undefined && { body }), signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      // not JSON: kept as text (the Meta challenge, an HTML error page)
+    }
+    return { status: response.status, headers: response.headers, body: parsed };
+  };
+
+  /** A request signed with SigV4 for execute-api, with whatever credentials the default chain finds. */
+  const signed = async (method: string, path: string, body?: unknown): Promise<Answer> => {
+    const url = new URL(`${base}${path}`);
+    const text = body === undefined ? undefined : JSON.stringify(body);
+    const signer = new SignatureV4({ credentials: defaultProvider(), region, service: 'execute-api', sha256: NodeSha256 });
+    const request = await signer.sign({
+      method,
+      protocol: url.protocol,
+      hostname: url.hostname,
+      ...(url.port && { port: Number(url.port) }),
+      path: url.pathname,
+      query: Object.fromEntries(url.searchParams),
+      headers: { host: url.host, ...(text !== undefined && { 'content-type': 'application/json' }) },
+      ...(text !== undefined && { body: text }),
+    });
+    return send(method, `${url.pathname}${url.search}`, { headers: request.headers as Record<string, string>, ...(text !== undefined && { body: text }) });
+  };
+
+  /** Runs one check and prints its line: `ok` or `FAIL`, what was checked, and what came back when it failed. */
+  const check = async (name: string, run: () => Promise<string | undefined>) => {
+    let problem: string | undefined;
+    try {
+      problem = await run();
+    } catch (error) {
+      problem = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    }
+    if (problem) allPassed = false;
+    print(problem ? `FAIL ${name}: ${problem}` : `ok   ${name}`);
+  };
+  const expectAnswer = (answer: Answer, status: number, message?: string) =>
+    answer.status === status && (message === undefined || answer.body?.message === message)
+      ? undefined
+      : `answered ${answer.status} ${JSON.stringify(answer.body)?.slice(0, 200)}, expected ${status}${message ? ` "${message}"` : ''}`;
+
+  // What the account offers a dry run: a project, its campaign and its sub sources (with --account).
+  let account: { projects?: Array<{ id: string; campaigns?: Array<{ id: string }> }>; subSources?: { website?: string[]; social?: string[] } } | undefined;
+
+  await check(`admin read signed with the default AWS credential chain (region ${region})`, async () => {
+    const answer = await signed('GET', `${ADMIN_BASE_PATH}/accounts/${encodeURIComponent(options.account ?? `smoke-no-such-account-${randomUUID().slice(0, 8)}`)}`);
+    if (!options.account) return expectAnswer(answer, 404, 'Account not found');
+    account = answer.body;
+    return expectAnswer(answer, 200);
+  });
+  await check('admin call without a signature refused', async () => expectAnswer(await send('GET', `${ADMIN_BASE_PATH}/accounts/smoke-unsigned`), 403));
+
+  await check('website preflight allows x-api-key', async () => {
+    const answer = await send('OPTIONS', leadRoutes.find((r) => r.endpoint === 'website')!.path, {
+      headers: { origin: 'https://smoke-test.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,x-api-key' },
+    });
+    const allowed = answer.headers.get('access-control-allow-headers') ?? '';
+    return answer.status < 300 && /x-api-key/i.test(allowed) ? undefined : `answered ${answer.status} with access-control-allow-headers "${allowed}"`;
+  });
+
+  const project = account?.projects?.find((p) => p.campaigns?.length);
+  const mobile = () => `9${String(randomInt(0, 1e9)).padStart(9, '0')}`;
+  const leadBody = (endpoint: EndpointName, mobileNumber = mobile()) => ({
+    name: 'Smoke Test',
+    mobile_number: mobileNumber,
+    projectID: project?.id ?? 'smoke-no-such-project',
+    campaignID: project?.campaigns?.[0]?.id ?? 'smoke-no-such-campaign',
+    ...(endpoint === 'website' && { sub_source: account?.subSources?.website?.[0] ?? 'smoke' }),
+    ...(endpoint === 'social' && { platform: account?.subSources?.social?.[0] ?? 'fb' }),
+    ...((endpoint === 'portala' || endpoint === 'portalb') && { notes: 'lead-intake smoke test' }),
+  });
+  const post = (path: string, body: unknown, headers: Record<string, string>) =>
+    send('POST', path, { headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+
+  for (const route of leadRoutes) {
+    await check(`${route.endpoint}: no API key answers 401`, async () => expectAnswer(await post(route.path, leadBody(route.endpoint), {}), 401, 'API Key missing'));
+    await check(`${route.endpoint}: a wrong API key answers 401`, async () =>
+      expectAnswer(await post(route.path, leadBody(route.endpoint), { 'x-api-key': `smoke-wrong-${randomUUID()}` }), 401, 'Invalid API credentials'),
+    );
+    // Every check the lead would go through, nothing stored. Without the account's project the dry run
+    // gets as far as the project lookup: the key, the account and the database all answered.
+    await check(`${route.endpoint}: dry run with the key stores nothing`, async () => {
+      const answer = await post(route.path, leadBody(route.endpoint), { 'x-api-key': options.key, 'x-dry-run': 'true' });
+      if (project && (route.endpoint !== 'website' || account?.subSources?.website?.length) && (route.endpoint !== 'social' || account?.subSources?.social?.length)) {
+        return answer.status === 200 && answer.body?.dry_run === true ? undefined : expectAnswer(answer, 200, 'Lead would be created');
+      }
+      return answer.status === 422 && /not found/.test(answer.body?.message ?? '') ? undefined : `answered ${answer.status} ${JSON.stringify(answer.body)}, expected 422 "... not found" (no --account to take a project from)`;
+    });
+  }
+
+  await check('Google Ads webhook refuses a wrong google_key', async () =>
+    expectAnswer(
+      await send('POST', googleAdsRoute.path, {
+        headers: { 'content-type': 'application/json' },
+        body: `{"lead_id":"smoke-${randomUUID()}","form_id":1,"user_column_data":[],"api_version":"1.0","google_key":"smoke-wrong-key","is_test":true}`,
+      }),
+      401,
+      'Invalid google_key',
+    ),
+  );
+  await check('Meta webhook refuses a wrong verify token', async () => {
+    const answer = await send('GET', `${metaWebhookRoute.path}?hub.mode=subscribe&hub.verify_token=smoke-wrong-${randomUUID()}&hub.challenge=12345`);
+    return answer.status === 403 ? undefined : `answered ${answer.status} ${JSON.stringify(answer.body)?.slice(0, 200)}, expected 403`;
+  });
+
+  if (options.write) {
+    const mobileNumber = mobile();
+    const people = `${ADMIN_BASE_PATH}/accounts/${encodeURIComponent(options.account!)}`;
+    let leadId: string | undefined;
+    await check('write: one lead stored on portala', async () => {
+      if (!project) return `account ${options.account} has no active project with a campaign to store the lead in`;
+      const answer = await post(leadRoutes.find((r) => r.endpoint === 'portala')!.path, leadBody('portala', mobileNumber), { 'x-api-key': options.key });
+      leadId = answer.body?.data?.lead_id;
+      return answer.status === 200 && leadId ? undefined : expectAnswer(answer, 200, 'Lead created successfully');
+    });
+    await check('write: the lead found through person access', async () => {
+      const answer = await signed('GET', `${people}/people?mobile_number=${mobileNumber}`);
+      const found = (answer.body?.leads ?? []).some((lead: { lead_id?: string }) => lead.lead_id === leadId);
+      return answer.status === 200 && found ? undefined : `answered ${answer.status} ${JSON.stringify(answer.body)?.slice(0, 200)}, expected 200 listing lead ${leadId}`;
+    });
+    await check('write: the lead erased, and no longer found', async () => {
+      const erased = await signed('POST', `${people}/erasures`, { mobile_number: mobileNumber });
+      if (erased.status !== 200 || erased.body?.leads !== 1) return `erasure answered ${erased.status} ${JSON.stringify(erased.body)}, expected 200 with "leads": 1`;
+      const after = await signed('GET', `${people}/people?mobile_number=${mobileNumber}`);
+      return after.status === 200 && after.body?.leads?.length === 0 ? undefined : `after the erasure, person access answered ${after.status} ${JSON.stringify(after.body)?.slice(0, 200)}`;
+    });
+  }
+  return allPassed;
+};
+
+const main = async () => {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      options: {
+        'base-url': { type: 'string' },
+        key: { type: 'string' },
+        account: { type: 'string' },
+        region: { type: 'string' },
+        write: { type: 'boolean', default: false },
+      },
+    }));
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n${usage}\n`);
+    return 2;
+  }
+  if (!values['base-url'] || !values.key || (values.write && !values.account)) {
+    process.stderr.write(`${values.write && !values.account ? '--write needs --account (the account of the key)\n' : ''}${usage}\n`);
+    return 2;
+  }
+  const passed = await runSmoke({
+    baseUrl: values['base-url'],
+    key: values.key,
+    write: values.write!,
+    ...(values.account && { account: values.account }),
+    ...(values.region && { region: values.region }),
+  });
+  return passed ? 0 : 1;
+};
+
+if (import.meta.main) process.exitCode = await main();

@@ -1,0 +1,103 @@
+/**
+ * The deployed stack's permissions, evaluated by a real IAM policy evaluator against the synthesized
+ * template (test/iam/policy-check.ts): what AWS services do with the stack's roles and policies, what
+ * the functions do only in Lambda, and what least privilege must refuse. The functions' recorded
+ * calls are checked after the whole run (test/iam/reporter.ts).
+ */
+import { beforeAll, describe, expect, test } from '@jest/globals';
+import { iamRequestsOf } from '../support/aws-calls.ts';
+import { evaluate, lambdaOnlyCalls, requestOfRecorded, serviceCalls, stackModel, type IamRequest, type StackModel } from './policy-check.ts';
+
+let model: StackModel;
+// A synth: seconds on an idle machine, far more on a busy one.
+beforeAll(() => {
+  model = stackModel();
+}, 180_000);
+
+const denied = async (requests: IamRequest[]) =>
+  (await Promise.all(requests.map((request) => evaluate(model, request))))
+    .filter((call) => call.result !== 'Allowed')
+    .map((call) => `${call.result}: ${call.action} on ${call.resource} (${call.why})`);
+
+describe('What AWS services do with the stack once deployed', () => {
+  test('CloudWatch may publish every alarm to the alarm topic, through its encryption key', async () => {
+    expect(await denied(serviceCalls(model).filter((call) => call.principal === 'cloudwatch.amazonaws.com'))).toEqual([]);
+  });
+
+  test('no one may publish to the alarm topic without TLS, and CloudWatch only for this account', async () => {
+    const publish = serviceCalls(model).find((call) => call.action === 'sns:Publish')!;
+    expect((await evaluate(model, { ...publish, context: { ...publish.context, 'aws:SecureTransport': 'false' } })).result).toBe('ExplicitlyDenied');
+    expect((await evaluate(model, { ...publish, context: { ...publish.context, 'aws:SourceAccount': '999988887777' } })).result).not.toBe('Allowed');
+  });
+
+  test("EventBridge Pipes may read the Leads stream (ListStreams on *), invoke the enrichment, put on the bus, dead-letter and log", async () => {
+    expect(await denied(serviceCalls(model).filter((call) => call.principal === model.pipeRole))).toEqual([]);
+  });
+
+  test("Lambda's SQS poller may take the Meta worker's messages, and Lambda may write each function's log", async () => {
+    const lambdaCalls = serviceCalls(model).filter((call) => call.principal !== 'cloudwatch.amazonaws.com' && call.principal !== model.pipeRole);
+    expect(lambdaCalls.length).toBeGreaterThan(9 * 2);
+    expect(await denied(lambdaCalls)).toEqual([]);
+  });
+});
+
+describe('What the functions do only in Lambda (the tests use local stand-ins there)', () => {
+  test('read the person lookup key and the Meta app secret, seal and open challenge secrets and page tokens, queue and back off leadgen changes', async () => {
+    expect(await denied(lambdaOnlyCalls(model))).toEqual([]);
+  });
+});
+
+describe('Least privilege: what the roles must not be able to do', () => {
+  const leadsArn = () => model.getAtt('LeadsTable', 'Arn');
+  const role = (fn: keyof StackModel['functions']) => model.functions[fn].role;
+  const refused = async (request: Omit<IamRequest, 'why'>) => (await evaluate(model, { ...request, why: 'least privilege' })).result;
+
+  test("only the website function updates Leads items (its rejection counter): no other lead function can", async () => {
+    expect(await refused({ principal: role('website'), action: 'dynamodb:UpdateItem', resource: leadsArn() })).toBe('Allowed');
+    for (const fn of ['portala', 'portalb', 'social', 'google-ads', 'meta-worker'] as const) {
+      expect([fn, await refused({ principal: role(fn), action: 'dynamodb:UpdateItem', resource: leadsArn() })]).toEqual([fn, 'ImplicitlyDenied']);
+    }
+  });
+
+  test('the Google Ads webhook cannot BatchWriteItem on Leads', async () => {
+    expect(await refused({ principal: role('google-ads'), action: 'dynamodb:BatchWriteItem', resource: leadsArn() })).toBe('ImplicitlyDenied');
+  });
+
+  test("the admin function can only Query the by_reason index, never write or read items through it", async () => {
+    const index = `${leadsArn()}/index/by_reason`;
+    expect(await refused({ principal: role('admin'), action: 'dynamodb:Query', resource: index })).toBe('Allowed');
+    for (const action of ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchGetItem']) {
+      expect([action, await refused({ principal: role('admin'), action, resource: index })]).toEqual([action, 'ImplicitlyDenied']);
+    }
+  });
+
+  test("the Meta worker opens page tokens only: it cannot open a browser key's challenge secret", async () => {
+    const key = model.getAtt(model.idOf('AWS::KMS::Key', /page access tokens/), 'Arn');
+    const challenge = { 'kms:EncryptionContextKeys': ['lead_intake_captcha_account'], 'kms:EncryptionContext/lead_intake_captcha_account': 'acc-1' };
+    expect(await refused({ principal: role('meta-worker'), action: 'kms:Decrypt', resource: key, context: challenge })).toBe('ImplicitlyDenied');
+    expect(await refused({ principal: role('meta-worker'), action: 'kms:Decrypt', resource: key })).toBe('ImplicitlyDenied');
+  });
+});
+
+describe('Recorded calls, as the check evaluates them', () => {
+  test("a transaction is recorded part by part, as the actions IAM authorises, with each part's partition key kind", () => {
+    const parts = iamRequestsOf('TransactWriteItemsCommand', {
+      TransactItems: [
+        { Put: { TableName: 't1_Leads', Item: { pk: { S: 'ACC#acc-1#PRJ#1' } } } },
+        { Update: { TableName: 't1_Leads', Key: { pk: { S: 'IDEM#k' } } } },
+        { ConditionCheck: { TableName: 't1_Config', Key: { pk: { S: 'GOOGLEFORM#123' } } } },
+      ],
+    });
+    expect(parts).toEqual([
+      { action: 'dynamodb:PutItem', table: 'Leads', leadingKeys: ['ACC#acc-1#PRJ#1'] },
+      { action: 'dynamodb:UpdateItem', table: 'Leads', leadingKeys: ['IDEM#k'] },
+      { action: 'dynamodb:ConditionCheckItem', table: 'Config', leadingKeys: ['GOOGLEFORM#123'] },
+    ]);
+  });
+
+  test("the Google Ads webhook's check of a form item is allowed, and of any other Config item refused (dynamodb:LeadingKeys)", async () => {
+    const check = (key: string) => requestOfRecorded(model, { fn: 'google-ads', action: 'dynamodb:ConditionCheckItem', table: 'Config', leadingKeys: [key] });
+    expect((await evaluate(model, check('GOOGLEFORM#'))).result).toBe('Allowed');
+    expect((await evaluate(model, check('KEY#'))).result).toBe('ImplicitlyDenied');
+  });
+});

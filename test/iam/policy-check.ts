@@ -1,0 +1,391 @@
+/**
+ * The IAM check: every AWS call the service makes, and every call AWS services make on its behalf,
+ * evaluated against the synthesized template's policies by a real IAM policy evaluator
+ * (`@cloud-copilot/iam-simulate`, dev-only: docs/decisions/0008-iam-check-and-runtime-client.md).
+ *
+ * - The functions' calls: those the handler tests recorded (test/support/aws-calls.ts), and those only
+ *   made in Lambda, where the tests use local stand-ins (`lambdaOnlyCalls`).
+ * - AWS's calls with the stack's roles and resource policies (`serviceCalls`): CloudWatch alarms to the
+ *   SNS topic and its KMS key, EventBridge Pipes' source, enrichment, target and dead-letter queue,
+ *   Lambda's SQS poller, Lambda writing each function's logs.
+ * A denied call is a deploy that would not work. A granted action no call used is more than the
+ * service needs: it fails unless `unexercisedGrants` names it with a reason.
+ */
+import { runSimulation } from '@cloud-copilot/iam-simulate';
+import { synthesize } from '../cdk/synth.ts';
+import type { FunctionName, RecordedCall } from '../support/aws-calls.ts';
+import { leadRoutes, type EndpointName } from '../../shared/routes.ts';
+
+export const ACCOUNT = '111122223333';
+export const REGION = 'ap-south-1';
+
+type Template = { Resources: Record<string, { Type: string; Properties?: any }> };
+type Policy = { Version?: string; Statement: Array<Record<string, any>> };
+
+/** One request to evaluate: who asks, for what, on what, with which context. */
+export interface IamRequest {
+  /** The role's logical id, or a service principal (`cloudwatch.amazonaws.com`). */
+  readonly principal: string;
+  readonly action: string;
+  readonly resource: string;
+  readonly context?: Record<string, string | string[]>;
+  /** The resource's own policy (topic, queue, key), when it has one. */
+  readonly resourcePolicy?: Policy;
+  /** Who makes the call and why, for the report. */
+  readonly why: string;
+}
+
+export interface Evaluated extends IamRequest {
+  readonly result: string;
+}
+
+const fakeStreamLabel = '2026-01-01T00:00:00.000';
+
+/** Concrete values for the template's intrinsics, in one made-up account and region. */
+export const resolverOf = (template: Template) => {
+  const type = (id: string) => template.Resources[id]?.Type;
+  const ref = (id: string): string => {
+    if (id === 'AWS::AccountId') return ACCOUNT;
+    if (id === 'AWS::Region') return REGION;
+    if (id === 'AWS::Partition') return 'aws';
+    if (id === 'AWS::URLSuffix') return 'amazonaws.com';
+    switch (type(id)) {
+      case 'AWS::SecretsManager::Secret':
+        return `arn:aws:secretsmanager:${REGION}:${ACCOUNT}:secret:${id}-AbCdEf`;
+      case 'AWS::SQS::Queue':
+        return `https://sqs.${REGION}.amazonaws.com/${ACCOUNT}/${id}`;
+      case 'AWS::SNS::Topic':
+        return `arn:aws:sns:${REGION}:${ACCOUNT}:${id}`;
+      default:
+        return id; // tables, functions, roles, log groups, buses: their name
+    }
+  };
+  const getAtt = (id: string, attribute: string): string => {
+    const at = `${REGION}:${ACCOUNT}`;
+    switch (`${type(id)}.${attribute}`) {
+      case 'AWS::DynamoDB::Table.Arn':
+        return `arn:aws:dynamodb:${at}:table/${id}`;
+      case 'AWS::DynamoDB::Table.StreamArn':
+        return `arn:aws:dynamodb:${at}:table/${id}/stream/${fakeStreamLabel}`;
+      case 'AWS::Logs::LogGroup.Arn':
+        return `arn:aws:logs:${at}:log-group:${id}:*`;
+      case 'AWS::Lambda::Function.Arn':
+        return `arn:aws:lambda:${at}:function:${id}`;
+      case 'AWS::KMS::Key.Arn':
+        return `arn:aws:kms:${at}:key/${id}`;
+      case 'AWS::SQS::Queue.Arn':
+        return `arn:aws:sqs:${at}:${id}`;
+      case 'AWS::Events::EventBus.Arn':
+        return `arn:aws:events:${at}:event-bus/${id}`;
+      case 'AWS::IAM::Role.Arn':
+        return `arn:aws:iam::${ACCOUNT}:role/${id}`;
+      default:
+        throw new Error(`no value for Fn::GetAtt ${id}.${attribute} (${type(id)})`);
+    }
+  };
+  const resolve = (value: any): any => {
+    if (Array.isArray(value)) return value.map(resolve);
+    if (value && typeof value === 'object') {
+      if ('Ref' in value) return ref(value.Ref);
+      if ('Fn::GetAtt' in value) return getAtt(value['Fn::GetAtt'][0], value['Fn::GetAtt'][1]);
+      if ('Fn::Join' in value) return (resolve(value['Fn::Join'][1]) as string[]).join(value['Fn::Join'][0]);
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolve(v)]));
+    }
+    return value;
+  };
+  return { resolve, ref, getAtt };
+};
+
+/** The functions of the stack by the names the recorder uses, found by their descriptions. */
+const functionDescriptions: Record<FunctionName, RegExp> = {
+  ...(Object.fromEntries(leadRoutes.map((route) => [route.endpoint, new RegExp(`POST ${route.path}$`)])) as Record<EndpointName, RegExp>),
+  'google-ads': /Google Ads lead forms/,
+  calls: /calls to project numbers/,
+  admin: /admin API/,
+  'meta-webhook': /Meta leadgen webhook/,
+  'meta-worker': /Meta leadgen worker/,
+  'lead-events': /Lead Created events/,
+};
+export const functionNames = Object.keys(functionDescriptions) as FunctionName[];
+
+/** The synthesized stack, resolved: each role's policies, each function's role, log group and environment, the resource policies. */
+export const stackModel = (template: Template = synthesize().template.toJSON() as Template) => {
+  const { resolve, getAtt, ref } = resolverOf(template);
+  const entries = Object.entries(template.Resources);
+  const ofType = (t: string) => entries.filter(([, r]) => r.Type === t);
+
+  const rolePolicies = new Map<string, Policy[]>();
+  for (const [, policy] of ofType('AWS::IAM::Policy')) {
+    for (const role of policy.Properties.Roles as Array<{ Ref: string }>) {
+      rolePolicies.set(role.Ref, [...(rolePolicies.get(role.Ref) ?? []), resolve(policy.Properties.PolicyDocument)]);
+    }
+  }
+  const functions = Object.fromEntries(
+    functionNames.map((name) => {
+      const found = ofType('AWS::Lambda::Function').filter(([, fn]) => functionDescriptions[name].test(fn.Properties.Description));
+      if (found.length !== 1) throw new Error(`expected one function for ${name}, found ${found.length}`);
+      const [id, fn] = found[0]!;
+      return [
+        name,
+        {
+          id,
+          arn: getAtt(id, 'Arn'),
+          role: fn.Properties.Role['Fn::GetAtt'][0] as string,
+          logGroup: fn.Properties.LoggingConfig.LogGroup.Ref as string,
+          environment: resolve(fn.Properties.Environment?.Variables ?? {}) as Record<string, string>,
+        },
+      ];
+    }),
+  ) as Record<FunctionName, { id: string; arn: string; role: string; logGroup: string; environment: Record<string, string> }>;
+
+  const idOf = (t: string, description?: RegExp) => {
+    const found = ofType(t).filter(([, r]) => !description || description.test(r.Properties?.Description ?? r.Properties?.DisplayName ?? ''));
+    if (found.length !== 1) throw new Error(`expected one ${t}${description ? ` matching ${description}` : ''}, found ${found.length}`);
+    return found[0]![0];
+  };
+  /** The resource policy of a topic or queue (they may have none) and of a KMS key. */
+  const resourcePolicyOf = (id: string): Policy | undefined => {
+    const r = template.Resources[id]!;
+    if (r.Type === 'AWS::KMS::Key') return resolve(r.Properties.KeyPolicy);
+    const [policyType, listKey] = r.Type === 'AWS::SNS::Topic' ? ['AWS::SNS::TopicPolicy', 'Topics'] : ['AWS::SQS::QueuePolicy', 'Queues'];
+    const policies = ofType(policyType).filter(([, p]) => (p.Properties[listKey] as Array<{ Ref: string }>).some((x) => x.Ref === id));
+    if (policies.length === 0) return undefined;
+    return { Version: '2012-10-17', Statement: policies.flatMap(([, p]) => resolve(p.Properties.PolicyDocument).Statement) };
+  };
+  const pipeRole = (ofType('AWS::Pipes::Pipe')[0]![1].Properties.RoleArn['Fn::GetAtt'][0]) as string;
+  return { template, resolve, getAtt, ref, rolePolicies, functions, idOf, resourcePolicyOf, pipeRole };
+};
+
+export type StackModel = ReturnType<typeof stackModel>;
+
+const principalArn = (principal: string) => (principal.includes('.amazonaws.com') ? principal : `arn:aws:iam::${ACCOUNT}:role/${principal}`);
+
+/** Runs one request through the evaluator: identity policies of the role (none for a service principal) and the resource's policy. */
+export const evaluate = async (model: StackModel, request: IamRequest): Promise<Evaluated> => {
+  const identityPolicies = request.principal.includes('.amazonaws.com')
+    ? []
+    : (model.rolePolicies.get(request.principal) ?? []).map((policy, i) => ({ name: `${request.principal}-${i}`, policy }));
+  const result = await runSimulation(
+    {
+      request: {
+        principal: principalArn(request.principal),
+        action: request.action,
+        resource: { resource: request.resource, accountId: ACCOUNT },
+        contextVariables: { 'aws:SecureTransport': 'true', ...request.context },
+      },
+      identityPolicies,
+      serviceControlPolicies: [],
+      resourceControlPolicies: [],
+      ...(request.resourcePolicy && { resourcePolicy: request.resourcePolicy }),
+    },
+    {},
+  );
+  const outcome = result.resultType === 'error' ? `error: ${JSON.stringify(result.errors)}` : result.overallResult;
+  return { ...request, result: outcome };
+};
+
+/** A recorded DynamoDB call as an IAM request of its function's role. */
+export const requestOfRecorded = (model: StackModel, call: RecordedCall): IamRequest => {
+  const table = model.getAtt(`${call.table}Table`, 'Arn');
+  return {
+    principal: model.functions[call.fn].role,
+    action: call.action,
+    resource: call.index ? `${table}/index/${call.index}` : table,
+    context: call.leadingKeys.length > 0 ? { 'dynamodb:LeadingKeys': [...call.leadingKeys] } : {},
+    why: `${call.fn} (recorded in the handler tests)`,
+  };
+};
+
+/**
+ * The calls the functions make only in Lambda: there the person key, the Meta app secret, the page-token
+ * key and the queue are AWS's, where the handler tests use local stand-ins (a fixed key, a local cipher,
+ * an in-memory queue). Each names the code that makes it.
+ */
+export const lambdaOnlyCalls = (model: StackModel): IamRequest[] => {
+  const personKey = model.ref(model.idOf('AWS::SecretsManager::Secret', /person lookup items/));
+  const appSecret = model.ref(model.idOf('AWS::SecretsManager::Secret', /Meta app/));
+  const pageTokenKey = model.getAtt(model.idOf('AWS::KMS::Key', /page access tokens/), 'Arn');
+  const queueId = Object.entries(model.template.Resources).find(([id, r]) => r.Type === 'AWS::SQS::Queue' && /LeadgenQueue/.test(id))![0];
+  const queue = model.getAtt(queueId, 'Arn');
+  const queuePolicy = model.resourcePolicyOf(queueId);
+  const keyPolicy = model.resourcePolicyOf(model.idOf('AWS::KMS::Key', /page access tokens/));
+  const role = (fn: FunctionName) => model.functions[fn].role;
+  const personKeyReaders: FunctionName[] = ['website', 'portala', 'portalb', 'social', 'google-ads', 'calls', 'admin', 'meta-worker'];
+  return [
+    ...personKeyReaders.map((fn) => ({
+      principal: role(fn),
+      action: 'secretsmanager:GetSecretValue',
+      resource: personKey,
+      why: `${fn}: the person lookup key, read once per container (shared/person-keyring.ts)`,
+    })),
+    {
+      principal: role('website'),
+      action: 'kms:Decrypt',
+      resource: pageTokenKey,
+      resourcePolicy: keyPolicy,
+      context: { 'kms:EncryptionContextKeys': ['lead_intake_captcha_account'], 'kms:EncryptionContext/lead_intake_captcha_account': 'acc-1' },
+      why: "website: opens a browser key's challenge secret (shared/captcha/secrets.ts)",
+    },
+    {
+      principal: role('admin'),
+      action: 'kms:Encrypt',
+      resource: pageTokenKey,
+      resourcePolicy: keyPolicy,
+      context: { 'kms:EncryptionContextKeys': ['lead_intake_captcha_account'], 'kms:EncryptionContext/lead_intake_captcha_account': 'acc-1' },
+      why: "admin: seals a browser key's challenge secret (shared/captcha/secrets.ts)",
+    },
+    ...(['meta-webhook', 'meta-worker'] as const).map((fn) => ({
+      principal: role(fn),
+      action: 'secretsmanager:GetSecretValue',
+      resource: appSecret,
+      why: `${fn}: the Meta app secret and verify token (shared/meta/secrets.ts)`,
+    })),
+    {
+      principal: role('meta-webhook'),
+      action: 'sqs:SendMessage',
+      resource: queue,
+      resourcePolicy: queuePolicy,
+      why: 'meta-webhook: each leadgen change onto the queue (shared/meta/queue.ts)',
+    },
+    {
+      principal: role('meta-worker'),
+      action: 'kms:Decrypt',
+      resource: pageTokenKey,
+      resourcePolicy: keyPolicy,
+      context: { 'kms:EncryptionContextKeys': ['meta_page_id'], 'kms:EncryptionContext/meta_page_id': '1234567890' },
+      why: "meta-worker: opens a page's access token (shared/meta/token-cipher.ts)",
+    },
+    {
+      principal: role('meta-worker'),
+      action: 'sqs:ChangeMessageVisibility',
+      resource: queue,
+      resourcePolicy: queuePolicy,
+      why: "meta-worker: its back-off, a failed change's visibility (shared/meta/queue.ts)",
+    },
+  ];
+};
+
+/** What AWS services do with the stack's roles and resource policies once it is deployed. */
+export const serviceCalls = (model: StackModel): IamRequest[] => {
+  const topicId = model.idOf('AWS::SNS::Topic');
+  const topic = model.ref(topicId);
+  const topicKeyId = model.idOf('AWS::KMS::Key', /alarm topic/);
+  const topicKey = model.getAtt(topicKeyId, 'Arn');
+  const fromCloudWatch = { 'aws:SourceAccount': ACCOUNT, 'aws:SourceArn': `arn:aws:cloudwatch:${REGION}:${ACCOUNT}:alarm:any` };
+  const pipe = model.pipeRole;
+  const leadsStream = model.getAtt('LeadsTable', 'StreamArn');
+  const pipeDefinition = Object.values(model.template.Resources).find((r) => r.Type === 'AWS::Pipes::Pipe')!.Properties;
+  const pipeDeadLetterQueueId = pipeDefinition.SourceParameters.DynamoDBStreamParameters.DeadLetterConfig.Arn['Fn::GetAtt'][0];
+  const pipeLogGroup = pipeDefinition.LogConfiguration.CloudwatchLogsLogDestination.LogGroupArn['Fn::GetAtt'][0];
+  const queueId = Object.entries(model.template.Resources).find(([id, r]) => r.Type === 'AWS::SQS::Queue' && /LeadgenQueue/.test(id))![0];
+  const logStream = (logGroupId: string) => `arn:aws:logs:${REGION}:${ACCOUNT}:log-group:${logGroupId}:log-stream:2026/01/01/[$LATEST]0123456789abcdef`;
+  return [
+    ...['sns:Publish'].map((action) => ({
+      principal: 'cloudwatch.amazonaws.com',
+      action,
+      resource: topic,
+      resourcePolicy: model.resourcePolicyOf(topicId),
+      context: fromCloudWatch,
+      why: 'CloudWatch: an alarm (and its recovery) to the alarm topic',
+    })),
+    ...['kms:GenerateDataKey', 'kms:Decrypt'].map((action) => ({
+      principal: 'cloudwatch.amazonaws.com',
+      action,
+      resource: topicKey,
+      resourcePolicy: model.resourcePolicyOf(topicKeyId),
+      context: fromCloudWatch,
+      why: "CloudWatch: the alarm topic's encryption key, to publish to it",
+    })),
+    ...['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator'].map((action) => ({
+      principal: pipe,
+      action,
+      resource: leadsStream,
+      why: "EventBridge Pipes: reads the Leads table's stream (the pipes' source)",
+    })),
+    {
+      principal: pipe,
+      action: 'dynamodb:ListStreams',
+      resource: '*',
+      why: 'EventBridge Pipes: lists the streams of its source (an action IAM checks on "*" only)',
+    },
+    {
+      principal: pipe,
+      action: 'lambda:InvokeFunction',
+      resource: model.functions['lead-events'].arn,
+      why: "EventBridge Pipes: the pipes' enrichment function",
+    },
+    {
+      principal: pipe,
+      action: 'events:PutEvents',
+      resource: model.getAtt(model.idOf('AWS::Events::EventBus'), 'Arn'),
+      why: "EventBridge Pipes: the pipes' target, the lead bus",
+    },
+    {
+      principal: pipe,
+      action: 'sqs:SendMessage',
+      resource: model.getAtt(pipeDeadLetterQueueId, 'Arn'),
+      resourcePolicy: model.resourcePolicyOf(pipeDeadLetterQueueId),
+      why: "EventBridge Pipes: a batch that failed every retry to the pipes' dead-letter queue",
+    },
+    ...['logs:CreateLogStream', 'logs:PutLogEvents'].map((action) => ({
+      principal: pipe,
+      action,
+      resource: logStream(pipeLogGroup),
+      why: "EventBridge Pipes: the pipes' error log",
+    })),
+    ...['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes'].map((action) => ({
+      principal: model.functions['meta-worker'].role,
+      action,
+      resource: model.getAtt(queueId, 'Arn'),
+      resourcePolicy: model.resourcePolicyOf(queueId),
+      why: "Lambda's SQS poller, with the Meta worker's role: takes leadgen changes off the queue for it",
+    })),
+    ...functionNames.flatMap((fn) =>
+      ['logs:CreateLogStream', 'logs:PutLogEvents'].map((action) => ({
+        principal: model.functions[fn].role,
+        action,
+        resource: logStream(model.functions[fn].logGroup),
+        why: `Lambda: ${fn}'s log lines, to its own log group`,
+      })),
+    ),
+  ];
+};
+
+/** `*` and `?` of an IAM resource or action pattern. */
+const matches = (pattern: string, value: string) =>
+  new RegExp(`^${pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`, 'i').test(value);
+
+export interface Grant {
+  readonly role: string;
+  readonly action: string;
+  readonly resource: string;
+  /** `role: action on resource`, with the account and region left out: the key of `unexercisedGrants`. */
+  readonly label: string;
+}
+
+/** Every action each checked role is allowed, on each resource, as the template writes it. */
+export const grantsOf = (model: StackModel, roles: Record<string, string>): Grant[] =>
+  Object.entries(roles).flatMap(([name, role]) =>
+    (model.rolePolicies.get(role) ?? []).flatMap((policy) =>
+      policy.Statement.filter((s) => s.Effect === 'Allow').flatMap((s) =>
+        [s.Action].flat().flatMap((action: string) =>
+          [s.Resource].flat().map((resource: string) => ({
+            role,
+            action,
+            resource,
+            label: `${name}: ${action} on ${resource.replace(`${REGION}:${ACCOUNT}:`, '').replace(`::${ACCOUNT}:`, '::')}`,
+          })),
+        ),
+      ),
+    ),
+  );
+
+/** The grants no allowed call used. */
+export const unusedGrants = (grants: readonly Grant[], allowed: readonly Evaluated[]): Grant[] =>
+  grants.filter((grant) => !allowed.some((call) => call.principal === grant.role && matches(grant.action, call.action) && matches(grant.resource, call.resource)));
+
+/** The roles the check covers: each function's, and the pipes'. */
+export const checkedRoles = (model: StackModel): Record<string, string> => ({
+  ...Object.fromEntries(functionNames.map((fn) => [fn, model.functions[fn].role])),
+  pipes: model.pipeRole,
+});
