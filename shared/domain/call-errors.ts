@@ -7,13 +7,13 @@
 import { InvalidKeyOptionError, KeyAdminError, refusal } from './errors.ts';
 
 /** The path names no provider of the table (shared/calls/providers.ts): answered before the key is read. */
-export class UnknownCallProviderError extends refusal(404, 'unknown_call_provider', 'Unknown call provider') {}
+export class UnknownCallProviderError extends /* @__PURE__ */ refusal(404, 'unknown_call_provider', 'Unknown call provider') {}
 
 /** The called number is not one the key's account has connected: a rejection record, answered 200. */
-export class CallNumberNotConnectedError extends refusal(422, 'call_number_not_connected', 'The called number is not connected to a project of this account') {}
+export class CallNumberNotConnectedError extends /* @__PURE__ */ refusal(422, 'call_number_not_connected', 'The called number is not connected to a project of this account') {}
 
 /** An identifier the provider sent is longer than the service stores (CONTRACT.md section 14): 400, nothing stored. */
-export class CallIdentifierTooLongError extends refusal(400, 'identifier_too_long', 'call_id must be at most 200 characters') {}
+export class CallIdentifierTooLongError extends /* @__PURE__ */ refusal(400, 'identifier_too_long', 'call_id must be at most 200 characters') {}
 
 // ---- The admin API's answers ------------------------------------------------------------------------
 export class UnknownCallNumberError extends /* @__PURE__ */ refusal(404, 'call_number_not_found', 'Call number not found') {}
@@ -23,7 +23,7 @@ export class UnknownCallNumberError extends /* @__PURE__ */ refusal(404, 'call_n
 /** A number with fewer than 10 digits: exit 2 / 400. */
 export class InvalidCallNumberError extends InvalidKeyOptionError {
   constructor(number: string) {
-    super('number', `a call number has at least 10 digits (its last 10 are the number), not ${JSON.stringify(number)}`);
+    super('number', `a call number has at least 10 digits, not ${JSON.stringify(number)}`);
   }
 }
 
@@ -38,11 +38,7 @@ export class CallNumberNotFoundError extends KeyAdminError {
 export class CallNumberTargetNotFoundError extends KeyAdminError {
   readonly target: 'project' | 'campaign';
   constructor(target: 'project' | 'campaign', id: string, accountId: string) {
-    super(
-      target === 'project'
-        ? `project ${JSON.stringify(id)} is not an active project of account ${JSON.stringify(accountId)}`
-        : `campaign ${JSON.stringify(id)} is not an active campaign of that project`,
-    );
+    super(`${target} ${JSON.stringify(id)} is not an active ${target} of account ${JSON.stringify(accountId)}${target === 'campaign' ? ' under that project' : ''}`);
     this.target = target;
   }
 }

@@ -37,10 +37,12 @@ export interface CallNumberReader {
 
 /** Numbers as the lifecycle below and the seed manage them; each write one atomic request. */
 export interface CallNumberRegistry extends CallNumberReader {
-  /** Connects the number, or moves it to another project and campaign; `created` when it was not connected (a removed one included). */
-  connectCallNumber(connection: CallNumberConnection): Promise<'created' | 'changed'>;
-  /** A seed's number: connected when new, moved when connected, left alone (`removed`) when it was removed. */
-  seedCallNumber(connection: CallNumberConnection): Promise<'created' | 'changed' | 'removed'>;
+  /**
+   * Connects the number, or moves it to another project and campaign (keeping when it was connected):
+   * `created` when it was not connected (a removed one included), else when it was connected. With
+   * `keepRemoved` (a seed), a removed number is left alone: `removed`.
+   */
+  connectCallNumber(connection: CallNumberConnection, keepRemoved?: boolean): Promise<{ readonly outcome: 'created' | 'changed' | 'removed'; readonly connectedAt: string }>;
   /** Marks the number removed; false when it is not connected. */
   removeCallNumber(accountId: string, number: string): Promise<boolean>;
   /** The account's connected numbers, by number. */
@@ -155,9 +157,8 @@ const connectionOf = (deps: CallNumberAdminDependencies, input: ConnectCallNumbe
 export const connectCallNumber = async (deps: CallNumberAdminDependencies, input: ConnectCallNumberInput): Promise<ConnectedCallNumber> => {
   const connection = connectionOf(deps, input);
   await checkTarget(deps, connection);
-  const outcome = await deps.numbers.connectCallNumber(connection);
-  const stored = outcome === 'created' ? connection : await deps.numbers.findCallNumber(connection.accountId, connection.number);
-  return { created: outcome === 'created', number: summaryOf(stored ?? connection) };
+  const { outcome, connectedAt } = await deps.numbers.connectCallNumber(connection);
+  return { created: outcome === 'created', number: summaryOf({ ...connection, connectedAt }) };
 };
 
 /** Disconnects a number: its calls are then refused (`call_number_not_connected`), and a seed never connects it again. */
@@ -176,7 +177,7 @@ export const listCallNumbers = async (deps: CallNumberAdminDependencies, account
 export const seedCallNumber = async (deps: CallNumberAdminDependencies, input: ConnectCallNumberInput): Promise<'created' | 'changed' | 'removed'> => {
   const connection = connectionOf(deps, input);
   await checkTarget(deps, connection);
-  return deps.numbers.seedCallNumber(connection);
+  return (await deps.numbers.connectCallNumber(connection, true)).outcome;
 };
 
 // ---- The admin API (CONTRACT.md sections 9 and 13) -------------------------------------------------------
@@ -197,7 +198,7 @@ export class AccountCallNumbers {
     reportUnknownFields(body, ['projectId', 'campaignId'], problems.report);
     const accountProblem = accountIdProblem(accountId);
     if (accountProblem) problems.report('accountId', accountProblem);
-    if (callNumberOf(number) === undefined) problems.report('number', 'must have at least 10 digits (its last 10 are the number)');
+    if (callNumberOf(number) === undefined) problems.report('number', 'must have at least 10 digits');
     const projectProblem = projectIdProblem(body.projectId);
     if (projectProblem) problems.report('projectId', projectProblem);
     const campaignProblem = campaignIdProblem(body.campaignId);

@@ -39,20 +39,33 @@ export class DynamoDbCallNumberReader extends TableStore implements CallNumberRe
 export class DynamoDbCallNumberStore extends DynamoDbCallNumberReader implements CallNumberRegistry {
   /**
    * Connects or moves the number in one UpdateItem; a number not connected before (or removed) gets
-   * this connection's time, a connected one keeps its own. The old item, handed back, tells which.
+   * this connection's time, a connected one keeps its own. The old item, handed back, tells which. A
+   * seed's write (`keepRemoved`) is refused in the write itself for a number marked removed.
    */
-  async connectCallNumber(connection: CallNumberConnection): Promise<'created' | 'changed'> {
-    const old = await this.#update(connection, { keepRemoved: false });
-    return isConnected(old) ? 'changed' : 'created';
-  }
-
-  /** The same, refused in the write itself for a number marked removed. */
-  async seedCallNumber(connection: CallNumberConnection): Promise<'created' | 'changed' | 'removed'> {
+  async connectCallNumber(connection: CallNumberConnection, keepRemoved = false): Promise<{ outcome: 'created' | 'changed' | 'removed'; connectedAt: string }> {
     try {
-      const old = await this.#update(connection, { keepRemoved: true });
-      return isConnected(old) ? 'changed' : 'created';
+      const { Attributes: old } = await this.db.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: numberKey(connection.accountId, connection.number),
+          UpdateExpression:
+            'SET #number = :number, account_id = :account, project_id = :project, campaign_id = :campaign, ' +
+            'connected_at = if_not_exists(connected_at, :now) REMOVE removed_at',
+          ...(keepRemoved && { ConditionExpression: 'attribute_not_exists(removed_at)' }),
+          ExpressionAttributeNames: { '#number': 'number' },
+          ExpressionAttributeValues: {
+            ':number': connection.number,
+            ':account': connection.accountId,
+            ':project': connection.projectId,
+            ':campaign': connection.campaignId,
+            ':now': connection.connectedAt,
+          },
+          ReturnValues: 'ALL_OLD',
+        }),
+      );
+      return isConnected(old) ? { outcome: 'changed', connectedAt: old.connected_at } : { outcome: 'created', connectedAt: connection.connectedAt };
     } catch (error) {
-      if (error instanceof Error && error.name === 'ConditionalCheckFailedException') return 'removed';
+      if (keepRemoved && error instanceof Error && error.name === 'ConditionalCheckFailedException') return { outcome: 'removed', connectedAt: connection.connectedAt };
       throw asServiceFailure(error);
     }
   }
@@ -83,31 +96,5 @@ export class DynamoDbCallNumberStore extends DynamoDbCallNumberReader implements
       ConsistentRead: true,
     });
     return items.filter(isConnected).map(connectionOf);
-  }
-
-  /** The old item (undefined when there was none). `keepRemoved`: a removed number is refused (ConditionalCheckFailedException). */
-  async #update(connection: CallNumberConnection, { keepRemoved }: { keepRemoved: boolean }): Promise<Record<string, any> | undefined> {
-    const send = () =>
-      this.db.send(
-        new UpdateCommand({
-          TableName: this.table,
-          Key: numberKey(connection.accountId, connection.number),
-          UpdateExpression:
-            'SET #number = :number, account_id = :account, project_id = :project, campaign_id = :campaign, ' +
-            'connected_at = if_not_exists(connected_at, :now) REMOVE removed_at',
-          ...(keepRemoved && { ConditionExpression: 'attribute_not_exists(removed_at)' }),
-          ExpressionAttributeNames: { '#number': 'number' },
-          ExpressionAttributeValues: {
-            ':number': connection.number,
-            ':account': connection.accountId,
-            ':project': connection.projectId,
-            ':campaign': connection.campaignId,
-            ':now': connection.connectedAt,
-          },
-          ReturnValues: 'ALL_OLD',
-        }),
-      );
-    if (keepRemoved) return (await send()).Attributes;
-    return (await orUnavailable(send)).Attributes;
   }
 }
