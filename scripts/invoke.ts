@@ -49,7 +49,7 @@ const USAGE = `Usage: npm run invoke -- <${invokable.join('|')}> <event.json> [<
   FUNCTION_TIMEOUT_SECONDS (default 10), as in Lambda. Example events are in events/.
   meta runs the Meta webhook, then its leadgen changes through the worker (META_APP_SECRET, META_VERIFY_TOKEN
   and META_GRAPH_API_URL as for npm start). google-ads runs the Google Ads lead form webhook.
-  calls runs the call webhook (each event names its provider: events/exotel-passthru.json, events/knowlarity-call.json).
+  calls runs the call webhook (each event names its provider: events/call-exotel-passthru.json, events/call-knowlarity-hook.json).
 `;
 
 /** Reads an event file: an API Gateway HTTP API event (payload format 2.0). */

@@ -28,8 +28,8 @@ const examples: [file: string, endpoint: string, status: number, message: string
   ['meta-bad-signature.json', 'meta', 401, 'Invalid signature'],
   ['google-ads.json', 'google-ads', 200, 'Lead received'],
   ['google-ads-test-data.json', 'google-ads', 200, 'Lead received'],
-  ['exotel-passthru.json', 'calls', 200, 'Call received'],
-  ['knowlarity-call.json', 'calls', 200, 'Call received'],
+  ['call-exotel-passthru.json', 'calls', 200, 'Call received'],
+  ['call-knowlarity-hook.json', 'calls', 200, 'Call received'],
 ];
 
 let service: TestService;
