@@ -1,28 +1,25 @@
 /**
- * One JSON line per request. Keys never reach a log line; mobile numbers keep their last 4 digits
- * and e-mails their first letter and domain, so a support engineer can match a complaint without
- * the log holding the lead's contact details.
+ * One JSON line per request. Keys never reach a log line, and no part of a person's mobile number or
+ * e-mail does (CONTRACT.md section 14: no last digits, no domain), since an erasure cannot reach logs:
+ * a line names the lead id, or the request id its rejection record keeps, and access and erasure find
+ * the person from there. A line that had to tell two people apart would carry a keyed hash
+ * (shared/domain/person-data.ts PersonKeyring), never the details.
  */
 
 import { SERVICE_NAME } from './metric-names.ts';
 
 export type LogSink = (line: Readonly<Record<string, unknown>>) => void;
 
+/** A rejection record's trace of the mobile it was refused with (the record is erased with the person; never a log line). */
 export const maskMobile = (mobile: string): string => `******${mobile.slice(-4)}`;
 
-export const maskEmail = (email: string): string => {
-  const at = email.lastIndexOf('@');
-  return at < 1 ? '***' : `${email[0]}***${email.slice(at)}`;
-};
-
 /**
- * Masks what looks like a phone number or an e-mail address inside free text (an error message),
- * for the rare log line that carries text the service did not write itself.
+ * Removes whatever looks like a phone number or an e-mail address from free text (an error message),
+ * whole, for the rare log line that carries text the service did not write itself.
  */
 export const redact = (text: string): string =>
-  text
-    .replace(/[^\s@"'<>(),;:]+@[^\s@"'<>(),;:]+/g, (email) => maskEmail(email))
-    .replace(/\d[\d\s-]{8,}\d/g, (digits) => maskMobile(digits.replace(/\D/g, '')));
+  // An address has a local part and a dotted domain: a path such as node_modules/@smithy/... in a stack is not one.
+  text.replace(/[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+/g, '[e-mail]').replace(/\d[\d\s-]{8,}\d/g, '[number]');
 
 /** Powertools Logger's levels and their numbers: a line is written when its level is at or above the setting. */
 export const LOG_LEVELS = { TRACE: 6, DEBUG: 8, INFO: 12, WARN: 16, ERROR: 20, CRITICAL: 24, SILENT: 28 } as const;

@@ -4,11 +4,12 @@
  */
 import { CALL_RECEIVED } from '../../shared/calls/webhook-handler.ts';
 import { callProviders } from '../../shared/calls/providers.ts';
-import { CallIdentifierTooLongError, UnknownCallProviderError } from '../../shared/domain/call-errors.ts';
+import { UnknownCallProviderError } from '../../shared/domain/call-errors.ts';
 import {
   ApiKeyMissingError,
   BodyNotAnObjectError,
   ClientNotFoundError,
+  IdentifierTooLongError,
   InvalidApiCredentialsError,
   KeyNotAllowedOnEndpointError,
   MalformedJsonBodyError,
@@ -59,7 +60,7 @@ const responses = (): JsonObject => ({
     CALL_RECEIVED,
     'The key is right: the call is a lead, was one already (15 days at least), was a call out (ignored), or is recorded in the account’s rejections (no call id, caller or called number; a number not connected; a withheld or invalid caller; a retired project; a duplicate under `ignore`): no retry could fix those.',
   ),
-  '400': failure(new MalformedJsonBodyError().message, `A body that cannot be read (or \`${new BodyNotAnObjectError().message}\`, or \`${new CallIdentifierTooLongError().message}\`): nothing stored.`),
+  '400': failure(new MalformedJsonBodyError().message, `A body that cannot be read (or \`${new BodyNotAnObjectError().message}\`, or \`${new IdentifierTooLongError('call_id').message}\`): nothing stored.`),
   '401': failure(new ApiKeyMissingError().message, `No key in \`x-api-key\` or \`?key=\`; or \`${new InvalidApiCredentialsError().message}\` for an unknown, revoked or expired key.`),
   '403': failure(new KeyNotAllowedOnEndpointError().message, 'A key that is not limited to `calls` alone: a full key never travels in a URL.'),
   '404': failure(new UnknownCallProviderError().message, `A provider not in the table; or \`${new ClientNotFoundError().message}\` for a key whose account does not exist.`),

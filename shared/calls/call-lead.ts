@@ -13,10 +13,10 @@
  * the call once.
  */
 import type { AccountView } from '../domain/account-directory.ts';
-import { CallIdentifierTooLongError, CallNumberNotConnectedError } from '../domain/call-errors.ts';
+import { CallNumberNotConnectedError } from '../domain/call-errors.ts';
 import type { CallNumberConnection, CallNumberDirectory } from '../domain/call-numbers.ts';
 import { createLead, type CreateLeadDependencies } from '../domain/create-lead.ts';
-import { FieldValidationError, IdempotencyKeyReusedError, isRejection, LeadErasedError, type LeadIntakeError } from '../domain/errors.ts';
+import { boundIdentifier, FieldValidationError, IdempotencyKeyReusedError, isRejection, LeadErasedError, type LeadIntakeError } from '../domain/errors.ts';
 import type { LeadRecord } from '../domain/lead.ts';
 import { platformLeadIdempotency } from '../domain/platform-leads.ts';
 import type { RejectionLog } from '../domain/ports.ts';
@@ -30,9 +30,6 @@ import type { CallDelivery } from './delivery.ts';
 /** The endpoint name calls carry in logs, metrics and rejection records; the lead's `source` is `call`. */
 export const CALL_ENDPOINT = 'call';
 export const CALL_LEAD_NAME = 'Unknown caller';
-/** Section 14: every identifier a webhook sends and the service stores is at most 200 characters. */
-export const CALL_ID_MAX = 200;
-
 export interface CallLeadDependencies extends CreateLeadDependencies {
   readonly callNumbers: CallNumberDirectory;
   readonly rejections: RejectionLog;
@@ -89,7 +86,8 @@ const callSubmission = (provider: string, fields: ValidatedFields) => {
  * stored); a call out is ignored; then the rules in the contract's order.
  */
 export const receiveCall = async (call: CallDelivery, account: AccountView, request: CallRequest, deps: CallLeadDependencies): Promise<CallOutcome> => {
-  if (call.callId !== undefined && call.callId.length > CALL_ID_MAX) throw new CallIdentifierTooLongError();
+  // Section 14: an identifier the service would store is at most 200 characters, or nothing is stored.
+  boundIdentifier('call_id', call.callId);
   if (!call.inbound) return { kind: 'ignored' };
   const accountId = account.config.id;
   const claim = call.callId === undefined ? undefined : platformLeadIdempotency(CALL_ENDPOINT, CALL_ENDPOINT, `${call.provider}\n${call.callId}`);

@@ -12,9 +12,6 @@ export class UnknownCallProviderError extends /* @__PURE__ */ refusal(404, 'unkn
 /** The called number is not one the key's account has connected: a rejection record, answered 200. */
 export class CallNumberNotConnectedError extends /* @__PURE__ */ refusal(422, 'call_number_not_connected', 'The called number is not connected to a project of this account') {}
 
-/** An identifier the provider sent is longer than the service stores (CONTRACT.md section 14): 400, nothing stored. */
-export class CallIdentifierTooLongError extends /* @__PURE__ */ refusal(400, 'identifier_too_long', 'call_id must be at most 200 characters') {}
-
 // ---- The admin API's answers ------------------------------------------------------------------------
 export class UnknownCallNumberError extends /* @__PURE__ */ refusal(404, 'call_number_not_found', 'Call number not found') {}
 

@@ -9,7 +9,7 @@ import {
   SubSourceNotFoundError,
 } from './errors.ts';
 import { socialPlatforms, type AccountConfig, type LeadRecord, type LeadSource } from './lead.ts';
-import type { GoogleFormGuard, IdempotencyClaim, IdempotentReplay, LeadStore, MarkerTaken } from './ports.ts';
+import type { GoogleFormGuard, IdempotencyClaim, IdempotentReplay, LeadStore, MarkerTaken, WriteGuard } from './ports.ts';
 
 /**
  * The sub source a lead names: a Website sub source name, or a social platform, each checked against
@@ -71,7 +71,7 @@ export interface CreateLeadOptions {
   /** Run every check, including the duplicate check, and store nothing. */
   readonly dryRun?: boolean;
   /** A Google Ads delivery's form, checked in the lead's own write (see GoogleFormGuard). */
-  readonly guard?: GoogleFormGuard;
+  readonly guard?: WriteGuard;
   /** A quarantine's release marker, written with the lead without a copy of it; taken: AlreadyReleasedError. */
   readonly releaseMarker?: IdempotencyClaim;
 }
@@ -156,8 +156,8 @@ const storeLead = async (
 
   if (config.duplicateSetting === 'ignore') throw new LeadAlreadyExistsError();
   const repeat = repeatOf(lead, config, outcome.originalLeadId);
-  const repeatOutcome = await leads.insertRepeat(config.id, repeat, idempotency, guard, releaseMarker);
-  return repeatOutcome.kind === 'stored' ? stored(repeat) : replayed(repeatOutcome);
+  const repeatOutcome = await leads.insertRepeat(config.id, repeat, idempotency, guard, releaseMarker, outcome.originalLeadId);
+  return repeatOutcome.kind === 'stored' ? stored(repeatOutcome.lead ?? repeat) : replayed(repeatOutcome);
 };
 
 const repeatOf = (lead: LeadRecord, config: AccountConfig, originalLeadId: string): LeadRecord => ({

@@ -41,6 +41,26 @@ export class IdempotencyKeyReusedError extends refusal(422, 'idempotency_key_reu
 export class LeadErasedError extends refusal(409, 'lead_erased', 'Lead was erased') {}
 export class InvalidIdempotencyKeyError extends refusal(400, 'invalid_idempotency_key', 'Idempotency-Key must be 1 to 255 printable ASCII characters') {}
 
+/** Most characters of an identifier a webhook sends and the service stores (CONTRACT.md section 14). */
+export const MAX_IDENTIFIER_LENGTH = 200;
+
+/**
+ * A webhook delivery naming an identifier the service would store (a Google lead_id or form id, a
+ * Meta leadgen id, later a call_id) longer than MAX_IDENTIFIER_LENGTH: refused whole, nothing stored.
+ */
+export class IdentifierTooLongError extends LeadIntakeError {
+  readonly status = 400;
+  readonly reason = 'identifier_too_long';
+  constructor(member: string) {
+    super(`${member} must be at most ${MAX_IDENTIFIER_LENGTH} characters`);
+  }
+}
+
+/** Throws IdentifierTooLongError when `value`'s text (a string, or a number's source digits) is too long. */
+export const boundIdentifier = (member: string, text: string | undefined): void => {
+  if (text !== undefined && text.length > MAX_IDENTIFIER_LENGTH) throw new IdentifierTooLongError(member);
+};
+
 /** A refusal of the lead itself (422): what an asynchronous intake records instead of answering. */
 export const isRejection = (error: unknown): error is LeadIntakeError => error instanceof LeadIntakeError && error.status === 422;
 
@@ -69,6 +89,10 @@ export class UnknownCampaignError extends /* @__PURE__ */ refusal(404, 'campaign
 export class UnknownKeyError extends /* @__PURE__ */ refusal(404, 'key_not_found', 'Key not found') {}
 export class RevokedKeyRotationError extends /* @__PURE__ */ refusal(409, 'key_revoked', 'Key is revoked and cannot be rotated') {}
 export class RejectionNotFoundError extends /* @__PURE__ */ refusal(404, 'rejection_not_found', 'Rejection not found') {}
+/** A release's lead write found its record gone (erased since it was read) or released meanwhile: nothing stored. */
+export class QuarantineReleaseRefusedError extends Error {
+  override readonly name = 'QuarantineReleaseRefusedError';
+}
 export class AlreadyReleasedError extends /* @__PURE__ */ refusal(409, 'already_released', 'Already released') {}
 export class NotQuarantinedError extends /* @__PURE__ */ refusal(409, 'not_quarantined', 'Not a quarantined submission') {}
 export class CampaignOfAnotherProjectError extends /* @__PURE__ */ refusal(409, 'campaign_of_another_project', 'Campaign belongs to another project') {}

@@ -216,11 +216,15 @@ export const listGoogleForms = async (deps: GoogleFormAdminDependencies, account
   }));
 };
 
-/** A seed file's form, with the key it names (plain text in a local seed only); idempotent. */
+/**
+ * A seed file's form, with the key it names (plain text in a local seed only), applied at every
+ * `npm start`: it adds the form when it was never connected, moves a connected form to the seed's
+ * project and campaign keeping its key (a rotation stands), and never brings back a removed form.
+ */
 export const seedGoogleForm = async (deps: GoogleFormAdminDependencies, input: ConnectGoogleFormInput & { readonly key: string }): Promise<void> => {
   const target = { ...input, formId: checkedFormId(input.formId) };
   await checkTarget(deps, target);
-  const outcome = await deps.forms.putGoogleForm({
+  const outcome = await deps.forms.seedGoogleForm({
     formId: target.formId,
     accountId: target.accountId,
     projectId: target.projectId,

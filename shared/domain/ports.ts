@@ -122,7 +122,11 @@ export type OriginalLeadOutcome =
   | IdempotentReplay
   | MarkerTaken;
 
-export type RepeatLeadOutcome = { readonly kind: 'stored' } | IdempotentReplay | MarkerTaken;
+/**
+ * A repeat's write: stored as given, or (`lead`) stored as it had to become: an original, when the
+ * original it repeated was erased while it was being stored (CONTRACT.md section 14).
+ */
+export type RepeatLeadOutcome = { readonly kind: 'stored'; readonly lead?: LeadRecord } | IdempotentReplay | MarkerTaken;
 
 /**
  * The connection a Google Ads delivery was authenticated against, as the container trusted it (its
@@ -142,9 +146,25 @@ export interface LeadStore {
    * stores nothing and names the original that exists already. `marker`: a claim written in the same
    * write without a copy of the lead (a quarantine's release marker, when the key's record holds the copy).
    */
-  insertOriginal(accountId: string, lead: LeadRecord, idempotency?: IdempotencyClaim, guard?: GoogleFormGuard, marker?: IdempotencyClaim): Promise<OriginalLeadOutcome>;
-  /** Stores a repeated lead (the original exists already). */
-  insertRepeat(accountId: string, lead: LeadRecord, idempotency?: IdempotencyClaim, guard?: GoogleFormGuard, marker?: IdempotencyClaim): Promise<RepeatLeadOutcome>;
+  insertOriginal(
+    accountId: string,
+    lead: LeadRecord,
+    idempotency?: IdempotencyClaim,
+    guard?: WriteGuard,
+    marker?: IdempotencyClaim,
+  ): Promise<OriginalLeadOutcome>;
+  /**
+   * Stores a repeat of `originalLeadId` (the lead the mobile's claim named when the original's write
+   * was refused; the original exists already).
+   */
+  insertRepeat(
+    accountId: string,
+    lead: LeadRecord,
+    idempotency?: IdempotencyClaim,
+    guard?: WriteGuard,
+    marker?: IdempotencyClaim,
+    originalLeadId?: string,
+  ): Promise<RepeatLeadOutcome>;
   /**
    * The answer already given under an idempotency key (CONTRACT.md section 14), read before a check
    * that could answer differently (a challenge): undefined when the key is unused or expired.
@@ -297,6 +317,22 @@ export interface GoogleFormConnection {
   readonly connectedAt: string;
 }
 
+/**
+ * A quarantined submission being released (CONTRACT.md sections 11 and 14): the lead's write marks the
+ * record released in the same transaction, and stores nothing (QuarantineReleaseRefusedError) when the
+ * record is gone (erased since it was read) or was released meanwhile. The erasure refuses to delete a
+ * record marked so without erasing the lead it became: one of the two writes goes first, never both blind.
+ */
+export interface QuarantineRelease {
+  readonly rejectionId: string;
+}
+
+/** What a lead write is conditioned on besides its own items. */
+export type WriteGuard = GoogleFormGuard | QuarantineRelease;
+
+/** What applying a seed did to one connection (a Google form, later a call number). */
+export type SeedOutcome = 'added' | 'reconnected' | 'kept_removed' | 'connected_to_another_account';
+
 /** The webhook's read of a form: one item. */
 export interface GoogleFormReader {
   findGoogleForm(formId: string): Promise<GoogleFormConnection | undefined>;
@@ -315,8 +351,9 @@ export interface GoogleFormRegistry extends GoogleFormReader {
   /** The account's forms, by form id (never their key hashes). */
   listGoogleForms(accountId: string): Promise<Omit<GoogleFormConnection, 'keyHash'>[]>;
   /**
-   * Writes a form with a given key idempotently (seed files), keeping its first `connectedAt`;
-   * refused, nothing written, when another account has the form.
+   * A seed file's form: added when never connected; moved to the seed's project and campaign (its
+   * key, rotated or not, kept) when connected to the account; left alone when removed; refused,
+   * nothing written, when another account has it (CONTRACT.md section 14).
    */
-  putGoogleForm(form: GoogleFormConnection): Promise<'stored' | 'connected_to_another_account'>;
+  seedGoogleForm(form: GoogleFormConnection): Promise<SeedOutcome>;
 }

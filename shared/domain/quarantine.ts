@@ -6,7 +6,15 @@
 import type { AccountView } from './account-directory.ts';
 import { accountIdProblem } from './account-admin.ts';
 import { createLead, submissionOfQuarantined, type CreateLeadDependencies, type LeadOutcome } from './create-lead.ts';
-import { AccountNotFoundError, AlreadyReleasedError, IdempotencyKeyReusedError, InvalidConfigurationError, NotQuarantinedError, RejectionNotFoundError } from './errors.ts';
+import {
+  AccountNotFoundError,
+  AlreadyReleasedError,
+  IdempotencyKeyReusedError,
+  InvalidConfigurationError,
+  NotQuarantinedError,
+  QuarantineReleaseRefusedError,
+  RejectionNotFoundError,
+} from './errors.ts';
 import type { AccountReader, IdempotencyClaim, RejectionArchive, RejectionPage, StoredRejection } from './ports.ts';
 import { createHash } from 'node:crypto';
 import { REJECTION_DAYS } from './rejections.ts';
@@ -88,19 +96,26 @@ export const releaseQuarantined = async (deps: ReleaseDependencies, accountId: s
     requestHash: createHash('sha256').update(`release\n${accountId}\n${record.id}`).digest('hex'),
     ttlSeconds: RELEASE_MARKER_SECONDS,
   };
+  // The lead's write marks the record released, and stores nothing if an erasure took the record since it was read.
+  const guard = { rejectionId: record.id };
   const requestKey = requestKeyOf(record, deps.now());
   let outcome: LeadOutcome;
-  if (!requestKey) {
-    outcome = await createLead(submission, account, deps, { idempotency: marker });
-  } else {
-    try {
-      // The key's record holds the lead (its replays answer it); the marker beside it holds no copy.
-      outcome = await createLead(submission, account, deps, { idempotency: requestKey, releaseMarker: marker });
-    } catch (error) {
-      // The key holds another body's lead (a sender reusing keys): this submission is not stored yet.
-      if (!(error instanceof IdempotencyKeyReusedError)) throw error;
-      outcome = await createLead(submission, account, deps, { idempotency: marker });
+  try {
+    if (!requestKey) {
+      outcome = await createLead(submission, account, deps, { idempotency: marker, guard });
+    } else {
+      try {
+        // The key's record holds the lead (its replays answer it); the marker beside it holds no copy.
+        outcome = await createLead(submission, account, deps, { idempotency: requestKey, releaseMarker: marker, guard });
+      } catch (error) {
+        // The key holds another body's lead (a sender reusing keys): this submission is not stored yet.
+        if (!(error instanceof IdempotencyKeyReusedError)) throw error;
+        outcome = await createLead(submission, account, deps, { idempotency: marker, guard });
+      }
     }
+  } catch (error) {
+    if (!(error instanceof QuarantineReleaseRefusedError)) throw error;
+    throw (await deps.rejections.find(accountId, rejectionId)) ? new AlreadyReleasedError() : new RejectionNotFoundError();
   }
   // The marker, or the request's key, answered already: released, or stored by the request itself.
   if (outcome.replayed) throw new AlreadyReleasedError();

@@ -48,6 +48,15 @@ const boundedValue = (value: unknown): unknown => {
   return truncate(JSON.stringify(value) ?? String(value), VALUE_MAX);
 };
 
+const UNSAFE_NAMES = new Set(['__proto__', 'constructor', 'prototype']);
+
+/**
+ * A field name as a record can keep it: the empty name (which DynamoDB refuses as a map key) and
+ * `__proto__`, `constructor`, `prototype` (lost, or a prototype set, on the way to the table) are kept
+ * bracketed. Their records were never stored before the failure to record stopped being swallowed.
+ */
+const storableName = (name: string): string => (name === '' || UNSAFE_NAMES.has(name) ? `[${name}]` : name);
+
 /** Long names cut to the same text stay apart: the second `abc…` becomes `abc… (2)`. */
 const uniqueNames = (names: readonly string[]): string[] => {
   const seen = new Set<string>();
@@ -67,7 +76,7 @@ const bytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value), 'utf8
  */
 export const boundedRejection = <R extends Rejection>(rejection: R): R & { readonly omittedFields?: number } => {
   const entries = Object.entries(rejection.fields ?? {});
-  const kept = uniqueNames(entries.slice(0, MAX_REJECTION_FIELDS).map(([name]) => truncate(name, NAME_MAX))).map(
+  const kept = uniqueNames(entries.slice(0, MAX_REJECTION_FIELDS).map(([name]) => storableName(truncate(name, NAME_MAX)))).map(
     (name, i) => [name, boundedValue(entries[i]![1])] as const,
   );
   const base = { ...rejection, message: truncate(rejection.message, VALUE_MAX) };

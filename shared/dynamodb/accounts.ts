@@ -10,8 +10,8 @@
 import { PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { AccountConfig, AccountSettings, Campaign, DuplicateSetting, Project } from '../domain/lead.ts';
 import type { AccountConfigStore, AccountReader } from '../domain/ports.ts';
-import { asServiceFailure } from './failures.ts';
-import { cancellationReasons, orUnavailable, queryAll, TableStore, updateExisting, type CancellationReason } from './requests.ts';
+import { orUnavailable, queryAll, TableStore, updateExisting, type CancellationReason } from './requests.ts';
+import { contendedWrite } from './contended-write.ts';
 
 const accountPk = (accountId: string) => `ACCOUNT#${accountId}`;
 const ACCOUNT = 'ACCOUNT';
@@ -212,14 +212,11 @@ export class DynamoDbAccountStore extends DynamoDbAccountReader implements Accou
 
   /** Runs a transaction; the reasons it was cancelled for a failed condition, or undefined when it was applied. */
   async #transact(items: Record<string, unknown>[]): Promise<readonly CancellationReason[] | undefined> {
-    try {
-      await this.db.send(new TransactWriteCommand({ TransactItems: items as never }));
-      return undefined;
-    } catch (error) {
-      const reasons = cancellationReasons(error);
-      if (reasons?.some((reason) => reason.Code === 'ConditionalCheckFailed')) return reasons;
-      throw asServiceFailure(error);
-    }
+    const outcome = await contendedWrite({
+      send: () => this.db.send(new TransactWriteCommand({ TransactItems: items as never })),
+      refusal: (reasons) => (reasons.some((reason) => reason.Code === 'ConditionalCheckFailed') ? { reasons } : undefined),
+    });
+    return 'reasons' in outcome ? outcome.reasons : undefined;
   }
 }
 

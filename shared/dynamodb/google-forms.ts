@@ -4,14 +4,17 @@
  *   GOOGLEFORM#<form id> / GOOGLEFORM       account_id, project_id, campaign_id, key_hash, connected_at
  *   GOOGLEFORMS#<account id> / FORM#<form id>  project_id, campaign_id, connected_at (the account's listing)
  * The webhook reads one item per delivery (none when warm). Only the key's hash is stored. Both items
- * are written in one transaction. Kept out of the account's own partition: the lead endpoints read
+ * are written in one transaction. A removed form leaves its item as a removal tombstone
+ * (connections.ts): a seed applied again never brings it, nor a rotated key, back. Kept out of the account's own partition: the lead endpoints read
  * that partition whole, and have no use for forms or key hashes.
  */
 import { GetCommand, TransactWriteCommand, UpdateCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { GoogleFormChangedError } from '../domain/google-errors.ts';
-import type { GoogleFormConnection, GoogleFormGuard, GoogleFormReader, GoogleFormRegistry } from '../domain/ports.ts';
+import type { GoogleFormConnection, GoogleFormGuard, GoogleFormReader, GoogleFormRegistry, SeedOutcome } from '../domain/ports.ts';
 import { asServiceFailure } from './failures.ts';
-import { cancellationReasons, orUnavailable, queryAll, TableStore, type CancellationReason } from './requests.ts';
+import { contendedWrite } from './contended-write.ts';
+import { CONNECTED, isRemoved, REMOVED, removalTombstone, seedConnection, type ConnectionState } from './connections.ts';
+import { orUnavailable, queryAll, TableStore, type CancellationReason } from './requests.ts';
 
 /** A form's partition key begins so: the webhook's IAM grant of its guard's ConditionCheck names it (lib/constructs/lead-tables.ts). */
 export const GOOGLE_FORM_PK_PREFIX = 'GOOGLEFORM#';
@@ -71,8 +74,19 @@ export const checkGoogleFormGuard = (reasons: readonly CancellationReason[], ind
 /** The webhook's read of a form: one strongly consistent GetItem (a form connected a moment ago works at once). */
 export class DynamoDbGoogleFormReader extends TableStore implements GoogleFormReader {
   async findGoogleForm(formId: string): Promise<GoogleFormConnection | undefined> {
+    const item = await this.#item(formId);
+    return item && !isRemoved(item) ? connectionOf(item) : undefined;
+  }
+
+  /** The form's item as stored, a removal tombstone included. */
+  protected async formState(formId: string): Promise<ConnectionState<GoogleFormConnection>> {
+    const item = await this.#item(formId);
+    return !item ? { state: 'absent' } : isRemoved(item) ? { state: 'removed' } : { state: 'connected', connection: connectionOf(item) };
+  }
+
+  async #item(formId: string) {
     const { Item } = await orUnavailable(() => this.db.send(new GetCommand({ TableName: this.table, Key: formKey(formId), ConsistentRead: true })));
-    return Item ? connectionOf(Item) : undefined;
+    return Item;
   }
 }
 
@@ -81,7 +95,8 @@ export class DynamoDbGoogleFormStore extends DynamoDbGoogleFormReader implements
   async insertGoogleForm(form: GoogleFormConnection): Promise<boolean> {
     return this.#transact({
       TransactItems: [
-        { Put: { TableName: this.table, Item: formItem(form), ConditionExpression: 'attribute_not_exists(pk)' } },
+        // An operator's connect may reuse a removed form's item; a seed's may not (seedGoogleForm).
+        { Put: { TableName: this.table, Item: formItem(form), ConditionExpression: `attribute_not_exists(pk) OR ${REMOVED}` } },
         { Put: { TableName: this.table, Item: listingItem(form) } },
       ],
     });
@@ -97,7 +112,7 @@ export class DynamoDbGoogleFormStore extends DynamoDbGoogleFormReader implements
             TableName: this.table,
             Key: formKey(formId),
             UpdateExpression: 'SET project_id = :project, campaign_id = :campaign',
-            ConditionExpression: 'account_id = :account',
+            ConditionExpression: `account_id = :account AND ${CONNECTED}`,
             ExpressionAttributeValues: { ':project': projectId, ':campaign': campaignId, ':account': accountId },
           },
         },
@@ -113,7 +128,7 @@ export class DynamoDbGoogleFormStore extends DynamoDbGoogleFormReader implements
           TableName: this.table,
           Key: formKey(formId),
           UpdateExpression: 'SET key_hash = :hash',
-          ConditionExpression: accountId === undefined ? 'attribute_exists(pk)' : 'account_id = :account',
+          ConditionExpression: accountId === undefined ? `attribute_exists(pk) AND ${CONNECTED}` : `account_id = :account AND ${CONNECTED}`,
           ExpressionAttributeValues: { ':hash': keyHash, ...(accountId !== undefined && { ':account': accountId }) },
           ReturnValues: 'ALL_NEW',
         }),
@@ -131,10 +146,11 @@ export class DynamoDbGoogleFormStore extends DynamoDbGoogleFormReader implements
     return this.#transact({
       TransactItems: [
         {
-          Delete: {
+          // The form's item becomes its removal tombstone: no key hash, so no delivery's guard holds.
+          Put: {
             TableName: this.table,
-            Key: formKey(formId),
-            ConditionExpression: 'account_id = :account',
+            Item: removalTombstone(formKey(formId), { form_id: formId, account_id: existing.accountId }),
+            ConditionExpression: `account_id = :account AND ${CONNECTED}`,
             ExpressionAttributeValues: { ':account': existing.accountId },
           },
         },
@@ -156,34 +172,34 @@ export class DynamoDbGoogleFormStore extends DynamoDbGoogleFormReader implements
       .sort((a, b) => a.formId.length - b.formId.length || a.formId.localeCompare(b.formId));
   }
 
-  async putGoogleForm(form: GoogleFormConnection): Promise<'stored' | 'connected_to_another_account'> {
-    const existing = await this.findGoogleForm(form.formId);
-    if (existing && existing.accountId !== form.accountId) return 'connected_to_another_account';
-    const stored = { ...form, connectedAt: existing?.connectedAt ?? form.connectedAt };
-    const written = await this.#transact({
-      TransactItems: [
-        {
-          Put: {
-            TableName: this.table,
-            Item: formItem(stored),
-            ConditionExpression: 'attribute_not_exists(pk) OR account_id = :account',
-            ExpressionAttributeValues: { ':account': form.accountId },
-          },
-        },
-        { Put: { TableName: this.table, Item: listingItem(stored) } },
-      ],
+  /**
+   * A seed's form (connections.ts seedConnection): added when the form was never connected;
+   * when connected to the account, moved to the seed's project and campaign with its key kept; a
+   * removed form stays removed.
+   */
+  async seedGoogleForm(form: GoogleFormConnection): Promise<SeedOutcome> {
+    return seedConnection({
+      state: () => this.formState(form.formId),
+      accountOf: (connection) => connection.accountId,
+      insert: () =>
+        this.#transact({
+          TransactItems: [
+            // Only where no item is: a tombstone left by a removal refuses it.
+            { Put: { TableName: this.table, Item: formItem(form), ConditionExpression: 'attribute_not_exists(pk)' } },
+            { Put: { TableName: this.table, Item: listingItem(form) } },
+          ],
+        }),
+      reconnect: () => this.reconnectGoogleForm(form.formId, form.accountId, form.projectId, form.campaignId),
+      accountId: form.accountId,
     });
-    return written ? 'stored' : 'connected_to_another_account';
   }
 
   /** True when written; false when a condition refused it (nothing written). */
   async #transact(input: TransactWriteCommandInput): Promise<boolean> {
-    try {
-      await this.db.send(new TransactWriteCommand(input));
-      return true;
-    } catch (error) {
-      if (cancellationReasons(error)?.some((reason) => reason.Code === 'ConditionalCheckFailed')) return false;
-      throw asServiceFailure(error);
-    }
+    const outcome = await contendedWrite({
+      send: () => this.db.send(new TransactWriteCommand(input)),
+      refusal: (reasons) => (reasons.some((reason) => reason.Code === 'ConditionalCheckFailed') ? ('refused' as const) : undefined),
+    });
+    return outcome !== 'refused';
   }
 }

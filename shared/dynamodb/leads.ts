@@ -5,29 +5,21 @@
  *   IDEMPOTENCY#<account>#<sha256 of key> / IDEMPOTENCY   request_hash, lead (JSON), expires_at (24 h, or the claim's own TTL)
  */
 import { GetCommand, ScanCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { ServiceUnavailableError } from '../domain/errors.ts';
 import type { LeadRecord } from '../domain/lead.ts';
 import type { PersonKeyring } from '../domain/person-data.ts';
 import { containerPersonKeyring } from '../person-keyring.ts';
 import { leadLookupPuts } from './people.ts';
-import type { GoogleFormGuard, IdempotencyClaim, IdempotentReplay, LeadStore, MarkerTaken, OriginalLeadOutcome, RepeatLeadOutcome } from '../domain/ports.ts';
+import type { IdempotencyClaim, IdempotentReplay, LeadStore, MarkerTaken, OriginalLeadOutcome, RepeatLeadOutcome, WriteGuard } from '../domain/ports.ts';
 import { checkGoogleFormGuard, googleFormGuardCheck } from './google-forms.ts';
-import { currentDeadline, keepingBack } from '../deadline.ts';
-import { asServiceFailure, RETRY_AFTER_SECONDS } from './failures.ts';
+import { contendedWrite, DEFAULT_RETRY, type TransactionRetryPolicy } from './contended-write.ts';
 import { LEAD_ITEM_TYPE, leadRecordOf } from './lead-items.ts';
-import { cancellationReasons, epochSeconds, orUnavailable, putAll, queryAll, readBackTime, sha256, TableStore, type CancellationReason } from './requests.ts';
+import { rejectionKeyOf } from './rejections.ts';
+import { QuarantineReleaseRefusedError } from '../domain/errors.ts';
+import { epochSeconds, orUnavailable, putAll, queryAll, sha256, TableStore, type CancellationReason } from './requests.ts';
 
 export { READ_BACK_RESERVE_MS } from './requests.ts';
 
-export interface TransactionRetryPolicy {
-  /** Attempts of a transaction that DynamoDB cancels for a conflict with a concurrent writer. */
-  readonly attempts: number;
-  /** Upper bound of the first back-off; it doubles per attempt, and the wait is drawn below it. */
-  readonly baseDelayMs: number;
-}
-
-/** Pinned by test/reliability/faults-below-the-sdk.test.ts: five attempts of a conflicting transaction. */
-export const DEFAULT_RETRY: TransactionRetryPolicy = { attempts: 5, baseDelayMs: 20 };
+export { DEFAULT_RETRY, type TransactionRetryPolicy } from './contended-write.ts';
 
 /** How long an idempotency key holds unless its claim says otherwise. */
 const IDEMPOTENCY_SECONDS = 24 * 60 * 60;
@@ -67,7 +59,7 @@ export class DynamoDbLeadStore extends TableStore implements LeadStore {
     accountId: string,
     lead: LeadRecord,
     idempotency?: IdempotencyClaim,
-    guard?: GoogleFormGuard,
+    guard?: WriteGuard,
     marker?: IdempotencyClaim,
   ): Promise<OriginalLeadOutcome> {
     const pk = projectPk(accountId, lead.projectID);
@@ -89,13 +81,13 @@ export class DynamoDbLeadStore extends TableStore implements LeadStore {
           { Put: { TableName: this.table, Item: this.#leadItem(accountId, lead) } },
           ...claims,
           ...lookups,
-          ...this.#guardChecks(guard),
+          ...this.#guardChecks(accountId, lead, guard),
         ],
       });
 
     return this.#writeLead(accountId, lead, () => this.db.send(command()), async (reasons) => {
       // First: a form rotated or removed since its key was checked stores nothing, whatever else failed.
-      checkGoogleFormGuard(reasons, guardIndex, guard);
+      checkGuard(reasons, guardIndex, guard);
       // The key was used before: whatever else failed, the sender is retrying (or reusing it).
       const replay = claimRefusal(reasons, 2, lead, idempotency, marker);
       if (replay) return replay;
@@ -120,8 +112,9 @@ export class DynamoDbLeadStore extends TableStore implements LeadStore {
     accountId: string,
     lead: LeadRecord,
     idempotency?: IdempotencyClaim,
-    guard?: GoogleFormGuard,
+    guard?: WriteGuard,
     marker?: IdempotencyClaim,
+    originalLeadId?: string,
   ): Promise<RepeatLeadOutcome> {
     const item = this.#leadItem(accountId, lead);
     const lookups = await this.#lookupPuts(accountId, lead, idempotency);
@@ -133,56 +126,97 @@ export class DynamoDbLeadStore extends TableStore implements LeadStore {
         ? () =>
             this.db.send(
               new TransactWriteCommand({
-                TransactItems: [{ Put: { TableName: this.table, Item: item } }, ...idempotencyPuts, ...lookups, ...this.#guardChecks(guard)],
+                TransactItems: [{ Put: { TableName: this.table, Item: item } }, ...idempotencyPuts, ...lookups, ...this.#guardChecks(accountId, lead, guard)],
               }),
             )
         : () => putAll(this.db, this.table, [item, ...lookups.map(({ Put }) => Put.Item)]);
-    return this.#writeLead(accountId, lead, send, async (reasons) => {
-      checkGoogleFormGuard(reasons, guardIndex, guard);
+    const outcome = await this.#writeLead(accountId, lead, send, async (reasons) => {
+      checkGuard(reasons, guardIndex, guard);
       return claimRefusal(reasons, 1, lead, idempotency, marker);
     });
+    if (outcome.kind !== 'stored' || originalLeadId === undefined) return outcome;
+    return this.#settleRepeat(accountId, lead, originalLeadId, idempotency);
   }
 
   /**
-   * Sends a write of the lead until it is stored or refused. A cancelled transaction is read by
-   * `refusal` (a duplicate, a reused idempotency key); one cancelled for a conflict with a concurrent
-   * writer is retried with jittered back-off while the request has time (real DynamoDB cancels one of
-   * two transactions racing on one item; DynamoDB Local never does). Anything else that leaves the
-   * lead unwritten answers 503, or 500 for a defect; before a 503, the lead is read back, since a
-   * write whose answer was lost (or whose first attempt is still running) may have been applied.
-   * The write keeps `READ_BACK_RESERVE_MS` of the request's time (less when short) for that read-back.
+   * Erasure is final against a repeat being stored (CONTRACT.md section 14): an erasure that ran
+   * between the original's refused claim and this repeat's write took the original and its claim,
+   * and a repeat must never point at an erased lead nor lack its claim. So the claim is read back once
+   * the repeat is stored (one consistent GetItem, the price of every repeat): still the original's,
+   * the repeat stands; gone, the repeat becomes the original (its claim written, is_repeated false,
+   * no parent); another lead's (a new original claimed meanwhile), the repeat's parent becomes that
+   * one under merge. The idempotency record's copy of the lead changes with it, so a replay answers
+   * what is stored.
    */
-  async #writeLead<R>(
+  async #settleRepeat(accountId: string, lead: LeadRecord, originalLeadId: string, idempotency?: IdempotencyClaim): Promise<RepeatLeadOutcome> {
+    const pk = projectPk(accountId, lead.projectID);
+    const claimKey = { pk, sk: `MOBILE#${lead.mobile_number}` };
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const { Item: claim } = await orUnavailable(() =>
+        this.db.send(new GetCommand({ TableName: this.table, Key: claimKey, ConsistentRead: true, ProjectionExpression: 'lead_id' })),
+      );
+      const claimedBy = claim?.lead_id as string | undefined;
+      if (claimedBy === originalLeadId || claimedBy === lead.id) return { kind: 'stored' };
+      const settled: LeadRecord =
+        claimedBy === undefined
+          ? { ...lead, is_repeated: false, parent_lead_id: null }
+          : { ...lead, parent_lead_id: lead.parent_lead_id === null ? null : claimedBy };
+      const written = await contendedWrite({
+        send: () =>
+          this.db.send(
+            new TransactWriteCommand({
+              TransactItems: [
+                claimedBy === undefined
+                  ? { Put: { TableName: this.table, Item: { ...claimKey, item_type: 'mobile_claim', lead_id: lead.id, created_at: lead.created_at }, ConditionExpression: 'attribute_not_exists(pk)' } }
+                  : { ConditionCheck: { TableName: this.table, Key: claimKey, ConditionExpression: 'lead_id = :claimedBy', ExpressionAttributeValues: { ':claimedBy': claimedBy } } },
+                {
+                  Update: {
+                    TableName: this.table,
+                    Key: { pk, sk: `LEAD#${lead.id}` },
+                    UpdateExpression: 'SET is_repeated = :repeated, parent_lead_id = :parent',
+                    ConditionExpression: 'attribute_exists(pk)',
+                    ExpressionAttributeValues: { ':repeated': settled.is_repeated, ':parent': settled.parent_lead_id },
+                  },
+                },
+                ...(idempotency
+                  ? [
+                      {
+                        Update: {
+                          TableName: this.table,
+                          Key: { pk: idempotencyPk(accountId, idempotency.key), sk: 'IDEMPOTENCY' },
+                          UpdateExpression: 'SET #lead = :lead',
+                          ConditionExpression: 'request_hash = :hash',
+                          ExpressionAttributeNames: { '#lead': 'lead' },
+                          ExpressionAttributeValues: { ':lead': JSON.stringify(settled), ':hash': idempotency.requestHash },
+                        },
+                      },
+                    ]
+                  : []),
+              ],
+            }),
+          ),
+        refusal: (reasons) => (reasons.some((reason) => reason.Code === 'ConditionalCheckFailed') ? ('moved' as const) : undefined),
+      });
+      // The claim moved again between the read and the write (or the lead itself was erased): read it again.
+      if (written !== 'moved') return { kind: 'stored', lead: settled };
+    }
+    // Three moves of one claim in one request: the repeat stands as written, and the integrity check names it.
+    return { kind: 'stored' };
+  }
+
+  /**
+   * Sends a write of the lead through the one contended-write path (contended-write.ts): a cancelled
+   * transaction is read by `refusal` (a duplicate, a reused idempotency key); a conflict or a throttle
+   * is retried while the request has time; before a 503 the lead is read back, since a write whose
+   * answer was lost (or whose first attempt is still running) may have been applied.
+   */
+  #writeLead<R>(
     accountId: string,
     lead: LeadRecord,
     send: () => Promise<unknown>,
     refusal: (reasons: readonly CancellationReason[]) => Promise<R | undefined>,
   ): Promise<{ readonly kind: 'stored' } | R> {
-    for (let attempt = 1; ; attempt += 1) {
-      let failure: unknown;
-      try {
-        await keepingBack(readBackTime(), send);
-        return { kind: 'stored' };
-      } catch (error) {
-        const reasons = cancellationReasons(error);
-        if (reasons) {
-          const refused = await refusal(reasons);
-          if (refused) return refused;
-          if (isConflict(reasons) && attempt < this.#retry.attempts) {
-            const delay = Math.random() * this.#retry.baseDelayMs * 2 ** (attempt - 1);
-            if (currentDeadline()?.allows(delay + readBackTime()) ?? true) {
-              await sleep(delay);
-              continue;
-            }
-          }
-          failure = cancellationFailure(reasons, error);
-        } else {
-          failure = asServiceFailure(error);
-        }
-      }
-      if (failure instanceof ServiceUnavailableError && (await this.#isStored(accountId, lead))) return { kind: 'stored' };
-      throw failure;
-    }
+    return contendedWrite({ send, refusal, isApplied: () => this.#isStored(accountId, lead), retry: this.#retry });
   }
 
   async findOriginal(accountId: string, projectId: string, mobile: string): Promise<string | undefined> {
@@ -213,9 +247,27 @@ export class DynamoDbLeadStore extends TableStore implements LeadStore {
 
   // ---- internals -----------------------------------------------------------------------------
 
-  /** The guard's ConditionCheck, when there is one (none for the four endpoints and Meta). */
-  #guardChecks(guard: GoogleFormGuard | undefined) {
+  /**
+   * The guard's item, when there is one (none for the four endpoints and Meta): a Google form's
+   * ConditionCheck, or the released record's mark (quarantine release), written with the lead.
+   */
+  #guardChecks(accountId: string, lead: LeadRecord, guard: WriteGuard | undefined) {
     if (!guard) return [];
+    if ('rejectionId' in guard) {
+      const key = rejectionKeyOf(accountId, guard.rejectionId);
+      if (!key) throw new QuarantineReleaseRefusedError();
+      return [
+        {
+          Update: {
+            TableName: this.table,
+            Key: key,
+            UpdateExpression: 'SET released_at = :at, lead_id = :lead',
+            ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(released_at)',
+            ExpressionAttributeValues: { ':at': lead.created_at, ':lead': lead.id },
+          },
+        },
+      ];
+    }
     if (this.#configTable === undefined) throw new Error('a guarded lead write needs the Config table');
     return [googleFormGuardCheck(this.#configTable, guard)];
   }
@@ -307,18 +359,6 @@ export class DynamoDbLeadArchive extends DynamoDbLeadStore {
   }
 }
 
-const isConflict = (reasons: readonly CancellationReason[]) => reasons.some((reason) => reason.Code === 'TransactionConflict');
-
-/**
- * A cancelled transaction that is not a duplicate: contention or throttling to retry later (503), or
- * a defect. A cancelled transaction wrote nothing; the read-back before the 503 is for an earlier
- * attempt of the same write whose answer was lost.
- */
-const cancellationFailure = (reasons: readonly CancellationReason[], error: unknown) =>
-  reasons.some((r) => r.Code === 'TransactionConflict' || r.Code === 'ThrottlingError' || r.Code === 'ProvisionedThroughputExceeded')
-    ? new ServiceUnavailableError(RETRY_AFTER_SECONDS, { cause: error })
-    : error;
-
 /**
  * The idempotency record of a key: written only if the key is unused (or expired, since DynamoDB's
  * TTL deletes lazily), holding the lead so a retry is answered with it without another read. A
@@ -385,4 +425,11 @@ const replayOfItem = (item: Record<string, any>, { requestHash }: IdempotencyCla
 };
 
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Throws the guard's refusal when its item (at `index` of the cancelled transaction) failed its condition. */
+const checkGuard = (reasons: readonly CancellationReason[], index: number, guard: WriteGuard | undefined): void => {
+  if (guard && 'rejectionId' in guard) {
+    if (reasons[index]?.Code === 'ConditionalCheckFailed') throw new QuarantineReleaseRefusedError();
+    return;
+  }
+  checkGoogleFormGuard(reasons, index, guard);
+};

@@ -24,7 +24,8 @@ import type { ErasureCounts, PersonDataStore, PersonRecords, StoredRejection } f
 import { asServiceFailure } from './failures.ts';
 import { leadRecordOf } from './lead-items.ts';
 import { rejectionOfItem } from './rejection-items.ts';
-import { cancellationReasons, orUnavailable, queryAll, TableStore } from './requests.ts';
+import { orUnavailable, queryAll, TableStore } from './requests.ts';
+import { contendedWrite } from './contended-write.ts';
 
 export const PERSON_REF_TYPE = 'person_ref';
 const ERASURE_JOURNAL_SECONDS = 7 * 24 * 60 * 60;
@@ -39,7 +40,7 @@ const leadRefSk = (leadId: string) => `LEAD#${leadId}`;
 const rejectionRefSk = (pk: string, sk: string) => `REJECTION#${pk}#${sk}`;
 
 type Key = { readonly pk: string; readonly sk: string };
-type Put = { Put: { TableName: string; Item: Record<string, unknown> } };
+type Put = { Put: { TableName: string; Item: Record<string, unknown>; ConditionExpression?: string; ExpressionAttributeNames?: Record<string, string>; ExpressionAttributeValues?: Record<string, unknown> } };
 
 /**
  * The lookup items of a lead, one per way it names a person, for the lead's own transaction. Each
@@ -149,18 +150,23 @@ export class DynamoDbPersonData extends TableStore implements PersonDataStore {
     const digest = await this.#keyring.digest(person);
     const journal: Key = { pk: `ERASURE#${accountId}#${digest}`, sk: 'ERASURE' };
     await this.#openJournal(journal);
-    const { refs, items } = await this.#itemsOf(accountId, person);
-    for (const ref of refs) {
-      const item = items.get(keyText(keyOf(ref)));
-      if (!item) {
-        // What it named is gone (a rejection's TTL ran first): the pointer goes too.
-        await orUnavailable(() => this.db.send(new DeleteCommand({ TableName: this.table, Key: { pk: ref.pk, sk: ref.sk } })));
-      } else if (!isLeadRef(ref)) {
-        await this.#eraseRejection(item, journal);
-      } else if (ref.role === 'alternate_number') {
-        await this.#eraseAlternateNumber(item, ref, journal);
-      } else {
-        await this.#eraseLead(accountId, item, ref, journal);
+    // A quarantine release that committed its lead while this erasure ran is found by another pass
+    // (its lead's lookup items name the person): erasure is final against concurrent releases.
+    for (let pass = 1, again = true; again && pass <= 3; pass++) {
+      again = false;
+      const { refs, items } = await this.#itemsOf(accountId, person);
+      for (const ref of refs) {
+        const item = items.get(keyText(keyOf(ref)));
+        if (!item) {
+          // What it named is gone (a rejection's TTL ran first): the pointer goes too.
+          await orUnavailable(() => this.db.send(new DeleteCommand({ TableName: this.table, Key: { pk: ref.pk, sk: ref.sk } })));
+        } else if (!isLeadRef(ref)) {
+          if (await this.#eraseRejection(item, journal)) again = true;
+        } else if (ref.role === 'alternate_number') {
+          await this.#eraseAlternateNumber(item, ref, journal);
+        } else {
+          await this.#eraseLead(accountId, item, ref, journal);
+        }
       }
     }
     return this.#closeJournal(journal);
@@ -169,7 +175,7 @@ export class DynamoDbPersonData extends TableStore implements PersonDataStore {
   // ---- erasure steps -------------------------------------------------------------------------------
 
   /** The lead, its lookup items, its mobile claim when it is the original, and its idempotency record as a tombstone. */
-  async #eraseLead(accountId: string, item: Record<string, any>, ref: PersonRef, journal: Key): Promise<void> {
+  async #eraseLead(accountId: string, item: Record<string, any>, ref: PersonRef, journal: Key, attempt = 1): Promise<void> {
     const lead = leadRecordOf(item);
     const lookups = await Promise.all(
       referencesOfLead(lead).map(async ({ handle }) => ({
@@ -178,8 +184,8 @@ export class DynamoDbPersonData extends TableStore implements PersonDataStore {
     );
     const claimKey = { pk: item.pk as string, sk: `MOBILE#${lead.mobile_number}` };
     const claim = await this.#get(claimKey);
-    const tombstone = await this.#idempotencyWrite(ref.idempotency_pk, () => ({ erased: true }));
-    await this.#transact([
+    const tombstone = await this.#idempotencyWrite(ref.idempotency_pk, lead.id, () => ({ erased: true }));
+    const written = await this.#transact([
       { Delete: { TableName: this.table, Key: { pk: item.pk, sk: item.sk }, ConditionExpression: 'attribute_exists(pk)' } },
       ...lookups,
       // The claim holds the mobile in its key, and releasing it makes the next lead an original.
@@ -189,12 +195,14 @@ export class DynamoDbPersonData extends TableStore implements PersonDataStore {
       ...tombstone,
       this.#count(journal, 'leads'),
     ]);
+    // Refused with the lead still there: its key's record was reused in between (or its claim moved); read the step again.
+    if (!written && attempt < 3 && (await this.#get({ pk: item.pk, sk: item.sk }))) await this.#eraseLead(accountId, item, ref, journal, attempt + 1);
   }
 
   /** Another person's lead keeps everything but this number; its idempotency record's copy of the lead loses it too. */
   async #eraseAlternateNumber(item: Record<string, any>, ref: PersonRef, journal: Key): Promise<void> {
     const number = item.alternate_number as string;
-    const withoutNumber = await this.#idempotencyWrite(ref.idempotency_pk, (stored) => {
+    const withoutNumber = await this.#idempotencyWrite(ref.idempotency_pk, item.id as string, (stored) => {
       if (typeof stored.lead !== 'string') return undefined;
       const { alternate_number: _erased, ...lead } = JSON.parse(stored.lead) as LeadRecord;
       return { lead: JSON.stringify(lead) };
@@ -219,45 +227,73 @@ export class DynamoDbPersonData extends TableStore implements PersonDataStore {
   /**
    * The record and its lookup items; and a quarantine's answer kept under its request's Idempotency-Key
    * (a copy of the lead it was answered with), as a tombstone, while that key's record is still the
-   * quarantine's own (a release replaces it with the lead, which its own erasure reaches).
+   * quarantine's own (a release replaces it with the lead, which its own erasure reaches). A quarantine
+   * record is deleted only as it was read: released meanwhile (a release's lead write marks it in the
+   * same transaction), the lead it became exists and names the person too. Then the record goes all the
+   * same, and true asks erasePerson for another pass, which finds that lead by its lookup items.
    */
-  async #eraseRejection(item: Record<string, any>, journal: Key): Promise<void> {
+  async #eraseRejection(item: Record<string, any>, journal: Key, attempt = 1): Promise<boolean> {
     const lookupSk = rejectionRefSk(item.pk, item.sk);
     const refs = (item.person_refs as string[] | undefined) ?? [];
-    const answer = await this.#idempotencyWrite(item.idempotency_pk, (stored) => (stored.quarantine_id === item.id ? { erased: true } : undefined));
-    await this.#transact([
-      { Delete: { TableName: this.table, Key: { pk: item.pk, sk: item.sk }, ConditionExpression: 'attribute_exists(pk)' } },
-      ...refs.map((pk) => ({ Delete: { TableName: this.table, Key: { pk, sk: lookupSk } } })),
-      ...answer,
-      this.#count(journal, 'rejections'),
-    ]);
+    const answer = await this.#idempotencyWrite(item.idempotency_pk, undefined, (stored) => (stored.quarantine_id === item.id ? { erased: true } : undefined));
+    const step = (condition: string) =>
+      this.#transact([
+        { Delete: { TableName: this.table, Key: { pk: item.pk, sk: item.sk }, ConditionExpression: condition } },
+        ...refs.map((pk) => ({ Delete: { TableName: this.table, Key: { pk, sk: lookupSk } } })),
+        ...answer,
+        this.#count(journal, 'rejections'),
+      ]);
+    if (item.released_at !== undefined) {
+      await step('attribute_exists(pk)');
+      return false;
+    }
+    if (await step('attribute_exists(pk) AND attribute_not_exists(released_at)')) return false;
+    const now = await this.#get({ pk: item.pk, sk: item.sk });
+    if (now === undefined) return false;
+    // Not released, yet refused: the key's copy of the answer changed under the step (a release took it); read it all again.
+    if (now.released_at === undefined) return attempt < 3 ? this.#eraseRejection(now, journal, attempt + 1) : false;
+    await step('attribute_exists(pk)');
+    return true;
   }
 
   /**
-   * The rewrite of a lead's idempotency record (or nothing, when there is none or it has expired):
-   * what it keeps besides its key, type and expiry is `keep(stored)`. A tombstone keeps no request
-   * hash either (a hash of a body that held the person's details).
+   * The rewrite of a lead's idempotency record (or nothing, when there is none, or it is no longer
+   * that lead's): what it keeps besides its key, type and expiry is `keep(stored)`. A tombstone keeps
+   * no request hash either (a hash of a body that held the person's details). A key expires after 24
+   * hours and may then be reused by a later request (CONTRACT.md section 14): the record is rewritten
+   * only while it still holds this lead, checked on the read and, against a reuse landing in between,
+   * by the write's condition (the step is then read again: erasePerson's caller runs it anew).
    */
-  async #idempotencyWrite(pk: string | undefined, keep: (stored: Record<string, any>) => Record<string, unknown> | undefined): Promise<Put[]> {
+  async #idempotencyWrite(pk: string | undefined, leadId: string | undefined, keep: (stored: Record<string, any>) => Record<string, unknown> | undefined): Promise<Put[]> {
     if (!pk) return [];
     const stored = await this.#get({ pk, sk: 'IDEMPOTENCY' });
-    if (!stored || stored.erased) return [];
+    if (!stored || stored.erased || typeof stored.lead !== 'string') return [];
+    // undefined: the record is recognised by `keep` alone (a quarantine's answer names its record, not a stored lead).
+    if (leadId !== undefined && (JSON.parse(stored.lead) as { id?: unknown }).id !== leadId) return [];
     const kept = keep(stored);
     if (!kept) return [];
     const { lead: _lead, request_hash, ...rest } = stored;
     const base = kept.erased ? { pk, sk: 'IDEMPOTENCY', item_type: stored.item_type, expires_at: stored.expires_at } : { ...rest, request_hash };
-    return [{ Put: { TableName: this.table, Item: { ...base, ...kept } } }];
+    return [
+      {
+        Put: {
+          TableName: this.table,
+          Item: { ...base, ...kept },
+          ConditionExpression: '#lead = :lead',
+          ExpressionAttributeNames: { '#lead': 'lead' },
+          ExpressionAttributeValues: { ':lead': stored.lead },
+        },
+      },
+    ];
   }
 
   /** A transaction of one item's erasure; cancelled by a condition (a concurrent erasure did it first), it counts nothing. */
-  async #transact(items: Record<string, unknown>[]): Promise<void> {
-    try {
-      await this.db.send(new TransactWriteCommand({ TransactItems: items as never }));
-    } catch (error) {
-      const reasons = cancellationReasons(error);
-      if (reasons?.some((reason) => reason.Code === 'ConditionalCheckFailed')) return;
-      throw asServiceFailure(error);
-    }
+  async #transact(items: Record<string, unknown>[]): Promise<boolean> {
+    const outcome = await contendedWrite({
+      send: () => this.db.send(new TransactWriteCommand({ TransactItems: items as never })),
+      refusal: (reasons) => (reasons.some((reason) => reason.Code === 'ConditionalCheckFailed') ? ('refused' as const) : undefined),
+    });
+    return outcome !== 'refused';
   }
 
   #count(journal: Key, what: keyof ErasureCounts) {

@@ -14,24 +14,17 @@
  */
 import { createHash } from 'node:crypto';
 import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { ulidAt, ulidsAt } from '../domain/lead-id.ts';
+import { ulidAt, ulidsAt, ulidTime } from '../domain/lead-id.ts';
 import type { PersonKeyring } from '../domain/person-data.ts';
 import { boundedRejection, REJECTION_DAYS } from '../domain/rejections.ts';
 import type { GoogleFormGuard, IdempotencyClaim, IdempotentReplay, Rejection, RejectionLog } from '../domain/ports.ts';
-import { ServiceUnavailableError } from '../domain/errors.ts';
-import { currentDeadline } from '../deadline.ts';
 import { idempotencyPk, idempotencyPut, replayOf } from './leads.ts';
 import { checkGoogleFormGuard, googleFormGuardCheck } from './google-forms.ts';
 import { rejectionReasonIndex } from './tables.ts';
 import { containerPersonKeyring } from '../person-keyring.ts';
 import { rejectionLookups } from './people.ts';
-import { cancellationReasons, epochSeconds, orUnavailable, putAll, TableStore, writeOrReadBack } from './requests.ts';
-import { asServiceFailure, RETRY_AFTER_SECONDS } from './failures.ts';
-
-/** Attempts of a claimed record's transaction cancelled for a conflict, as many as a lead's (leads.ts DEFAULT_RETRY). */
-const CLAIMED_RECORD_RETRY = { attempts: 5, baseDelayMs: 20 };
-/** Why a cancelled transaction may succeed later: a 503, never a 500. */
-const BUSY_REASONS = new Set(['TransactionConflict', 'ThrottlingError', 'ProvisionedThroughputExceeded']);
+import { epochSeconds, putAll, TableStore } from './requests.ts';
+import { contendedWrite } from './contended-write.ts';
 
 export const REJECTION_SECONDS = REJECTION_DAYS * 24 * 60 * 60;
 /** Partition keys per account: each takes up to 1,000 writes a second, so 8 of them take a flood of 8 KiB records at ~1,000 a second. */
@@ -46,6 +39,13 @@ export const DEFAULT_REJECTION_RECORDS_PER_MINUTE = 60;
 export const rejectionShard = (id: string): number => createHash('sha256').update(id).digest().readUInt32BE(0) % REJECTION_SHARDS;
 export const rejectionsPk = (accountId: string, shard: number) => `REJECTIONS#${accountId}#${shard}`;
 export const reasonPk = (accountId: string, shard: number, reason: string) => `${rejectionsPk(accountId, shard)}#${reason}`;
+/** The item key of a record, from its id alone: the id's time is its created_at, and its shard comes from it. */
+export const rejectionKeyOf = (accountId: string, rejectionId: string): { pk: string; sk: string } | undefined => {
+  const time = ulidTime(rejectionId);
+  if (time === undefined) return undefined;
+  return { pk: rejectionsPk(accountId, rejectionShard(rejectionId)), sk: `${new Date(time).toISOString()}#${rejectionId}` };
+};
+
 /** Before the shards: one partition per account, read (unfiltered) until its records expire. */
 export const legacyRejectionsPk = (accountId: string) => `REJECTIONS#${accountId}`;
 
@@ -116,11 +116,13 @@ export class DynamoDbRejectionLog extends TableStore implements RejectionLog {
       await this.#guarded(item, lookups.puts, guard);
       return undefined;
     }
+    const items = [item, ...lookups.puts.map(({ Put }) => Put.Item)];
+    const isApplied = () => this.#isStored(item);
     if (!bounded && !claim) {
-      if (lookups.puts.length === 0) await orUnavailable(() => this.db.send(new PutCommand({ TableName: this.table, Item: item })));
-      // One BatchWriteItem (requests.ts putAll): a flood of refusals neither contends with the lead
-      // transactions nor pays transactional write units.
-      else await putAll(this.db, this.table, [item, ...lookups.puts.map(({ Put }) => Put.Item)]);
+      // One put, or one BatchWriteItem (requests.ts putAll): a flood of refusals neither contends with
+      // the lead transactions nor pays transactional write units.
+      const send = items.length === 1 ? () => this.db.send(new PutCommand({ TableName: this.table, Item: item })) : () => putAll(this.db, this.table, items);
+      await contendedWrite({ send, isApplied });
       return undefined;
     }
     const rateKey = `${bucket}#${minute}`;
@@ -140,29 +142,39 @@ export class DynamoDbRejectionLog extends TableStore implements RejectionLog {
         ]
       : [];
     const keyIndex = rate.length + 1;
-    try {
-      // The record, the minute's count and the key's answer in one write: within the bound it costs the one request it always did.
-      await this.db.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            ...rate,
-            { Put: { TableName: this.table, Item: item } },
-            ...(claim ? [idempotencyPut(this.table, accountId, answered!, claim, true, { quarantine_id: id })] : []),
-            ...lookups.puts,
-          ] as NonNullable<TransactWriteCommandInput['TransactItems']>,
-        }),
-      );
-      return undefined;
-    } catch (error) {
-      const reasons = cancellationReasons(error);
-      // The key answered already (a repeat of the request): nothing stored, nothing counted.
-      const replay = claim && replayOf(reasons?.[keyIndex], claim);
-      if (replay) return replay;
-      if (!bounded || reasons?.[0]?.Code !== 'ConditionalCheckFailed') throw asServiceFailure(error);
-      this.#full.set(bucket, minute);
-      await this.#suppress(accountId, rejection, minute);
-      return undefined;
-    }
+    // The record, the minute's count and the key's answer in one write: within the bound it costs the
+    // one request it always did. Two refusals of one key in one minute meet on the counter item: the
+    // loser of that conflict is retried (contended-write.ts), never dropped.
+    const outcome = await contendedWrite<IdempotentReplay | 'full'>({
+      send: () =>
+        this.db.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              ...rate,
+              { Put: { TableName: this.table, Item: item } },
+              ...(claim ? [idempotencyPut(this.table, accountId, answered!, claim, true, { quarantine_id: id })] : []),
+              ...lookups.puts,
+            ] as NonNullable<TransactWriteCommandInput['TransactItems']>,
+          }),
+        ),
+      refusal: (reasons) => {
+        // The key answered already (a repeat of the request): nothing stored, nothing counted.
+        const replay = claim && replayOf(reasons[keyIndex], claim);
+        if (replay) return replay;
+        return bounded && reasons[0]?.Code === 'ConditionalCheckFailed' ? 'full' : undefined;
+      },
+      isApplied,
+    });
+    if (outcome !== 'full') return outcome.kind === 'stored' ? undefined : outcome;
+    this.#full.set(bucket, minute);
+    await this.#suppress(accountId, rejection, minute);
+    return undefined;
+  }
+
+  /** Whether a record's write whose answer was lost was applied: one consistent GetItem of its key. */
+  async #isStored(item: { pk: string; sk: string }): Promise<boolean> {
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.table, Key: { pk: item.pk, sk: item.sk }, ConsistentRead: true, ProjectionExpression: 'pk' }));
+    return Item !== undefined;
   }
 
   /**
@@ -173,30 +185,20 @@ export class DynamoDbRejectionLog extends TableStore implements RejectionLog {
     if (this.#configTable === undefined) throw new Error('a guarded rejection record needs the Config table');
     const check = googleFormGuardCheck(this.#configTable, guard);
     const items = [{ Put: { TableName: this.table, Item: item } }, ...lookups, check];
-    await writeOrReadBack(
-      async () => {
-        try {
-          await this.db.send(new TransactWriteCommand({ TransactItems: items as NonNullable<TransactWriteCommandInput['TransactItems']> }));
-        } catch (error) {
-          const reasons = cancellationReasons(error);
-          if (reasons) checkGoogleFormGuard(reasons, items.length - 1, guard);
-          throw asServiceFailure(error);
-        }
-      },
-      async () => {
-        const { Item } = await this.db.send(new GetCommand({ TableName: this.table, Key: { pk: item.pk, sk: item.sk }, ConsistentRead: true, ProjectionExpression: 'pk' }));
-        return Item !== undefined;
-      },
-    );
+    await contendedWrite({
+      send: () => this.db.send(new TransactWriteCommand({ TransactItems: items as NonNullable<TransactWriteCommandInput['TransactItems']> })),
+      // A form rotated or removed since its key was checked: nothing stored, 401 (GoogleFormChangedError).
+      refusal: (reasons) => checkGoogleFormGuard(reasons, items.length - 1, guard),
+      isApplied: () => this.#isStored(item),
+    });
   }
 
   /**
    * The record, its lookup items and the delivery's claim in one transaction: kept only if the claim's
    * idempotency item (leads.ts) is unused. A claim taken already (by a lead, or by this record's twin)
    * keeps nothing. The claim's item holds the record's id instead of a lead, so a later lead write
-   * under it is refused as a reused key. A conflict with a concurrent writer is retried while the
-   * request has time, as a lead's write is; past that, or on an outage, 503 (CONTRACT.md section 14),
-   * and the provider's retry finds the claim if this write was applied after all.
+   * under it is refused as a reused key. Sent as every contended write is (contended-write.ts): a
+   * conflict retried within the deadline, then 503 after a read-back (CONTRACT.md section 14).
    */
   async recordOnce(accountId: string, { person, answered: _answered, ...rejection }: Rejection, { key, requestHash, ttlSeconds = 24 * 60 * 60 }: IdempotencyClaim): Promise<'recorded' | 'already_decided'> {
     const createdAt = new Date(rejection.at);
@@ -214,23 +216,13 @@ export class DynamoDbRejectionLog extends TableStore implements RejectionLog {
       },
     };
     const items = [{ Put: { TableName: this.table, Item: item } }, ...lookups.puts, claim];
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await this.db.send(new TransactWriteCommand({ TransactItems: items as NonNullable<TransactWriteCommandInput['TransactItems']> }));
-        return 'recorded';
-      } catch (error) {
-        const reasons = cancellationReasons(error);
-        if (reasons?.[items.length - 1]?.Code === 'ConditionalCheckFailed') return 'already_decided';
-        const conflict = reasons?.some((reason) => reason.Code === 'TransactionConflict') === true;
-        const delay = Math.random() * CLAIMED_RECORD_RETRY.baseDelayMs * 2 ** (attempt - 1);
-        if (conflict && attempt < CLAIMED_RECORD_RETRY.attempts && (currentDeadline()?.allows(delay) ?? true)) {
-          await new Promise((resolve) => setTimeout(resolve, delay));
-          continue;
-        }
-        if (reasons?.some((reason) => BUSY_REASONS.has(reason.Code ?? ''))) throw new ServiceUnavailableError(RETRY_AFTER_SECONDS, { cause: error });
-        throw asServiceFailure(error);
-      }
-    }
+    const outcome = await contendedWrite({
+      send: () => this.db.send(new TransactWriteCommand({ TransactItems: items as NonNullable<TransactWriteCommandInput['TransactItems']> })),
+      // The claim is the transaction's last item: taken already, this delivery's call was decided.
+      refusal: (reasons) => (reasons[items.length - 1]?.Code === 'ConditionalCheckFailed' ? ('already_decided' as const) : undefined),
+      isApplied: () => this.#isStored(item),
+    });
+    return outcome === 'already_decided' ? outcome : 'recorded';
   }
 
   /** One counter item per key and minute: the records not stored, in all and per reason. */
@@ -239,7 +231,8 @@ export class DynamoDbRejectionLog extends TableStore implements RejectionLog {
     // The same id for every refusal of the key in the minute, so they all add to one item.
     const id = ulidAt(Date.parse(start), createHash('sha256').update(`suppressed\n${accountId}\n${rejection.key_id}`).digest());
     const shard = rejectionShard(id);
-    await orUnavailable(() =>
+    await contendedWrite({
+      send: () =>
       this.db.send(
         new UpdateCommand({
           TableName: this.table,
@@ -280,7 +273,7 @@ export class DynamoDbRejectionLog extends TableStore implements RejectionLog {
           },
         }),
       ),
-    );
+    });
   }
 
   #item(accountId: string, id: string, createdAt: string, rejection: Rejection) {

@@ -4,6 +4,7 @@
  * 64-bit integers sent as JSON numbers: the body parser keeps each number's source text (JsonNumber,
  * docs/decisions/0004-json-body-parsing.md), so they are read as their exact digits, never a float.
  */
+import { boundIdentifier } from '../domain/errors.ts';
 import type { GoogleFormConnection } from '../domain/ports.ts';
 import { JsonNumber } from '../schemas/json-number.ts';
 
@@ -35,8 +36,19 @@ const digitsOf = (value: unknown): string | undefined => {
 
 const textOf = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined);
 
-/** Members not named by the contract are ignored; so is a column that is not an object. */
+/** The identifiers a delivery sends and the service stores (CONTRACT.md section 14: at most 200 characters each). */
+const IDENTIFIER_MEMBERS = ['lead_id', 'form_id', 'campaign_id', 'adgroup_id', 'creative_id', 'gcl_id'] as const;
+
+/**
+ * Members not named by the contract are ignored; so is a column that is not an object. An identifier
+ * longer than 200 characters refuses the delivery (IdentifierTooLongError, 400), before its key is
+ * checked or anything is stored.
+ */
 export const deliveryOf = (body: Readonly<Record<string, unknown>>): GoogleDelivery => {
+  for (const member of IDENTIFIER_MEMBERS) {
+    const value = body[member];
+    boundIdentifier(member, value instanceof JsonNumber ? value.source : typeof value === 'string' ? value.trim() : undefined);
+  }
   const columns = Array.isArray(body.user_column_data) ? body.user_column_data : [];
   return {
     leadId: textOf(body.lead_id) ?? digitsOf(body.lead_id),

@@ -56,7 +56,7 @@ const leadChain = (endpoint: LeadEndpoint, runtime: LeadRuntime) =>
         ...(endpoint.browserFacing && { cors: { allowedOrigins: runtime.corsAllowedOrigins } }),
       }),
     )
-    .use(rejectionLog(runtime.rejections, endpoint.name, runtime.log))
+    .use(rejectionLog(runtime.rejections, endpoint.name))
     .use(apiKeyAccount(runtime.directory))
     .use(keyScope(endpoint.name))
     .use(jsonObjectBody({ maxBytes: MAX_BODY_BYTES }))
@@ -118,7 +118,7 @@ const answerUnverified = (endpoint: LeadEndpoint, runtime: LeadRuntime, context:
 
 /** No token, or the provider refused it: 403, and the submission quarantined (the page may retry with a new token). */
 const refuseChallenge = async (endpoint: LeadEndpoint, runtime: LeadRuntime, context: LeadContext): Promise<never> => {
-  await recordRejection(runtime.rejections, runtime.log, endpoint.name, context, {
+  await recordRejection(runtime.rejections, endpoint.name, context, {
     reason: 'captcha_failed',
     message: challengeTokenOf(context.body ?? {}) === undefined ? `${CHALLENGE_TOKEN_FIELD} was missing` : `the challenge provider refused the ${CHALLENGE_TOKEN_FIELD}`,
     fields: {},
@@ -137,7 +137,7 @@ const answerQuarantined = async (
   const submission = submissionOf(endpoint, context.fields!);
   const lead = leadRecord(submission, runtime.newLeadId(), runtime.now());
   // Under an Idempotency-Key, the key keeps this answer with the record; a repeat gets the first answer.
-  const earlier = await recordRejection(runtime.rejections, runtime.log, endpoint.name, context, { ...refusal, submission, answered: lead });
+  const earlier = await recordRejection(runtime.rejections, endpoint.name, context, { ...refusal, submission, answered: lead });
   if (earlier) return answerReplayed(endpoint, context, replayed(earlier).lead);
   context.leadId = lead.id;
   context.outcome = refusal.reason;

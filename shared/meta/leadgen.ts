@@ -22,7 +22,7 @@ import { refusedFields } from '../domain/rejections.ts';
 import { socialEndpoint } from '../endpoints.ts';
 import { submissionOf } from '../http/lead-handler.ts';
 import { describe } from '../http/middleware/http-envelope.ts';
-import { maskEmail, maskMobile, type LogSink } from '../log.ts';
+import { maskMobile, type LogSink } from '../log.ts';
 import { leadFieldValidator, type ValidatedFields } from '../schemas/validate.ts';
 import type { GraphLead, MetaLeadReader } from './graph.ts';
 import { socialBodyOf } from './lead-mapping.ts';
@@ -97,8 +97,6 @@ export const processLeadgenChange = async (change: LeadgenChange, deps: LeadgenD
     attempt: attempt.number,
     durationMs: Math.round((performance.now() - started) * 10) / 10,
     ...(outcome.kind === 'created' && { leadId: outcome.lead.id }),
-    ...(progress.fields?.mobile_number && { mobile: maskMobile(progress.fields.mobile_number) }),
-    ...(progress.fields?.email && { email: maskEmail(progress.fields.email) }),
     ...(error !== undefined && !(error instanceof LeadIntakeError) && !(error instanceof GraphReadError) && { error: describe(error) }),
     ...(error instanceof GraphReadError && { graph: error.summary }),
   });

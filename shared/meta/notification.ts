@@ -3,7 +3,7 @@
  * lead. Ids are read as the digits Meta wrote: a leadgen id may be sent as a JSON number larger than
  * 2^53, which JSON.parse alone would round.
  */
-import { MalformedJsonBodyError } from '../domain/errors.ts';
+import { boundIdentifier, MalformedJsonBodyError, MAX_IDENTIFIER_LENGTH } from '../domain/errors.ts';
 
 /** One leadgen change, as queued for the worker. */
 export interface LeadgenChange {
@@ -41,11 +41,16 @@ class SourceNumber {
   }
 }
 
-/** An id as text: a string, or a whole number as its digits. */
-const idOf = (value: unknown): string | undefined => {
-  if (typeof value === 'string' && /^[\w.-]{1,100}$/.test(value.trim())) return value.trim();
-  if (value instanceof SourceNumber && /^\d{1,100}$/.test(value.source)) return value.source;
-  return undefined;
+const ID_TEXT = new RegExp(`^[\\w.-]{1,${MAX_IDENTIFIER_LENGTH}}$`);
+
+/**
+ * An id as text: a string, or a whole number as its digits. Longer than 200 characters, the
+ * notification is refused (IdentifierTooLongError, 400; CONTRACT.md section 14) and nothing queued.
+ */
+const idOf = (value: unknown, member: string): string | undefined => {
+  const text = typeof value === 'string' ? value.trim() : value instanceof SourceNumber ? value.source : undefined;
+  boundIdentifier(member, text);
+  return text !== undefined && ID_TEXT.test(text) && (typeof value === 'string' || /^\d+$/.test(text)) ? text : undefined;
 };
 
 const secondsOf = (value: unknown): number | undefined => {
@@ -69,14 +74,14 @@ export const leadgenChangesOf = (notification: unknown, requestId: string): { ch
     for (const change of entry.changes) {
       if (!isObject(change) || change.field !== 'leadgen') continue;
       const value = isObject(change.value) ? change.value : {};
-      const leadgenId = idOf(value.leadgen_id);
-      const pageId = idOf(value.page_id) ?? idOf(entry.id);
+      const leadgenId = idOf(value.leadgen_id, 'leadgen_id');
+      const pageId = idOf(value.page_id, 'page_id') ?? idOf(entry.id, 'id');
       if (!leadgenId || !pageId) {
         skipped += 1;
         continue;
       }
-      const formId = idOf(value.form_id);
-      const adId = idOf(value.ad_id);
+      const formId = idOf(value.form_id, 'form_id');
+      const adId = idOf(value.ad_id, 'ad_id');
       const createdTime = secondsOf(value.created_time);
       changes.push({
         pageId,

@@ -5,7 +5,8 @@
  * an old key stores nothing, neither a lead nor a rejection record, and costs no extra round trip.
  */
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import { removeGoogleForm, rotateGoogleFormKey } from '../../shared/domain/google-forms.ts';
+import { connectGoogleForm, hashGoogleFormKey, removeGoogleForm, rotateGoogleFormKey } from '../../shared/domain/google-forms.ts';
+import { applyGoogleForms } from '../../scripts/local/seed-google.ts';
 import { uniqueMobile } from '../support/service.ts';
 import { googleLeadId, googleTestService, standardColumns, type GoogleTestService } from '../support/google-service.ts';
 
@@ -21,6 +22,7 @@ beforeAll(async () => {
   google = await googleTestService({ configCacheTtlSeconds: LONG_TTL_SECONDS });
   await google.seedAccount({ id: 'acc-keys', duplicateSetting: 'merge', projects: { 'PRJ-1': ['CMP-1'] } });
   await google.seedAccount({ id: 'acc-keys-ignore', duplicateSetting: 'ignore', projects: { 'PRJ-1': ['CMP-1'] } });
+  await google.seedAccount({ id: 'acc-seeded', duplicateSetting: 'create', projects: { 'PRJ-1': ['CMP-1'], 'PRJ-2': ['CMP-2'] } });
 });
 
 /** A form of the account, connected, and cached by a warm function through one accepted delivery. */
@@ -108,6 +110,30 @@ describe('after remove-google-form, in a function that cached the form', () => {
     expect(await storedFor('acc-keys', testLeadId)).toEqual(NOTHING);
   });
 
+  it('stores nothing in the old account when the form is reconnected to another account with the same key', async () => {
+    const { formId, key } = await cachedForm();
+    await removeGoogleForm(google.formAdmin, formId);
+    // The same key hash, another account: only the guard's account condition tells the two apart.
+    expect(
+      await google.repository.googleForms.insertGoogleForm({
+        formId,
+        accountId: 'acc-keys-ignore',
+        projectId: 'PRJ-1',
+        campaignId: 'CMP-1',
+        keyHash: hashGoogleFormKey(key),
+        connectedAt: new Date().toISOString(),
+      }),
+    ).toBe(true);
+    const leadId = googleLeadId();
+    // The warm function still holds the old connection (acc-keys): its write must not land there.
+    expect(await google.deliver({ leadId, formId, key, columns: standardColumns(uniqueMobile()) })).toMatchObject(INVALID_KEY);
+    expect(await storedFor('acc-keys', leadId)).toEqual(NOTHING);
+    // Read again, the form is the other account's, and the same key now stores there.
+    expect(await google.deliver({ leadId, formId, key, columns: standardColumns(uniqueMobile()) })).toMatchObject(RECEIVED);
+    expect((await storedFor('acc-keys-ignore', leadId)).leads).toHaveLength(1);
+    expect(await storedFor('acc-keys', leadId)).toEqual(NOTHING);
+  });
+
   it('answers 401 when the form was connected to another account meanwhile, storing nothing in either', async () => {
     const { formId, key } = await cachedForm();
     await removeGoogleForm(google.formAdmin, formId);
@@ -141,5 +167,71 @@ describe('an unchanged form, in a function that cached it', () => {
     expect(await google.deliver({ formId, key, isTest: true, columns: standardColumns(uniqueMobile()) })).toMatchObject(RECEIVED);
     expect(google.roundTrips.commands()).toEqual(['TransactWriteItemsCommand']);
     expect(guardChecks()).toEqual([{ TableName: google.tables.config, Key: { pk: `GOOGLEFORM#${formId}`, sk: 'GOOGLEFORM' } }]);
+  });
+});
+
+describe('applying a seed again (npm start applies its seed at every start)', () => {
+  let seedSequence = 48_000_000_000;
+  const seeded = (key: string, projectId = 'PRJ-1', campaignId = 'CMP-1', formId = String((seedSequence += 1))) => ({
+    accountId: 'acc-seeded',
+    formId,
+    key,
+    projectId,
+    campaignId,
+  });
+  const apply = (...forms: ReturnType<typeof seeded>[]) => applyGoogleForms(google.repository, forms);
+  const deliverTo = async (formId: string, key: string) => {
+    const leadId = googleLeadId();
+    const answer = await google.deliver({ leadId, formId, key, columns: standardColumns(uniqueMobile()) });
+    return { answer, leads: (await google.leadsOf('acc-seeded', ['PRJ-1', 'PRJ-2'])).filter((lead) => lead.google_lead_id === leadId) };
+  };
+
+  it('adds a form the store does not have, with the key the seed names', async () => {
+    const form = seeded('seeded-key-one');
+    await apply(form);
+    const { answer, leads } = await deliverTo(form.formId, form.key);
+    expect(answer).toMatchObject(RECEIVED);
+    expect(leads).toHaveLength(1);
+  });
+
+  it('never brings back a rotated key: the old key stays refused, the new one works', async () => {
+    const form = seeded('seeded-key-rotated');
+    await apply(form);
+    const { key: newKey } = await rotateGoogleFormKey(google.formAdmin, form.formId);
+    await apply(form);
+    const old = await deliverTo(form.formId, form.key);
+    expect(old.answer).toMatchObject(INVALID_KEY);
+    expect(old.leads).toEqual([]);
+    expect((await deliverTo(form.formId, newKey!)).answer).toMatchObject(RECEIVED);
+  });
+
+  it('never brings back a removed form: its key stays refused and it stays out of the listing', async () => {
+    const form = seeded('seeded-key-removed');
+    await apply(form);
+    await removeGoogleForm(google.formAdmin, form.formId);
+    await apply(form);
+    const { answer, leads } = await deliverTo(form.formId, form.key);
+    expect(answer).toMatchObject(INVALID_KEY);
+    expect(leads).toEqual([]);
+    expect((await google.repository.googleForms.listGoogleForms('acc-seeded')).map((listed) => listed.formId)).not.toContain(form.formId);
+  });
+
+  it("changes a stored form's project and campaign, never its key", async () => {
+    const form = seeded('seeded-key-first');
+    await apply(form);
+    await apply({ ...form, key: 'seeded-key-edited', projectId: 'PRJ-2', campaignId: 'CMP-2' });
+    expect((await deliverTo(form.formId, 'seeded-key-edited')).answer).toMatchObject(INVALID_KEY);
+    const kept = await deliverTo(form.formId, form.key);
+    expect(kept.answer).toMatchObject(RECEIVED);
+    expect(kept.leads).toEqual([expect.objectContaining({ projectID: 'PRJ-2', campaignID: 'CMP-2' })]);
+  });
+
+  it('lets an operator connect a removed form again, with a new key', async () => {
+    const form = seeded('seeded-key-reconnected');
+    await apply(form);
+    await removeGoogleForm(google.formAdmin, form.formId);
+    const { form: connected } = await connectGoogleForm(google.formAdmin, { accountId: 'acc-seeded', formId: form.formId, projectId: 'PRJ-1', campaignId: 'CMP-1' });
+    expect((await deliverTo(form.formId, connected.key!)).answer).toMatchObject(RECEIVED);
+    expect((await deliverTo(form.formId, form.key)).answer).toMatchObject(INVALID_KEY);
   });
 });

@@ -70,7 +70,10 @@ describe('the log lines', () => {
       ['google_ads', 200, 'google_test_lead'],
       ['google_ads', 200, 'field_validation'],
     ]);
-    expect(google.logs[0]).toMatchObject({ accountId: 'acc-ev', leadId: expect.any(String), mobile: `******${mobile.slice(-4)}`, email: 'a***@example.com' });
+    expect(google.logs[0]).toMatchObject({ accountId: 'acc-ev', leadId: expect.any(String) });
+    // No part of the person's mobile or e-mail (CONTRACT.md section 14).
+    expect(google.logs[0]).not.toHaveProperty('mobile');
+    expect(google.logs[0]).not.toHaveProperty('email');
     for (const line of lines) {
       expect(line).not.toContain(key);
       expect(line).not.toContain(key.slice(3, 20));

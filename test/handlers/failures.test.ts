@@ -112,9 +112,10 @@ describe('the log line of a request', () => {
       outcome: 'created',
       status: 200,
       leadId: answer.body.data.id,
-      mobile: '******1234',
-      email: 'a***@example.com',
     });
+    // No part of the person's mobile or e-mail (CONTRACT.md section 14).
+    expect(service.logs.at(-1)).not.toHaveProperty('mobile');
+    expect(service.logs.at(-1)).not.toHaveProperty('email');
     expect(typeof service.logs.at(-1)!.durationMs).toBe('number');
   });
 

@@ -58,7 +58,7 @@ describe('the rejected-submissions log', () => {
     expect(listed.map((r) => r.fields)).toEqual([{ projectID: 'PRJ-8' }]);
   });
 
-  it('never changes the answer when recording fails', async () => {
+  it('answers 503 with Retry-After, never the 422 over a lost record, when recording fails (CONTRACT.md section 14)', async () => {
     // The record and its person lookup items are one BatchWriteItem (CONTRACT.md section 12).
     const faults = failFirst('BatchWriteItemCommand', 1, () => namedError('ThrottlingException'));
     const faulty = await testService({ instrument: (client) => injectFaults(client, faults.fault) });
@@ -67,7 +67,8 @@ describe('the rejected-submissions log', () => {
     faults.arm();
     const answer = await faulty.call('portala', { apiKey: key, body: validBody('portala', { projectID: 'PRJ-X', campaignID: 'CMP-1' }) });
     expect(faults.failures()).toBe(1);
-    expect(answer).toMatchObject({ status: 422, body: { status: false, message: 'Project not found' } });
-    expect(faulty.logs.some((line) => line.message === 'rejection not recorded')).toBe(true);
+    expect(answer).toMatchObject({ status: 503, body: { status: false, message: 'Service temporarily unavailable, please retry' } });
+    expect(answer.headers['retry-after']).toBe('1');
+    expect(await faulty.repository.rejections.listRejections('acc-f')).toEqual([]);
   });
 });

@@ -175,6 +175,36 @@ describe('signed requests changed after signing (403 Forbidden, before the funct
   });
 });
 
+describe('a signed PUT replayed as DELETE on the same admin path', () => {
+  it('is refused before the function, and the project stays', async () => {
+    const send = adminClient(baseUrl);
+    const path = '/admin/v1/accounts/acc-replay-put/projects/PRJ-1';
+    expect((await send({ method: 'PUT', path: '/admin/v1/accounts/acc-replay-put', body: { name: 'Replay Realty' } })).status).toBe(200);
+    const body = JSON.stringify({ name: 'Harbour View' });
+    const url = new URL(baseUrl);
+    const signed = await new SignatureV4({ credentials: DEFAULT_ADMIN_CREDENTIALS, region: 'ap-south-1', service: 'execute-api', sha256: NodeSha256 }).sign({
+      method: 'PUT',
+      protocol: 'http:',
+      hostname: url.hostname,
+      port: Number(url.port),
+      path,
+      query: {},
+      headers: { host: url.host, 'content-type': 'application/json' },
+      body,
+    });
+    const headers = signed.headers as Record<string, string>;
+    const sent = async (method: string) => {
+      const response = await fetch(`${baseUrl}${path}`, { method, headers, body });
+      return { status: response.status, body: await response.json(), headers: Object.fromEntries(response.headers) };
+    };
+    // The PUT as signed passes: the signature, the path and the body are right.
+    expect((await sent('PUT')).status).toBe(200);
+    // The same headers and body as DELETE: the method is part of what was signed.
+    await refusedBeforeTheFunction(sent('DELETE'));
+    expect((await send({ method: 'GET', path: '/admin/v1/accounts/acc-replay-put' })).body.projects).toEqual([{ id: 'PRJ-1', name: 'Harbour View', campaigns: [] }]);
+  });
+});
+
 describe('admin paths the API has no route for', () => {
   it('answers 404 Not Found, as API Gateway does, signed or not', async () => {
     expect(await adminClient(baseUrl)({ method: 'POST', path: '/admin/v1/accounts/acc-signed' })).toMatchObject({ status: 404, body: { message: 'Not Found' } });

@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { hashApiKey } from '../../shared/domain/account-directory.ts';
+import { AccountAdmin } from '../../shared/domain/account-admin.ts';
 import { createDocumentClient } from '../../shared/dynamodb/client.ts';
 import { runAdmin } from '../../scripts/admin.ts';
 import { testService, validBody, type TestService } from '../support/service.ts';
@@ -200,6 +201,20 @@ describe('admin leads', () => {
     expect(lines[1]).toContain(leads[0].id);
     expect(lines[1]).toContain(leads[0].mobile_number);
     expect(lines.at(-1)).toBe(`${leads.length} lead(s)`);
+  });
+
+  it("still lists a retired project's leads, with and without --project", async () => {
+    await service.seedAccount({ id: 'acc-retiring', projects: { 'PRJ-R': ['CMP-R'], 'PRJ-1': ['CMP-1'] } });
+    const key = await service.issueKey('acc-retiring');
+    const kept = (await service.call('portala', { apiKey: key, body: validBody('portala', { projectID: 'PRJ-R', campaignID: 'CMP-R' }) })).body.data;
+    await new AccountAdmin(service.repository.accounts).retireProject('acc-retiring', 'PRJ-R');
+    // Retired indeed: a new lead for it is refused.
+    expect((await service.call('portala', { apiKey: key, body: validBody('portala', { projectID: 'PRJ-R', campaignID: 'CMP-R' }) })).body.message).toBe('Project not found');
+    for (const args of [[], ['--project', 'PRJ-R']]) {
+      const { code, stdout } = await admin('leads', '--account', 'acc-retiring', ...args, '--json');
+      expect(code).toBe(0);
+      expect(JSON.parse(stdout)).toEqual([kept]);
+    }
   });
 
   it('refuses an unknown account or project', async () => {

@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { containerPersonKeyring } from '../../shared/person-keyring.ts';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { startLeadStreamReader, type DeliveredEvent, type LeadStreamReader } from '../../scripts/local/lead-events.ts';
 import { adminRuntime } from '../../shared/admin-runtime.ts';
@@ -61,6 +62,12 @@ const scanAll = async (service: TestService) => {
 };
 
 const ids = (leads: { id: string }[]) => leads.map((lead) => lead.id).sort();
+
+/** The person lookup items of a mobile in an account: their partition is the keyed hash of the mobile. */
+const lookupItemsOf = async (service: TestService, accountId: string, mobile: string) => {
+  const digest = await containerPersonKeyring().digest({ kind: 'mobile', value: mobile });
+  return (await scanAll(service)).filter((item) => String(item.pk).startsWith(`PERSON#${accountId}#${digest}#`));
+};
 
 describe("a person's data within an account", () => {
   let service: TestService;
@@ -253,7 +260,9 @@ describe('an erased original under each duplicate setting', () => {
     const key = await service.issueKey('acc-s');
     const mobile = uniqueMobile();
     expect((await service.call('portalb', { apiKey: key, body: validBody('portalb', p1, { mobile_number: mobile }) })).body.data.is_repeated).toBe(false);
+    expect(await lookupItemsOf(service, 'acc-s', mobile)).not.toEqual([]);
     expect((await admin('POST', '/admin/v1/accounts/acc-s/erasures', { mobile_number: mobile })).body).toEqual({ leads: 1, rejections: 0, alternate_numbers: 0 });
+    expect(await lookupItemsOf(service, 'acc-s', mobile)).toEqual([]);
     const next = await service.call('portalb', { apiKey: key, body: validBody('portalb', p1, { mobile_number: mobile }) });
     expect(next).toMatchObject({ status: 200, body: { data: { is_repeated: false, parent_lead_id: null } } });
   });
@@ -292,5 +301,7 @@ describe('an erasure interrupted half way', () => {
     expect((await admin('POST', '/admin/v1/accounts/acc-i/erasures', { mobile_number: mobile })).body).toEqual({ leads: 0, rejections: 0, alternate_numbers: 0 });
     const left = (await scanAll(service)).filter((item) => JSON.stringify(item).includes(mobile));
     expect(left).toEqual([]);
+    // The lookup items hold the mobile's keyed hash, never the mobile: a scan for it could not see them.
+    expect(await lookupItemsOf(service, 'acc-i', mobile)).toEqual([]);
   }, 60_000);
 });

@@ -5,7 +5,7 @@ import { ANSWER_RESERVE_MS } from '../../shared/deadline.ts';
 import type { DuplicateSetting } from '../../shared/domain/lead.ts';
 import { adminHandler } from '../../shared/http/admin-handler.ts';
 import { fieldData, leadgenNotification } from '../support/fake-graph.ts';
-import { accountsBehind, healedBeforeEach, appliedThenLost, nthOf, startFaultRelay, type AppliedThenLost, type FaultRelay } from '../support/fault-relay.ts';
+import { accountsBehind, dynamoDbError, healedBeforeEach, appliedThenLost, nthOf, startFaultRelay, type AppliedThenLost, type FaultRelay } from '../support/fault-relay.ts';
 import { adminCall } from '../support/admin-handler.ts';
 import { googleLeadId, googleTestService, standardColumns, type DeliveryParts, type GoogleTestService } from '../support/google-service.ts';
 import { metaTestService, type MetaTestService } from '../support/meta-service.ts';
@@ -153,6 +153,46 @@ describe.each(appliedThenLost)('a write DynamoDB applied, answered with %s', (fa
     const requestId = answer.headers['x-request-id'];
     const records = (await service.repository.rejections.listRejections(account)).filter((rejection) => rejection.requestId === requestId);
     expect(records).toHaveLength(1);
+  });
+});
+
+describe.each(appliedThenLost)("the service's own read-back, when DynamoDB applied the write, answered with %s, and every resend fails", (fault) => {
+  /** The first `operation` is applied and its answer lost; every resend of it is refused with DynamoDB's 500. */
+  const onlyTheReadBackCanTell = (operation: string) => {
+    let writes = 0;
+    return (request: { operation: string }) =>
+      request.operation !== operation ? undefined : (writes += 1) === 1 ? ({ kind: fault } as const) : dynamoDbError.internalServerError();
+  };
+
+  it.each([
+    ['a new lead', 'TransactWriteItems', false],
+    ['a repeat', 'BatchWriteItem', true],
+  ] as const)('answers %s 200 from the read-back alone, stored once', async (_case, operation, repeat) => {
+    const { service, send, leads } = using('merge');
+    const mobile = uniqueMobile();
+    const original = repeat ? await send(validBody('portala', project, { mobile_number: mobile })) : undefined;
+    const before = new Set((await leads()).map((lead) => lead.id));
+    relay.clearSeen();
+    relay.plan(onlyTheReadBackCanTell(operation));
+    const answer = await send(validBody('portala', project, { mobile_number: mobile }));
+    relay.heal();
+
+    const writes = relay.seen(operation);
+    expect(writes[0]!.action).toBe(fault);
+    // No resend of the write was applied: only the first attempt stored the lead.
+    expect(writes.slice(1).every((request) => request.action === 'answer')).toBe(true);
+    const added = (await leads()).filter((lead) => !before.has(lead.id));
+    expect(added).toHaveLength(1);
+    // The read-back (a consistent GetItem of the lead) came after the last attempt, and it made the 200
+    // (a repeat then reads its mobile claim too: docs/data-model.md, erasure against concurrent repeats).
+    const readBack = relay.seen('GetItem').filter((request) => request.receivedAt > writes.at(-1)!.receivedAt && String(request.body.Key.sk.S).startsWith('LEAD#'));
+    expect(readBack).toHaveLength(1);
+    expect(readBack[0]!.body.Key.sk).toEqual({ S: `LEAD#${added[0]!.id}` });
+    expect(answer.status).toBe(200);
+    expect(answer.ms).toBeLessThan(TIMEOUT_MS);
+    expect(answer.body.data).toEqual(asAnswered(added[0]!));
+    if (original) expect(added[0]).toMatchObject({ is_repeated: true, parent_lead_id: original.body.data.id });
+    expect(await service.repository.leads.checkIntegrity()).toEqual([]);
   });
 });
 

@@ -224,7 +224,7 @@ describe('transactions DynamoDB neither applies nor refuses', () => {
     expect(await leads()).toHaveLength(before);
   });
 
-  it.each(['ThrottlingError', 'ProvisionedThroughputExceeded'])('answers 503 after a read-back when the transaction is cancelled for %s', async (code) => {
+  it.each(['ThrottlingError', 'ProvisionedThroughputExceeded'])('retries a transaction cancelled for %s, then answers 503 after a read-back', async (code) => {
     const { send, leads } = using();
     const before = (await leads()).length;
     relay.plan(every('TransactWriteItems', () => dynamoDbError.transactionCanceled(code, 'None')));
@@ -232,7 +232,7 @@ describe('transactions DynamoDB neither applies nor refuses', () => {
     expect(answer.status).toBe(503);
     expect(answer.body).toEqual(UNAVAILABLE);
     expect(answer.headers['retry-after']).toBe('1');
-    expect(relay.seen('TransactWriteItems')).toHaveLength(1);
+    expect(relay.seen('TransactWriteItems')).toHaveLength(DEFAULT_RETRY.attempts);
     expect(after('TransactWriteItems')).toEqual(['GetItem']);
     expect(await leads()).toHaveLength(before);
   });

@@ -100,7 +100,7 @@ const post = async (endpoint: string, body: unknown, headers: Record<string, str
     headers: { 'content-type': 'application/json', ...headers },
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
-  return { status: response.status, body: (await response.json()) as { message: string } };
+  return { status: response.status, requestId: response.headers.get('x-request-id') ?? '', body: (await response.json()) as { message: string } };
 };
 
 /** `npm run -s <script> ...` as an operator runs it, on the npm start tables. */
@@ -206,17 +206,19 @@ describe('a full run of npm start and the admin CLI', () => {
     }
   });
 
-  it('warns when a rejection cannot be recorded, and still answers the refusal', async () => {
+  it('logs the 503 it answers when a rejection cannot be recorded (CONTRACT.md section 14)', async () => {
     // The record and its person lookup items are one BatchWriteItem; a refused project writes no lead.
     faults.set('BatchWriteItem', THROTTLED);
+    let requestId: string | undefined;
     try {
       const answer = await post('website', lead('website', { projectID: 'PRJ-404' }));
-      expect([answer.status, answer.body.message]).toEqual([422, 'Project not found']);
+      expect([answer.status, answer.body.message]).toEqual([503, 'Service temporarily unavailable, please retry']);
+      requestId = answer.requestId;
     } finally {
       faults.delete('BatchWriteItem');
     }
     // npm start's log reaches this process through a pipe, possibly after the answer: wait for the line itself.
-    await waitFor(() => (service.output() + service.errors()).includes('rejection not recorded'), 'the rejection-not-recorded warning', 10_000);
+    await waitFor(() => (service.output() + service.errors()).includes(`"correlation_id":"${requestId}"`), "the 503's log line", 10_000);
   });
 
   it('lets the admin CLI list what happened, and refuse a key it does not know', async () => {

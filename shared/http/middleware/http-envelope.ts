@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { MiddlewareObj, Request } from '@middy/core';
 import { LeadIntakeError } from '../../domain/errors.ts';
-import { maskEmail, maskMobile, redact, type LogSink } from '../../log.ts';
+import { redact, type LogSink } from '../../log.ts';
 import { failure, jsonResponse } from '../envelope.ts';
 import { header, httpMethod, type LeadContext, type LeadEvent, type LeadResponse } from '../lambda.ts';
 import { sourceMappedStack } from '../../source-mapped-stack.ts';
@@ -46,8 +46,8 @@ export const httpEnvelope = ({ endpoint, log, cors, unexpected }: HttpEnvelopeOp
       status: response.statusCode,
       durationMs: Math.round((performance.now() - context.startedAt) * 10) / 10,
       ...(context.leadId && { leadId: context.leadId }),
-      ...(context.fields?.mobile_number && { mobile: maskMobile(context.fields.mobile_number) }),
-      ...(context.fields?.email && { email: maskEmail(context.fields.email) }),
+      // No part of the person's mobile or e-mail (CONTRACT.md section 14): the lead id, or the request id
+      // its rejection record keeps, is what finds them (access and erasure reach those; logs they cannot).
       ...(error !== undefined && !(error instanceof LeadIntakeError) && { error: describe(error) }),
     });
     return response;

@@ -6,23 +6,28 @@ import type { IdempotentReplay, Rejection, RejectionLog } from '../../domain/por
 import { identifiersOfSubmission } from '../../domain/person-data.ts';
 import { refusedFields } from '../../domain/rejections.ts';
 import { JsonNumber } from '../../schemas/json-number.ts';
-import { maskMobile, type LogSink } from '../../log.ts';
+import { maskMobile } from '../../log.ts';
 import type { LeadContext, LeadEvent, LeadResponse } from '../lambda.ts';
-import { describe } from './http-envelope.ts';
 
 /**
  * Keeps every 422 an account's senders receive, so its owner can answer "why is this portal lead
- * missing?". Recording never changes the answer, and a failure to record is logged, not answered.
+ * missing?". A refusal the service answers for is recorded (CONTRACT.md section 14): when its record
+ * cannot be stored (the database kept conflicting or out of reach), the answer is that failure's
+ * (503 with Retry-After), set as the request's error for the envelope to answer, never the 422.
  */
-export const rejectionLog = (rejections: RejectionLog, endpoint: string, log: LogSink): MiddlewareObj<LeadEvent, LeadResponse, Error, LeadContext> => ({
+export const rejectionLog = (rejections: RejectionLog, endpoint: string): MiddlewareObj<LeadEvent, LeadResponse, Error, LeadContext> => ({
   onError: async (request) => {
     const { error, context } = request;
     if (!(error instanceof LeadIntakeError) || error.status !== 422 || !context.account || context.dryRun) return;
-    await recordRejection(rejections, log, endpoint, context, {
-      reason: error.reason,
-      message: error.message,
-      fields: refusedFields(error, context.fields ?? {}) ?? {},
-    });
+    try {
+      await recordRejection(rejections, endpoint, context, {
+        reason: error.reason,
+        message: error.message,
+        fields: refusedFields(error, context.fields ?? {}) ?? {},
+      });
+    } catch (failure) {
+      request.error = failure instanceof Error ? failure : new Error(String(failure));
+    }
   },
 });
 
@@ -40,23 +45,14 @@ export interface Refusal {
 }
 
 /**
- * Records a refusal for the request's account; a failure to record is logged, never answered. A
- * quarantine answered under an Idempotency-Key that answered already returns that answer instead.
+/**
+ * Records a refusal for the request's account. A failure to record propagates (a 503 when the database
+ * could not take it after the retries of shared/dynamodb/contended-write.ts): the sender is never told
+ * 200 about a submission the service did not keep. A quarantine answered under an Idempotency-Key that
+ * answered already returns that answer instead.
  */
-export const recordRejection = async (
-  rejections: RejectionLog,
-  log: LogSink,
-  endpoint: string,
-  context: LeadContext,
-  refusal: Refusal,
-): Promise<IdempotentReplay | undefined> => {
-  try {
-    return await rejections.record(context.account!.config.id, rejectionOf(endpoint, refusal, context));
-  } catch (failure) {
-    log({ level: 'warn', requestId: context.requestId, endpoint, message: 'rejection not recorded', error: describe(failure) });
-    return undefined;
-  }
-};
+export const recordRejection = (rejections: RejectionLog, endpoint: string, context: LeadContext, refusal: Refusal): Promise<IdempotentReplay | undefined> =>
+  rejections.record(context.account!.config.id, rejectionOf(endpoint, refusal, context));
 
 /** The record of a refusal: the request's id, the refusal, and the mobile's last four digits, never more. */
 export const rejectionOf = (endpoint: string, refusal: Refusal, context: Pick<LeadContext, 'requestId' | 'fields' | 'body' | 'account' | 'idempotency'>): Rejection => {
