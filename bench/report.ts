@@ -30,9 +30,11 @@ export const COLD_START_GOAL = 1.3;
  * Minified size of a function on the lead request path (test/cdk/bundling.test.ts holds the stack to it).
  * 264 KB since section 14 of the contract (issue 25 part A: the key read before a challenge, quarantine
  * answers kept under the request's key, the challenge's hostname and action): +3.1 KB measured on the
- * website bundle (265,229 to 268,379 bytes), past 260 KB's last 1 KB of room.
+ * website bundle (265,229 to 268,379 bytes), past 260 KB's last 1 KB of room. 268 KB since the rest of
+ * section 14 (issue 25 part B: one retry path for contended writes, a repeat settled after an erasure,
+ * bounded identifiers): the website bundle measured 270,661 bytes (264.3 KB) with both parts.
  */
-export const LEAD_BUNDLE_BUDGET_KB = 264;
+export const LEAD_BUNDLE_BUDGET_KB = 268;
 export const throughputGoal = (concurrency: number): number => (concurrency >= 32 ? 0.9 : 0.8);
 
 const ms = (x: number) => `${x.toFixed(2)} ms`;

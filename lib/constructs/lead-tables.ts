@@ -32,7 +32,12 @@ export const leadFunctionTableAccess = {
   // A browser key's rejection records are counted per minute, and those past the bound add to one
   // counter item (shared/dynamodb/rejections.ts): the browser-facing website function alone.
   rejectionCounter: ['dynamodb:UpdateItem'],
+  // Every lead function: a repeat settled after an erasure took its original (only in the partitions below).
+  repeatSettling: ['dynamodb:UpdateItem'],
 } as const;
+
+/** The Leads partitions a repeat's settling updates: its lead's (LEADS#) and its key's record (IDEMPOTENCY#). */
+const REPEAT_SETTLING_PARTITIONS = ['LEADS#*', 'IDEMPOTENCY#*'];
 
 /** What a lead function writes beyond a lead and its read-back (see `leadFunctionTableAccess`). */
 export interface LeadIntakeAccess {
@@ -107,6 +112,14 @@ export class LeadTables extends Construct {
     ];
     // Not Table.grant: with an index on the table it adds `<table>/index/*`, which the request path never reads.
     iam.Grant.addToPrincipal({ grantee, actions: leads, resourceArns: [this.leads.tableArn] });
+    // A repeat whose original was erased while it was being stored becomes the original (erasure is final,
+    // shared/dynamodb/leads.ts): its lead item and its key's idempotency record are updated, and nothing else.
+    iam.Grant.addToPrincipal({
+      grantee,
+      actions: [...leadFunctionTableAccess.repeatSettling],
+      resourceArns: [this.leads.tableArn],
+      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': REPEAT_SETTLING_PARTITIONS } },
+    });
     this.grantPersonKey(grantee);
   }
 

@@ -105,7 +105,7 @@ describe('The lead functions', () => {
       expect(onConfig).toEqual(path === googleAdsRoute.path ? [reads, formChecks] : [reads]);
     });
 
-    test('writes the Leads table with PutItem (and, but for Google Ads, BatchWriteItem: a record or a repeat with its person lookup items), reads back a lead with GetItem, and only the website function counts rejection records with UpdateItem (no index)', () => {
+    test("writes the Leads table with PutItem (and, but for Google Ads, BatchWriteItem: a record or a repeat with its person lookup items), reads back a lead with GetItem, updates only a lead's or its key's item (a repeat settled after an erasure), and only the website function counts rejection records with UpdateItem (no index)", () => {
       const onLeads = statementsOf(path).filter((s) => JSON.stringify(s.Resource).includes('"LeadsTable"'));
       const actions = [
         ...(path === googleAdsRoute.path ? [] : ['dynamodb:BatchWriteItem']),
@@ -113,7 +113,15 @@ describe('The lead functions', () => {
         'dynamodb:PutItem',
         ...(path === '/api/website-lead-create' ? ['dynamodb:UpdateItem'] : []),
       ];
-      expect(onLeads).toEqual([{ Effect: 'Allow', Action: actions, Resource: { 'Fn::GetAtt': ['LeadsTable', 'Arn'] } }]);
+      expect(onLeads).toEqual([
+        { Effect: 'Allow', Action: actions, Resource: { 'Fn::GetAtt': ['LeadsTable', 'Arn'] } },
+        {
+          Effect: 'Allow',
+          Action: 'dynamodb:UpdateItem',
+          Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['LEADS#*', 'IDEMPOTENCY#*'] } },
+          Resource: { 'Fn::GetAtt': ['LeadsTable', 'Arn'] },
+        },
+      ]);
     });
 
     test('can otherwise only write to its own log group, and read the key of the person lookup items it writes with each lead', () => {

@@ -52,10 +52,16 @@ describe('Least privilege: what the roles must not be able to do', () => {
   const role = (fn: keyof StackModel['functions']) => model.functions[fn].role;
   const refused = async (request: Omit<IamRequest, 'why'>) => (await evaluate(model, { ...request, why: 'least privilege' })).result;
 
-  test("only the website function updates Leads items (its rejection counter): no other lead function can", async () => {
-    expect(await refused({ principal: role('website'), action: 'dynamodb:UpdateItem', resource: leadsArn() })).toBe('Allowed');
+  test("only the website function updates a Leads item outside a lead's and its key's partitions (its rejection counter)", async () => {
+    const updating = (fn: keyof StackModel['functions'], partition: string) =>
+      refused({ principal: role(fn), action: 'dynamodb:UpdateItem', resource: leadsArn(), context: { 'dynamodb:LeadingKeys': [partition] } });
+    expect(await updating('website', 'REJECTIONRATE#key_1#2026-11-25T10:00')).toBe('Allowed');
     for (const fn of ['portala', 'portalb', 'social', 'google-ads', 'meta-worker'] as const) {
-      expect([fn, await refused({ principal: role(fn), action: 'dynamodb:UpdateItem', resource: leadsArn() })]).toEqual([fn, 'ImplicitlyDenied']);
+      expect([fn, await updating(fn, 'REJECTIONRATE#key_1#2026-11-25T10:00')]).toEqual([fn, 'ImplicitlyDenied']);
+      expect([fn, await updating(fn, 'REJECTIONS#acc-1')]).toEqual([fn, 'ImplicitlyDenied']);
+      // A repeat settled after an erasure took its original: its lead and its key's record.
+      expect([fn, await updating(fn, 'LEADS#acc-1#PRJ-1')]).toEqual([fn, 'Allowed']);
+      expect([fn, await updating(fn, 'IDEMPOTENCY#acc-1#0a1b')]).toEqual([fn, 'Allowed']);
     }
   });
 
