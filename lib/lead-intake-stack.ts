@@ -13,11 +13,13 @@ import { GoogleAdsLeadForms } from './constructs/google-ads-lead-forms.ts';
 import { LeadApi } from './constructs/lead-api.ts';
 import { LeadEvents } from './constructs/lead-events.ts';
 import { LeadFunction } from './constructs/lead-function.ts';
+import { LeadReplays } from './constructs/lead-replays.ts';
 import { LeadTables } from './constructs/lead-tables.ts';
 import { MetaLeadAds } from './constructs/meta-lead-ads.ts';
 import { grantChallengeSecrets } from './constructs/challenge-secrets.ts';
 import { Monitoring } from './constructs/monitoring.ts';
 import { resolveSettings, type LeadIntakeSettings } from './settings.ts';
+import { leadsTable } from '../shared/dynamodb/tables.ts';
 
 /** Repository root: the `entry` paths of shared/routes.ts are relative to it. */
 export const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -35,6 +37,7 @@ export const stackOutputs = {
   eventBusArn: 'EventBusArn',
   eventArchiveArn: 'EventArchiveArn',
   crmDeliveryRuleArn: 'CrmDeliveryRuleArn',
+  crmReplayRuleArn: 'CrmReplayRuleArn',
   alarmTopicArn: 'AlarmTopicArn',
   dashboardName: 'DashboardName',
   metaSecretArn: 'MetaSecretArn',
@@ -148,16 +151,34 @@ export class LeadIntakeStack extends Stack {
         }),
     });
 
+    // With CRM delivery, replays of the archive reach it through a filter that skips erased leads
+    // (CONTRACT.md section 14); the filter reads lead items only (lib/constructs/lead-replays.ts).
+    const replayFilter =
+      events.crmDestination &&
+      new LeadFunction(this, 'LeadReplaysFilter', {
+        entry: path.join(projectRoot, 'functions/lead-replays/handler.ts'),
+        projectRoot,
+        description: `Lead intake ${settings.stage}: replayed lead events to the CRM, without erased leads`,
+        memorySize: 256,
+        logRetentionDays: settings.logRetentionDays,
+        environment: { [leadsTable.envVar]: tables.leads.tableName },
+      });
+
     const monitoring = new Monitoring(this, 'Monitoring', {
       dashboardName: `lead-intake-${settings.stage}`,
       api: api.api,
-      functions: { ...lambdas, googleAds: google.webhook.function, calls: calls.webhook.function, admin: admin.function, leadEvents: enrichment.function },
+      functions: { ...lambdas, googleAds: google.webhook.function, calls: calls.webhook.function, admin: admin.function, leadEvents: enrichment.function, ...(replayFilter && { leadReplays: replayFilter.function }) },
       tables: { Config: tables.config, Leads: tables.leads },
       pipes: events.pipes,
       deadLetterQueue: events.deadLetterQueue,
       ...(events.deliveryDeadLetterQueue && events.deliveryRule && { delivery: { busName: events.bus.eventBusName, deadLetterQueue: events.deliveryDeadLetterQueue, rule: events.deliveryRule } }),
       alarmEmail: settings.alarmEmail,
     });
+
+    const replays =
+      events.crmDestination &&
+      replayFilter &&
+      new LeadReplays(this, 'Replays', { bus: events.bus, destination: events.crmDestination, leadsTable: tables.leads, filter: replayFilter.function, logGroup: events.logGroup, monitoring });
 
     const meta = new MetaLeadAds(this, 'MetaLeadAds', {
       stage: settings.stage,
@@ -189,7 +210,10 @@ export class LeadIntakeStack extends Stack {
     new CfnOutput(this, stackOutputs.eventBusArn, { value: events.bus.eventBusArn, description: 'Bus carrying Lead Created events (replay-events: LEAD_EVENTS_BUS_ARN)' });
     new CfnOutput(this, stackOutputs.eventArchiveArn, { value: events.archive.archiveArn, description: 'Archive of Lead Created events (replay-events: LEAD_EVENTS_ARCHIVE_ARN)' });
     if (events.deliveryRule) {
-      new CfnOutput(this, stackOutputs.crmDeliveryRuleArn, { value: events.deliveryRule.ruleArn, description: 'Rule delivering to the CRM (replay-events: LEAD_EVENTS_DELIVERY_RULE_ARN)' });
+      new CfnOutput(this, stackOutputs.crmDeliveryRuleArn, { value: events.deliveryRule.ruleArn, description: 'Rule delivering published events to the CRM (never replays)' });
+    }
+    if (replays) {
+      new CfnOutput(this, stackOutputs.crmReplayRuleArn, { value: replays.rule.ruleArn, description: 'Rule taking replays to the CRM, without erased leads (replay-events: LEAD_EVENTS_REPLAY_RULE_ARN)' });
     }
     new CfnOutput(this, stackOutputs.alarmTopicArn, { value: monitoring.topic.topicArn, description: 'SNS topic of the alarms' });
     new CfnOutput(this, stackOutputs.dashboardName, { value: monitoring.dashboard.dashboardName, description: 'CloudWatch dashboard' });

@@ -38,7 +38,18 @@ export const leadErasedFilters = [
 ];
 
 /** Every event of the bus the archive keeps and the CRM receives. */
-const leadEventTypes = [leadCreatedEvent.detailType, leadErasedEvent.detailType];
+export const leadEventTypes = [leadCreatedEvent.detailType, leadErasedEvent.detailType];
+
+/**
+ * What the live CRM delivery takes: the events as they are published, never a replay of the archive.
+ * EventBridge adds `replay-name` to each replayed event; replays reach the CRM only through the replay
+ * path, which skips erased leads (lib/constructs/lead-replays.ts, CONTRACT.md section 14).
+ */
+export const liveLeadEvents = {
+  source: [leadCreatedEvent.source],
+  detailType: leadEventTypes,
+  'replay-name': [{ exists: false }],
+} as events.EventPattern;
 
 /**
  * What the CRM's endpoint receives: the event's id (to deduplicate redeliveries by, with the lead id),
@@ -76,7 +87,7 @@ export interface LeadEventsProps {
 }
 
 /** A queue that only ever receives what failed, with the acknowledgment cdk-nag needs for such a queue. */
-const deadLetterQueue = (scope: Construct, id: string, what: string) => {
+export const deadLetterQueue = (scope: Construct, id: string, what: string) => {
   const queue = new sqs.Queue(scope, id, {
     encryption: sqs.QueueEncryption.SQS_MANAGED,
     enforceSSL: true,
@@ -99,6 +110,8 @@ export class LeadEvents extends Construct {
   /** Events the CRM's endpoint did not take within 24 hours, when delivery is configured. */
   readonly deliveryDeadLetterQueue?: sqs.Queue;
   readonly deliveryRule?: events.Rule;
+  /** The CRM's endpoint, when delivery is configured: the replay path delivers to it too. */
+  readonly crmDestination?: events.ApiDestination;
 
   constructor(scope: Construct, id: string, props: LeadEventsProps) {
     super(scope, id);
@@ -189,6 +202,7 @@ export class LeadEvents extends Construct {
       const delivery = this.deliverTo(props.crm);
       this.deliveryDeadLetterQueue = delivery.deadLetterQueue;
       this.deliveryRule = delivery.rule;
+      this.crmDestination = delivery.destination;
     }
   }
 
@@ -208,9 +222,9 @@ export class LeadEvents extends Construct {
     });
     const queue = deadLetterQueue(this, 'DeliveryDeadLetterQueue', 'the CRM delivery rule');
     const rule = new events.Rule(this, 'CrmDelivery', {
-      description: 'Every Lead Created and Lead Erased event to the CRM endpoint',
+      description: 'Every Lead Created and Lead Erased event to the CRM endpoint as published (replays go through the replay path)',
       eventBus: this.bus,
-      eventPattern: { source: [leadCreatedEvent.source], detailType: leadEventTypes },
+      eventPattern: liveLeadEvents,
       targets: [
         new targets.ApiDestination(destination, {
           event: deliveredEvent(),
@@ -220,6 +234,6 @@ export class LeadEvents extends Construct {
         }),
       ],
     });
-    return { deadLetterQueue: queue, rule };
+    return { deadLetterQueue: queue, rule, destination };
   }
 }

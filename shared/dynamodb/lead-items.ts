@@ -34,3 +34,11 @@ export const leadRecordOf = (item: Record<string, unknown>): LeadRecord => {
     .sort();
   return Object.fromEntries([...own, ...rest].map((name) => [name, item[name]])) as unknown as LeadRecord;
 };
+
+/**
+ * The key of a lead's item: `LEADS#<account>#<project>` / `LEAD#<lead id>` (docs/data-model.md). Here,
+ * with no SDK import, so the replay filter (shared/dynamodb/stored-leads.ts) finds a lead by the ids its
+ * event carries with the store's own key shape.
+ */
+export const leadPartitionKey = (accountId: string, projectId: string): string => `LEADS#${accountId}#${projectId}`;
+export const leadItemKey = (accountId: string, projectId: string, leadId: string) => ({ pk: leadPartitionKey(accountId, projectId), sk: `LEAD#${leadId}` });

@@ -12,7 +12,7 @@ import { leadLookupPuts } from './people.ts';
 import type { IdempotencyClaim, IdempotentReplay, LeadStore, MarkerTaken, OriginalLeadOutcome, RepeatLeadOutcome, WriteGuard } from '../domain/ports.ts';
 import { checkGoogleFormGuard, googleFormGuardCheck } from './google-forms.ts';
 import { contendedWrite, DEFAULT_RETRY, type TransactionRetryPolicy } from './contended-write.ts';
-import { LEAD_ITEM_TYPE, leadRecordOf } from './lead-items.ts';
+import { LEAD_ITEM_TYPE, leadPartitionKey, leadRecordOf } from './lead-items.ts';
 import { rejectionKeyOf } from './rejections.ts';
 import { QuarantineReleaseRefusedError } from '../domain/errors.ts';
 import { epochSeconds, orUnavailable, putAll, queryAll, sha256, TableStore, type CancellationReason } from './requests.ts';
@@ -24,7 +24,7 @@ export { DEFAULT_RETRY, type TransactionRetryPolicy } from './contended-write.ts
 /** How long an idempotency key holds unless its claim says otherwise. */
 const IDEMPOTENCY_SECONDS = 24 * 60 * 60;
 
-const projectPk = (accountId: string, projectId: string) => `LEADS#${accountId}#${projectId}`;
+const projectPk = leadPartitionKey;
 export const idempotencyPk = (accountId: string, key: string) => `IDEMPOTENCY#${accountId}#${sha256(key)}`;
 
 /** The request path's lead writes: what the Lambda bundles carry. */

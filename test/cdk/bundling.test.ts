@@ -12,7 +12,7 @@ import { ADMIN_BASE_PATH, callWebhookRoute, googleAdsRoute, leadRoutes, metaWebh
 import { functionNames, REGION, stackModel } from '../iam/policy-check.ts';
 import type { FunctionName } from '../support/aws-calls.ts';
 import { runtimeClient, startFunction } from '../support/lambda-runtime.ts';
-import { resources, synthesize, type Synthesized } from './synth.ts';
+import { crmDeliveryContext, resources, synthesize, type Synthesized } from './synth.ts';
 
 const outdir = mkdtempSync(path.join(tmpdir(), 'lead-intake-cdk-'));
 afterAll(() => rmSync(outdir, { recursive: true, force: true }));
@@ -23,7 +23,7 @@ beforeAll(() => {
   const docker = process.env.CDK_DOCKER;
   process.env.CDK_DOCKER = 'false'; // any attempt to bundle in Docker fails this file
   try {
-    synthesized = synthesize({ bundle: true, outdir });
+    synthesized = synthesize({ bundle: true, outdir, context: crmDeliveryContext });
     synthesized.app.synth();
   } finally {
     if (docker === undefined) delete process.env.CDK_DOCKER;
@@ -36,10 +36,10 @@ const assetOf = (fn: { Properties?: Record<string, any> }) => path.join(outdir, 
 describe('Bundling the functions', () => {
   test('builds each handler with the local esbuild into a non-empty ESM index.mjs with its source map', () => {
     const functions = Object.values(resources(synthesized.template, 'AWS::Lambda::Function'));
-    // Four lead functions, Google Ads lead forms, calls, the admin function, the Lead Created enrichment function, the Meta webhook and worker.
-    expect(functions).toHaveLength(10);
+    // Four lead functions, Google Ads lead forms, calls, the admin function, the Lead Created enrichment function, the replay filter, the Meta webhook and worker.
+    expect(functions).toHaveLength(11);
     const hashes = new Map(functions.map((fn) => [String(fn.Properties!.Code.S3Key).replace(/\.zip$/, ''), String(fn.Properties!.Description)]));
-    expect(hashes.size).toBe(10);
+    expect(hashes.size).toBe(11);
     for (const [hash, description] of hashes) {
       const bundle = path.join(outdir, `asset.${hash}`, 'index.mjs');
       expect(statSync(bundle).size).toBeGreaterThan(1_000);
@@ -120,6 +120,11 @@ describe(`Each bundle in a Lambda runtime (${runtimeClient().kind}), with the te
     },
     'meta-worker': { event: { Records: [] }, answer: (payload) => expect(payload).toEqual({ batchItemFailures: [] }) },
     'lead-events': { event: [], answer: (payload) => expect(payload).toEqual([]) },
+    // A replayed Lead Created of a lead the table does not hold: the GetItem reaches DynamoDB, and the event is dropped.
+    'lead-replays': {
+      event: [{ messageId: 'm-1', body: JSON.stringify({ id: 'e-1', source: 'crm.lead-intake', 'detail-type': 'Lead Created', time: '2026-11-25T10:00:00Z', detail: { account_id: 'acc-none', lead: { id: 'L-none', projectID: 'PRJ-1' } } }) }],
+      answer: (payload) => expect(payload).toEqual([]),
+    },
   };
 
   test.each(functionNames)('%s loads through the runtime client and answers its invocation', async (name) => {
@@ -127,8 +132,9 @@ describe(`Each bundle in a Lambda runtime (${runtimeClient().kind}), with the te
     const fn = resources(synthesized.template, 'AWS::Lambda::Function')[model.functions[name].id]!;
     const environment = { ...model.functions[name].environment };
     // The one substitution: the physical table names, and where DynamoDB is.
-    if (environment[configTable.envVar]) Object.assign(environment, { [configTable.envVar]: tables.config, [leadsTable.envVar]: tables.leads });
-    if (environment[configTable.envVar]) environment[runtimeSettings.dynamodbEndpoint] = process.env.TEST_DYNAMODB_ENDPOINT!;
+    if (environment[configTable.envVar]) environment[configTable.envVar] = tables.config;
+    if (environment[leadsTable.envVar]) environment[leadsTable.envVar] = tables.leads;
+    if (environment[leadsTable.envVar]) environment[runtimeSettings.dynamodbEndpoint] = process.env.TEST_DYNAMODB_ENDPOINT!;
     const running = await startFunction({
       taskRoot: assetOf(fn),
       handler: fn.Properties!.Handler,

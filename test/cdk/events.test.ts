@@ -133,10 +133,11 @@ describe('Delivery to the CRM endpoint', () => {
   });
 
   test('sends each Lead Created event as {id, source, detail-type, time, detail}, retrying for 24 hours, then dead-letters it', () => {
-    const rules = Object.values(resources(delivering, 'AWS::Events::Rule')).map((r) => r.Properties!);
+    // The live delivery; replays go through the replay path (test/cdk/replays.test.ts).
+    const rules = Object.values(resources(delivering, 'AWS::Events::Rule')).map((r) => r.Properties!).filter((r) => r.Description.startsWith('Every Lead Created'));
     expect(rules).toHaveLength(1);
     const [rule] = rules;
-    expect(rule!.EventPattern).toEqual({ source: ['crm.lead-intake'], 'detail-type': ['Lead Created', 'Lead Erased'] });
+    expect(rule!.EventPattern).toEqual({ source: ['crm.lead-intake'], 'detail-type': ['Lead Created', 'Lead Erased'], 'replay-name': [{ exists: false }] });
     expect(rule!.EventBusName).toEqual({ Ref: logicalIdOf(delivering, 'AWS::Events::EventBus') });
     const [target] = rule!.Targets;
     expect(target.Arn).toEqual({ 'Fn::GetAtt': [logicalIdOf(delivering, 'AWS::Events::ApiDestination'), 'Arn'] });
@@ -151,7 +152,7 @@ describe('Delivery to the CRM endpoint', () => {
   });
 
   test('raises an alarm on any event given up, and lets EventBridge write to its dead-letter queue', () => {
-    const queueId = Object.values(resources(delivering, 'AWS::Events::Rule'))[0]!.Properties!.Targets[0].DeadLetterConfig.Arn['Fn::GetAtt'][0];
+    const queueId = Object.values(resources(delivering, 'AWS::Events::Rule')).find((r) => r.Properties!.Description.startsWith('Every Lead Created'))!.Properties!.Targets[0].DeadLetterConfig.Arn['Fn::GetAtt'][0];
     const alarms = Object.values(resources(delivering, 'AWS::CloudWatch::Alarm')).map((a) => a.Properties!);
     expect(alarms.filter((a) => a.MetricName === 'ApproximateNumberOfMessagesVisible' && a.Dimensions[0].Value['Fn::GetAtt'][0] === queueId)).toHaveLength(1);
     delivering.hasResourceProperties('AWS::SQS::QueuePolicy', {

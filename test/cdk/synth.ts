@@ -10,6 +10,13 @@ import { LeadIntakeStack, type LeadIntakeStackProps } from '../../lib/lead-intak
 
 const cdkJson = JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')) as { context: Record<string, unknown> };
 
+/**
+ * The settings of a stack that delivers to the CRM: its API destination, live delivery rule and the
+ * replay path (lib/constructs/lead-replays.ts) exist only then. The IAM check and the bundling test
+ * use it, so every role and function of a full deployment is checked.
+ */
+export const crmDeliveryContext = { crmWebhookUrl: 'https://crm.example/hooks/leads', crmWebhookAuthorizationSecret: 'lead-intake/crm-webhook' } as const;
+
 export interface Synthesized {
   readonly app: App;
   readonly stack: LeadIntakeStack;

@@ -6,7 +6,7 @@
  */
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import { iamRequestsOf } from '../support/aws-calls.ts';
-import { evaluate, lambdaOnlyCalls, requestOfRecorded, serviceCalls, stackModel, type IamRequest, type StackModel } from './policy-check.ts';
+import { ACCOUNT, evaluate, lambdaOnlyCalls, replayServiceCalls, requestOfRecorded, serviceCalls, stackModel, type IamRequest, type StackModel } from './policy-check.ts';
 
 let model: StackModel;
 // A synth: seconds on an idle machine, far more on a busy one.
@@ -34,8 +34,22 @@ describe('What AWS services do with the stack once deployed', () => {
     expect(await denied(serviceCalls(model).filter((call) => call.principal === model.pipeRole))).toEqual([]);
   });
 
+  test('EventBridge may queue replays for the replay rule only; the replay pipe may take them off the queue, invoke the filter, post to the CRM and log', async () => {
+    const replays = replayServiceCalls(model);
+    expect(replays.map((call) => call.action).sort()).toEqual(
+      ['events:InvokeApiDestination', 'lambda:InvokeFunction', 'logs:CreateLogStream', 'logs:PutLogEvents', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes', 'sqs:ReceiveMessage', 'sqs:SendMessage'],
+    );
+    expect(await denied(replays)).toEqual([]);
+    const queueing = replays.find((call) => call.principal === 'events.amazonaws.com')!;
+    const otherRule = `arn:aws:events:ap-south-1:${ACCOUNT}:rule/another-rule`;
+    expect((await evaluate(model, { ...queueing, context: { 'aws:SourceArn': otherRule } })).result).not.toBe('Allowed');
+  });
+
   test("Lambda's SQS poller may take the Meta worker's messages, and Lambda may write each function's log", async () => {
-    const lambdaCalls = serviceCalls(model).filter((call) => call.principal !== 'cloudwatch.amazonaws.com' && call.principal !== model.pipeRole);
+    const replays = new Set(replayServiceCalls(model).map((call) => `${call.principal} ${call.action} ${call.resource}`));
+    const lambdaCalls = serviceCalls(model).filter(
+      (call) => call.principal !== 'cloudwatch.amazonaws.com' && call.principal !== model.pipeRole && !replays.has(`${call.principal} ${call.action} ${call.resource}`),
+    );
     expect(lambdaCalls.length).toBeGreaterThan(9 * 2);
     expect(await denied(lambdaCalls)).toEqual([]);
   });
@@ -63,6 +77,26 @@ describe('Least privilege: what the roles must not be able to do', () => {
       expect([fn, await updating(fn, 'LEADS#acc-1#PRJ-1')]).toEqual([fn, 'Allowed']);
       expect([fn, await updating(fn, 'IDEMPOTENCY#acc-1#0a1b')]).toEqual([fn, 'Allowed']);
     }
+  });
+
+  test('the replay filter reads lead items only, and writes nothing: no idempotency record, person lookup item or rejection', async () => {
+    const reading = (action: string, partition: string) => refused({ principal: role('lead-replays'), action, resource: leadsArn(), context: { 'dynamodb:LeadingKeys': [partition] } });
+    expect(await reading('dynamodb:GetItem', 'LEADS#acc-1#PRJ-1')).toBe('Allowed');
+    for (const partition of ['IDEMPOTENCY#acc-1#0a1b', 'PERSON#acc-1#ab12#0', 'REJECTIONS#acc-1']) {
+      expect([partition, await reading('dynamodb:GetItem', partition)]).toEqual([partition, 'ImplicitlyDenied']);
+    }
+    for (const action of ['dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchGetItem']) {
+      expect([action, await reading(action, 'LEADS#acc-1#PRJ-1')]).toEqual([action, 'ImplicitlyDenied']);
+    }
+    const config = model.getAtt('ConfigTable', 'Arn');
+    expect(await refused({ principal: role('lead-replays'), action: 'dynamodb:GetItem', resource: config, context: { 'dynamodb:LeadingKeys': ['LEADS#acc-1#PRJ-1'] } })).toBe('ImplicitlyDenied');
+  });
+
+  test("the replay pipe cannot put events on the bus (a replay never re-enters it), and the stream pipes cannot call the CRM", async () => {
+    const bus = model.getAtt(model.idOf('AWS::Events::EventBus'), 'Arn');
+    expect(await refused({ principal: model.replayPipeRole, action: 'events:PutEvents', resource: bus })).toBe('ImplicitlyDenied');
+    const destination = replayServiceCalls(model).find((call) => call.action === 'events:InvokeApiDestination')!.resource;
+    expect(await refused({ principal: model.pipeRole, action: 'events:InvokeApiDestination', resource: destination })).toBe('ImplicitlyDenied');
   });
 
   test('the Google Ads webhook cannot BatchWriteItem on Leads', async () => {

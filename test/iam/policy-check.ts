@@ -7,12 +7,15 @@
  *   made in Lambda, where the tests use local stand-ins (`lambdaOnlyCalls`).
  * - AWS's calls with the stack's roles and resource policies (`serviceCalls`): CloudWatch alarms to the
  *   SNS topic and its KMS key, EventBridge Pipes' source, enrichment, target and dead-letter queue,
- *   Lambda's SQS poller, Lambda writing each function's logs.
+ *   EventBridge queueing replays and the replay pipe's poller, filter and CRM target, Lambda's SQS
+ *   poller, Lambda writing each function's logs.
+ * The stack is the one that delivers to the CRM (test/cdk/synth.ts crmDeliveryContext): its replay
+ * path exists only then.
  * A denied call is a deploy that would not work. A granted action no call used is more than the
  * service needs: it fails unless `unexercisedGrants` names it with a reason.
  */
 import { runSimulation } from '@cloud-copilot/iam-simulate';
-import { synthesize } from '../cdk/synth.ts';
+import { crmDeliveryContext, synthesize } from '../cdk/synth.ts';
 import type { FunctionName, RecordedCall } from '../support/aws-calls.ts';
 import { leadRoutes, type EndpointName } from '../../shared/routes.ts';
 
@@ -77,6 +80,10 @@ export const resolverOf = (template: Template) => {
         return `arn:aws:sqs:${at}:${id}`;
       case 'AWS::Events::EventBus.Arn':
         return `arn:aws:events:${at}:event-bus/${id}`;
+      case 'AWS::Events::Rule.Arn':
+        return `arn:aws:events:${at}:rule/${id}`;
+      case 'AWS::Events::ApiDestination.Arn':
+        return `arn:aws:events:${at}:api-destination/${id}/0123abcd-0000-0000-0000-000000000000`;
       case 'AWS::IAM::Role.Arn':
         return `arn:aws:iam::${ACCOUNT}:role/${id}`;
       default:
@@ -105,11 +112,12 @@ const functionDescriptions: Record<FunctionName, RegExp> = {
   'meta-webhook': /Meta leadgen webhook/,
   'meta-worker': /Meta leadgen worker/,
   'lead-events': /Lead Created events/,
+  'lead-replays': /replayed lead events to the CRM/,
 };
 export const functionNames = Object.keys(functionDescriptions) as FunctionName[];
 
 /** The synthesized stack, resolved: each role's policies, each function's role, log group and environment, the resource policies. */
-export const stackModel = (template: Template = synthesize().template.toJSON() as Template) => {
+export const stackModel = (template: Template = synthesize({ context: crmDeliveryContext }).template.toJSON() as Template) => {
   const { resolve, getAtt, ref } = resolverOf(template);
   const entries = Object.entries(template.Resources);
   const ofType = (t: string) => entries.filter(([, r]) => r.Type === t);
@@ -152,8 +160,12 @@ export const stackModel = (template: Template = synthesize().template.toJSON() a
     if (policies.length === 0) return undefined;
     return { Version: '2012-10-17', Statement: policies.flatMap(([, p]) => resolve(p.Properties.PolicyDocument).Statement) };
   };
-  const pipeRole = (ofType('AWS::Pipes::Pipe')[0]![1].Properties.RoleArn['Fn::GetAtt'][0]) as string;
-  return { template, resolve, getAtt, ref, rolePolicies, functions, idOf, resourcePolicyOf, pipeRole };
+  const roleOfPipe = (description: RegExp) => template.Resources[idOf('AWS::Pipes::Pipe', description)]!.Properties.RoleArn['Fn::GetAtt'][0] as string;
+  /** The role of the pipes that read the Leads stream. */
+  const pipeRole = roleOfPipe(/^Lead Created events/);
+  /** The role of the replay pipe (lib/constructs/lead-replays.ts), in a stack that delivers to the CRM. */
+  const replayPipeRole = roleOfPipe(/^Replayed lead events/);
+  return { template, resolve, getAtt, ref, rolePolicies, functions, idOf, resourcePolicyOf, pipeRole, replayPipeRole };
 };
 
 export type StackModel = ReturnType<typeof stackModel>;
@@ -274,7 +286,7 @@ export const serviceCalls = (model: StackModel): IamRequest[] => {
   const fromCloudWatch = { 'aws:SourceAccount': ACCOUNT, 'aws:SourceArn': `arn:aws:cloudwatch:${REGION}:${ACCOUNT}:alarm:any` };
   const pipe = model.pipeRole;
   const leadsStream = model.getAtt('LeadsTable', 'StreamArn');
-  const pipeDefinition = Object.values(model.template.Resources).find((r) => r.Type === 'AWS::Pipes::Pipe')!.Properties;
+  const pipeDefinition = model.template.Resources[model.idOf('AWS::Pipes::Pipe', /^Lead Created events/)]!.Properties;
   const pipeDeadLetterQueueId = pipeDefinition.SourceParameters.DynamoDBStreamParameters.DeadLetterConfig.Arn['Fn::GetAtt'][0];
   const pipeLogGroup = pipeDefinition.LogConfiguration.CloudwatchLogsLogDestination.LogGroupArn['Fn::GetAtt'][0];
   const queueId = Object.entries(model.template.Resources).find(([id, r]) => r.Type === 'AWS::SQS::Queue' && /LeadgenQueue/.test(id))![0];
@@ -333,6 +345,7 @@ export const serviceCalls = (model: StackModel): IamRequest[] => {
       resource: logStream(pipeLogGroup),
       why: "EventBridge Pipes: the pipes' error log",
     })),
+    ...replayServiceCalls(model),
     ...['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes'].map((action) => ({
       principal: model.functions['meta-worker'].role,
       action,
@@ -348,6 +361,54 @@ export const serviceCalls = (model: StackModel): IamRequest[] => {
         why: `Lambda: ${fn}'s log lines, to its own log group`,
       })),
     ),
+  ];
+};
+
+/**
+ * The replay path (lib/constructs/lead-replays.ts): EventBridge queues each replayed event for the
+ * replay rule; the replay pipe polls the queue, invokes the filter, posts what it returns to the CRM's
+ * API destination and logs its errors.
+ */
+export const replayServiceCalls = (model: StackModel): IamRequest[] => {
+  const pipe = model.replayPipeRole;
+  const definition = model.template.Resources[model.idOf('AWS::Pipes::Pipe', /^Replayed lead events/)]!.Properties;
+  const queueId = definition.Source['Fn::GetAtt'][0] as string;
+  const ruleId = model.idOf('AWS::Events::Rule', /^Replayed/);
+  const logGroup = definition.LogConfiguration.CloudwatchLogsLogDestination.LogGroupArn['Fn::GetAtt'][0] as string;
+  return [
+    {
+      principal: 'events.amazonaws.com',
+      action: 'sqs:SendMessage',
+      resource: model.getAtt(queueId, 'Arn'),
+      resourcePolicy: model.resourcePolicyOf(queueId),
+      context: { 'aws:SourceArn': model.getAtt(ruleId, 'Arn') },
+      why: 'EventBridge: the replay rule queues each replayed event',
+    },
+    ...['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes'].map((action) => ({
+      principal: pipe,
+      action,
+      resource: model.getAtt(queueId, 'Arn'),
+      resourcePolicy: model.resourcePolicyOf(queueId),
+      why: "EventBridge Pipes: the replay pipe's source, the replay queue",
+    })),
+    {
+      principal: pipe,
+      action: 'lambda:InvokeFunction',
+      resource: model.functions['lead-replays'].arn,
+      why: "EventBridge Pipes: the replay pipe's enrichment, the filter that drops erased leads",
+    },
+    {
+      principal: pipe,
+      action: 'events:InvokeApiDestination',
+      resource: model.getAtt(definition.Target['Fn::GetAtt'][0], 'Arn'),
+      why: "EventBridge Pipes: the replay pipe's target, the CRM's API destination",
+    },
+    ...['logs:CreateLogStream', 'logs:PutLogEvents'].map((action) => ({
+      principal: pipe,
+      action,
+      resource: `arn:aws:logs:${REGION}:${ACCOUNT}:log-group:${logGroup}:log-stream:replays`,
+      why: "EventBridge Pipes: the replay pipe's errors, to the pipes' error log",
+    })),
   ];
 };
 
@@ -388,4 +449,5 @@ export const unusedGrants = (grants: readonly Grant[], allowed: readonly Evaluat
 export const checkedRoles = (model: StackModel): Record<string, string> => ({
   ...Object.fromEntries(functionNames.map((fn) => [fn, model.functions[fn].role])),
   pipes: model.pipeRole,
+  'replay-pipe': model.replayPipeRole,
 });

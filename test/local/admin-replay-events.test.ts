@@ -1,5 +1,6 @@
 /**
- * `npm run admin -- replay-events`: replays the archived Lead Created events of a period. The
+ * `npm run admin -- replay-events`: replays the archived lead events of a period, to the replay rule
+ * alone (its path skips erased leads: CONTRACT.md section 14). The
  * EventBridge client is the real one, with the network step replaced by a recorder, so what is
  * checked is the StartReplay request the command makes.
  */
@@ -10,7 +11,7 @@ import { runAdmin } from '../../scripts/admin.ts';
 const stack = {
   LEAD_EVENTS_ARCHIVE_ARN: 'arn:aws:events:ap-south-1:111122223333:archive/lead-events',
   LEAD_EVENTS_BUS_ARN: 'arn:aws:events:ap-south-1:111122223333:event-bus/lead-intake',
-  LEAD_EVENTS_DELIVERY_RULE_ARN: 'arn:aws:events:ap-south-1:111122223333:rule/lead-intake/crm-delivery',
+  LEAD_EVENTS_REPLAY_RULE_ARN: 'arn:aws:events:ap-south-1:111122223333:rule/lead-intake/crm-replays',
 };
 
 const replay = async (argv: string[], env: NodeJS.ProcessEnv = stack) => {
@@ -30,30 +31,37 @@ const replay = async (argv: string[], env: NodeJS.ProcessEnv = stack) => {
 };
 
 describe('replay-events', () => {
-  it('starts a replay of the archive, for the period given, to the CRM delivery rule only', async () => {
+  it('starts a replay of the archive, for the period given, to the replay rule only (the one that skips erased leads)', async () => {
     const { code, stdout, stderr, requests } = await replay(['--since', '2026-11-20T10:00:00Z', '--until', '2026-11-20T17:30:00+05:30']);
     expect(code).toBe(0);
     expect(requests).toEqual([
       {
         ReplayName: expect.stringMatching(/^lead-events-20261120100000-[0-9a-f]{8}$/),
-        Description: 'Lead Created events from 2026-11-20T10:00:00.000Z to 2026-11-20T12:00:00.000Z',
+        Description: 'Lead events from 2026-11-20T10:00:00.000Z to 2026-11-20T12:00:00.000Z, without erased leads',
         EventSourceArn: stack.LEAD_EVENTS_ARCHIVE_ARN,
         EventStartTime: new Date('2026-11-20T10:00:00Z'),
         EventEndTime: new Date('2026-11-20T12:00:00Z'),
-        Destination: { Arn: stack.LEAD_EVENTS_BUS_ARN, FilterArns: [stack.LEAD_EVENTS_DELIVERY_RULE_ARN] },
+        Destination: { Arn: stack.LEAD_EVENTS_BUS_ARN, FilterArns: [stack.LEAD_EVENTS_REPLAY_RULE_ARN] },
       },
     ]);
     expect(stdout.trim()).toBe(requests[0]!.ReplayName);
-    expect(stderr).toContain('to the CRM delivery rule only');
+    expect(stderr).toContain('through the replay rule only, skipping the Lead Created events of leads erased since');
   });
 
-  it('replays until now when --until is not given, and to every rule when no delivery rule is named', async () => {
+  it('replays until now when --until is not given', async () => {
     const before = Date.now();
-    const { code, requests, stderr } = await replay(['--since', '2026-11-20'], { LEAD_EVENTS_ARCHIVE_ARN: stack.LEAD_EVENTS_ARCHIVE_ARN, LEAD_EVENTS_BUS_ARN: stack.LEAD_EVENTS_BUS_ARN });
+    const { code, requests } = await replay(['--since', '2026-11-20']);
     expect(code).toBe(0);
     expect(requests[0]!.EventEndTime!.getTime()).toBeGreaterThanOrEqual(before - 1000);
-    expect(requests[0]!.Destination).toEqual({ Arn: stack.LEAD_EVENTS_BUS_ARN });
-    expect(stderr).toContain('every rule of the bus');
+    expect(requests[0]!.Destination).toEqual({ Arn: stack.LEAD_EVENTS_BUS_ARN, FilterArns: [stack.LEAD_EVENTS_REPLAY_RULE_ARN] });
+  });
+
+  it('never replays to every rule of the bus: without the replay rule it exits 1 and starts nothing (another subscriber would get erased leads again)', async () => {
+    const { LEAD_EVENTS_REPLAY_RULE_ARN: _rule, ...withoutRule } = stack;
+    const { code, stderr, requests } = await replay(['--since', '2026-11-20'], { ...withoutRule, LEAD_EVENTS_DELIVERY_RULE_ARN: 'arn:aws:events:ap-south-1:111122223333:rule/lead-intake/crm-delivery' });
+    expect([code, requests]).toEqual([1, []]);
+    expect(stderr).toContain('LEAD_EVENTS_REPLAY_RULE_ARN');
+    expect(stderr).toContain('CrmReplayRuleArn');
   });
 
   it.each([
@@ -71,6 +79,7 @@ describe('replay-events', () => {
     const local = await replay(['--since', '2026-11-20'], { ...stack, DYNAMODB_ENDPOINT: 'http://127.0.0.1:8000' });
     expect([local.code, local.requests]).toEqual([1, []]);
     expect(local.stderr).toContain('deployed stack only');
+    expect(local.stderr).toContain('the local run keeps no archive');
     const unset = await replay(['--since', '2026-11-20'], {});
     expect([unset.code, unset.requests]).toEqual([1, []]);
     expect(unset.stderr).toContain('LEAD_EVENTS_ARCHIVE_ARN');
