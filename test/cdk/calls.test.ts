@@ -40,8 +40,17 @@ describe('calls to project numbers in the stack', () => {
       .flatMap((policy) => policy.Properties!.PolicyDocument.Statement);
     const dynamodbActions = statements.flatMap((statement: { Action: string | string[] }) => [statement.Action].flat()).filter((action: string) => action.startsWith('dynamodb:'));
     expect(new Set(dynamodbActions)).toEqual(
-      new Set([...leadFunctionTableAccess.keyLookups, ...leadFunctionTableAccess.config, ...leadFunctionTableAccess.leads, ...leadFunctionTableAccess.batchWrites]),
+      new Set([
+        ...leadFunctionTableAccess.keyLookups,
+        ...leadFunctionTableAccess.config,
+        ...leadFunctionTableAccess.leads,
+        ...leadFunctionTableAccess.batchWrites,
+        ...leadFunctionTableAccess.repeatSettling,
+      ]),
     );
+    // UpdateItem only where a repeat is settled after an erasure (its lead's and its key's items): never a rejection counter.
+    const updates = statements.filter((statement: { Action: string | string[] }) => [statement.Action].flat().includes('dynamodb:UpdateItem'));
+    expect(updates).toEqual([expect.objectContaining({ Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['LEADS#*', 'IDEMPOTENCY#*'] } } })]);
   });
 
   test('throttle the webhook routes on their own setting, 20 a second with bursts of 40 by default, or from context', () => {
