@@ -15,7 +15,8 @@ import { portalAEndpoint, portalBEndpoint, socialEndpoint, websiteEndpoint, type
 import { apiGatewayEvent, lambdaContext } from '../shared/http/api-gateway-event.ts';
 import type { LeadContext, LeadResponse } from '../shared/http/lambda.ts';
 import { leadHandler, type LeadRuntime } from '../shared/http/lead-handler.ts';
-import { leadRoutes, type EndpointName } from '../shared/routes.ts';
+import { type EndpointName } from '../shared/routes.ts';
+import { leadRoutes } from '../shared/sources/registry.ts';
 import { leadRuntime } from '../shared/runtime.ts';
 
 export const endpoints: Record<EndpointName, LeadEndpoint> = {

@@ -1,27 +1,29 @@
 /**
- * The lead intake service in one stack: tables, four lead functions, the HTTP API, Google Ads lead forms, calls to project numbers,
- * the Lead Created event pipeline, monitoring, and Meta Lead Ads (webhook, queue, worker). Environment-agnostic; every operator setting is a prop or a context value
+ * The lead intake service in one stack: tables, a function and route per declared lead source
+ * (shared/sources/registry.ts: the four lead endpoints, Google Ads lead forms; Meta Lead Ads' webhook,
+ * queue and worker as its own construct), the HTTP API, the Lead Created event pipeline, monitoring. Environment-agnostic; every operator setting is a prop or a context value
  * (lib/settings.ts).
  */
 import { fileURLToPath } from 'node:url';
 import * as path from 'node:path';
 import { CfnOutput, Stack, Tags, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
-import { ADMIN_BASE_PATH, adminEntry, adminRoutes, leadRoutes, runtimeSettings, type EndpointName } from '../shared/routes.ts';
-import { CallLeadWebhook } from './constructs/call-lead-webhook.ts';
-import { GoogleAdsLeadForms } from './constructs/google-ads-lead-forms.ts';
+import { ADMIN_BASE_PATH, adminEntry, adminRoutes } from '../shared/routes.ts';
+import { metaSource } from '../shared/meta/source.ts';
+import { leadSources } from '../shared/sources/registry.ts';
 import { LeadApi } from './constructs/lead-api.ts';
 import { LeadEvents } from './constructs/lead-events.ts';
 import { LeadFunction } from './constructs/lead-function.ts';
+import { LeadSourceFunction } from './constructs/lead-source-function.ts';
 import { LeadReplays } from './constructs/lead-replays.ts';
 import { LeadTables } from './constructs/lead-tables.ts';
 import { MetaLeadAds } from './constructs/meta-lead-ads.ts';
 import { grantChallengeSecrets } from './constructs/challenge-secrets.ts';
 import { Monitoring } from './constructs/monitoring.ts';
-import { resolveSettings, type LeadIntakeSettings } from './settings.ts';
+import { resolveSettings, routeThrottleOf, type LeadIntakeSettings } from './settings.ts';
 import { leadsTable } from '../shared/dynamodb/tables.ts';
 
-/** Repository root: the `entry` paths of shared/routes.ts are relative to it. */
+/** Repository root: the `entry` paths of the source descriptors (shared/sources/registry.ts) are relative to it. */
 export const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 export interface LeadIntakeStackProps extends StackProps, Partial<LeadIntakeSettings> {}
@@ -57,26 +59,6 @@ export class LeadIntakeStack extends Stack {
 
     const tables = new LeadTables(this, 'Tables');
 
-    const functions = {} as Record<EndpointName, LeadFunction>;
-    for (const route of leadRoutes) {
-      const fn = new LeadFunction(this, `${route.endpoint}Lead`, {
-        entry: path.join(projectRoot, route.entry),
-        projectRoot,
-        description: `Lead intake ${settings.stage}: POST ${route.path}`,
-        memorySize: settings.memorySize,
-        logRetentionDays: settings.logRetentionDays,
-        environment: {
-          ...tables.environment,
-          [runtimeSettings.configCacheTtlSeconds]: String(settings.configCacheTtlSeconds),
-          [runtimeSettings.rejectionRecordsPerMinute]: String(settings.rejectionRecordsPerMinute),
-          ...(route.browserFacing ? { [runtimeSettings.corsAllowedOrigins]: settings.corsAllowedOrigins.join(',') } : {}),
-        },
-      });
-      tables.grantLeadIntake(fn.function, { keyLookups: true, batchWrites: true, rejectionCounter: route.browserFacing });
-      functions[route.endpoint] = fn;
-    }
-    const lambdas = Object.fromEntries(Object.entries(functions).map(([name, fn]) => [name, fn.function])) as Record<EndpointName, LeadFunction['function']>;
-
     // One function for the admin API: configuration in the Config table; on the Leads table, the
     // rejection log's pages, the release of a quarantined submission into a lead, and a person's
     // access and erasure.
@@ -92,38 +74,31 @@ export class LeadIntakeStack extends Stack {
 
     const api = new LeadApi(this, 'Api', {
       apiName: `lead-intake-${settings.stage}`,
-      routes: leadRoutes,
-      functions: lambdas,
       adminRoutes,
       adminFunction: admin.function,
-      throttle: {
-        serverToServer: { rateLimit: settings.throttlingRateLimit, burstLimit: settings.throttlingBurstLimit },
-        website: { rateLimit: settings.websiteThrottlingRateLimit, burstLimit: settings.websiteThrottlingBurstLimit },
-      },
+      defaultThrottle: { rateLimit: settings.throttlingRateLimit, burstLimit: settings.throttlingBurstLimit },
       logRetentionDays: settings.logRetentionDays,
     });
 
-    const google = new GoogleAdsLeadForms(this, 'GoogleAdsLeadForms', {
-      stage: settings.stage,
-      projectRoot,
-      api,
-      tables,
-      throttle: { rateLimit: settings.googleAdsThrottlingRateLimit, burstLimit: settings.googleAdsThrottlingBurstLimit },
-      memorySize: settings.memorySize,
-      logRetentionDays: settings.logRetentionDays,
-      configCacheTtlSeconds: settings.configCacheTtlSeconds,
-    });
-
-    const calls = new CallLeadWebhook(this, 'CallLeadWebhook', {
-      stage: settings.stage,
-      projectRoot,
-      api,
-      tables,
-      throttle: { rateLimit: settings.callsThrottlingRateLimit, burstLimit: settings.callsThrottlingBurstLimit },
-      memorySize: settings.memorySize,
-      logRetentionDays: settings.logRetentionDays,
-      configCacheTtlSeconds: settings.configCacheTtlSeconds,
-    });
+    // Every source whose function makes the lead in the request; the asynchronous ones (Meta) are their own constructs below.
+    const sourceFunctions = leadSources
+      .filter((source) => !source.worker)
+      .map(
+        (source) =>
+          new LeadSourceFunction(this, {
+            source,
+            stage: settings.stage,
+            projectRoot,
+            api,
+            tables,
+            ...(source.throttle && { throttle: routeThrottleOf(settings, source.throttle) }),
+            memorySize: settings.memorySize,
+            logRetentionDays: settings.logRetentionDays,
+            configCacheTtlSeconds: settings.configCacheTtlSeconds,
+            rejectionRecordsPerMinute: settings.rejectionRecordsPerMinute,
+            corsAllowedOrigins: settings.corsAllowedOrigins,
+          }),
+      );
 
     // The Lead Created pipe's enrichment step: no table access, no environment; it only reshapes records.
     const enrichment = new LeadFunction(this, 'LeadEventsEnrichment', {
@@ -167,7 +142,12 @@ export class LeadIntakeStack extends Stack {
     const monitoring = new Monitoring(this, 'Monitoring', {
       dashboardName: `lead-intake-${settings.stage}`,
       api: api.api,
-      functions: { ...lambdas, googleAds: google.webhook.function, calls: calls.webhook.function, admin: admin.function, leadEvents: enrichment.function, ...(replayFilter && { leadReplays: replayFilter.function }) },
+      functions: {
+        ...Object.fromEntries(sourceFunctions.map(({ source, function: fn }) => [source.stack.monitoringName, fn.function])),
+        admin: admin.function,
+        leadEvents: enrichment.function,
+        ...(replayFilter && { leadReplays: replayFilter.function }),
+      },
       tables: { Config: tables.config, Leads: tables.leads },
       pipes: events.pipes,
       deadLetterQueue: events.deadLetterQueue,
@@ -180,7 +160,9 @@ export class LeadIntakeStack extends Stack {
       replayFilter &&
       new LeadReplays(this, 'Replays', { bus: events.bus, destination: events.crmDestination, leadsTable: tables.leads, filter: replayFilter.function, logGroup: events.logGroup, monitoring });
 
-    const meta = new MetaLeadAds(this, 'MetaLeadAds', {
+    // The asynchronous source: its webhook queues, its worker makes the leads.
+    const meta = new MetaLeadAds(this, metaSource.stack.functionPath[0], {
+      source: metaSource,
       stage: settings.stage,
       projectRoot,
       httpApi: api.api,
@@ -194,7 +176,7 @@ export class LeadIntakeStack extends Stack {
 
     grantChallengeSecrets({
       key: meta.pageTokenKey,
-      openers: leadRoutes.filter((route) => route.browserFacing).map((route) => functions[route.endpoint].function),
+      openers: sourceFunctions.filter(({ source }) => source.browserFacing).map(({ function: fn }) => fn.function),
       sealers: [admin.function],
     });
 

@@ -231,3 +231,16 @@ function headerName(value: unknown): string {
   }
   return value;
 }
+
+/**
+ * A route's throttle from the settings a source's descriptor names (`googleAdsThrottlingRateLimit`,
+ * ...): each must be a numeric setting of the stack, or synthesis fails here, not at deploy.
+ */
+export const routeThrottleOf = (settings: LeadIntakeSettings, names: { readonly rateLimit: string; readonly burstLimit: string }): { rateLimit: number; burstLimit: number } => {
+  const value = (name: string): number => {
+    const setting = (settings as unknown as Record<string, unknown>)[name];
+    if (typeof setting !== 'number') throw new Error(`${name} is not a numeric setting of the stack (lib/settings.ts)`);
+    return setting;
+  };
+  return { rateLimit: value(names.rateLimit), burstLimit: value(names.burstLimit) };
+};

@@ -12,17 +12,31 @@
  * Exit codes: 0 done, 1 the command failed (unknown account or key, invalid seed, database error),
  * 2 bad arguments.
  */
+import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { InvalidKeyOptionError, KeyAdminError } from '../shared/domain/errors.ts';
 import type { DynamoDbRepository } from '../shared/dynamodb/repository.ts';
 import { CommandError, UsageError, type AdminIo, type Command, type CommandArgs } from './admin/command.ts';
 import { databaseFor, type AdminDatabase } from './admin/database.ts';
-import * as modules from './admin/modules.ts';
-import { describeError } from './local/environment.ts';
+import * as coreModules from './admin/modules.ts';
+import { leadSources } from '../shared/sources/registry.ts';
+import { describeError, projectRoot } from './local/environment.ts';
 import { SeedError } from './local/seed.ts';
 
 export type { AdminIo } from './admin/command.ts';
 export { leadEventSettings } from './admin/events.ts';
+
+/** The verbs of each declared source that has its own (its descriptor's `adminCli`). */
+const sourceModules: Record<string, Readonly<Record<string, Command>>> = Object.fromEntries(
+  await Promise.all(
+    leadSources
+      .filter((source) => source.adminCli !== undefined)
+      .map(async ({ adminCli }) => [adminCli!.name, ((await import(path.join(projectRoot, adminCli!.module))) as { default: Readonly<Record<string, Command>> }).default]),
+  ),
+);
+
+/** Every module, by name, alphabetically: the help's order. */
+const modules = Object.fromEntries(Object.entries({ ...coreModules, ...sourceModules }).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 
 /** Every verb of every module, by name; two modules naming the same verb is a programming error. */
 const commands: Readonly<Record<string, Command>> = (() => {

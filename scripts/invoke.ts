@@ -1,5 +1,5 @@
 /**
- * `npm run invoke -- <website|portala|portalb|social|meta|google-ads|calls> <event.json> [<event.json> ...]`: runs one real
+ * `npm run invoke -- <source> <event.json> [<event.json> ...]`: runs one declared source's real
  * handler in-process on API Gateway (HTTP API, payload 2.0) event files, in order, and prints each
  * response as the handler returned it. `meta` is the Meta webhook: its leadgen changes then go through
  * the worker in-process, as under `npm start` (scripts/local/meta.ts), before the next event.
@@ -18,23 +18,18 @@ import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { lambdaContext } from '../shared/http/api-gateway-event.ts';
 import type { LeadContext, LeadEvent, LeadResponse } from '../shared/http/lambda.ts';
-import type { EndpointName } from '../shared/routes.ts';
 import { createDocumentClient, createDynamoDbClient } from '../shared/dynamodb/client.ts';
 import { DynamoDbRepository } from '../shared/dynamodb/repository.ts';
 import { runtimeSettings } from '../shared/routes.ts';
+import { leadSources } from '../shared/sources/registry.ts';
 import { startDynamoDbLocal, type RunningDynamoDbLocal } from './dynamodb-local.ts';
-import { DEFAULT_SEED_FILE, describeError, endpointNames, ensureTables, functionTimeoutMs, loadCallWebhookHandler, loadGoogleAdsHandler, loadHandlers, localTableNames } from './local/environment.ts';
+import { DEFAULT_SEED_FILE, describeError, ensureTables, functionTimeoutMs, loadSourceHandlers, localFunctionName, localTableNames } from './local/environment.ts';
 import { applySeed, readSeedFile } from './local/seed.ts';
 import { applyLocalMetaDefaults, startLocalMeta, type LocalMeta } from './local/meta.ts';
 import { standInUnlessConfigured, type GraphStandIn } from './local/graph-stand-in.ts';
 
-/** The Meta webhook's name on the command line. */
-const META = 'meta';
-/** The Google Ads lead form webhook's name on the command line. */
-const GOOGLE_ADS = 'google-ads';
-/** The call webhook's name on the command line (its events name their provider in the path). */
-const CALLS = 'calls';
-const invokable = [...endpointNames, META, GOOGLE_ADS, CALLS];
+/** Each declared source by its name on the command line (`website`, ..., `meta`, `google-ads`). */
+const invokable = leadSources.map((source) => source.invokeName);
 
 export interface InvokeIo {
   readonly env: NodeJS.ProcessEnv;
@@ -49,7 +44,6 @@ const USAGE = `Usage: npm run invoke -- <${invokable.join('|')}> <event.json> [<
   FUNCTION_TIMEOUT_SECONDS (default 10), as in Lambda. Example events are in events/.
   meta runs the Meta webhook, then its leadgen changes through the worker (META_APP_SECRET, META_VERIFY_TOKEN
   and META_GRAPH_API_URL as for npm start). google-ads runs the Google Ads lead form webhook.
-  calls runs the call webhook (each event names its provider: events/call-exotel-passthru.json, events/call-knowlarity-hook.json).
 `;
 
 /** Reads an event file: an API Gateway HTTP API event (payload format 2.0). */
@@ -95,29 +89,25 @@ export const runInvoke = async (argv: readonly string[], io: InvokeIo): Promise<
       await ensureTables(client, tables);
       await applySeed(new DynamoDbRepository(createDocumentClient({ client }), tables), seed);
     }
+    const source = leadSources.find((candidate) => candidate.invokeName === endpoint)!;
     let meta: LocalMeta | undefined;
-    let handler;
-    if (endpoint === META) {
-      await loadHandlers(databaseEndpoint, tables, 'social');
-      const metaEnv = { ...process.env, ...io.env, [runtimeSettings.dynamodbEndpoint]: databaseEndpoint, CONFIG_TABLE_NAME: tables.config, LEADS_TABLE_NAME: tables.leads };
-      // As under npm start: no Graph API named, the local stand-in serves the leads.
-      applyLocalMetaDefaults(metaEnv);
-      graphStandIn = await standInUnlessConfigured(metaEnv);
-      meta = startLocalMeta(metaEnv);
-      handler = meta.webhook;
-    } else if (endpoint === GOOGLE_ADS) {
-      await loadHandlers(databaseEndpoint, tables, 'social');
-      handler = await loadGoogleAdsHandler();
-    } else if (endpoint === CALLS) {
-      await loadHandlers(databaseEndpoint, tables, 'social');
-      handler = await loadCallWebhookHandler();
-    } else {
-      handler = (await loadHandlers(databaseEndpoint, tables, endpoint as EndpointName))[endpoint as EndpointName]!;
-    }
+    // An asynchronous source (Meta's) runs its webhook, then its queue's changes through the worker,
+    // in-process; as under npm start, with no Graph API named, the local stand-in serves the leads.
+    const [served] = await loadSourceHandlers(databaseEndpoint, tables, {
+      only: source.name,
+      asynchronous: async () => {
+        const metaEnv = { ...process.env, ...io.env, [runtimeSettings.dynamodbEndpoint]: databaseEndpoint, CONFIG_TABLE_NAME: tables.config, LEADS_TABLE_NAME: tables.leads };
+        applyLocalMetaDefaults(metaEnv);
+        graphStandIn = await standInUnlessConfigured(metaEnv);
+        meta = startLocalMeta(metaEnv);
+        return meta.webhook;
+      },
+    });
+    const handler = served!.handler;
     for (const [i, event] of events.entries()) {
       if (files.length > 1) io.stdout(`# ${files[i]}\n`);
       // Each event gets the function's timeout (FUNCTION_TIMEOUT_SECONDS, else the stack's), as in Lambda.
-      const response: LeadResponse = await handler(event, lambdaContext(`lead-intake-${endpoint}`, timeoutMs) as LeadContext);
+      const response: LeadResponse = await handler(event, lambdaContext(localFunctionName(source), timeoutMs) as LeadContext);
       io.stdout(`${JSON.stringify(response, null, 2)}\n`);
       // The leads of a notification are made before the next event runs (and before the database stops).
       await meta?.queue.idle();

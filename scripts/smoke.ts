@@ -17,7 +17,8 @@ import { randomInt, randomUUID } from 'node:crypto';
 import { defaultProvider } from '@aws-sdk/credential-provider-node';
 import { SignatureV4 } from '@smithy/signature-v4';
 import { NodeSha256 } from '../shared/aws/node-sha256.ts';
-import { ADMIN_BASE_PATH, googleAdsRoute, leadRoutes, metaWebhookRoute, type EndpointName } from '../shared/routes.ts';
+import { ADMIN_BASE_PATH, type EndpointName } from '../shared/routes.ts';
+import { googleAdsRoute, leadRoutes, metaWebhookRoute } from '../shared/sources/registry.ts';
 
 const REQUEST_TIMEOUT_MS = 15_000;
 

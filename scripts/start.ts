@@ -1,7 +1,8 @@
 /**
  * `npm start`: the service on a laptop (CONTRACT.md section 6). Starts DynamoDB Local (unless
  * DYNAMODB_ENDPOINT names a running one), creates the missing tables from the stack's definitions,
- * applies the seed, and serves the four routes on http://127.0.0.1:$PORT through the real handlers.
+ * applies the seed, and serves every declared source's route (shared/sources/registry.ts) and the admin
+ * API on http://127.0.0.1:$PORT through the real handlers.
  * Ctrl-C or SIGTERM stops the HTTP server and DynamoDB Local.
  *
  *   PORT                  HTTP port (3000)
@@ -25,12 +26,11 @@ import * as path from 'node:path';
 import type { Server } from 'node:http';
 import { createDocumentClient, createDynamoDbClient } from '../shared/dynamodb/client.ts';
 import { DynamoDbRepository } from '../shared/dynamodb/repository.ts';
-import { ADMIN_BASE_PATH, callWebhookRoute, googleAdsRoute, leadRoutes, metaWebhookRoute, runtimeSettings } from '../shared/routes.ts';
-import { callProviders } from '../shared/calls/providers.ts';
-import { CALLS_KEY_ENDPOINT } from '../shared/domain/lead.ts';
+import { ADMIN_BASE_PATH, runtimeSettings } from '../shared/routes.ts';
+import { apiKeySources, leadSources } from '../shared/sources/registry.ts';
 import { JavaMissingError, startDynamoDbLocal, type RunningDynamoDbLocal } from './dynamodb-local.ts';
 import { adminCredentialsFrom, adminCredentialSettings, DEFAULT_ADMIN_CREDENTIALS, type AdminCredentials } from './local/admin-auth.ts';
-import { DEFAULT_SEED_FILE, describeDatabaseFailure, describeError, ensureTables, functionTimeoutMs, loadAdminHandler, loadCallWebhookHandler, loadGoogleAdsHandler, loadHandlers, localTableNames, type LeadHandlers } from './local/environment.ts';
+import { DEFAULT_SEED_FILE, describeDatabaseFailure, describeError, ensureTables, functionTimeoutMs, loadAdminHandler, loadSourceHandlers, localTableNames } from './local/environment.ts';
 import { createLocalServer } from './local/http-server.ts';
 import { startLeadStreamReader, webhookSender, type LeadStreamReader, type WebhookSender } from './local/lead-events.ts';
 import { applyLocalMetaDefaults, startLocalMeta } from './local/meta.ts';
@@ -146,24 +146,6 @@ const adminBanner = (baseUrl: string, credentials: AdminCredentials, region: str
   `  secret access key: ${credentials.secretAccessKey === DEFAULT_ADMIN_CREDENTIALS.secretAccessKey ? credentials.secretAccessKey : `from ${adminCredentialSettings.secretAccessKey}`}`,
 ];
 
-/**
- * The call webhook's line, and with a calls key and a number of one account in the seed, an Exotel
- * Passthru call to try (the key in the query string, as Exotel sends it).
- */
-const callsBanner = (baseUrl: string, seed: Seed): string[] => {
-  const path = callWebhookRoute.path.replace('{provider}', `{${callProviders.map((provider) => provider.name).join('|')}}`);
-  const lines = [
-    `Call webhook:        ${baseUrl}${path} (GET or POST, a key limited to calls in x-api-key or ?key=: ${seed.callNumbers?.length ?? 0} number(s) in the seed; npm run admin -- add-call-number)`,
-  ];
-  const key = seed.apiKeys.find((k) => k.active && k.options.endpoints?.length === 1 && k.options.endpoints[0] === CALLS_KEY_ENDPOINT);
-  const number = key && seed.callNumbers?.find((n) => n.accountId === key.accountId);
-  if (key && number) {
-    const query = new URLSearchParams({ key: key.key, CallSid: 'demo-call-1', CallFrom: '09876500004', CallTo: `0${number.number}`, CallType: 'completed', DialCallDuration: '42', Direction: 'incoming' });
-    lines.push(`  try a call:        curl -s ${shellQuote(`${baseUrl}${callWebhookRoute.path.replace('{provider}', 'exotel')}?${query}`)}`);
-  }
-  return lines;
-};
-
 const banner = (baseUrl: string, dynamodb: string, storage: string, seedFile: string, seed: Seed, admin: string[]): string => {
   const lines = [
     '',
@@ -186,23 +168,32 @@ const banner = (baseUrl: string, dynamodb: string, storage: string, seedFile: st
       social: { name: 'Kabir Shah', mobile_number: '9876500003', ...common, platform: [...account.socialSubSources][0] ?? 'fb' },
     };
     lines.push(`Demo API key:        ${key} (account ${account.id})`, '', 'Try it:');
-    for (const route of leadRoutes) {
+    for (const source of apiKeySources) {
       lines.push(
-        `curl -s -X POST ${baseUrl}${route.path} -H ${shellQuote(`x-api-key: ${key}`)} -H 'content-type: application/json' -d ${shellQuote(JSON.stringify(bodies[route.endpoint]))}`,
+        `curl -s -X POST ${baseUrl}${source.route.path} -H ${shellQuote(`x-api-key: ${key}`)} -H 'content-type: application/json' -d ${shellQuote(JSON.stringify(bodies[source.name]))}`,
       );
     }
     lines.push('', `Leads: DYNAMODB_ENDPOINT=${dynamodb} npm run -s admin -- leads --account ${account.id}`);
   }
+  // Every other source: its route and how it is reached (its descriptor's banner line, with what this
+  // run knows filled in: `{seed.<field>}` the seed's count of it, `{graph}` where Meta's leads are read).
+  const known: Record<string, string> = {
+    graph: graphStandIn ? `the local Graph API stand-in at ${graphStandIn.url}, as META_GRAPH_API_URL is unset` : process.env.META_GRAPH_API_URL || 'graph.facebook.com',
+  };
+  const filled = (note: string) =>
+    note.replace(/\{([\w.]+)\}/g, (placeholder, name: string) => {
+      if (!name.startsWith('seed.')) return known[name] ?? placeholder;
+      const entries = (seed as unknown as Record<string, unknown>)[name.slice('seed.'.length)];
+      return String(Array.isArray(entries) ? entries.length : 0);
+    });
+  for (const source of leadSources) {
+    if (source.banner) lines.push(`${`${source.banner.label}:`.padEnd(21)}${baseUrl}${source.route.path} (${filled(source.banner.note)})`);
+  }
   lines.push(
-    `Meta webhook:        ${baseUrl}${metaWebhookRoute.path} (GET verification, signed POST; ${seed.metaPages?.length ?? 0} page(s) in the seed; leads read from ${
-      graphStandIn ? `the local Graph API stand-in at ${graphStandIn.url}, as META_GRAPH_API_URL is unset` : process.env.META_GRAPH_API_URL || 'graph.facebook.com'
-    })`,
     `Landing page:        cd examples/landing-page && python3 -m http.server 8080 --bind 127.0.0.1, then open http://127.0.0.1:8080/${
       baseUrl === 'http://127.0.0.1:3000' ? '' : `?api_base=${baseUrl}`
     }`,
     `API documentation:   ${baseUrl}/docs`,
-    `Google Ads webhook:  ${baseUrl}${googleAdsRoute.path} (POST, each form with its own key: ${seed.googleForms?.length ?? 0} form(s) in the seed; npm run admin -- add-google-form)`,
-    ...callsBanner(baseUrl, seed),
   );
   lines.push(...admin, '', 'Ctrl-C stops the service and its database.', '');
   return lines.join('\n');
@@ -292,21 +283,23 @@ const main = async () => {
   // CloudWatch embedded-metric lines are for AWS; locally they would bury the request log. Opt in with
   // POWERTOOLS_METRICS_DISABLED=false.
   env.POWERTOOLS_METRICS_DISABLED ??= 'true';
-  const handlers = (await loadHandlers(endpoint, tables)) as LeadHandlers;
-  // No Graph API named: serve the local stand-in, so the demo page's signed notifications become leads.
-  applyLocalMetaDefaults(env);
-  graphStandIn = await standInUnlessConfigured(env);
-  const meta = startLocalMeta(env, (change) =>
-    process.stderr.write(`npm start: Meta leadgen ${change.leadgenId} of page ${change.pageId} gave up after its retries (see admin rejections)\n`),
-  );
+  // Every declared source's real handler; Meta's webhook with its queue and worker in this process,
+  // started once the functions' environment is set. No Graph API named: the local stand-in serves
+  // Meta's leads, so the demo page's signed notifications become leads.
+  const sources = await loadSourceHandlers(endpoint, tables, {
+    asynchronous: async () => {
+      applyLocalMetaDefaults(env);
+      graphStandIn = await standInUnlessConfigured(env);
+      return startLocalMeta(env, (change) =>
+        process.stderr.write(`npm start: Meta leadgen ${change.leadgenId} of page ${change.pageId} gave up after its retries (see admin rejections)\n`),
+      ).webhook;
+    },
+  });
   const adminCredentials = adminCredentialsFrom(env);
   const region = env.AWS_REGION || undefined;
   server = createLocalServer({
-    handlers,
+    handlers: Object.fromEntries(sources.map(({ source, handler }) => [source.name, handler])),
     functionTimeoutMs: requestTimeoutMs,
-    metaWebhook: meta.webhook,
-    googleAds: await loadGoogleAdsHandler(),
-    calls: await loadCallWebhookHandler(),
     admin: { handler: await loadAdminHandler(), credentials: adminCredentials, ...(region && { region }) },
     onHandlerError: (error) => process.stderr.write(`npm start: a handler failed: ${describeError(error)}\n`),
   });

@@ -6,17 +6,17 @@
 import { AccountAdmin } from './domain/account-admin.ts';
 import { AccountKeys } from './domain/account-keys.ts';
 import { newLeadId } from './domain/lead-id.ts';
-import type { AccountConfigStore, ApiKeyRegistry, GoogleFormRegistry, LeadStore, PersonDataStore, RejectionArchive } from './domain/ports.ts';
+import type { AccountConfigStore, ApiKeyRegistry, ConnectionRegistry, LeadStore, PersonDataStore, RejectionArchive } from './domain/ports.ts';
 import { DynamoDbLeadStore } from './dynamodb/leads.ts';
 import { DynamoDbRejectionArchive } from './dynamodb/rejection-archive.ts';
 import { tableNamesFromEnvironment } from './runtime.ts';
-import { AccountGoogleForms } from './domain/google-forms.ts';
+import { AccountGoogleForms, GOOGLE_FORM_CONNECTION } from './domain/google-forms.ts';
 import { AccountCallNumbers, type CallNumberRegistry } from './domain/call-numbers.ts';
 import { DynamoDbCallNumberStore } from './dynamodb/call-numbers.ts';
 import { PersonData } from './domain/person-data.ts';
 import { DynamoDbAccountStore } from './dynamodb/accounts.ts';
 import { DynamoDbApiKeyStore } from './dynamodb/api-keys.ts';
-import { DynamoDbGoogleFormStore } from './dynamodb/google-forms.ts';
+import { DynamoDbConnectionStore } from './dynamodb/connections.ts';
 import { createDocumentClient } from './dynamodb/client.ts';
 import { DynamoDbPersonData } from './dynamodb/people.ts';
 import { containerPersonKeyring } from './person-keyring.ts';
@@ -32,7 +32,7 @@ export interface AdminStores {
   readonly rejections: RejectionArchive;
   readonly leads: LeadStore;
   readonly people: PersonDataStore;
-  readonly googleForms: GoogleFormRegistry;
+  readonly googleForms: ConnectionRegistry;
   readonly callNumbers: CallNumberRegistry;
 }
 
@@ -58,7 +58,7 @@ export const adminRuntimeFromEnvironment = (env: NodeJS.ProcessEnv = process.env
     rejections: new DynamoDbRejectionArchive(db, leads, {}, keyring),
     leads: new DynamoDbLeadStore(db, leads, undefined, keyring),
     people: new DynamoDbPersonData(db, leads, keyring),
-    googleForms: new DynamoDbGoogleFormStore(db, config),
+    googleForms: new DynamoDbConnectionStore(db, config, GOOGLE_FORM_CONNECTION),
     callNumbers: new DynamoDbCallNumberStore(db, config),
   });
 };

@@ -1,25 +1,10 @@
 /**
- * The public routes: one source of truth for API Gateway (lib/) and the local HTTP server.
- * Paths, methods and status codes are fixed by the contract: lead senders code against them.
+ * The admin routes, the function timeout and the runtime settings: one source of truth for API Gateway
+ * (lib/) and the local HTTP server. The lead sources' own routes are their descriptors'
+ * (shared/sources/registry.ts). Paths, methods and status codes are fixed by the contract.
  */
 
 export type EndpointName = 'website' | 'portala' | 'portalb' | 'social';
-
-export interface LeadRoute {
-  readonly endpoint: EndpointName;
-  readonly path: string;
-  /** The handler module, relative to the repository root; it exports `handler`. */
-  readonly entry: string;
-  /** Browser forms post to the website endpoint: it answers CORS preflight (OPTIONS) itself. */
-  readonly browserFacing: boolean;
-}
-
-export const leadRoutes: readonly LeadRoute[] = [
-  { endpoint: 'website', path: '/api/website-lead-create', entry: 'functions/website/handler.ts', browserFacing: true },
-  { endpoint: 'portala', path: '/api/portala-lead-create', entry: 'functions/portala/handler.ts', browserFacing: false },
-  { endpoint: 'portalb', path: '/api/portalb-lead-create', entry: 'functions/portalb/handler.ts', browserFacing: false },
-  { endpoint: 'social', path: '/api/social-lead-create', entry: 'functions/social/handler.ts', browserFacing: false },
-];
 
 /**
  * Seconds a lead function may run: the stack's timeout (lib/constructs/lead-function.ts), and what
@@ -113,6 +98,15 @@ export const matchAdminPath = (path: string): { routes: AdminRoute[]; pathParame
   return pathParameters ? { routes, pathParameters } : undefined;
 };
 
+/**
+ * The path parameters of a path under a route template (`/api/call-lead-webhook/{provider}`), decoded,
+ * as API Gateway matches it (for the local server); undefined when the path is not the template's.
+ */
+export const pathParametersOf = (template: string, path: string): Record<string, string> | undefined => {
+  const match = templateOf(template).exec(path);
+  return match ? Object.fromEntries(Object.entries(match.groups ?? {}).map(([name, value]) => [name, safeDecode(value)])) : undefined;
+};
+
 const safeDecode = (value: string) => {
   try {
     return decodeURIComponent(value);
@@ -132,50 +126,3 @@ export const runtimeSettings = {
   /** Rejection records stored per browser key and minute (lib/settings.ts rejectionRecordsPerMinute); 60 when unset. */
   rejectionRecordsPerMinute: 'REJECTION_RECORDS_PER_MINUTE',
 } as const;
-
-/**
- * Meta Lead Ads (CONTRACT.md section 8): Meta's webhook calls GET (subscription check) and POST
- * (signed leadgen notifications) on one path; the worker behind its queue has no route.
- */
-export interface MetaWebhookRoute {
-  readonly path: string;
-  readonly methods: readonly ('GET' | 'POST')[];
-  readonly entry: string;
-}
-
-export const metaWebhookRoute: MetaWebhookRoute = {
-  path: '/api/meta-leadgen-webhook',
-  methods: ['GET', 'POST'],
-  entry: 'functions/meta-webhook/handler.ts',
-};
-
-/** Google Ads lead forms (CONTRACT.md section 10): Google posts each lead, with the form's key, to one path. */
-export interface GoogleAdsRoute {
-  readonly path: string;
-  readonly entry: string;
-}
-
-export const googleAdsRoute: GoogleAdsRoute = {
-  path: '/api/google-ads-lead-webhook',
-  entry: 'functions/google-ads/handler.ts',
-};
-
-/**
- * Calls to a project's number (CONTRACT.md section 13): each telephony provider calls its own path,
- * `{provider}` one of the provider table's names (shared/calls/providers.ts), with GET (Exotel's
- * Passthru) or POST.
- */
-export interface CallWebhookRoute {
-  readonly path: string;
-  readonly methods: readonly ('GET' | 'POST')[];
-  readonly entry: string;
-}
-
-export const callWebhookRoute: CallWebhookRoute = {
-  path: '/api/call-lead-webhook/{provider}',
-  methods: ['GET', 'POST'],
-  entry: 'functions/call-lead-webhook/handler.ts',
-};
-
-/** The worker's handler module (an SQS event source, not a route). */
-export const metaWorkerEntry = 'functions/meta-worker/handler.ts';

@@ -1,6 +1,6 @@
 /**
- * The HTTP API (API Gateway v2, payload format 2.0): one POST route per lead endpoint from shared/routes.ts,
- * plus an OPTIONS route on browser-facing endpoints (the website handler answers CORS preflight itself, the
+ * The HTTP API (API Gateway v2, payload format 2.0): each lead source adds its routes (lead-source-function.ts,
+ * from shared/sources/registry.ts), an OPTIONS route on browser-facing ones among them (the website handler answers CORS preflight itself, the
  * same code locally and deployed, so the API has no CORS configuration of its own: an HTTP API with one
  * ignores the function's CORS headers, and the function's per-key answer, which echoes only a browser key's
  * own origins, is the one that must reach the page). One `$default` stage, auto-deployed, with JSON access
@@ -8,7 +8,6 @@
  * public form cannot use up what the server-to-server routes are allowed. See docs/decisions/0001-http-api.md.
  * The admin routes (/admin/v1, CONTRACT.md section 9) share the API and its stage, with IAM authorization.
  */
-import { Validations } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpIamAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
@@ -16,21 +15,15 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import type { AdminRoute, EndpointName, LeadRoute } from '../../shared/routes.ts';
+import type { AdminRoute } from '../../shared/routes.ts';
 
 export interface LeadApiProps {
   readonly apiName: string;
-  readonly routes: readonly LeadRoute[];
-  readonly functions: Readonly<Record<EndpointName, lambda.IFunction>>;
   /** The admin API's routes and its one function, behind IAM authorization (SigV4). */
   readonly adminRoutes: readonly AdminRoute[];
   readonly adminFunction: lambda.IFunction;
-  readonly throttle: {
-    /** Each server-to-server route (the stage's default route throttle). */
-    readonly serverToServer: RouteThrottle;
-    /** Each browser-facing route (the website POST and its preflight). */
-    readonly website: RouteThrottle;
-  };
+  /** Each route without a throttle of its own (the stage's default route throttle): the server-to-server endpoints'. */
+  readonly defaultThrottle: RouteThrottle;
   readonly logRetentionDays: number;
 }
 
@@ -85,7 +78,7 @@ export class LeadApi extends Construct {
       httpApi: this.api,
       stageName: '$default',
       autoDeploy: true,
-      throttle: props.throttle.serverToServer,
+      throttle: props.defaultThrottle,
       accessLogSettings: {
         destination: new apigw.LogGroupLogDestination(this.accessLogGroup),
         format: AccessLogFormat.custom(JSON.stringify(accessLogFields)),
@@ -93,26 +86,6 @@ export class LeadApi extends Construct {
     });
     this.baseUrl = this.api.apiEndpoint;
 
-    for (const route of props.routes) {
-      const integration = new HttpLambdaIntegration(`${route.endpoint}Integration`, props.functions[route.endpoint]);
-      const methods = route.browserFacing ? [apigw.HttpMethod.POST, apigw.HttpMethod.OPTIONS] : [apigw.HttpMethod.POST];
-      const httpRoutes = this.api.addRoutes({ path: route.path, methods, integration });
-      if (route.browserFacing) {
-        httpRoutes.forEach((httpRoute, i) => this.throttleRoute(httpRoute, `${methods[i]} ${route.path}`, props.throttle.website));
-      }
-      httpRoutes.forEach((httpRoute, i) => {
-        Validations.of(httpRoute.node.defaultChild!).acknowledge({
-          id: 'AwsSolutions-APIG4',
-          reason:
-            methods[i] === apigw.HttpMethod.OPTIONS
-              ? 'CORS preflight: browsers send OPTIONS without credentials by design, so it cannot be authorised; ' +
-                'the website function answers it with the allowed origins and headers and stores nothing.'
-              : 'Lead senders authenticate with the x-api-key header, which the function checks against the hashed ' +
-                'keys in the Config table (its 401/404 answers are part of the public contract); an API Gateway ' +
-                'authorizer cannot express that, and cdk-nag cannot see it.',
-        });
-      });
-    }
     (this.stage.node.defaultChild as apigw.CfnStage).routeSettings = this.#routeSettings;
 
     // The admin API: only principals allowed execute-api:Invoke on a route get through (docs/deployment.md

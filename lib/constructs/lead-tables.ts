@@ -8,7 +8,8 @@ import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
-import { GOOGLE_FORM_PK_PREFIX } from '../../shared/dynamodb/google-forms.ts';
+import type { ConnectionKind } from '../../shared/domain/ports.ts';
+import { connectionShapes } from '../../shared/dynamodb/connection-items.ts';
 import { configTable, leadsTable, rejectionReasonIndex, type TableDefinition } from '../../shared/dynamodb/tables.ts';
 import { personKeySettings } from '../../shared/person-keyring.ts';
 
@@ -129,16 +130,17 @@ export class LeadTables extends Construct {
   }
 
   /**
-   * The Google Ads webhook's guard (shared/dynamodb/google-forms.ts): each lead or rejection record it
-   * writes carries a ConditionCheck of its form's item, so ConditionCheckItem on the Config table, and
-   * only on items whose partition key is a form's (IAM authorises a transaction's check on its own).
+   * A connection guard (shared/dynamodb/connections.ts), for a source whose deliveries name a connection
+   * (Google's forms): each lead or rejection record it writes carries a ConditionCheck of its
+   * connection's item, so ConditionCheckItem on the Config table, and only on items whose partition key
+   * is one of that kind's (IAM authorises a transaction's check on its own).
    */
-  grantGoogleFormGuard(grantee: iam.IGrantable): void {
+  grantConnectionGuard(grantee: iam.IGrantable, kind: ConnectionKind): void {
     iam.Grant.addToPrincipal({
       grantee,
       actions: ['dynamodb:ConditionCheckItem'],
       resourceArns: [this.config.tableArn],
-      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${GOOGLE_FORM_PK_PREFIX}*`] } },
+      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${connectionShapes[kind].partitionPrefix}*`] } },
     });
   }
 

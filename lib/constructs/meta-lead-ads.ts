@@ -25,12 +25,15 @@ import { APP_SECRET_PLACEHOLDER, metaSecretSettings } from '../../shared/meta/se
 import { META_WORKER_TIMEOUT_SECONDS } from '../../shared/meta/settings.ts';
 import { PAGE_TOKEN_KEY_ID } from '../../shared/meta/token-cipher.ts';
 import { pageTokenScope } from '../../shared/sealed-secrets.ts';
-import { metaWebhookRoute, metaWorkerEntry, runtimeSettings } from '../../shared/routes.ts';
+import { runtimeSettings } from '../../shared/routes.ts';
+import type { metaSource } from '../../shared/meta/source.ts';
 import { LeadFunction } from './lead-function.ts';
 import type { LeadTables } from './lead-tables.ts';
 import type { Monitoring } from './monitoring.ts';
 
 export interface MetaLeadAdsProps {
+  /** Its declaration in the registry (shared/meta/source.ts): the webhook's route and entry, the worker's entry. */
+  readonly source: typeof metaSource;
   readonly stage: string;
   readonly projectRoot: string;
   readonly httpApi: apigw.HttpApi;
@@ -106,9 +109,9 @@ export class MetaLeadAds extends Construct {
     });
 
     this.webhook = new LeadFunction(this, 'Webhook', {
-      entry: path.join(props.projectRoot, metaWebhookRoute.entry),
+      entry: path.join(props.projectRoot, props.source.entry),
       projectRoot: props.projectRoot,
-      description: `Lead intake ${props.stage}: GET/POST ${metaWebhookRoute.path} (Meta leadgen webhook)`,
+      description: `Lead intake ${props.stage}: GET/POST ${props.source.route.path} (Meta leadgen webhook)`,
       memorySize: props.memorySize,
       logRetentionDays: props.logRetentionDays,
       // Meta wants its answer within seconds; the SQS and Secrets Manager clients give up in a few, so the
@@ -125,7 +128,7 @@ export class MetaLeadAds extends Construct {
     this.grantSecretValue(this.webhook.function);
 
     this.worker = new LeadFunction(this, 'Worker', {
-      entry: path.join(props.projectRoot, metaWorkerEntry),
+      entry: path.join(props.projectRoot, props.source.worker.entry),
       projectRoot: props.projectRoot,
       description: `Lead intake ${props.stage}: Meta leadgen worker (reads leads from the Graph API)`,
       memorySize: props.memorySize,
@@ -171,8 +174,8 @@ export class MetaLeadAds extends Construct {
 
     const integration = new HttpLambdaIntegration('MetaWebhookIntegration', this.webhook.function);
     const routes = props.httpApi.addRoutes({
-      path: metaWebhookRoute.path,
-      methods: metaWebhookRoute.methods.map((method) => apigw.HttpMethod[method]),
+      path: props.source.route.path,
+      methods: props.source.route.methods.map((method) => apigw.HttpMethod[method]),
       integration,
     });
     for (const route of routes) {

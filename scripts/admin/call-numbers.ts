@@ -7,14 +7,14 @@
  */
 import { connectCallNumber, listCallNumbers, removeCallNumber, type CallNumberAdminDependencies, type CallNumberSummary } from '../../shared/domain/call-numbers.ts';
 import type { DynamoDbRepository } from '../../shared/dynamodb/repository.ts';
-import { callWebhookRoute } from '../../shared/routes.ts';
+import { callsSource } from '../../shared/calls/source.ts';
 import { HELP, printJsonOr, required, table, type CommandModule } from './command.ts';
 
 const numberAdmin = (repository: DynamoDbRepository): CallNumberAdminDependencies => ({ numbers: repository.callNumbers, accounts: repository.accounts });
 
 /** Where the number's calls are sent from: the provider's settings, with a key limited to calls. */
 const WEBHOOK_HINT =
-  `Point the provider at {base_url}${callWebhookRoute.path.replace('{provider}', 'exotel|knowlarity|generic')}?key=KEY ` +
+  `Point the provider at {base_url}${callsSource.route.path.replace('{provider}', 'exotel|knowlarity|generic')}?key=KEY ` +
   '(a key made with create-key --endpoints calls; the README says where each provider takes it).';
 
 const numberTable = (numbers: readonly CallNumberSummary[]): string => {

@@ -16,7 +16,7 @@ import {
   type GoogleFormSummary,
 } from '../../shared/domain/google-forms.ts';
 import type { DynamoDbRepository } from '../../shared/dynamodb/repository.ts';
-import { googleAdsRoute } from '../../shared/routes.ts';
+import { googleAdsRoute } from '../../shared/sources/registry.ts';
 import { HELP, printJsonOr, required, table, type AdminIo, type CommandModule } from './command.ts';
 
 const formAdmin = (repository: DynamoDbRepository): GoogleFormAdminDependencies => ({ forms: repository.googleForms, accounts: repository.accounts });

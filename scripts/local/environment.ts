@@ -10,9 +10,11 @@ import { NETWORK_MESSAGE, type ErrorShape } from '../../shared/dynamodb/failures
 import type { TableNames } from '../../shared/dynamodb/repository.ts';
 import { configTable, leadsTable } from '../../shared/dynamodb/tables.ts';
 import type { LeadContext, LeadEvent, LeadResponse } from '../../shared/http/lambda.ts';
-import { adminEntry, callWebhookRoute, FUNCTION_TIMEOUT_SECONDS, googleAdsRoute, leadRoutes, runtimeSettings, type EndpointName } from '../../shared/routes.ts';
+import { adminEntry, FUNCTION_TIMEOUT_SECONDS, runtimeSettings } from '../../shared/routes.ts';
+import type { LeadSourceDescriptor } from '../../shared/sources/descriptor.ts';
+import { leadSources } from '../../shared/sources/registry.ts';
 
-/** Repository root: route entries (shared/routes.ts) and the default seed are relative to it. */
+/** Repository root: the sources' entries (shared/sources/registry.ts) and the default seed are relative to it. */
 export const projectRoot = path.resolve(import.meta.dirname, '..', '..');
 
 export const DEFAULT_SEED_FILE = path.join(projectRoot, 'seed', 'demo.json');
@@ -34,26 +36,51 @@ export const ensureTables = async (client: DynamoDBClient, names: TableNames): P
 
 /** A lead function's handler as Lambda calls it (a Middy handler also takes an options argument). */
 export type LambdaHandler = (event: LeadEvent, context: LeadContext, ...more: never[]) => Promise<LeadResponse>;
-export type LeadHandlers = Readonly<Record<EndpointName, LambdaHandler>>;
+/** Handlers of declared sources by the source's name (`website`, `google_ads`, `meta`). */
+export type LeadHandlers = Readonly<Partial<Record<string, LambdaHandler>>>;
 
-export const endpointNames = leadRoutes.map((route) => route.endpoint);
+/** A declared source as the local tools serve it: its descriptor and its handler. */
+export interface ServedSource {
+  readonly source: LeadSourceDescriptor;
+  readonly handler: LambdaHandler;
+}
+
+/** The name its function has locally: `lead-intake-<its folder under functions/>`, as the deployed function is named in its logs. */
+export const localFunctionName = (source: Pick<LeadSourceDescriptor, 'entry'>): string => `lead-intake-${source.entry.split('/')[1]}`;
 
 /**
- * Imports the real handlers (functions/<endpoint>/handler.ts) after giving this process the
- * environment a deployed function has: table names and, for DynamoDB Local, its endpoint. Each
- * handler builds its runtime from the environment when it is first imported.
+ * Gives this process the environment a deployed function has: table names and, for DynamoDB Local,
+ * its endpoint. Each handler builds its runtime from it when it is first imported.
  */
-export const loadHandlers = async (dynamodbEndpoint: string, tables: TableNames, only?: EndpointName): Promise<Partial<Record<EndpointName, LambdaHandler>>> => {
+export const setFunctionEnvironment = (dynamodbEndpoint: string, tables: TableNames): void => {
   process.env[runtimeSettings.dynamodbEndpoint] = dynamodbEndpoint;
   process.env[configTable.envVar] = tables.config;
   process.env[leadsTable.envVar] = tables.leads;
-  const handlers: Partial<Record<EndpointName, LambdaHandler>> = {};
-  for (const route of leadRoutes) {
-    if (only && route.endpoint !== only) continue;
-    const module = (await import(path.join(projectRoot, route.entry))) as { handler: LambdaHandler };
-    handlers[route.endpoint] = module.handler;
+};
+
+export interface SourceLoading {
+  /** Only the source of this name (`website`, `google_ads`, `meta`); every source when absent. */
+  readonly only?: string;
+  /**
+   * The local stand-in of an asynchronous source (Meta's webhook, whose queue and worker run in this
+   * process: scripts/local/meta.ts); such a source is left out without one.
+   */
+  readonly asynchronous?: (source: LeadSourceDescriptor) => LambdaHandler | undefined | Promise<LambdaHandler | undefined>;
+}
+
+/**
+ * Imports the real handler of each declared source (its `entry`) after giving this process the
+ * environment a deployed function has (setFunctionEnvironment).
+ */
+export const loadSourceHandlers = async (dynamodbEndpoint: string, tables: TableNames, { only, asynchronous }: SourceLoading = {}): Promise<ServedSource[]> => {
+  setFunctionEnvironment(dynamodbEndpoint, tables);
+  const served: ServedSource[] = [];
+  for (const source of leadSources) {
+    if (only !== undefined && source.name !== only) continue;
+    const handler = source.worker ? await asynchronous?.(source) : ((await import(path.join(projectRoot, source.entry))) as { handler: LambdaHandler }).handler;
+    if (handler) served.push({ source, handler });
   }
-  return handlers;
+  return served;
 };
 
 const THROTTLING = new Set(['ThrottlingException', 'ProvisionedThroughputExceededException', 'RequestLimitExceeded']);
@@ -79,17 +106,9 @@ export const describeDatabaseFailure = (error: unknown, endpoint: string): strin
   return undefined;
 };
 
-/** The admin function's handler, loaded like the lead handlers (after `loadHandlers` set the environment). */
+/** The admin function's handler, loaded like the sources' (after setFunctionEnvironment). */
 export const loadAdminHandler = async (): Promise<LambdaHandler> =>
   ((await import(path.join(projectRoot, adminEntry))) as { handler: LambdaHandler }).handler;
-
-/** The Google Ads lead form webhook's handler, loaded like the lead handlers (after `loadHandlers` set the environment). */
-export const loadGoogleAdsHandler = async (): Promise<LambdaHandler> =>
-  ((await import(path.join(projectRoot, googleAdsRoute.entry))) as { handler: LambdaHandler }).handler;
-
-/** The call webhook's handler, loaded like the lead handlers (after `loadHandlers` set the environment). */
-export const loadCallWebhookHandler = async (): Promise<LambdaHandler> =>
-  ((await import(path.join(projectRoot, callWebhookRoute.entry))) as { handler: LambdaHandler }).handler;
 
 /** A one-line description of an error, for a terminal: no stack trace. */
 export const describeError = (error: unknown, databaseEndpoint?: string): string => {

@@ -1,6 +1,6 @@
 /**
- * The local HTTP front of the lead handlers: plays API Gateway's part. Routes come from the route table
- * the CDK stack uses; each request becomes the payload 2.0 event API Gateway sends (lower-cased headers,
+ * The local HTTP front of the lead handlers: plays API Gateway's part. Routes come from the source
+ * registry the CDK stack uses (shared/sources/registry.ts); each request becomes the payload 2.0 event API Gateway sends (lower-cased headers,
  * request id, source IP, a body that is not UTF-8 text base64-encoded), and the handler's answer is
  * written back as it is.
  */
@@ -8,9 +8,10 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { apiGatewayEvent, lambdaContext } from '../../shared/http/api-gateway-event.ts';
 import type { LeadContext } from '../../shared/http/lambda.ts';
-import { ADMIN_BASE_PATH, callWebhookRoute, FUNCTION_TIMEOUT_SECONDS, googleAdsRoute, leadRoutes, matchAdminPath, metaWebhookRoute, routeKeyOf, type LeadRoute } from '../../shared/routes.ts';
+import { ADMIN_BASE_PATH, FUNCTION_TIMEOUT_SECONDS, matchAdminPath, pathParametersOf, routeKeyOf } from '../../shared/routes.ts';
 import { isSignedByAdmin, type AdminCredentials } from './admin-auth.ts';
-import type { LambdaHandler, LeadHandlers } from './environment.ts';
+import { leadSources } from '../../shared/sources/registry.ts';
+import { localFunctionName, type LambdaHandler, type LeadHandlers } from './environment.ts';
 import { serveDocs } from './docs-routes.ts';
 
 /**
@@ -28,15 +29,10 @@ export interface LocalAdminApi {
 }
 
 export interface LocalServerOptions {
+  /** The handler of each declared source it serves, by the source's name (`website`, `google_ads`, `meta`): each on its route's path and methods. */
   readonly handlers: LeadHandlers;
   /** The function timeout each request gets, as in Lambda (default: the stack's). */
   readonly functionTimeoutMs?: number;
-  /** The Meta webhook's handler (GET and POST on its path), when the server serves it. */
-  readonly metaWebhook?: LambdaHandler;
-  /** The Google Ads lead form webhook's handler (POST on its path), when the server serves it. */
-  readonly googleAds?: LambdaHandler;
-  /** The call webhook's handler (GET and POST on its path, for each provider), when the server serves it. */
-  readonly calls?: LambdaHandler;
   readonly admin?: LocalAdminApi;
   /** Called when a handler throws (it should never: the envelope middleware answers every error). */
   readonly onHandlerError?: (error: unknown) => void;
@@ -90,8 +86,6 @@ const send = (response: ServerResponse, answer: { statusCode: number; headers: R
   response.writeHead(answer.statusCode, { ...answer.headers, 'content-length': Buffer.byteLength(payload) });
   response.end(payload);
 };
-
-const methodsOf = (route: LeadRoute) => (route.browserFacing ? ['POST', 'OPTIONS'] : ['POST']);
 
 /** What API Gateway answers when the function did not answer in time (no envelope, no request id). */
 export const PLATFORM_TIMEOUT_BODY = { message: 'Internal Server Error' };
@@ -148,29 +142,23 @@ const serveAdmin = async (admin: LocalAdminApi | undefined, method: string, path
   response.end(payload);
 };
 
-/** The `{provider}` segment of a call webhook path (`/api/call-lead-webhook/exotel`), decoded; undefined for any other path. */
-const callProviderIn = (pathname: string): string | undefined => {
-  const prefix = callWebhookRoute.path.slice(0, callWebhookRoute.path.indexOf('{provider}'));
-  const segment = pathname.startsWith(prefix) ? pathname.slice(prefix.length) : '';
-  if (segment === '' || segment.includes('/')) return undefined;
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
-};
-
 /** `127.0.0.1:PORT`, `localhost:PORT` or `[::1]:PORT`, the port being the one the request came in on. */
 export const isLoopbackHost = (host: string | undefined, port: number | undefined): boolean =>
   host !== undefined && port !== undefined && [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`].includes(host.toLowerCase());
 
-export const createLocalServer = ({ handlers, metaWebhook, googleAds, calls, admin, functionTimeoutMs = FUNCTION_TIMEOUT_SECONDS * 1000, onHandlerError }: LocalServerOptions): Server =>
+export const createLocalServer = ({ handlers, admin, functionTimeoutMs = FUNCTION_TIMEOUT_SECONDS * 1000, onHandlerError }: LocalServerOptions): Server =>
   createServer(async (request, response) => {
-    /** The function behind a path that API Gateway routes to a lead function: an endpoint's, or Google Ads lead forms'. */
-    const routeTarget = (pathname: string): { name: string; handler: LambdaHandler; methods: string[] } | undefined => {
-      const route = leadRoutes.find((r) => r.path === pathname);
-      if (route) return { name: `lead-intake-${route.endpoint}`, handler: handlers[route.endpoint], methods: methodsOf(route) };
-      if (googleAds && pathname === googleAdsRoute.path) return { name: 'lead-intake-google-ads', handler: googleAds, methods: ['POST'] };
+    /**
+     * The source whose route is the path: its function's name, its handler and its route's methods, and,
+     * for a route with path parameters (the call webhook's `{provider}`), its template and the parameters.
+     */
+    const routeTarget = (pathname: string) => {
+      for (const source of leadSources) {
+        const pathParameters = source.route.path === pathname ? {} : pathParametersOf(source.route.path, pathname);
+        const handler = pathParameters && handlers[source.name];
+        if (!handler) continue;
+        return { name: localFunctionName(source), handler, methods: source.route.methods as readonly string[], queryString: source.route.queryString === true, template: source.route.path, pathParameters };
+      }
       return undefined;
     };
     /** Runs a handler as Lambda would, with the function's timeout, and answers as API Gateway would past it. */
@@ -191,44 +179,6 @@ export const createLocalServer = ({ handlers, metaWebhook, googleAds, calls, adm
     try {
       const method = (request.method ?? 'GET').toUpperCase();
       const { pathname, search } = new URL(request.url ?? '/', 'http://localhost');
-      if (metaWebhook && pathname === metaWebhookRoute.path) {
-        if (!(metaWebhookRoute.methods as readonly string[]).includes(method)) {
-          request.resume();
-          return json(response, 405, { status: false, message: 'Method not allowed' }, { allow: metaWebhookRoute.methods.join(', ') });
-        }
-        const body = bodyOf(await readBody(request, MAX_READ_BYTES));
-        const event = apiGatewayEvent({
-          method,
-          path: pathname,
-          rawQueryString: search.slice(1),
-          headers: headersOf(request),
-          ...(body !== undefined && { body }),
-          sourceIp: (request.socket.remoteAddress ?? '127.0.0.1').replace(/^::ffff:/, ''),
-          requestId: randomUUID(),
-        });
-        return await answerInTime('lead-intake-meta-webhook', metaWebhook, event);
-      }
-      const provider = calls && callProviderIn(pathname);
-      if (calls && provider !== undefined) {
-        if (!(callWebhookRoute.methods as readonly string[]).includes(method)) {
-          request.resume();
-          return json(response, 405, { status: false, message: 'Method not allowed' }, { allow: callWebhookRoute.methods.join(', ') });
-        }
-        const body = bodyOf(await readBody(request, MAX_READ_BYTES));
-        // As API Gateway hands a route with a path parameter on: its template as route key, the parameter decoded.
-        const event = apiGatewayEvent({
-          method,
-          path: pathname,
-          routeKey: `${method} ${callWebhookRoute.path}`,
-          pathParameters: { provider },
-          rawQueryString: search.slice(1),
-          headers: headersOf(request),
-          ...(body !== undefined && { body }),
-          sourceIp: (request.socket.remoteAddress ?? '127.0.0.1').replace(/^::ffff:/, ''),
-          requestId: randomUUID(),
-        });
-        return await answerInTime('lead-intake-call-lead-webhook', calls, event);
-      }
       if (pathname === ADMIN_BASE_PATH || pathname.startsWith(`${ADMIN_BASE_PATH}/`)) return await serveAdmin(admin, method, pathname, request, response);
       const target = routeTarget(pathname);
       if (!target) {
@@ -244,6 +194,8 @@ export const createLocalServer = ({ handlers, metaWebhook, googleAds, calls, adm
       const event = apiGatewayEvent({
         method,
         path: pathname,
+        ...(target.template !== pathname && { routeKey: `${method} ${target.template}`, pathParameters: target.pathParameters }),
+        ...(target.queryString && { rawQueryString: search.slice(1) }),
         headers: headersOf(request),
         ...(body !== undefined && { body }),
         sourceIp: (request.socket.remoteAddress ?? '127.0.0.1').replace(/^::ffff:/, ''),

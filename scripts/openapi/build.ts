@@ -36,15 +36,16 @@ import {
 import { socialPlatforms } from '../../shared/domain/lead.ts';
 import { portalAEndpoint, portalBEndpoint, socialEndpoint, websiteEndpoint, type LeadEndpoint } from '../../shared/endpoints.ts';
 import { LEAD_CREATED, LEAD_WOULD_BE_CREATED } from '../../shared/http/envelope.ts';
-import { MAX_BODY_BYTES, submissionOf } from '../../shared/http/lead-handler.ts';
+import { MAX_BODY_BYTES } from '../../shared/http/lead-handler.ts';
+import { submissionOf } from '../../shared/domain/submissions.ts';
 import { HONEYPOT_FIELD } from '../../shared/http/middleware/honeypot.ts';
 import { leadRecord } from '../../shared/domain/create-lead.ts';
 import { numericTextFields } from '../../shared/schemas/lead-fields.ts';
-import { leadFieldValidator, type ValidatedFields } from '../../shared/schemas/validate.ts';
-import { leadRoutes, type EndpointName, type LeadRoute } from '../../shared/routes.ts';
-import { GOOGLE_ADS_TAG, googleAdsRoute, googleAdsWebhookOperations } from './google-ads.ts';
-import { CALLS_KEY_QUERY_SCHEME, CALLS_TAG, callWebhookOperations, callWebhookRoute } from './calls.ts';
-import { META_TAG, metaWebhookOperations, metaWebhookRoute } from './meta.ts';
+import { leadFieldValidator } from '../../shared/domain/field-validation.ts';
+import type { ValidatedFields } from '../../shared/schemas/validate.ts';
+import { type EndpointName } from '../../shared/routes.ts';
+import { leadRoutes, leadSources, type LeadRoute } from '../../shared/sources/registry.ts';
+import type { LeadSourceDescriptor } from '../../shared/sources/descriptor.ts';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
@@ -52,6 +53,19 @@ type JsonObject = { [key: string]: Json };
 import { adminPaths, adminSchemas, adminTag, sigv4Scheme } from './admin.ts';
 
 export const projectRoot = path.resolve(import.meta.dirname, '..', '..');
+
+/** A source's own OpenAPI module (its descriptor's `openapi`): its tag and its route's operations. */
+interface SourceDocumentation {
+  readonly openApiTag: JsonObject;
+  readonly openApiOperations: () => JsonObject;
+}
+
+/** Every declared source that documents itself, in the registry's order: the webhooks (Meta, Google Ads, ...). */
+const documentedSources: readonly { readonly source: LeadSourceDescriptor; readonly docs: SourceDocumentation }[] = await Promise.all(
+  leadSources
+    .filter((source) => source.openapi !== undefined)
+    .map(async (source) => ({ source, docs: (await import(path.join(projectRoot, source.openapi!))) as SourceDocumentation })),
+);
 /** Where `npm run openapi` writes the document; `npm start` serves it at /docs/openapi.json. */
 export const OPENAPI_FILE = path.join(projectRoot, 'docs', 'openapi.json');
 
@@ -618,9 +632,7 @@ export const buildOpenApiDocument = (): JsonObject => {
       ...(route.browserFacing && { options: preflightOperation(route) }),
     };
   }
-  paths[metaWebhookRoute.path] = metaWebhookOperations();
-  paths[googleAdsRoute.path] = googleAdsWebhookOperations();
-  paths[callWebhookRoute.path] = callWebhookOperations();
+  for (const { source, docs } of documentedSources) paths[source.route.path] = docs.openApiOperations();
   return {
     openapi: '3.1.0',
     // The service is the CRM's own: no open-source license, stated as such (SPDX has no id for it; LicenseRef- is SPDX's way).
@@ -635,13 +647,12 @@ export const buildOpenApiDocument = (): JsonObject => {
       { url: 'http://127.0.0.1:3000', description: 'Local (npm start)' },
     ],
     security: [{ apiKey: [] }],
-    tags: [{ name: 'Leads', description: 'The four lead-creation endpoints.' }, META_TAG, GOOGLE_ADS_TAG, CALLS_TAG, adminTag],
+    tags: [{ name: 'Leads', description: 'The four lead-creation endpoints.' }, ...documentedSources.map(({ docs }) => docs.openApiTag), adminTag],
     paths: { ...paths, ...adminPaths() },
     components: {
       securitySchemes: {
         sigv4: sigv4Scheme,
         apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'The CRM account’s API key. Missing: 401 `API Key missing`; unknown or inactive: 401 `Invalid API credentials`.' },
-        callsKeyInQuery: CALLS_KEY_QUERY_SCHEME,
       },
       parameters: {
         IdempotencyKey: {

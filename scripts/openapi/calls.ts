@@ -17,13 +17,11 @@ import {
   ServiceUnavailableError,
   UnsupportedContentTypeError,
 } from '../../shared/domain/errors.ts';
-import { callWebhookRoute } from '../../shared/routes.ts';
+import { callsSource } from '../../shared/calls/source.ts';
 import { acknowledgement, failure, requestId, type JsonObject } from './meta.ts';
 
-export { callWebhookRoute };
-
 export const CALLS_TAG: JsonObject = {
-  name: 'Calls to project numbers',
+  name: callsSource.title,
   description:
     'A call to a project’s number (answered or missed) becomes a lead: the telephony provider notifies the service of each call. Numbers are connected with `admin add-call-number` or `PUT /admin/v1/accounts/{accountId}/call-numbers/{number}`; the key is one made with `create-key --endpoints calls`. Each lead has `source: "call"`, `sub_source` the provider, `name` `Unknown caller` and the `call_*` fields; a call that cannot become a lead is in `admin rejections` (endpoint `call`, with `provider` and `call_id`).',
 };
@@ -106,3 +104,6 @@ export const callWebhookOperations = (): JsonObject => ({
     responses: responses(),
   },
 });
+
+// What the OpenAPI builder reads of a declared source's module (scripts/openapi/build.ts).
+export { CALLS_TAG as openApiTag, callWebhookOperations as openApiOperations };

@@ -5,7 +5,7 @@
 import { BodyNotAnObjectError, MalformedJsonBodyError, PayloadTooLargeError, ServiceUnavailableError, UnsupportedContentTypeError } from '../../shared/domain/errors.ts';
 import { InvalidGoogleKeyError } from '../../shared/domain/google-errors.ts';
 import { LEAD_RECEIVED } from '../../shared/google/webhook-handler.ts';
-import { googleAdsRoute } from '../../shared/routes.ts';
+import { googleAdsRoute } from '../../shared/sources/registry.ts';
 import { acknowledgement, failure, requestId, type JsonObject } from './meta.ts';
 
 export { googleAdsRoute };
@@ -89,3 +89,6 @@ export const googleAdsWebhookOperations = (): JsonObject => ({
     },
   },
 });
+
+/** What the OpenAPI builder reads of a source's module (its descriptor's `openapi`). */
+export { GOOGLE_ADS_TAG as openApiTag, googleAdsWebhookOperations as openApiOperations };

@@ -5,7 +5,7 @@
 import { MalformedJsonBodyError } from '../../shared/domain/errors.ts';
 import { InvalidSignatureError, WebhookVerificationFailedError } from '../../shared/domain/meta-errors.ts';
 import { NOTIFICATION_RECEIVED } from '../../shared/meta/webhook-handler.ts';
-import { metaWebhookRoute } from '../../shared/routes.ts';
+import { metaWebhookRoute } from '../../shared/sources/registry.ts';
 
 export { metaWebhookRoute };
 
@@ -156,3 +156,6 @@ export const metaWebhookOperations = (): JsonObject => ({
   },
 });
 
+
+/** What the OpenAPI builder reads of a source's module (its descriptor's `openapi`). */
+export { META_TAG as openApiTag, metaWebhookOperations as openApiOperations };

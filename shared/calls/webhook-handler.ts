@@ -23,8 +23,9 @@ import { CALL_ENDPOINT, receiveCall, type CallLeadDependencies } from './call-le
 import { callDeliveryOf, type CallDelivery } from './delivery.ts';
 import { callParametersOf, QUERY_KEY_PARAMETER } from './parameters.ts';
 import { callProviderNamed, type CallProvider } from './providers.ts';
+import { callsSource } from './source.ts';
 
-export const CALL_RECEIVED = 'Call received';
+export const CALL_RECEIVED = callsSource.acceptance.message;
 
 export interface CallWebhookRuntime extends CallLeadDependencies {
   readonly directory: AccountDirectory;
@@ -74,5 +75,5 @@ const callWebhookChain = (runtime: CallWebhookRuntime) =>
       } else {
         context.outcome = outcome.kind === 'rejected' ? outcome.reason : outcome.kind;
       }
-      return jsonResponse(200, { status: true, message: CALL_RECEIVED });
+      return jsonResponse(callsSource.acceptance.status, { status: true, message: CALL_RECEIVED });
     });

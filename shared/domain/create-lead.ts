@@ -8,40 +8,11 @@ import {
   ProjectNotFoundError,
   SubSourceNotFoundError,
 } from './errors.ts';
-import { socialPlatforms, type AccountConfig, type LeadRecord, type LeadSource } from './lead.ts';
-import type { GoogleFormGuard, IdempotencyClaim, IdempotentReplay, LeadStore, MarkerTaken, WriteGuard } from './ports.ts';
+import { socialPlatforms, type AccountConfig, type LeadRecord, type LeadSubmission, type QuarantinedSubmission, type SubSourceClaim } from './lead.ts';
+import type { IdempotencyClaim, IdempotentReplay, LeadStore, MarkerTaken, WriteGuard } from './ports.ts';
 
-/**
- * The sub source a lead names: a Website sub source name, or a social platform, each checked against
- * the account's configuration; or one its source sets itself (Google's `lead_form`), never checked.
- */
-export interface SubSourceClaim {
-  readonly kind: 'website' | 'social' | 'of_source';
-  readonly name: string;
-}
-
-/** A validated lead as the endpoint received it. */
-export interface LeadSubmission {
-  readonly source: LeadSource;
-  readonly subSource: SubSourceClaim | null;
-  readonly name: string;
-  readonly mobile_number: string;
-  readonly email?: string;
-  readonly alternate_number?: string;
-  readonly projectID: string;
-  readonly campaignID: string;
-  /** The endpoint's own optional fields that were given (notes, utm_*, platform, ...). */
-  readonly details: Readonly<Record<string, string | number>>;
-}
-
-/**
- * A submission as a quarantine record keeps it (CONTRACT.md section 11): its fields under the names the
- * request gave them, so the Website sub source is `sub_source` (a social lead's `platform` is among its
- * details, as sent), never the domain's claim.
- */
-export interface QuarantinedSubmission extends Omit<LeadSubmission, 'subSource'> {
-  readonly sub_source?: string;
-}
+// Declared with the lead's other words (lead.ts), where the ports can name them without a circle.
+export type { LeadSubmission, QuarantinedSubmission, SubSourceClaim };
 
 export const quarantinedSubmission = ({ subSource, ...fields }: LeadSubmission): QuarantinedSubmission => ({
   ...fields,
@@ -70,7 +41,7 @@ export interface CreateLeadOptions {
   readonly idempotency?: IdempotencyClaim;
   /** Run every check, including the duplicate check, and store nothing. */
   readonly dryRun?: boolean;
-  /** A Google Ads delivery's form, checked in the lead's own write (see GoogleFormGuard). */
+  /** A delivery's connection (a Google Ads form, see ConnectionGuard), or a quarantine's release, checked in the lead's own write. */
   readonly guard?: WriteGuard;
   /** A quarantine's release marker, written with the lead without a copy of it; taken: AlreadyReleasedError. */
   readonly releaseMarker?: IdempotencyClaim;

@@ -41,6 +41,23 @@ export class IdempotencyKeyReusedError extends refusal(422, 'idempotency_key_reu
 export class LeadErasedError extends refusal(409, 'lead_erased', 'Lead was erased') {}
 export class InvalidIdempotencyKeyError extends refusal(400, 'invalid_idempotency_key', 'Idempotency-Key must be 1 to 255 printable ASCII characters') {}
 
+/**
+ * A write guarded by a connection (ConnectionGuard, ports.ts) found it no longer the account's, or its
+ * key changed: rotated or removed since the container trusted it. Nothing was written; the source
+ * answers as for a wrong key (Google's webhook: 401 `Invalid google_key`).
+ */
+export class ConnectionChangedError extends Error {
+  readonly kind: string;
+  readonly connectionId: string;
+
+  constructor(kind: string, connectionId: string) {
+    super(`${kind} ${connectionId} was changed or removed since it was checked`);
+    this.name = 'ConnectionChangedError';
+    this.kind = kind;
+    this.connectionId = connectionId;
+  }
+}
+
 /** Most characters of an identifier a webhook sends and the service stores (CONTRACT.md section 14). */
 export const MAX_IDENTIFIER_LENGTH = 200;
 

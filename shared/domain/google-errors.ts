@@ -12,21 +12,6 @@ export class InvalidGoogleKeyError extends refusal(401, 'invalid_google_key', 'I
 /** Google's "send test data": the webhook works; nothing is stored as a lead. */
 export class GoogleTestLeadError extends refusal(422, 'google_test_lead', 'Google Ads test lead: the webhook works, nothing was stored as a lead') {}
 
-/**
- * A write guarded by a Google form's connection (GoogleFormGuard) found the form no longer connected
- * to that account with that key: rotated or removed since the container trusted it. Nothing was
- * written; the webhook answers 401 as for any wrong key.
- */
-export class GoogleFormChangedError extends Error {
-  readonly formId: string;
-
-  constructor(formId: string) {
-    super(`Google form ${formId} was rotated or removed since its key was checked`);
-    this.name = 'GoogleFormChangedError';
-    this.formId = formId;
-  }
-}
-
 // ---- The admin API's answers ------------------------------------------------------------------------
 export class UnknownGoogleFormError extends /* @__PURE__ */ refusal(404, 'google_form_not_found', 'Form not found') {}
 export class GoogleFormConflictError extends /* @__PURE__ */ refusal(409, 'google_form_of_another_account', 'Form is connected to another account') {}

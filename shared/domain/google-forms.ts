@@ -18,7 +18,10 @@ import {
   InvalidGoogleKeyError,
   UnknownGoogleFormError,
 } from './google-errors.ts';
-import type { AccountReader, GoogleFormConnection, GoogleFormReader, GoogleFormRegistry } from './ports.ts';
+import type { AccountReader, ConnectionReader, ConnectionRegistry, GoogleFormConnection } from './ports.ts';
+
+/** Google's forms are connections of the kind `google_form` (ports.ts), their id Google's form id: one store for every kind. */
+export const GOOGLE_FORM_CONNECTION = 'google_form';
 
 // ---- Keys and form ids --------------------------------------------------------------------------------
 
@@ -63,16 +66,16 @@ interface Cached {
  * match a cached form re-reads the form once (its key may have just been rotated), and a form not
  * found is read again on every delivery, so a form connected a moment ago works at once. A cached
  * form may be older than a rotation or removal: the delivery's write checks the form as cached
- * (GoogleFormGuard) and, refused, the webhook forgets it here and answers 401, so an old key stores
+ * (ConnectionGuard) and, refused, the webhook forgets it here and answers 401, so an old key stores
  * nothing from the moment it is rotated or removed (CONTRACT.md section 10).
  */
 export class GoogleFormDirectory {
-  readonly #reader: GoogleFormReader;
+  readonly #reader: ConnectionReader;
   readonly #ttlMs: number;
   readonly #now: () => number;
   readonly #cache = new Map<string, Cached>();
 
-  constructor(reader: GoogleFormReader, { ttlMs, now = Date.now }: { ttlMs: number; now?: () => number }) {
+  constructor(reader: ConnectionReader, { ttlMs, now = Date.now }: { ttlMs: number; now?: () => number }) {
     this.#reader = reader;
     this.#ttlMs = ttlMs;
     this.#now = now;
@@ -86,11 +89,12 @@ export class GoogleFormDirectory {
     if (formId === undefined || !isGoogleFormId(formId) || !key) throw new InvalidGoogleKeyError();
     const entry = this.#cache.get(formId);
     if (entry && entry.expiresAt > this.#now()) {
-      if (keyMatches(key, entry.form.keyHash)) return entry.form;
+      if (entry.form.keyHash !== undefined && keyMatches(key, entry.form.keyHash)) return entry.form;
     }
     const form = await this.#load(formId);
     const matches = keyMatches(key, form?.keyHash ?? NO_FORM_HASH);
-    if (!form || !matches) throw new InvalidGoogleKeyError();
+    // A form stored without a key hash is connected to no key: refused like an unknown form.
+    if (!form?.keyHash || !matches) throw new InvalidGoogleKeyError();
     return form;
   }
 
@@ -100,7 +104,7 @@ export class GoogleFormDirectory {
   }
 
   async #load(formId: string): Promise<GoogleFormConnection | undefined> {
-    const form = await this.#reader.findGoogleForm(formId);
+    const form = await this.#reader.findConnection(formId);
     this.#cache.delete(formId);
     if (!form) return undefined;
     if (this.#cache.size >= 1000) this.#cache.delete(this.#cache.keys().next().value!);
@@ -112,7 +116,7 @@ export class GoogleFormDirectory {
 // ---- The form lifecycle (admin CLI, seed, admin API) --------------------------------------------------
 
 export interface GoogleFormAdminDependencies {
-  readonly forms: GoogleFormRegistry;
+  readonly forms: ConnectionRegistry;
   readonly accounts: AccountReader;
   readonly now?: () => Date;
 }
@@ -149,8 +153,8 @@ export interface ConnectedGoogleForm {
 
 const clock = (deps: GoogleFormAdminDependencies) => (deps.now ?? (() => new Date()))();
 
-const issuedOf = (form: Pick<GoogleFormConnection, 'formId' | 'accountId' | 'projectId' | 'campaignId'>, key?: string): GoogleFormIssued => ({
-  form_id: form.formId,
+const issuedOf = (form: Pick<GoogleFormConnection, 'id' | 'accountId' | 'projectId' | 'campaignId'>, key?: string): GoogleFormIssued => ({
+  form_id: form.id,
   account_id: form.accountId,
   project_id: form.projectId,
   campaign_id: form.campaignId,
@@ -175,17 +179,25 @@ export const connectGoogleForm = async (deps: GoogleFormAdminDependencies, input
   await checkTarget(deps, target);
   // Two tries: a form connected by someone else between the read and the write is read again.
   for (let attempt = 0; attempt < 2; attempt++) {
-    const existing = await deps.forms.findGoogleForm(target.formId);
+    const existing = await deps.forms.findConnection(target.formId);
     if (existing && existing.accountId !== target.accountId) throw new GoogleFormOfAnotherAccountError(target.formId);
     if (existing) {
-      if (await deps.forms.reconnectGoogleForm(target.formId, target.accountId, target.projectId, target.campaignId)) {
-        return { created: false, form: issuedOf(target) };
+      if (await deps.forms.reconnect(target.formId, target.accountId, target.projectId, target.campaignId)) {
+        return { created: false, form: issuedOf({ ...target, id: target.formId }) };
       }
       continue;
     }
     const key = newGoogleFormKey();
-    const form: GoogleFormConnection = { ...target, keyHash: hashGoogleFormKey(key), connectedAt: clock(deps).toISOString() };
-    if (await deps.forms.insertGoogleForm(form)) return { created: true, form: issuedOf(form, key) };
+    const form: GoogleFormConnection = {
+      kind: GOOGLE_FORM_CONNECTION,
+      id: target.formId,
+      accountId: target.accountId,
+      projectId: target.projectId,
+      campaignId: target.campaignId,
+      keyHash: hashGoogleFormKey(key),
+      connectedAt: clock(deps).toISOString(),
+    };
+    if (await deps.forms.insertConnection(form)) return { created: true, form: issuedOf(form, key) };
   }
   throw new GoogleFormOfAnotherAccountError(target.formId);
 };
@@ -194,22 +206,22 @@ export const connectGoogleForm = async (deps: GoogleFormAdminDependencies, input
 export const rotateGoogleFormKey = async (deps: GoogleFormAdminDependencies, formId: string, accountId?: string): Promise<GoogleFormIssued> => {
   const id = checkedFormId(formId);
   const key = newGoogleFormKey();
-  const form = await deps.forms.replaceGoogleFormKey(id, hashGoogleFormKey(key), accountId);
-  if (!form) throw new GoogleFormNotFoundError(id);
-  return issuedOf(form, key);
+  const connection = await deps.forms.replaceKey(id, hashGoogleFormKey(key), accountId);
+  if (!connection) throw new GoogleFormNotFoundError(id);
+  return issuedOf(connection, key);
 };
 
 /** Disconnects a form: its deliveries answer 401 from now on. */
 export const removeGoogleForm = async (deps: GoogleFormAdminDependencies, formId: string, accountId?: string): Promise<void> => {
   const id = checkedFormId(formId);
-  if (!(await deps.forms.removeGoogleForm(id, accountId))) throw new GoogleFormNotFoundError(id);
+  if (!(await deps.forms.removeConnection(id, accountId))) throw new GoogleFormNotFoundError(id);
 };
 
 /** The forms of an existing account, by form id. */
 export const listGoogleForms = async (deps: GoogleFormAdminDependencies, accountId: string): Promise<GoogleFormSummary[]> => {
   if (!(await deps.accounts.loadAccount(accountId))) throw new KeyAccountNotFoundError(accountId);
-  return (await deps.forms.listGoogleForms(accountId)).map((form) => ({
-    form_id: form.formId,
+  return (await deps.forms.listConnections(accountId)).map((form) => ({
+    form_id: form.id,
     project_id: form.projectId,
     campaign_id: form.campaignId,
     connected_at: form.connectedAt,
@@ -224,8 +236,9 @@ export const listGoogleForms = async (deps: GoogleFormAdminDependencies, account
 export const seedGoogleForm = async (deps: GoogleFormAdminDependencies, input: ConnectGoogleFormInput & { readonly key: string }): Promise<void> => {
   const target = { ...input, formId: checkedFormId(input.formId) };
   await checkTarget(deps, target);
-  const outcome = await deps.forms.seedGoogleForm({
-    formId: target.formId,
+  const outcome = await deps.forms.seed({
+    kind: GOOGLE_FORM_CONNECTION,
+    id: target.formId,
     accountId: target.accountId,
     projectId: target.projectId,
     campaignId: target.campaignId,

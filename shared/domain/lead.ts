@@ -92,3 +92,45 @@ export interface LeadRecord {
   /** Every optional endpoint field that was given, under its request name. */
   readonly [endpointField: string]: string | number | boolean | null | undefined;
 }
+
+/**
+ * The sub source a lead names: a Website sub source name, or a social platform, each checked against
+ * the account's configuration; or one its source sets itself (Google's `lead_form`), never checked.
+ */
+export interface SubSourceClaim {
+  readonly kind: 'website' | 'social' | 'of_source';
+  readonly name: string;
+}
+
+/** A validated lead as its source received it. */
+export interface LeadSubmission {
+  readonly source: LeadSource;
+  readonly subSource: SubSourceClaim | null;
+  readonly name: string;
+  readonly mobile_number: string;
+  readonly email?: string;
+  readonly alternate_number?: string;
+  readonly projectID: string;
+  readonly campaignID: string;
+  /** The endpoint's own optional fields that were given (notes, utm_*, platform, ...). */
+  readonly details: Readonly<Record<string, string | number>>;
+}
+
+/**
+ * A submission as a quarantine record keeps it (CONTRACT.md section 11): its fields under the names the
+ * request gave them, so the Website sub source is `sub_source` (a social lead's `platform` is among its
+ * details, as sent), never the domain's claim.
+ */
+export interface QuarantinedSubmission extends Omit<LeadSubmission, 'subSource'> {
+  readonly sub_source?: string;
+}
+
+/** A person as an access or erasure request names them (CONTRACT.md section 12). */
+export type PersonHandle = { readonly kind: 'mobile'; readonly value: string } | { readonly kind: 'email'; readonly value: string };
+
+/** The contact details a submission carried, as section 2 normalises them (mobiles 10 digits, e-mail lower-cased). */
+export interface PersonIdentifiers {
+  readonly mobile_number?: string;
+  readonly alternate_number?: string;
+  readonly email?: string;
+}

@@ -9,22 +9,15 @@ import { createHmac } from 'node:crypto';
 import * as v from 'valibot';
 import { commonLeadFields } from '../schemas/lead-fields.ts';
 import { AccountNotFoundError, InvalidPersonError } from './errors.ts';
-import type { LeadRecord } from './lead.ts';
+import type { LeadRecord, PersonHandle, PersonIdentifiers } from './lead.ts';
 import type { AccountReader, ErasureCounts, PersonDataStore, PersonRecords } from './ports.ts';
-import { normaliseIndianMobile } from './mobile.ts';
+import { normaliseIndianMobile } from '../schemas/mobile.ts';
 
-/** A person as an access or erasure request names them. */
-export type PersonHandle = { readonly kind: 'mobile'; readonly value: string } | { readonly kind: 'email'; readonly value: string };
+// Declared with the lead's other words (lead.ts), where the ports can name them without a circle.
+export type { PersonHandle, PersonIdentifiers };
 
 /** How an item names a person: its mobile, its alternate number, or its e-mail. */
 export type PersonRole = 'mobile' | 'alternate_number' | 'email';
-
-/** The contact details a submission carried, as section 2 normalises them (mobiles 10 digits, e-mail lower-cased). */
-export interface PersonIdentifiers {
-  readonly mobile_number?: string;
-  readonly alternate_number?: string;
-  readonly email?: string;
-}
 
 /** One way an item names a person: the role, and the handle it is found by. */
 export interface PersonReference {

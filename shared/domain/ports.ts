@@ -3,9 +3,19 @@
  * sees a table, a key or an attribute value.
  */
 import type { KeyChallenge } from './challenge.ts';
-import type { QuarantinedSubmission } from './create-lead.ts';
-import type { PersonHandle, PersonIdentifiers } from './person-data.ts';
-import type { AccountConfig, AccountSettings, ApiKeyGrant, Campaign, DuplicateSetting, KeyEndpoint, LeadRecord, Project } from './lead.ts';
+import type {
+  AccountConfig,
+  AccountSettings,
+  ApiKeyGrant,
+  Campaign,
+  DuplicateSetting,
+  LeadRecord,
+  KeyEndpoint,
+  PersonHandle,
+  PersonIdentifiers,
+  Project,
+  QuarantinedSubmission,
+} from './lead.ts';
 
 export interface ApiKeyReader {
   /** The grant of an API key, looked up by the SHA-256 hex digest of the key. */
@@ -129,15 +139,61 @@ export type OriginalLeadOutcome =
 export type RepeatLeadOutcome = { readonly kind: 'stored'; readonly lead?: LeadRecord } | IdempotentReplay | MarkerTaken;
 
 /**
- * The connection a Google Ads delivery was authenticated against, as the container trusted it (its
- * cache may be older than a rotation or removal). A write given a guard stores nothing, and throws
- * GoogleFormChangedError, unless the form is still connected to that account with that key hash, checked
- * in the write itself (CONTRACT.md section 10: a rotated or removed key answers 401 at once).
+ * The kinds of connection a source's deliveries name, each connected by an account to one of its
+ * projects and campaigns: a Google Ads lead form (CONTRACT.md section 10); a call number next. Each
+ * kind's key shape is data of the store (shared/dynamodb/connections.ts).
  */
-export interface GoogleFormGuard {
-  readonly formId: string;
+export type ConnectionKind = 'google_form';
+
+/** A connection as stored. A kind whose deliveries carry a key of their own (Google's forms) keeps only its hash. */
+export interface Connection {
+  readonly kind: ConnectionKind;
+  /** What deliveries name it by: Google's form id (its exact decimal digits). */
+  readonly id: string;
   readonly accountId: string;
-  readonly keyHash: string;
+  readonly projectId: string;
+  readonly campaignId: string;
+  /** SHA-256 hex of the connection's own key, for kinds whose deliveries carry one. */
+  readonly keyHash?: string;
+  readonly connectedAt: string;
+}
+
+/**
+ * The connection a delivery was authenticated against, as the container trusted it (its cache may be
+ * older than a rotation or removal). A write given a guard stores nothing, and throws
+ * ConnectionChangedError, unless the connection is still the account's (with that key hash, when it
+ * has one), checked in the write itself (CONTRACT.md section 10: a rotated or removed key answers 401 at once).
+ */
+export interface ConnectionGuard {
+  readonly kind: ConnectionKind;
+  readonly id: string;
+  readonly accountId: string;
+  readonly keyHash?: string;
+}
+
+/** The webhook's read of a connection: one item. */
+export interface ConnectionReader {
+  findConnection(id: string): Promise<Connection | undefined>;
+}
+
+/** One kind's connections as their lifecycle (CLI, seed, admin API) manages them; each write atomic. */
+export interface ConnectionRegistry extends ConnectionReader {
+  /** Connects anew; false, and nothing written, when it is connected already. */
+  insertConnection(connection: Connection): Promise<boolean>;
+  /** Moves a connection of the account to another project and campaign; false when it is not the account's. */
+  reconnect(id: string, accountId: string, projectId: string, campaignId: string): Promise<boolean>;
+  /** Replaces the connection's key hash; undefined when none (of that account, when given) is connected. */
+  replaceKey(id: string, keyHash: string, accountId?: string): Promise<Connection | undefined>;
+  /** Disconnects, leaving a removal tombstone a seed never brings back; false when none (of that account, when given) is connected. */
+  removeConnection(id: string, accountId?: string): Promise<boolean>;
+  /** The account's connections of this kind, by id (never a key hash). */
+  listConnections(accountId: string): Promise<Omit<Connection, 'keyHash'>[]>;
+  /**
+   * A seed file's connection: added when never connected; moved to the seed's project and campaign (its
+   * key, rotated or not, kept) when connected to the account; left alone when removed; refused,
+   * nothing written, when another account has it (CONTRACT.md section 14).
+   */
+  seed(connection: Connection): Promise<SeedOutcome>;
 }
 
 export interface LeadStore {
@@ -232,7 +288,7 @@ export interface RejectionLog {
    * minute; `captcha_unavailable` records have a bound of their own). A quarantine `answered` under
    * an idempotency key that was used already stores nothing and returns what the key answered.
    */
-  record(accountId: string, rejection: Rejection, guard?: GoogleFormGuard): Promise<IdempotentReplay | undefined>;
+  record(accountId: string, rejection: Rejection, guard?: ConnectionGuard): Promise<IdempotentReplay | undefined>;
   /**
    * Keeps the rejection once per claim (a platform's delivery id, platform-leads.ts): the record and
    * the claim are one write, so of repeated or simultaneous deliveries of one id at most one record is
@@ -305,17 +361,12 @@ export interface PersonDataStore {
   erasePerson(accountId: string, person: PersonHandle): Promise<ErasureCounts>;
 }
 
-/** A Google Ads lead form connected to an account (CONTRACT.md section 10). Its key is stored only as a hash. */
-export interface GoogleFormConnection {
-  /** Google's form id: the exact decimal digits of a 64-bit integer. */
-  readonly formId: string;
-  readonly accountId: string;
-  readonly projectId: string;
-  readonly campaignId: string;
-  /** SHA-256 hex of the form's key. */
-  readonly keyHash: string;
-  readonly connectedAt: string;
-}
+/**
+ * A Google Ads lead form connected to an account (CONTRACT.md section 10): a connection of the kind
+ * `google_form`, its id Google's form id (the exact decimal digits of a 64-bit integer), with the hash of
+ * its key, which every delivery of the form carries.
+ */
+export type GoogleFormConnection = Connection & { readonly kind: 'google_form' };
 
 /**
  * A quarantined submission being released (CONTRACT.md sections 11 and 14): the lead's write marks the
@@ -327,33 +378,8 @@ export interface QuarantineRelease {
   readonly rejectionId: string;
 }
 
-/** What a lead write is conditioned on besides its own items. */
-export type WriteGuard = GoogleFormGuard | QuarantineRelease;
+/** What a lead write is conditioned on besides its own items: a delivery's connection, or a quarantine's release. */
+export type WriteGuard = ConnectionGuard | QuarantineRelease;
 
 /** What applying a seed did to one connection (a Google form, later a call number). */
 export type SeedOutcome = 'added' | 'reconnected' | 'kept_removed' | 'connected_to_another_account';
-
-/** The webhook's read of a form: one item. */
-export interface GoogleFormReader {
-  findGoogleForm(formId: string): Promise<GoogleFormConnection | undefined>;
-}
-
-/** Forms as the form lifecycle (shared/domain/google-forms.ts) and the seed manage them; each write atomic. */
-export interface GoogleFormRegistry extends GoogleFormReader {
-  /** Connects a new form; false, and nothing written, when the form is connected already. */
-  insertGoogleForm(form: GoogleFormConnection): Promise<boolean>;
-  /** Moves a connected form of the account to another project and campaign; false when it is not the account's. */
-  reconnectGoogleForm(formId: string, accountId: string, projectId: string, campaignId: string): Promise<boolean>;
-  /** Replaces the form's key hash; undefined when no form (of that account, when given) is connected. */
-  replaceGoogleFormKey(formId: string, keyHash: string, accountId?: string): Promise<GoogleFormConnection | undefined>;
-  /** Disconnects the form; false when no form (of that account, when given) is connected. */
-  removeGoogleForm(formId: string, accountId?: string): Promise<boolean>;
-  /** The account's forms, by form id (never their key hashes). */
-  listGoogleForms(accountId: string): Promise<Omit<GoogleFormConnection, 'keyHash'>[]>;
-  /**
-   * A seed file's form: added when never connected; moved to the seed's project and campaign (its
-   * key, rotated or not, kept) when connected to the account; left alone when removed; refused,
-   * nothing written, when another account has it (CONTRACT.md section 14).
-   */
-  seedGoogleForm(form: GoogleFormConnection): Promise<SeedOutcome>;
-}

@@ -1,31 +1,216 @@
 /**
- * Connections a webhook authenticates with a key of their own (a Google Ads form; later a project's
- * call number), as seeds and operators change them (CONTRACT.md section 14): applying a seed never
- * brings back what was rotated or removed. A seed adds what is missing; it changes a stored
- * connection's project and campaign, never its key; and a removal leaves the connection's item as a
- * **removal tombstone** (`removed_at`, no key hash, no target) instead of deleting it, so a later seed
- * can tell "removed" from "never connected". An operator's explicit connect may reuse a tombstone.
+ * Connections of accounts to their projects and campaigns that a source's deliveries name (CONTRACT.md
+ * section 10's Google Ads forms; call numbers next), in the Config table (docs/data-model.md). One
+ * store for every kind; a kind's key shape is data (connectionShapes, connection-items.ts). For Google's forms:
+ *   GOOGLEFORM#<form id> / GOOGLEFORM          form_id, account_id, project_id, campaign_id, key_hash, connected_at
+ *   GOOGLEFORMS#<account id> / FORM#<form id>  form_id, project_id, campaign_id, connected_at (the account's listing)
+ * A delivery reads one item (none when warm). Only a key's hash is stored. Both items are written in
+ * one transaction. Kept out of the account's own partition: the lead endpoints read that partition
+ * whole, and have no use for connections or key hashes.
  *
- * The webhook's reads treat a tombstone as no connection, and its guard (a condition on the key hash)
- * never holds on one, since a tombstone has no key hash.
+ * As seeds and operators change them (CONTRACT.md section 14), applying a seed never brings back what
+ * was rotated or removed: a seed adds what is missing; it changes a stored connection's project and
+ * campaign, never its key; and a removal leaves the connection's item as a **removal tombstone**
+ * (`removed_at`, no key hash, no target) instead of deleting it, so a later seed can tell "removed"
+ * from "never connected". An operator's explicit connect may reuse a tombstone. The reads treat a
+ * tombstone as no connection, and a guard never holds on one (it names an account a tombstone keeps,
+ * but a key hash it does not; for kinds without keys, the guard checks `removed_at` too).
  */
-import type { SeedOutcome } from '../domain/ports.ts';
+import { GetCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { Connection, ConnectionKind, ConnectionReader, ConnectionRegistry, SeedOutcome } from '../domain/ports.ts';
+import { CONNECTED, connectionShapes, isRemoved, itemKey, listingKey, REMOVED, removalTombstone, type ConnectionShape } from './connection-items.ts';
+import { contendedWrite } from './contended-write.ts';
+import { asServiceFailure } from './failures.ts';
+import { orUnavailable, queryAll, TableStore } from './requests.ts';
 
-export const REMOVED_AT = 'removed_at';
-/** A condition: the item is a removal tombstone. */
-export const REMOVED = `attribute_exists(${REMOVED_AT})`;
-/** A condition: the item, if any, is not a removal tombstone. */
-export const CONNECTED = `attribute_not_exists(${REMOVED_AT})`;
+// The key shapes and the guard live in connection-items.ts (no store class: what the lead functions' writes need).
+export { CONNECTION_GUARD, checkConnectionGuard, connectionGuardCheck, connectionShapes, type ConnectionShape } from './connection-items.ts';
 
-export const isRemoved = (item: Record<string, unknown>): boolean => item[REMOVED_AT] !== undefined;
+/** The request path's read of one kind's connection: one strongly consistent GetItem (a connection made a moment ago works at once). */
+export class DynamoDbConnectionReader extends TableStore implements ConnectionReader {
+  protected readonly kind: ConnectionKind;
+  protected readonly shape: ConnectionShape;
 
-/** The item a removal leaves: its key, what names it, and when; no key hash, no project or campaign. */
-export const removalTombstone = (key: { pk: string; sk: string }, names: Record<string, string>, at = new Date()) => ({
-  ...key,
-  ...names,
-  item_type: 'removed_connection',
-  [REMOVED_AT]: at.toISOString(),
-});
+  constructor(db: DynamoDBDocumentClient, configTable: string, kind: ConnectionKind) {
+    super(db, configTable);
+    this.kind = kind;
+    this.shape = connectionShapes[kind];
+  }
+
+  async findConnection(id: string): Promise<Connection | undefined> {
+    const item = await this.#item(id);
+    return item && !isRemoved(item) ? this.connectionOf(item) : undefined;
+  }
+
+  /** The connection's item as stored, a removal tombstone included. */
+  protected async connectionState(id: string): Promise<ConnectionState<Connection>> {
+    const item = await this.#item(id);
+    return !item ? { state: 'absent' } : isRemoved(item) ? { state: 'removed' } : { state: 'connected', connection: this.connectionOf(item) };
+  }
+
+  async #item(id: string) {
+    const { Item } = await orUnavailable(() => this.db.send(new GetCommand({ TableName: this.table, Key: itemKey(this.shape, id), ConsistentRead: true })));
+    return Item;
+  }
+
+  protected connectionOf(item: Record<string, any>): Connection {
+    return {
+      kind: this.kind,
+      id: item[this.shape.idAttribute],
+      accountId: item.account_id,
+      projectId: item.project_id,
+      campaignId: item.campaign_id,
+      ...(item.key_hash !== undefined && { keyHash: item.key_hash }),
+      connectedAt: item.connected_at,
+    };
+  }
+}
+
+/** One kind's connections as their lifecycle (shared/domain/) and the seed manage them. */
+export class DynamoDbConnectionStore extends DynamoDbConnectionReader implements ConnectionRegistry {
+  async insertConnection(connection: Connection): Promise<boolean> {
+    return this.#transact({
+      TransactItems: [
+        // An operator's connect may reuse a removed connection's item; a seed's may not (seed).
+        { Put: { TableName: this.table, Item: this.#connectionItem(connection), ConditionExpression: `attribute_not_exists(pk) OR ${REMOVED}` } },
+        { Put: { TableName: this.table, Item: this.#listingItem(connection) } },
+      ],
+    });
+  }
+
+  async reconnect(id: string, accountId: string, projectId: string, campaignId: string): Promise<boolean> {
+    const existing = await this.findConnection(id);
+    if (existing?.accountId !== accountId) return false;
+    return this.#transact({
+      TransactItems: [
+        {
+          Update: {
+            TableName: this.table,
+            Key: itemKey(this.shape, id),
+            UpdateExpression: 'SET project_id = :project, campaign_id = :campaign',
+            ConditionExpression: `account_id = :account AND ${CONNECTED}`,
+            ExpressionAttributeValues: { ':project': projectId, ':campaign': campaignId, ':account': accountId },
+          },
+        },
+        { Put: { TableName: this.table, Item: this.#listingItem({ ...existing, projectId, campaignId }) } },
+      ],
+    });
+  }
+
+  async replaceKey(id: string, keyHash: string, accountId?: string): Promise<Connection | undefined> {
+    try {
+      const { Attributes } = await this.db.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: itemKey(this.shape, id),
+          UpdateExpression: 'SET key_hash = :hash',
+          ConditionExpression: accountId === undefined ? `attribute_exists(pk) AND ${CONNECTED}` : `account_id = :account AND ${CONNECTED}`,
+          ExpressionAttributeValues: { ':hash': keyHash, ...(accountId !== undefined && { ':account': accountId }) },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return Attributes ? this.connectionOf(Attributes) : undefined;
+    } catch (error) {
+      if (error instanceof Error && error.name === 'ConditionalCheckFailedException') return undefined;
+      throw asServiceFailure(error);
+    }
+  }
+
+  async removeConnection(id: string, accountId?: string): Promise<boolean> {
+    const existing = await this.findConnection(id);
+    if (!existing || (accountId !== undefined && existing.accountId !== accountId)) return false;
+    return this.#transact({
+      TransactItems: [
+        {
+          // The connection's item becomes its removal tombstone: no key hash, so no delivery's guard holds.
+          Put: {
+            TableName: this.table,
+            Item: removalTombstone(itemKey(this.shape, id), { [this.shape.idAttribute]: id, account_id: existing.accountId }),
+            ConditionExpression: `account_id = :account AND ${CONNECTED}`,
+            ExpressionAttributeValues: { ':account': existing.accountId },
+          },
+        },
+        { Delete: { TableName: this.table, Key: listingKey(this.shape, existing.accountId, id) } },
+      ],
+    });
+  }
+
+  async listConnections(accountId: string): Promise<Omit<Connection, 'keyHash'>[]> {
+    const items = await queryAll(this.db, {
+      TableName: this.table,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': `${this.shape.listingPrefix}${accountId}` },
+      ConsistentRead: true,
+    });
+    return (
+      items
+        .map((item) => ({
+          kind: this.kind,
+          id: String(item[this.shape.idAttribute]),
+          accountId,
+          projectId: item.project_id,
+          campaignId: item.campaign_id,
+          connectedAt: item.connected_at,
+        }))
+        // Numeric order of the ids: shorter digit strings first.
+        .sort((a, b) => a.id.length - b.id.length || a.id.localeCompare(b.id))
+    );
+  }
+
+  /**
+   * A seed's connection (seedConnection): added when it was never connected; when connected to the
+   * account, moved to the seed's project and campaign with its key kept; a removed one stays removed.
+   */
+  async seed(connection: Connection): Promise<SeedOutcome> {
+    return seedConnection({
+      state: () => this.connectionState(connection.id),
+      accountOf: (stored) => stored.accountId,
+      insert: () =>
+        this.#transact({
+          TransactItems: [
+            // Only where no item is: a tombstone left by a removal refuses it.
+            { Put: { TableName: this.table, Item: this.#connectionItem(connection), ConditionExpression: 'attribute_not_exists(pk)' } },
+            { Put: { TableName: this.table, Item: this.#listingItem(connection) } },
+          ],
+        }),
+      reconnect: () => this.reconnect(connection.id, connection.accountId, connection.projectId, connection.campaignId),
+      accountId: connection.accountId,
+    });
+  }
+
+  #connectionItem(connection: Connection) {
+    return {
+      ...itemKey(this.shape, connection.id),
+      [this.shape.idAttribute]: connection.id,
+      account_id: connection.accountId,
+      project_id: connection.projectId,
+      campaign_id: connection.campaignId,
+      ...(connection.keyHash !== undefined && { key_hash: connection.keyHash }),
+      connected_at: connection.connectedAt,
+    };
+  }
+
+  #listingItem(connection: Omit<Connection, 'keyHash'>) {
+    return {
+      ...listingKey(this.shape, connection.accountId, connection.id),
+      [this.shape.idAttribute]: connection.id,
+      project_id: connection.projectId,
+      campaign_id: connection.campaignId,
+      connected_at: connection.connectedAt,
+    };
+  }
+
+  /** True when written; false when a condition refused it (nothing written). */
+  async #transact(input: TransactWriteCommandInput): Promise<boolean> {
+    const outcome = await contendedWrite({
+      send: () => this.db.send(new TransactWriteCommand(input)),
+      refusal: (reasons) => (reasons.some((reason) => reason.Code === 'ConditionalCheckFailed') ? ('refused' as const) : undefined),
+    });
+    return outcome !== 'refused';
+  }
+}
+
+// ---- Seeds (CONTRACT.md section 14) ----------------------------------------------------------------
 
 export type ConnectionState<C> = { readonly state: 'absent' } | { readonly state: 'removed' } | { readonly state: 'connected'; readonly connection: C };
 

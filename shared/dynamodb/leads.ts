@@ -10,16 +10,20 @@ import type { PersonKeyring } from '../domain/person-data.ts';
 import { containerPersonKeyring } from '../person-keyring.ts';
 import { leadLookupPuts } from './people.ts';
 import type { IdempotencyClaim, IdempotentReplay, LeadStore, MarkerTaken, OriginalLeadOutcome, RepeatLeadOutcome, WriteGuard } from '../domain/ports.ts';
-import { checkGoogleFormGuard, googleFormGuardCheck } from './google-forms.ts';
+import { checkConnectionGuard, CONNECTION_GUARD, connectionGuardCheck } from './connection-items.ts';
+import { NamedItems } from './transactions.ts';
 import { contendedWrite, DEFAULT_RETRY, type TransactionRetryPolicy } from './contended-write.ts';
 import { LEAD_ITEM_TYPE, leadPartitionKey, leadRecordOf } from './lead-items.ts';
-import { rejectionKeyOf } from './rejections.ts';
+import { rejectionKeyOf } from './rejection-items.ts';
 import { QuarantineReleaseRefusedError } from '../domain/errors.ts';
 import { epochSeconds, orUnavailable, putAll, queryAll, sha256, TableStore, type CancellationReason } from './requests.ts';
 
 export { READ_BACK_RESERVE_MS } from './requests.ts';
 
 export { DEFAULT_RETRY, type TransactionRetryPolicy } from './contended-write.ts';
+
+/** What each item of a lead's transaction is, by name (transactions.ts): a cancellation is read by these names. */
+type LeadItemName = 'mobile_claim' | 'lead' | 'idempotency_key' | 'release_marker' | 'person_lookup' | typeof CONNECTION_GUARD | 'quarantine_release';
 
 /** How long an idempotency key holds unless its claim says otherwise. */
 const IDEMPOTENCY_SECONDS = 24 * 60 * 60;
@@ -31,7 +35,7 @@ export const idempotencyPk = (accountId: string, key: string) => `IDEMPOTENCY#${
 export class DynamoDbLeadStore extends TableStore implements LeadStore {
   readonly #retry: TransactionRetryPolicy;
   readonly #keyring: PersonKeyring;
-  /** The Config table, where a Google delivery's guard checks its form (googleFormGuardCheck). */
+  /** The Config table, where a delivery's guard checks its connection (connectionGuardCheck). */
   readonly #configTable: string | undefined;
 
   constructor(
@@ -52,8 +56,8 @@ export class DynamoDbLeadStore extends TableStore implements LeadStore {
    * One TransactWriteItems: the mobile claim, guarded by attribute_not_exists, and the lead. Both are
    * stored or neither. When the claim exists, DynamoDB hands back the existing claim in the same call
    * (ReturnValuesOnConditionCheckFailure), which names the original lead. The person lookup items
-   * (CONTRACT.md section 12) ride in the same transaction, after the claim, lead and key; a Google
-   * delivery's guard last of all.
+   * (CONTRACT.md section 12) and a guard (a delivery's connection, a quarantine's release) ride in the
+   * same transaction; each item is named where it is added, and a cancellation read by those names.
    */
   async insertOriginal(
     accountId: string,
@@ -63,35 +67,23 @@ export class DynamoDbLeadStore extends TableStore implements LeadStore {
     marker?: IdempotencyClaim,
   ): Promise<OriginalLeadOutcome> {
     const pk = projectPk(accountId, lead.projectID);
-    const lookups = await this.#lookupPuts(accountId, lead, idempotency);
-    const claims = this.#claimPuts(accountId, lead, idempotency, marker);
-    const guardIndex = 2 + claims.length + lookups.length;
     const claim = { pk, sk: `MOBILE#${lead.mobile_number}`, item_type: 'mobile_claim', lead_id: lead.id, created_at: lead.created_at };
-    const command = () =>
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Put: {
-              TableName: this.table,
-              Item: claim,
-              ConditionExpression: 'attribute_not_exists(pk)',
-              ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-            },
-          },
-          { Put: { TableName: this.table, Item: this.#leadItem(accountId, lead) } },
-          ...claims,
-          ...lookups,
-          ...this.#guardChecks(accountId, lead, guard),
-        ],
-      });
+    const items = new NamedItems<LeadItemName>()
+      .add('mobile_claim', {
+        Put: { TableName: this.table, Item: claim, ConditionExpression: 'attribute_not_exists(pk)', ReturnValuesOnConditionCheckFailure: 'ALL_OLD' },
+      })
+      .add('lead', { Put: { TableName: this.table, Item: this.#leadItem(accountId, lead) } });
+    this.#addClaims(items, accountId, lead, idempotency, marker);
+    items.add('person_lookup', ...(await this.#lookupPuts(accountId, lead, idempotency)));
+    this.#addGuard(items, accountId, lead, guard);
 
-    return this.#writeLead(accountId, lead, () => this.db.send(command()), async (reasons) => {
-      // First: a form rotated or removed since its key was checked stores nothing, whatever else failed.
-      checkGuard(reasons, guardIndex, guard);
+    return this.#writeLead(accountId, lead, () => this.db.send(new TransactWriteCommand({ TransactItems: items.items })), async (reasons) => {
+      // First: a connection changed since it was checked (or a release refused) stores nothing, whatever else failed.
+      checkGuard(items, reasons, guard);
       // The key was used before: whatever else failed, the sender is retrying (or reusing it).
-      const replay = claimRefusal(reasons, 2, lead, idempotency, marker);
+      const replay = claimRefusal(items, reasons, lead, idempotency, marker);
       if (replay) return replay;
-      const [claimReason] = reasons;
+      const claimReason = items.reasonOf(reasons, 'mobile_claim');
       if (claimReason?.Code !== 'ConditionalCheckFailed') return undefined;
       const originalLeadId = claimReason.Item?.lead_id?.S ?? (await this.#originalLeadId(pk, claim.sk));
       // The claim is this lead's own: an earlier attempt of this very write was applied.
@@ -118,21 +110,18 @@ export class DynamoDbLeadStore extends TableStore implements LeadStore {
   ): Promise<RepeatLeadOutcome> {
     const item = this.#leadItem(accountId, lead);
     const lookups = await this.#lookupPuts(accountId, lead, idempotency);
-    const idempotencyPuts = this.#claimPuts(accountId, lead, idempotency, marker);
-    const guardIndex = 1 + idempotencyPuts.length + lookups.length;
-    // A guard is a condition too: with one, the repeat is a transaction like a keyed one.
+    const items = new NamedItems<LeadItemName>().add('lead', { Put: { TableName: this.table, Item: item } });
+    this.#addClaims(items, accountId, lead, idempotency, marker);
+    items.add('person_lookup', ...lookups);
+    this.#addGuard(items, accountId, lead, guard);
+    // A claim or a guard is a condition too: with one, the repeat is a transaction like a keyed one.
     const send =
-      idempotencyPuts.length > 0 || guard
-        ? () =>
-            this.db.send(
-              new TransactWriteCommand({
-                TransactItems: [{ Put: { TableName: this.table, Item: item } }, ...idempotencyPuts, ...lookups, ...this.#guardChecks(accountId, lead, guard)],
-              }),
-            )
+      idempotency || marker || guard
+        ? () => this.db.send(new TransactWriteCommand({ TransactItems: items.items }))
         : () => putAll(this.db, this.table, [item, ...lookups.map(({ Put }) => Put.Item)]);
     const outcome = await this.#writeLead(accountId, lead, send, async (reasons) => {
-      checkGuard(reasons, guardIndex, guard);
-      return claimRefusal(reasons, 1, lead, idempotency, marker);
+      checkGuard(items, reasons, guard);
+      return claimRefusal(items, reasons, lead, idempotency, marker);
     });
     if (outcome.kind !== 'stored' || originalLeadId === undefined) return outcome;
     return this.#settleRepeat(accountId, lead, originalLeadId, idempotency);
@@ -240,24 +229,25 @@ export class DynamoDbLeadStore extends TableStore implements LeadStore {
     return replayOfItem(Item, claim);
   }
 
-  /** The idempotency record, then the release marker, of a write (either may be absent). */
-  #claimPuts(accountId: string, lead: LeadRecord, idempotency: IdempotencyClaim | undefined, marker: IdempotencyClaim | undefined) {
-    return [...(idempotency ? [idempotencyPut(this.table, accountId, lead, idempotency)] : []), ...(marker ? [idempotencyPut(this.table, accountId, lead, marker, false, { lead_id: lead.id })] : [])];
+  /** The idempotency record, then the release marker, of a write (either may be absent), each under its name. */
+  #addClaims(items: NamedItems<LeadItemName>, accountId: string, lead: LeadRecord, idempotency: IdempotencyClaim | undefined, marker: IdempotencyClaim | undefined): void {
+    if (idempotency) items.add('idempotency_key', idempotencyPut(this.table, accountId, lead, idempotency));
+    if (marker) items.add('release_marker', idempotencyPut(this.table, accountId, lead, marker, false, { lead_id: lead.id }));
   }
 
   // ---- internals -----------------------------------------------------------------------------
 
   /**
-   * The guard's item, when there is one (none for the four endpoints and Meta): a Google form's
-   * ConditionCheck, or the released record's mark (quarantine release), written with the lead.
+   * The guard's item, when there is one (none for the four endpoints and Meta), under its name: a
+   * connection's ConditionCheck (a Google form's), or the released record's mark (quarantine release),
+   * written with the lead.
    */
-  #guardChecks(accountId: string, lead: LeadRecord, guard: WriteGuard | undefined) {
-    if (!guard) return [];
+  #addGuard(items: NamedItems<LeadItemName>, accountId: string, lead: LeadRecord, guard: WriteGuard | undefined): void {
+    if (!guard) return;
     if ('rejectionId' in guard) {
       const key = rejectionKeyOf(accountId, guard.rejectionId);
       if (!key) throw new QuarantineReleaseRefusedError();
-      return [
-        {
+      items.add('quarantine_release', {
           Update: {
             TableName: this.table,
             Key: key,
@@ -265,11 +255,11 @@ export class DynamoDbLeadStore extends TableStore implements LeadStore {
             ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(released_at)',
             ExpressionAttributeValues: { ':at': lead.created_at, ':lead': lead.id },
           },
-        },
-      ];
+        });
+      return;
     }
     if (this.#configTable === undefined) throw new Error('a guarded lead write needs the Config table');
-    return [googleFormGuardCheck(this.#configTable, guard)];
+    items.add(CONNECTION_GUARD, connectionGuardCheck(this.#configTable, guard));
   }
 
   /** The lead's person lookup items (shared/dynamodb/people.ts): no request of their own. */
@@ -393,20 +383,20 @@ export const idempotencyPut = (
 });
 
 /**
- * What a cancelled write's claims say: the key used already (a replay, or a refusal), or the release
- * marker taken. The claims sit from `first` on: the key's record, then the marker.
+ * What a cancelled write's claims say, read by their names: the key used already (a replay, or a
+ * refusal), or the release marker taken.
  */
 const claimRefusal = (
+  items: NamedItems<LeadItemName>,
   reasons: readonly CancellationReason[],
-  first: number,
   lead: LeadRecord,
   idempotency: IdempotencyClaim | undefined,
   marker: IdempotencyClaim | undefined,
 ): { readonly kind: 'stored' } | IdempotentReplay | MarkerTaken | undefined => {
-  const replay = idempotency && replayOf(reasons[first], idempotency);
+  const replay = idempotency && replayOf(items.reasonOf(reasons, 'idempotency_key'), idempotency);
   // An earlier attempt of this very write was applied (its answer lost): stored.
   if (replay) return replay.kind === 'replay' && replay.lead.id === lead.id ? { kind: 'stored' } : replay;
-  const markerReason = marker && reasons[first + (idempotency ? 1 : 0)];
+  const markerReason = marker && items.reasonOf(reasons, 'release_marker');
   if (markerReason?.Code !== 'ConditionalCheckFailed') return undefined;
   return markerReason.Item?.lead_id?.S === lead.id ? { kind: 'stored' } : { kind: 'marker_taken' };
 };
@@ -425,11 +415,11 @@ const replayOfItem = (item: Record<string, any>, { requestHash }: IdempotencyCla
 };
 
 
-/** Throws the guard's refusal when its item (at `index` of the cancelled transaction) failed its condition. */
-const checkGuard = (reasons: readonly CancellationReason[], index: number, guard: WriteGuard | undefined): void => {
+/** Throws the guard's refusal when its item (read by its name) failed its condition. */
+const checkGuard = (items: NamedItems<LeadItemName>, reasons: readonly CancellationReason[], guard: WriteGuard | undefined): void => {
   if (guard && 'rejectionId' in guard) {
-    if (reasons[index]?.Code === 'ConditionalCheckFailed') throw new QuarantineReleaseRefusedError();
+    if (items.failed(reasons, 'quarantine_release')) throw new QuarantineReleaseRefusedError();
     return;
   }
-  checkGoogleFormGuard(reasons, index, guard);
+  checkConnectionGuard(items, reasons, guard);
 };

@@ -1,13 +1,13 @@
 /**
  * The rejection log as the admin CLI, the admin API and the tests read it (item shapes in
- * rejections.ts and docs/data-model.md): pages newest first, one record by id, release marks.
+ * rejection-items.ts and docs/data-model.md): pages newest first, one record by id, release marks.
  */
 import { GetCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { InvalidConfigurationError } from '../domain/errors.ts';
 import { ulidTime } from '../domain/lead-id.ts';
 import type { RejectionArchive, RejectionPage, RejectionPageQuery, StoredRejection } from '../domain/ports.ts';
+import { DynamoDbRejectionLog } from './rejections.ts';
 import {
-  DynamoDbRejectionLog,
   legacyRejectionsPk,
   reasonPk,
   REJECTION_REASON_INDEX,
@@ -15,9 +15,9 @@ import {
   REJECTION_SECONDS,
   REJECTION_SHARDS,
   rejectionShard,
+  rejectionOfItem,
   rejectionsPk,
-} from './rejections.ts';
-import { rejectionOfItem } from './rejection-items.ts';
+} from './rejection-items.ts';
 import { orUnavailable, queryAll, type TableStore } from './requests.ts';
 
 const CURSOR_PREFIX = 'r1.';

@@ -13,48 +13,41 @@
  * until they expire, under their request id; they are not in the index, so not listed by reason.
  */
 import { createHash } from 'node:crypto';
-import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { ulidAt, ulidsAt, ulidTime } from '../domain/lead-id.ts';
+import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { ulidAt, ulidsAt } from '../domain/lead-id.ts';
 import type { PersonKeyring } from '../domain/person-data.ts';
-import { boundedRejection, REJECTION_DAYS } from '../domain/rejections.ts';
-import type { GoogleFormGuard, IdempotencyClaim, IdempotentReplay, Rejection, RejectionLog } from '../domain/ports.ts';
+import { boundedRejection } from '../domain/rejections.ts';
+import type { ConnectionGuard, IdempotencyClaim, IdempotentReplay, Rejection, RejectionLog } from '../domain/ports.ts';
+import { checkConnectionGuard, CONNECTION_GUARD, connectionGuardCheck } from './connection-items.ts';
 import { idempotencyPk, idempotencyPut, replayOf } from './leads.ts';
-import { checkGoogleFormGuard, googleFormGuardCheck } from './google-forms.ts';
-import { rejectionReasonIndex } from './tables.ts';
+import { NamedItems, type TransactItem } from './transactions.ts';
+import { REASON_COUNT_PREFIX, reasonPk, REJECTION_REASON_KEY, REJECTION_SECONDS, rejectionItem, rejectionShard, rejectionsPk } from './rejection-items.ts';
 import { containerPersonKeyring } from '../person-keyring.ts';
 import { rejectionLookups } from './people.ts';
 import { epochSeconds, putAll, TableStore } from './requests.ts';
 import { contendedWrite } from './contended-write.ts';
 
-export const REJECTION_SECONDS = REJECTION_DAYS * 24 * 60 * 60;
-/** Partition keys per account: each takes up to 1,000 writes a second, so 8 of them take a flood of 8 KiB records at ~1,000 a second. */
-export const REJECTION_SHARDS = 8;
-/** The index that pages one reason's records without reading the others. */
-export const REJECTION_REASON_INDEX = rejectionReasonIndex.name;
-export const REJECTION_REASON_KEY = rejectionReasonIndex.partitionKey;
 /** Records of a browser key stored per minute, UTC, unless the settings say otherwise (lib/settings.ts). */
 export const DEFAULT_REJECTION_RECORDS_PER_MINUTE = 60;
 
-/** The shard of a record, from its id. */
-export const rejectionShard = (id: string): number => createHash('sha256').update(id).digest().readUInt32BE(0) % REJECTION_SHARDS;
-export const rejectionsPk = (accountId: string, shard: number) => `REJECTIONS#${accountId}#${shard}`;
-export const reasonPk = (accountId: string, shard: number, reason: string) => `${rejectionsPk(accountId, shard)}#${reason}`;
-/** The item key of a record, from its id alone: the id's time is its created_at, and its shard comes from it. */
-export const rejectionKeyOf = (accountId: string, rejectionId: string): { pk: string; sk: string } | undefined => {
-  const time = ulidTime(rejectionId);
-  if (time === undefined) return undefined;
-  return { pk: rejectionsPk(accountId, rejectionShard(rejectionId)), sk: `${new Date(time).toISOString()}#${rejectionId}` };
-};
-
-/** Before the shards: one partition per account, read (unfiltered) until its records expire. */
-export const legacyRejectionsPk = (accountId: string) => `REJECTIONS#${accountId}`;
+// The item's shape is rejection-items.ts's; its names stay importable from here.
+export {
+  legacyRejectionsPk,
+  REASON_COUNT_PREFIX,
+  reasonPk,
+  REJECTION_REASON_INDEX,
+  REJECTION_REASON_KEY,
+  REJECTION_SECONDS,
+  REJECTION_SHARDS,
+  rejectionKeyOf,
+  rejectionShard,
+  rejectionsPk,
+} from './rejection-items.ts';
 
 export interface RejectionLogOptions {
   /** A browser key's records stored per minute; past it, counted. */
   readonly recordsPerMinute?: number;
 }
-
-export const REASON_COUNT_PREFIX = 'count_';
 
 /** The request path's write of a rejection. */
 export class DynamoDbRejectionLog extends TableStore implements RejectionLog {
@@ -64,7 +57,7 @@ export class DynamoDbRejectionLog extends TableStore implements RejectionLog {
   readonly #ids = ulidsAt();
 
   readonly #keyring: PersonKeyring;
-  /** The Config table, where a Google delivery's guard checks its form (googleFormGuardCheck). */
+  /** The Config table, where a delivery's guard checks its connection (connectionGuardCheck). */
   readonly #configTable: string | undefined;
 
   constructor(db: DynamoDBDocumentClient, table: string, options: RejectionLogOptions = {}, keyring: PersonKeyring = containerPersonKeyring(), configTable?: string) {
@@ -80,12 +73,12 @@ export class DynamoDbRejectionLog extends TableStore implements RejectionLog {
    * transaction with the minute's count. The person's details are not kept beside the record, only
    * their keyed hashes, in the lookup items' keys. A Google delivery's record (given its guard) is one
    * transaction of them and the guard's ConditionCheck instead: nothing is kept when the form was
-   * rotated or removed since its key was checked (GoogleFormChangedError).
+   * rotated or removed since its key was checked (ConnectionChangedError).
    */
   async record(
     accountId: string,
     { person, answered, idempotency_key, idempotency_request_hash, ...rejection }: Rejection,
-    guard?: GoogleFormGuard,
+    guard?: ConnectionGuard,
   ): Promise<IdempotentReplay | undefined> {
     // The record's time is the refusal's: the minute of the bound, its created_at and the time in its id.
     const createdAt = new Date(rejection.at);
@@ -106,7 +99,7 @@ export class DynamoDbRejectionLog extends TableStore implements RejectionLog {
     const id = this.#ids(createdAt.getTime());
     const kept = boundedRejection({ ...rejection, ...(idempotency_key !== undefined && { idempotency_key, idempotency_request_hash }) });
     const record = {
-      ...this.#item(accountId, id, createdAt.toISOString(), kept),
+      ...rejectionItem(accountId, id, createdAt.toISOString(), kept),
       // Where the key's copy of the answer is, for an erasure of the record (shared/dynamodb/people.ts).
       ...(claim && { idempotency_pk: idempotencyPk(accountId, claim.key) }),
     };
@@ -127,21 +120,23 @@ export class DynamoDbRejectionLog extends TableStore implements RejectionLog {
     }
     const rateKey = `${bucket}#${minute}`;
     if (this.#full.size > 10_000) this.#full.clear();
-    const rate = bounded
-      ? [
-          {
-            Update: {
-              TableName: this.table,
-              Key: { pk: `REJECTIONRATE#${rateKey}`, sk: 'RATE' },
-              UpdateExpression: 'ADD #stored :one SET item_type = :type, expires_at = if_not_exists(expires_at, :expires)',
-              ConditionExpression: 'attribute_not_exists(#stored) OR #stored < :max',
-              ExpressionAttributeNames: { '#stored': 'stored' },
-              ExpressionAttributeValues: { ':one': 1, ':max': this.#perMinute, ':type': 'rejection_rate', ':expires': epochSeconds(createdAt.toISOString()) + 3600 },
-            },
-          },
-        ]
-      : [];
-    const keyIndex = rate.length + 1;
+    // Each item named where it is added: the cancellation is read by these names.
+    const transaction = new NamedItems<'rejection_rate' | 'rejection' | 'idempotency_key' | 'person_lookup'>();
+    if (bounded) {
+      transaction.add('rejection_rate', {
+        Update: {
+          TableName: this.table,
+          Key: { pk: `REJECTIONRATE#${rateKey}`, sk: 'RATE' },
+          UpdateExpression: 'ADD #stored :one SET item_type = :type, expires_at = if_not_exists(expires_at, :expires)',
+          ConditionExpression: 'attribute_not_exists(#stored) OR #stored < :max',
+          ExpressionAttributeNames: { '#stored': 'stored' },
+          ExpressionAttributeValues: { ':one': 1, ':max': this.#perMinute, ':type': 'rejection_rate', ':expires': epochSeconds(createdAt.toISOString()) + 3600 },
+        },
+      });
+    }
+    transaction.add('rejection', { Put: { TableName: this.table, Item: item } });
+    if (claim) transaction.add('idempotency_key', idempotencyPut(this.table, accountId, answered!, claim, true, { quarantine_id: id }));
+    transaction.add('person_lookup', ...lookups.puts);
     // The record, the minute's count and the key's answer in one write: within the bound it costs the
     // one request it always did. Two refusals of one key in one minute meet on the counter item: the
     // loser of that conflict is retried (contended-write.ts), never dropped.
@@ -149,19 +144,14 @@ export class DynamoDbRejectionLog extends TableStore implements RejectionLog {
       send: () =>
         this.db.send(
           new TransactWriteCommand({
-            TransactItems: [
-              ...rate,
-              { Put: { TableName: this.table, Item: item } },
-              ...(claim ? [idempotencyPut(this.table, accountId, answered!, claim, true, { quarantine_id: id })] : []),
-              ...lookups.puts,
-            ] as NonNullable<TransactWriteCommandInput['TransactItems']>,
+            TransactItems: transaction.items,
           }),
         ),
       refusal: (reasons) => {
         // The key answered already (a repeat of the request): nothing stored, nothing counted.
-        const replay = claim && replayOf(reasons[keyIndex], claim);
+        const replay = claim && replayOf(transaction.reasonOf(reasons, 'idempotency_key'), claim);
         if (replay) return replay;
-        return bounded && reasons[0]?.Code === 'ConditionalCheckFailed' ? 'full' : undefined;
+        return bounded && transaction.failed(reasons, 'rejection_rate') ? 'full' : undefined;
       },
       isApplied,
     });
@@ -181,14 +171,16 @@ export class DynamoDbRejectionLog extends TableStore implements RejectionLog {
    * The record, its lookup items and the guard in one transaction. A write whose answer was lost (the
    * SDK's retries spent) is read back before a 503, so Google's redelivery after it adds no second record.
    */
-  async #guarded(item: Record<string, unknown> & { pk: string; sk: string }, lookups: readonly { Put: unknown }[], guard: GoogleFormGuard): Promise<void> {
+  async #guarded(item: Record<string, unknown> & { pk: string; sk: string }, lookups: readonly TransactItem[], guard: ConnectionGuard): Promise<void> {
     if (this.#configTable === undefined) throw new Error('a guarded rejection record needs the Config table');
-    const check = googleFormGuardCheck(this.#configTable, guard);
-    const items = [{ Put: { TableName: this.table, Item: item } }, ...lookups, check];
+    const items = new NamedItems<'rejection' | 'person_lookup' | typeof CONNECTION_GUARD>()
+      .add('rejection', { Put: { TableName: this.table, Item: item } })
+      .add('person_lookup', ...lookups)
+      .add(CONNECTION_GUARD, connectionGuardCheck(this.#configTable, guard));
     await contendedWrite({
-      send: () => this.db.send(new TransactWriteCommand({ TransactItems: items as NonNullable<TransactWriteCommandInput['TransactItems']> })),
-      // A form rotated or removed since its key was checked: nothing stored, 401 (GoogleFormChangedError).
-      refusal: (reasons) => checkGoogleFormGuard(reasons, items.length - 1, guard),
+      send: () => this.db.send(new TransactWriteCommand({ TransactItems: items.items })),
+      // A connection changed or removed since it was checked: nothing stored, 401 (ConnectionChangedError).
+      refusal: (reasons) => checkConnectionGuard(items, reasons, guard),
       isApplied: () => this.#isStored(item),
     });
   }
@@ -204,22 +196,25 @@ export class DynamoDbRejectionLog extends TableStore implements RejectionLog {
     const createdAt = new Date(rejection.at);
     const at = createdAt.toISOString();
     const id = this.#ids(createdAt.getTime());
-    const record = this.#item(accountId, id, at, boundedRejection(rejection));
+    const record = rejectionItem(accountId, id, at, boundedRejection(rejection));
     const lookups = await rejectionLookups(this.#keyring, this.table, accountId, { pk: record.pk, sk: record.sk }, person, record.expires_at);
     const item = { ...record, ...(lookups.personRefs.length > 0 && { person_refs: lookups.personRefs }) };
-    const claim = {
-      Put: {
-        TableName: this.table,
-        Item: { pk: idempotencyPk(accountId, key), sk: 'IDEMPOTENCY', item_type: 'idempotency_key', request_hash: requestHash, rejection_id: id, created_at: at, expires_at: epochSeconds(at) + ttlSeconds },
-        ConditionExpression: 'attribute_not_exists(pk) OR expires_at < :now',
-        ExpressionAttributeValues: { ':now': epochSeconds(at) },
-      },
-    };
-    const items = [{ Put: { TableName: this.table, Item: item } }, ...lookups.puts, claim];
+    // Each item named where it is added: the cancellation is read by these names.
+    const transaction = new NamedItems<'rejection' | 'person_lookup' | 'idempotency_key'>()
+      .add('rejection', { Put: { TableName: this.table, Item: item } })
+      .add('person_lookup', ...lookups.puts)
+      .add('idempotency_key', {
+        Put: {
+          TableName: this.table,
+          Item: { pk: idempotencyPk(accountId, key), sk: 'IDEMPOTENCY', item_type: 'idempotency_key', request_hash: requestHash, rejection_id: id, created_at: at, expires_at: epochSeconds(at) + ttlSeconds },
+          ConditionExpression: 'attribute_not_exists(pk) OR expires_at < :now',
+          ExpressionAttributeValues: { ':now': epochSeconds(at) },
+        },
+      });
     const outcome = await contendedWrite({
-      send: () => this.db.send(new TransactWriteCommand({ TransactItems: items as NonNullable<TransactWriteCommandInput['TransactItems']> })),
-      // The claim is the transaction's last item: taken already, this delivery's call was decided.
-      refusal: (reasons) => (reasons[items.length - 1]?.Code === 'ConditionalCheckFailed' ? ('already_decided' as const) : undefined),
+      send: () => this.db.send(new TransactWriteCommand({ TransactItems: transaction.items })),
+      // The claim taken already: this delivery's call was decided by an earlier one.
+      refusal: (reasons) => (transaction.failed(reasons, 'idempotency_key') ? ('already_decided' as const) : undefined),
       isApplied: () => this.#isStored(item),
     });
     return outcome === 'already_decided' ? outcome : 'recorded';
@@ -274,21 +269,6 @@ export class DynamoDbRejectionLog extends TableStore implements RejectionLog {
         }),
       ),
     });
-  }
-
-  #item(accountId: string, id: string, createdAt: string, rejection: Rejection) {
-    const shard = rejectionShard(id);
-    const { browserKey: _browserKey, ...kept } = rejection;
-    return {
-      pk: rejectionsPk(accountId, shard),
-      sk: `${createdAt}#${id}`,
-      [REJECTION_REASON_KEY]: reasonPk(accountId, shard, rejection.reason),
-      item_type: 'rejection',
-      ...kept,
-      id,
-      created_at: createdAt,
-      expires_at: epochSeconds(createdAt) + REJECTION_SECONDS,
-    };
   }
 }
 

@@ -6,7 +6,7 @@
  *   rejections.ts  refused requests kept for their account    Leads table
  *   meta-pages.ts  Facebook pages and lead forms (Meta leads)  Config table
  *   people.ts      a person's lookup items, access and erasure Leads table
- *   google-forms.ts  Google Ads lead forms and their key hashes  Config table
+ *   connections.ts   what deliveries name (Google Ads forms), per kind  Config table
  *   call-numbers.ts  numbers connected to projects (calls)      Config table
  * Each module has the request path's class (all that the Lambda bundles carry) and an admin class
  * that extends it with what the admin CLI, the seed and the tests need.
@@ -14,8 +14,8 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DynamoDbAccountReader, DynamoDbAccountStore } from './accounts.ts';
 import { DynamoDbApiKeyReader, DynamoDbApiKeyStore } from './api-keys.ts';
+import { DynamoDbConnectionStore } from './connections.ts';
 import { DynamoDbCallNumberStore } from './call-numbers.ts';
-import { DynamoDbGoogleFormStore } from './google-forms.ts';
 import { DynamoDbMetaPageStore } from './meta-pages.ts';
 import { DynamoDbPersonData } from './people.ts';
 import type { PersonKeyring } from '../domain/person-data.ts';
@@ -54,7 +54,7 @@ export class DynamoDbRepository implements RequestPathStores {
   readonly rejections: DynamoDbRejectionArchive;
   readonly metaPages: DynamoDbMetaPageStore;
   readonly people: DynamoDbPersonData;
-  readonly googleForms: DynamoDbGoogleFormStore;
+  readonly googleForms: DynamoDbConnectionStore;
   readonly callNumbers: DynamoDbCallNumberStore;
 
   /** `keyring`: the person lookup key; the container's (shared/person-keyring.ts) unless the caller reads it another way (the admin CLI against AWS). */
@@ -65,7 +65,7 @@ export class DynamoDbRepository implements RequestPathStores {
     this.rejections = new DynamoDbRejectionArchive(db, tables.leads, rejectionLog, keyring, tables.config);
     this.metaPages = new DynamoDbMetaPageStore(db, tables.config);
     this.people = new DynamoDbPersonData(db, tables.leads, keyring);
-    this.googleForms = new DynamoDbGoogleFormStore(db, tables.config);
+    this.googleForms = new DynamoDbConnectionStore(db, tables.config, 'google_form');
     this.callNumbers = new DynamoDbCallNumberStore(db, tables.config);
   }
 }

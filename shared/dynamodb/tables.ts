@@ -1,7 +1,9 @@
 /**
  * The DynamoDB tables of the service: one source of truth for the CDK stack, the local run (which
- * creates them in DynamoDB Local) and the tests. Item shapes live in `repository.ts`; this file only
- * says what a table is made of. See docs/data-model.md.
+ * creates them in DynamoDB Local) and the tests. Item shapes live with the store of each kind of item
+ * in shared/dynamodb/ (`lead-items.ts` and `leads.ts` for leads, `rejection-items.ts` for rejection
+ * records, `google-forms.ts` for connected forms, `accounts.ts`, `api-keys.ts`, ...); `repository.ts`
+ * only assembles the stores. This file only says what a table is made of. See docs/data-model.md.
  */
 
 export interface TableDefinition {

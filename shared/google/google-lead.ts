@@ -10,8 +10,8 @@
  * including one that keeps the rejection from being recorded, propagates: the caller answers 503,
  * and Google's retry stores the lead once.
  *
- * Every write a delivery makes carries the form's guard (GoogleFormGuard): a key rotated, or a form
- * removed, since the container cached the form stores nothing (GoogleFormChangedError, answered 401).
+ * Every write a delivery makes carries the form's guard (ConnectionGuard): a key rotated, or a form
+ * removed, since the container cached the form stores nothing (ConnectionChangedError, answered 401).
  */
 import type { AccountDirectory } from '../domain/account-directory.ts';
 import { createLead, type CreateLeadDependencies } from '../domain/create-lead.ts';
@@ -19,17 +19,18 @@ import { ClientNotFoundError, isRejection, LeadErasedError } from '../domain/err
 import { GoogleTestLeadError, InvalidGoogleKeyError } from '../domain/google-errors.ts';
 import type { LeadRecord } from '../domain/lead.ts';
 import { platformLeadIdempotency } from '../domain/platform-leads.ts';
-import type { GoogleFormConnection, GoogleFormGuard, RejectionLog } from '../domain/ports.ts';
+import type { ConnectionGuard, GoogleFormConnection, RejectionLog } from '../domain/ports.ts';
 import { refusedFields } from '../domain/rejections.ts';
-import type { LeadEndpoint } from '../endpoints.ts';
-import { submissionOf } from '../http/lead-handler.ts';
-import { rejectionOf } from '../http/middleware/rejection-log.ts';
+import { rejectionOf, submissionOf, type SubmissionTagging } from '../domain/submissions.ts';
+import { leadFieldValidator } from '../domain/field-validation.ts';
 import { googleAdsLeadFields } from '../schemas/lead-fields.ts';
-import { leadFieldValidator, type ValidatedFields } from '../schemas/validate.ts';
+import type { ValidatedFields } from '../schemas/validate.ts';
 import { leadFieldsOf, type GoogleDelivery } from './delivery.ts';
+import { googleAdsSource } from './source.ts';
 
-/** The endpoint name Google leads carry in logs, metrics and rejection records, and their lead `source`. */
-export const GOOGLE_ADS_ENDPOINT = 'google_ads';
+/** The endpoint name Google leads carry in logs, metrics and rejection records, and their lead `source`: its descriptor's. */
+export const GOOGLE_ADS_ENDPOINT = googleAdsSource.name;
+const { field: LEAD_ID_FIELD, idempotencyPrefix: LEAD_ID_PREFIX } = googleAdsSource.platformId;
 
 export interface GoogleLeadDependencies extends CreateLeadDependencies {
   readonly directory: AccountDirectory;
@@ -49,7 +50,7 @@ export type GoogleLeadOutcome =
 const validateGoogleFields = leadFieldValidator(googleAdsLeadFields, 'ignore');
 
 /** Google leads as lead submissions: their source and a sub source of their own, never checked against the account. */
-const googleAdsSource: Pick<LeadEndpoint, 'source' | 'subSource'> = { source: 'google_ads', subSource: () => ({ kind: 'of_source', name: 'lead_form' }) };
+const googleAdsTagging: SubmissionTagging = { source: googleAdsSource.leadSource, subSource: () => ({ kind: 'of_source', name: 'lead_form' }) };
 
 export const receiveGoogleLead = async (
   delivery: GoogleDelivery,
@@ -59,13 +60,13 @@ export const receiveGoogleLead = async (
 ): Promise<GoogleLeadOutcome> => {
   const body = leadFieldsOf(delivery, form);
   // Whatever this delivery writes is refused if the form was rotated or removed since its key was checked.
-  const guard: GoogleFormGuard = { formId: form.formId, accountId: form.accountId, keyHash: form.keyHash };
+  const guard: ConnectionGuard = form;
   try {
     if (delivery.isTest) throw new GoogleTestLeadError();
     request.fields = validateGoogleFields(body);
     const account = await deps.directory.account(form.accountId);
-    const { lead, replayed } = await createLead(submissionOf(googleAdsSource, request.fields), account, deps, {
-      idempotency: platformLeadIdempotency('google-lead', GOOGLE_ADS_ENDPOINT, delivery.leadId!),
+    const { lead, replayed } = await createLead(submissionOf(googleAdsTagging, request.fields), account, deps, {
+      idempotency: platformLeadIdempotency(LEAD_ID_PREFIX, GOOGLE_ADS_ENDPOINT, delivery.leadId!),
       guard,
     });
     return { kind: 'created', lead, replayed };
@@ -80,7 +81,7 @@ export const receiveGoogleLead = async (
       form.accountId,
       rejectionOf(
         GOOGLE_ADS_ENDPOINT,
-        { reason: error.reason, message: error.message, fields, ...(delivery.leadId && { platformIds: { google_lead_id: delivery.leadId } }) },
+        { reason: error.reason, message: error.message, fields, ...(delivery.leadId && { platformIds: { [LEAD_ID_FIELD]: delivery.leadId } }) },
         { requestId: request.requestId, body, ...(request.fields && { fields: request.fields }) },
       ),
       guard,

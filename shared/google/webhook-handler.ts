@@ -8,7 +8,8 @@
 import middy from '@middy/core';
 import type { MiddlewareObj } from '@middy/core';
 import { withinFunctionDeadline } from '../deadline.ts';
-import { GoogleFormChangedError, InvalidGoogleKeyError } from '../domain/google-errors.ts';
+import { ConnectionChangedError } from '../domain/errors.ts';
+import { InvalidGoogleKeyError } from '../domain/google-errors.ts';
 import type { GoogleFormDirectory } from '../domain/google-forms.ts';
 import type { GoogleFormConnection } from '../domain/ports.ts';
 import { jsonResponse } from '../http/envelope.ts';
@@ -19,8 +20,10 @@ import { jsonObjectBody } from '../http/middleware/json-object-body.ts';
 import type { LogSink } from '../log.ts';
 import { deliveryOf, type GoogleDelivery } from './delivery.ts';
 import { GOOGLE_ADS_ENDPOINT, receiveGoogleLead, type GoogleLeadDependencies } from './google-lead.ts';
+import { googleAdsSource } from './source.ts';
 
-export const LEAD_RECEIVED = 'Lead received';
+/** Its answer to every delivery its key lets in (its descriptor's). */
+export const LEAD_RECEIVED = googleAdsSource.acceptance.message;
 
 export interface GoogleAdsRuntime extends GoogleLeadDependencies {
   readonly forms: GoogleFormDirectory;
@@ -50,8 +53,8 @@ const receivedOrRefused = async (delivery: GoogleDelivery, form: GoogleFormConne
   try {
     return await receiveGoogleLead(delivery, form, context, runtime);
   } catch (error) {
-    if (!(error instanceof GoogleFormChangedError)) throw error;
-    runtime.forms.forget(form.formId);
+    if (!(error instanceof ConnectionChangedError)) throw error;
+    runtime.forms.forget(form.id);
     throw new InvalidGoogleKeyError();
   }
 };

@@ -1,15 +1,15 @@
 import middy from '@middy/core';
 import { withinFunctionDeadline } from '../deadline.ts';
 import type { AccountDirectory } from '../domain/account-directory.ts';
-import { createLead, leadRecord, replayed, type CreateLeadDependencies, type LeadSubmission } from '../domain/create-lead.ts';
+import { createLead, leadRecord, replayed, type CreateLeadDependencies } from '../domain/create-lead.ts';
+import { submissionOf } from '../domain/submissions.ts';
 import type { LeadRecord } from '../domain/lead.ts';
 import { idempotentReplay } from './middleware/idempotent-replay.ts';
 import type { LeadEndpoint } from '../endpoints.ts';
 import type { RejectionLog } from '../domain/ports.ts';
 import type { LogSink } from '../log.ts';
 import { JsonNumber } from '../schemas/json-number.ts';
-import { commonLeadFields } from '../schemas/lead-fields.ts';
-import { leadFieldValidator, type ValidatedFields } from '../schemas/validate.ts';
+import { leadFieldValidator } from '../domain/field-validation.ts';
 import { leadCreated, leadWouldBeCreated } from './envelope.ts';
 import type { LeadContext, LeadEvent, LeadResponse } from './lambda.ts';
 import { apiKeyAccount } from './middleware/api-key-account.ts';
@@ -144,24 +144,5 @@ const answerQuarantined = async (
   return leadCreated(endpoint.answersWithLead ? lead : undefined);
 };
 
-const COMMON_FIELDS = new Set(Object.keys(commonLeadFields));
-
-/** What an endpoint received, in the domain's terms: common fields, sub source, and the endpoint's details. */
-export const submissionOf = (endpoint: Pick<LeadEndpoint, 'source' | 'subSource'>, fields: ValidatedFields): LeadSubmission => {
-  const details: Record<string, string> = {};
-  for (const [field, value] of Object.entries(fields)) {
-    // The Website sub source is stored as the lead's sub_source, not as a detail.
-    if (!COMMON_FIELDS.has(field) && field !== 'sub_source') details[field] = value;
-  }
-  return {
-    source: endpoint.source,
-    subSource: endpoint.subSource(fields),
-    name: fields.name!,
-    mobile_number: fields.mobile_number!,
-    ...(fields.email !== undefined && { email: fields.email }),
-    ...(fields.alternate_number !== undefined && { alternate_number: fields.alternate_number }),
-    projectID: fields.projectID!,
-    campaignID: fields.campaignID!,
-    details,
-  };
-};
+// What an endpoint received, in the domain's terms: shared with the platforms' intakes (shared/domain/submissions.ts).
+export { submissionOf };

@@ -4,7 +4,7 @@
  */
 import { isIP } from 'node:net';
 import * as v from 'valibot';
-import { normaliseIndianMobile } from '../domain/mobile.ts';
+import { normaliseIndianMobile } from './mobile.ts';
 
 /**
  * 5000 → "5,000". Not `toLocaleString('en-US')`: its first call loads ICU's number formatting, about

@@ -1,5 +1,4 @@
 import * as v from 'valibot';
-import { FieldValidationError } from '../domain/errors.ts';
 import { JsonNumber } from './json-number.ts';
 import { numericTextFields, type LeadFieldSchemas } from './lead-fields.ts';
 
@@ -8,16 +7,23 @@ export type UnknownFieldPolicy = 'ignore' | 'reject';
 /** Validated, normalised fields: trimmed text, 10-digit mobiles; absent optional fields left out. */
 export type ValidatedFields = Readonly<Record<string, string>>;
 
-export interface LeadFieldValidator {
-  (body: Readonly<Record<string, unknown>>): ValidatedFields;
+/** Each failing field's messages, in the order of the schema. */
+export type FieldProblems = Readonly<Record<string, readonly string[]>>;
+
+/** What a check of a body found: the validated fields, or every problem. */
+export type FieldCheck = { readonly fields: ValidatedFields; readonly problems?: undefined } | { readonly problems: FieldProblems };
+
+export interface LeadFieldCheck {
+  (body: Readonly<Record<string, unknown>>): FieldCheck;
 }
 
 /**
- * Builds the validator of one endpoint: trims text, reads `""` and `null` as absent, reads numbers
- * in the id and phone fields as their digits, then checks every field and throws a
- * FieldValidationError listing each failing one, in the order of the schema.
+ * Builds the check of one endpoint's fields: trims text, reads `""` and `null` as absent, reads
+ * numbers in the id and phone fields as their digits, then checks every field and lists each failing
+ * one, in the order of the schema. The domain turns problems into its refusal
+ * (shared/domain/field-validation.ts): the schemas sit below it and name no domain error.
  */
-export const leadFieldValidator = (fields: LeadFieldSchemas, unknownFields: UnknownFieldPolicy): LeadFieldValidator => {
+export const leadFieldCheck = (fields: LeadFieldSchemas, unknownFields: UnknownFieldPolicy): LeadFieldCheck => {
   const schema = v.object(fields);
   const order = Object.keys(fields);
 
@@ -46,8 +52,8 @@ export const leadFieldValidator = (fields: LeadFieldSchemas, unknownFields: Unkn
       }
     }
 
-    if (Object.keys(errors).length > 0) throw new FieldValidationError(inSchemaOrder(errors, order));
-    return result.output as ValidatedFields;
+    if (Object.keys(errors).length > 0) return { problems: inSchemaOrder(errors, order) };
+    return { fields: result.output as ValidatedFields };
   };
 };
 
@@ -64,6 +70,7 @@ const readValue = (field: string, value: unknown): unknown => {
 const inSchemaOrder = (errors: Record<string, string[]>, order: readonly string[]) => {
   const sorted: Record<string, string[]> = {};
   for (const field of order) if (errors[field]) sorted[field] = errors[field];
-  for (const [field, messages] of Object.entries(errors)) sorted[field] ??= messages;
+  // Own properties only: a field named like an Object.prototype member (`valueOf`) is listed too.
+  for (const [field, messages] of Object.entries(errors)) if (!Object.hasOwn(sorted, field)) sorted[field] = messages;
   return sorted;
 };

@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from '@jest/globals';
 import { adminRuntime } from '../../shared/admin-runtime.ts';
 import { DynamoDbAccountStore } from '../../shared/dynamodb/accounts.ts';
 import { DynamoDbApiKeyStore } from '../../shared/dynamodb/api-keys.ts';
-import { DynamoDbGoogleFormStore } from '../../shared/dynamodb/google-forms.ts';
+import { DynamoDbConnectionStore } from '../../shared/dynamodb/connections.ts';
 import { createDocumentClient } from '../../shared/dynamodb/client.ts';
 import { adminHandler } from '../../shared/http/admin-handler.ts';
 import { adminCall } from '../support/admin-handler.ts';
@@ -358,7 +358,7 @@ describe('answers', () => {
     const db = createDocumentClient({ client: service.client });
     const broken = adminHandler(
       adminRuntime(
-        { ...service.repository, accounts: new DynamoDbAccountStore(db, 'no-such-table'), keys: new DynamoDbApiKeyStore(db, 'no-such-table'), googleForms: new DynamoDbGoogleFormStore(db, 'no-such-table') },
+        { ...service.repository, accounts: new DynamoDbAccountStore(db, 'no-such-table'), keys: new DynamoDbApiKeyStore(db, 'no-such-table'), googleForms: new DynamoDbConnectionStore(db, 'no-such-table', 'google_form') },
         () => undefined,
       ),
     );

@@ -1,6 +1,7 @@
 import { describe, expect, test } from '@jest/globals';
 import { Match } from 'aws-cdk-lib/assertions';
-import { adminRoutes, leadRoutes, routeKeyOf } from '../../shared/routes.ts';
+import { adminRoutes, routeKeyOf } from '../../shared/routes.ts';
+import { leadRoutes } from '../../shared/sources/registry.ts';
 import { logicalIdOf, resources, synthesize } from './synth.ts';
 
 const { template } = synthesize();

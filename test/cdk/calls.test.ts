@@ -2,24 +2,24 @@ import { describe, expect, test } from '@jest/globals';
 import { Match } from 'aws-cdk-lib/assertions';
 import { accessLogFields } from '../../lib/constructs/lead-api.ts';
 import { leadFunctionTableAccess } from '../../lib/constructs/lead-tables.ts';
-import { callWebhookRoute } from '../../shared/routes.ts';
+import { callsSource } from '../../shared/calls/source.ts';
 import { logicalIdOf, resources, synthesize } from './synth.ts';
 
 const { template } = synthesize();
-const functionId = logicalIdOf(template, 'AWS::Lambda::Function', { Description: Match.stringLikeRegexp(`${callWebhookRoute.path}$`) });
+const functionId = logicalIdOf(template, 'AWS::Lambda::Function', { Description: Match.stringLikeRegexp(`${callsSource.route.path}$`) });
 const fn = resources(template, 'AWS::Lambda::Function')[functionId]!.Properties!;
 const stageOf = (t: typeof template) => Object.values(resources(t, 'AWS::ApiGatewayV2::Stage'))[0]!.Properties!;
-const routeKeys = callWebhookRoute.methods.map((method) => `${method} ${callWebhookRoute.path}`);
+const routeKeys = callsSource.route.methods.map((method) => `${method} ${callsSource.route.path}`);
 
 describe('calls to project numbers in the stack', () => {
   test('route GET and POST of the webhook path, with its provider as a path parameter, to its own function', () => {
-    expect(callWebhookRoute.path).toBe('/api/call-lead-webhook/{provider}');
-    const routes = Object.values(resources(template, 'AWS::ApiGatewayV2::Route')).filter((route) => String(route.Properties!.RouteKey).endsWith(callWebhookRoute.path));
+    expect(callsSource.route.path).toBe('/api/call-lead-webhook/{provider}');
+    const routes = Object.values(resources(template, 'AWS::ApiGatewayV2::Route')).filter((route) => String(route.Properties!.RouteKey).endsWith(callsSource.route.path));
     expect(routes.map((route) => route.Properties!.RouteKey).sort()).toEqual(['GET /api/call-lead-webhook/{provider}', 'POST /api/call-lead-webhook/{provider}']);
     for (const route of routes) expect(route.Properties!.AuthorizationType).toBe('NONE');
     template.hasResourceProperties('AWS::Lambda::Permission', {
       FunctionName: { 'Fn::GetAtt': [functionId, 'Arn'] },
-      SourceArn: { 'Fn::Join': ['', Match.arrayWith([`/*/*${callWebhookRoute.path}`])] },
+      SourceArn: { 'Fn::Join': ['', Match.arrayWith([`/*/*${callsSource.route.path}`])] },
     });
   });
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from '@jest/globals';
 import { Match } from 'aws-cdk-lib/assertions';
-import { callWebhookRoute, googleAdsRoute, leadRoutes } from '../../shared/routes.ts';
+import { googleAdsRoute, leadRoutes, leadSources, requestSources } from '../../shared/sources/registry.ts';
 import { logicalIdOf, resources, synthesize } from './synth.ts';
 
 const { template } = synthesize();
@@ -33,14 +33,15 @@ const leadFunctionProps = (t: typeof template) =>
     .filter((fn) => / POST \/api\//.test(fn.Properties!.Description))
     .map((fn) => fn.Properties!);
 
-/** The paths whose POST creates leads in the request: the four endpoints, Google Ads lead forms and calls. */
-const leadPaths = [...leadRoutes.map((r) => r.path), googleAdsRoute.path, callWebhookRoute.path];
+/** The paths whose POST creates leads in the request: the four endpoints and Google Ads lead forms. */
+const leadPaths = [...leadRoutes.map((r) => r.path), googleAdsRoute.path];
 
 describe('The lead functions', () => {
-  test('are six, one per endpoint, one for Google Ads lead forms and one for calls, beside the admin, events enrichment and Meta functions', () => {
-    expect(leadFunctionProps(template)).toHaveLength(6);
+  test('are five, one per endpoint and one for Google Ads lead forms, beside the admin, events enrichment and Meta functions', () => {
+    expect(leadFunctionProps(template)).toHaveLength(requestSources.length);
     expect(leadFunctionProps(template).map((fn) => fn.Description)).toEqual(leadPaths.map((path) => expect.stringMatching(`POST ${path}$`)));
-    template.resourceCountIs('AWS::Lambda::Function', 10);
+    // Each source's function, an asynchronous source's worker, the admin and the events enrichment.
+    template.resourceCountIs('AWS::Lambda::Function', leadSources.length + leadSources.filter((source) => source.worker).length + 2);
   });
 
   test('run Node.js 24 on arm64 with the bundled ESM handler, 512 MB and a 10 s timeout by default', () => {
@@ -80,7 +81,7 @@ describe('The lead functions', () => {
 
   test('each log to their own log group, kept 30 days by default or as long as the context says', () => {
     const logGroups = new Set(leadPaths.map((path) => fnOf(path).Properties!.LoggingConfig.LogGroup.Ref));
-    expect(logGroups.size).toBe(leadPaths.length);
+    expect(logGroups.size).toBe(5);
     for (const id of logGroups) {
       expect(resources(template, 'AWS::Logs::LogGroup')[id]!.Properties!.RetentionInDays).toBe(30);
     }
@@ -198,7 +199,7 @@ describe('The key of the person lookup items', () => {
       .flatMap((policy) => policy.Properties!.Roles.map((role: { Ref: string }) => role.Ref));
     const roleOf = (description: RegExp) => statementsOfFunction(description).fn.Properties!.Role['Fn::GetAtt'][0];
     expect(readers.sort()).toEqual(
-      [...leadRoutes.map((r) => roleOf(new RegExp(`POST ${r.path}$`))), roleOf(/admin API/), roleOf(/Meta leadgen worker/), roleOf(/Google Ads lead forms/), roleOf(/calls to project numbers/)].sort(),
+      [...leadRoutes.map((r) => roleOf(new RegExp(`POST ${r.path}$`))), roleOf(/admin API/), roleOf(/Meta leadgen worker/), roleOf(/Google Ads lead forms/)].sort(),
     );
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, test } from '@jest/globals';
 import { Match } from 'aws-cdk-lib/assertions';
-import { googleAdsRoute } from '../../shared/routes.ts';
+import { googleAdsRoute } from '../../shared/sources/registry.ts';
 import { logicalIdOf, resources, synthesize } from './synth.ts';
 
 const { template } = synthesize();

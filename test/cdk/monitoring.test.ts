@@ -1,5 +1,6 @@
 import { describe, expect, test } from '@jest/globals';
 import { Match } from 'aws-cdk-lib/assertions';
+import { requestSources } from '../../shared/sources/registry.ts';
 import { logicalIdOf, resources, synthesize } from './synth.ts';
 
 const { template } = synthesize();
@@ -18,9 +19,10 @@ describe('Monitoring', () => {
     expect(rate[0]!.Threshold).toBe(5);
   });
 
-  test('alarms on errors and on throttles of each function: the four lead functions, Google Ads lead forms, calls, the admin and the events enrichment', () => {
-    expect(alarms.filter((a) => a.MetricName === 'Errors' && a.Namespace === 'AWS/Lambda')).toHaveLength(8);
-    expect(alarms.filter((a) => a.MetricName === 'Throttles' && a.Namespace === 'AWS/Lambda')).toHaveLength(8);
+  test('alarms on errors and on throttles of each function: the four lead functions, Google Ads lead forms, the admin and the events enrichment', () => {
+    // One per source whose function makes the lead in the request (Meta's are its construct's), the admin and the enrichment.
+    expect(alarms.filter((a) => a.MetricName === 'Errors' && a.Namespace === 'AWS/Lambda')).toHaveLength(requestSources.length + 2);
+    expect(alarms.filter((a) => a.MetricName === 'Throttles' && a.Namespace === 'AWS/Lambda')).toHaveLength(requestSources.length + 2);
   });
 
   test('alarms on throttled reads and writes of each table', () => {
@@ -38,8 +40,11 @@ describe('Monitoring', () => {
   });
 
   test('sends every alarm, and its recovery, to the alarm topic', () => {
-    // 22: the Lead Erased pipe's failed executions have their own alarm (CONTRACT.md section 12), and calls have their function's two.
-    expect(alarms).toHaveLength(22);
+    // The API's 5XX rate, errors and throttles of each function (one per request source, the admin, the
+    // enrichment), each table's throttles, each pipe's failed executions (the Lead Erased pipe's too,
+    // CONTRACT.md section 12) and the events' dead-letter queue: 20 for today's registry.
+    const pipes = Object.keys(resources(template, 'AWS::Pipes::Pipe')).length;
+    expect(alarms).toHaveLength(1 + 2 * (requestSources.length + 2) + 2 + pipes + 1);
     for (const alarm of alarms) {
       expect(alarm.AlarmActions).toEqual([{ Ref: topicId }]);
       expect(alarm.OKActions).toEqual([{ Ref: topicId }]);

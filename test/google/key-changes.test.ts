@@ -1,7 +1,7 @@
 /**
  * A rotated or removed form's key answers 401 at once (CONTRACT.md section 10), even in a warm function
  * that cached the form for a long TTL: each write a delivery makes checks the form's key hash as the
- * container trusted it, in the same request (shared/dynamodb/google-forms.ts googleFormGuardCheck), so
+ * container trusted it, in the same request (shared/dynamodb/connections.ts connectionGuardCheck), so
  * an old key stores nothing, neither a lead nor a rejection record, and costs no extra round trip.
  */
 import { beforeAll, describe, expect, it } from '@jest/globals';
@@ -115,8 +115,9 @@ describe('after remove-google-form, in a function that cached the form', () => {
     await removeGoogleForm(google.formAdmin, formId);
     // The same key hash, another account: only the guard's account condition tells the two apart.
     expect(
-      await google.repository.googleForms.insertGoogleForm({
-        formId,
+      await google.repository.googleForms.insertConnection({
+        kind: 'google_form',
+        id: formId,
         accountId: 'acc-keys-ignore',
         projectId: 'PRJ-1',
         campaignId: 'CMP-1',
@@ -213,7 +214,7 @@ describe('applying a seed again (npm start applies its seed at every start)', ()
     const { answer, leads } = await deliverTo(form.formId, form.key);
     expect(answer).toMatchObject(INVALID_KEY);
     expect(leads).toEqual([]);
-    expect((await google.repository.googleForms.listGoogleForms('acc-seeded')).map((listed) => listed.formId)).not.toContain(form.formId);
+    expect((await google.repository.googleForms.listConnections('acc-seeded')).map((listed) => listed.id)).not.toContain(form.formId);
   });
 
   it("changes a stored form's project and campaign, never its key", async () => {

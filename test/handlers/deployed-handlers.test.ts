@@ -6,7 +6,7 @@ import { createDocumentClient, createDynamoDbClient } from '../../shared/dynamod
 import { createTables } from '../../shared/dynamodb/create-tables.ts';
 import { DynamoDbRepository } from '../../shared/dynamodb/repository.ts';
 import { apiGatewayEvent, lambdaContext } from '../../shared/http/api-gateway-event.ts';
-import { leadRoutes } from '../../shared/routes.ts';
+import { leadRoutes } from '../../shared/sources/registry.ts';
 
 /** The handler modules as Lambda loads them: wired from the environment, one runtime per container. */
 describe('the deployed handler modules', () => {

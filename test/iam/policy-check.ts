@@ -17,7 +17,8 @@
 import { runSimulation } from '@cloud-copilot/iam-simulate';
 import { crmDeliveryContext, synthesize } from '../cdk/synth.ts';
 import type { FunctionName, RecordedCall } from '../support/aws-calls.ts';
-import { leadRoutes, type EndpointName } from '../../shared/routes.ts';
+import type { EndpointName } from '../../shared/routes.ts';
+import { leadRoutes } from '../../shared/sources/registry.ts';
 
 export const ACCOUNT = '111122223333';
 export const REGION = 'ap-south-1';
@@ -107,7 +108,7 @@ export const resolverOf = (template: Template) => {
 const functionDescriptions: Record<FunctionName, RegExp> = {
   ...(Object.fromEntries(leadRoutes.map((route) => [route.endpoint, new RegExp(`POST ${route.path}$`)])) as Record<EndpointName, RegExp>),
   'google-ads': /Google Ads lead forms/,
-  calls: /calls to project numbers/,
+  calls: /Calls to project numbers/,
   admin: /admin API/,
   'meta-webhook': /Meta leadgen webhook/,
   'meta-worker': /Meta leadgen worker/,

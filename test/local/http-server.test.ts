@@ -5,7 +5,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/glo
 import type { Context } from 'aws-lambda';
 import { apiGatewayEvent } from '../../shared/http/api-gateway-event.ts';
 import type { LeadEvent, LeadResponse } from '../../shared/http/lambda.ts';
-import { leadRoutes, type EndpointName } from '../../shared/routes.ts';
+import { type EndpointName } from '../../shared/routes.ts';
+import { leadRoutes } from '../../shared/sources/registry.ts';
 import type { LeadHandlers } from '../../scripts/local/environment.ts';
 import { createLocalServer, MAX_READ_BYTES } from '../../scripts/local/http-server.ts';
 

@@ -4,7 +4,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { apiGatewayEvent } from '../../shared/http/api-gateway-event.ts';
-import { callWebhookRoute, googleAdsRoute, leadRoutes, metaWebhookRoute } from '../../shared/routes.ts';
+import { googleAdsRoute, leadRoutes, metaWebhookRoute } from '../../shared/sources/registry.ts';
+import { callsSource } from '../../shared/calls/source.ts';
 import { projectRoot } from '../../scripts/local/environment.ts';
 import { runInvoke } from '../../scripts/invoke.ts';
 import { applySeed, readSeedFile } from '../../scripts/local/seed.ts';
@@ -65,7 +66,7 @@ describe('the example events in events/', () => {
   it.each(examples)('%s has the shape API Gateway sends to the %s route', (file, endpoint) => {
     const event = JSON.parse(readFileSync(eventFile(file), 'utf8'));
     // The call webhook's path names its provider: API Gateway hands the route's template and the parameter on.
-    const calls = endpoint !== 'calls' ? undefined : { path: `/api/call-lead-webhook/${event.pathParameters.provider}`, routeKey: `${event.requestContext.http.method} ${callWebhookRoute.path}` };
+    const calls = endpoint !== 'calls' ? undefined : { path: `/api/call-lead-webhook/${event.pathParameters.provider}`, routeKey: `${event.requestContext.http.method} ${callsSource.route.path}` };
     const route = leadRoutes.find((r) => r.endpoint === endpoint) ?? calls ?? { path: endpoint === 'google-ads' ? googleAdsRoute.path : metaWebhookRoute.path };
     const reference = apiGatewayEvent({
       method: event.requestContext.http.method,

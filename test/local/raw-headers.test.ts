@@ -7,7 +7,8 @@
 import type { Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { leadRoutes, type EndpointName } from '../../shared/routes.ts';
+import { type EndpointName } from '../../shared/routes.ts';
+import { leadRoutes } from '../../shared/sources/registry.ts';
 import { createLocalServer } from '../../scripts/local/http-server.ts';
 import { endpointNames, testService, validBody, type TestService } from '../support/service.ts';
 

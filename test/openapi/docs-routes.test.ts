@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { leadRoutes } from '../../shared/routes.ts';
+import { leadRoutes } from '../../shared/sources/registry.ts';
 import type { LeadHandlers } from '../../scripts/local/environment.ts';
 import { createLocalServer } from '../../scripts/local/http-server.ts';
 import { OPENAPI_FILE } from '../../scripts/openapi/build.ts';

@@ -21,8 +21,9 @@ import {
   UnsupportedContentTypeError,
 } from '../../shared/domain/errors.ts';
 import { LEAD_CREATED } from '../../shared/http/envelope.ts';
-import { adminRoutes, leadRoutes, routeKeyOf, type EndpointName } from '../../shared/routes.ts';
-import { leadFieldValidator } from '../../shared/schemas/validate.ts';
+import { adminRoutes, routeKeyOf, type EndpointName } from '../../shared/routes.ts';
+import { leadRoutes } from '../../shared/sources/registry.ts';
+import { leadFieldValidator } from '../../shared/domain/field-validation.ts';
 import {
   buildOpenApiDocument,
   IDEMPOTENCY_KEY_REUSED,

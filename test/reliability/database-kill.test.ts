@@ -23,7 +23,8 @@ import { portalAEndpoint, portalBEndpoint, socialEndpoint, websiteEndpoint } fro
 import { apiGatewayEvent, lambdaContext } from '../../shared/http/api-gateway-event.ts';
 import type { LeadContext } from '../../shared/http/lambda.ts';
 import { leadHandler } from '../../shared/http/lead-handler.ts';
-import { leadRoutes, type EndpointName } from '../../shared/routes.ts';
+import { type EndpointName } from '../../shared/routes.ts';
+import { leadRoutes } from '../../shared/sources/registry.ts';
 import { leadRuntime } from '../../shared/runtime.ts';
 import { dynamoDbLocalOn, killGroup, waitFor } from '../support/processes.ts';
 import { uniqueMobile } from '../support/service.ts';

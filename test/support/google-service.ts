@@ -7,7 +7,7 @@ import { connectGoogleForm, GoogleFormDirectory } from '../../shared/domain/goog
 import { googleAdsHandler } from '../../shared/google/webhook-handler.ts';
 import { apiGatewayEvent, lambdaContext } from '../../shared/http/api-gateway-event.ts';
 import type { LeadContext, LeadResponse } from '../../shared/http/lambda.ts';
-import { googleAdsRoute } from '../../shared/routes.ts';
+import { googleAdsRoute } from '../../shared/sources/registry.ts';
 import { asFunction } from './aws-calls.ts';
 import { testService, type Answer, type ServiceOptions } from './service.ts';
 

@@ -11,7 +11,7 @@ import { signatureOf } from '../../shared/meta/signature.ts';
 import { localTokenCipher } from '../../shared/meta/token-cipher.ts';
 import { metaWebhookHandler } from '../../shared/meta/webhook-handler.ts';
 import { metaWorkerHandler, type RetryPolicy } from '../../shared/meta/worker-handler.ts';
-import { metaWebhookRoute } from '../../shared/routes.ts';
+import { metaWebhookRoute } from '../../shared/sources/registry.ts';
 import { InMemoryLeadgenQueue } from '../../scripts/local/in-memory-queue.ts';
 import { asFunction } from './aws-calls.ts';
 import { fakeGraph } from './fake-graph.ts';

@@ -1,5 +1,5 @@
 import type { MiddlewareObj } from '@middy/core';
-import type { LeadFieldValidator } from '../../schemas/validate.ts';
+import type { LeadFieldValidator } from '../../domain/field-validation.ts';
 import type { LeadContext, LeadEvent, LeadResponse } from '../lambda.ts';
 
 /** Field validation of the endpoint's schema: 422 listing every failing field. */

@@ -1,12 +1,8 @@
 import type { MiddlewareObj } from '@middy/core';
 import { LeadIntakeError } from '../../domain/errors.ts';
-import { quarantinedSubmission, type LeadSubmission } from '../../domain/create-lead.ts';
-import type { LeadRecord } from '../../domain/lead.ts';
-import type { IdempotentReplay, Rejection, RejectionLog } from '../../domain/ports.ts';
-import { identifiersOfSubmission } from '../../domain/person-data.ts';
+import type { IdempotentReplay, RejectionLog } from '../../domain/ports.ts';
 import { refusedFields } from '../../domain/rejections.ts';
-import { JsonNumber } from '../../schemas/json-number.ts';
-import { maskMobile } from '../../log.ts';
+import { rejectionOf, type Refusal } from '../../domain/submissions.ts';
 import type { LeadContext, LeadEvent, LeadResponse } from '../lambda.ts';
 
 /**
@@ -31,18 +27,8 @@ export const rejectionLog = (rejections: RejectionLog, endpoint: string): Middle
   },
 });
 
-/** What was refused, in the rejection's words. */
-export interface Refusal {
-  readonly reason: string;
-  readonly message: string;
-  readonly fields: Readonly<Record<string, unknown>>;
-  /** A quarantine: the validated submission, kept whole so a person can release it. */
-  readonly submission?: LeadSubmission;
-  /** The platform's id of the lead that was refused (Google Ads lead forms; a call's provider and call id). */
-  readonly platformIds?: Pick<Rejection, 'google_lead_id' | 'provider' | 'call_id'>;
-  /** A quarantine answered as a new lead: the lead of that answer (kept under the request's key, when it had one). */
-  readonly answered?: LeadRecord;
-}
+// The record of a refusal is the domain's (shared/domain/submissions.ts), shared with the platforms' intakes.
+export { rejectionOf, type Refusal };
 
 /**
 /**
@@ -53,35 +39,3 @@ export interface Refusal {
  */
 export const recordRejection = (rejections: RejectionLog, endpoint: string, context: LeadContext, refusal: Refusal): Promise<IdempotentReplay | undefined> =>
   rejections.record(context.account!.config.id, rejectionOf(endpoint, refusal, context));
-
-/** The record of a refusal: the request's id, the refusal, and the mobile's last four digits, never more. */
-export const rejectionOf = (endpoint: string, refusal: Refusal, context: Pick<LeadContext, 'requestId' | 'fields' | 'body' | 'account' | 'idempotency'>): Rejection => {
-  const mobile = context.fields?.mobile_number ?? digitsOf(context.body?.mobile_number);
-  // Requests without an API key (Google's webhook) have no key to name or to bound.
-  const key = context.account?.key;
-  return {
-    at: new Date().toISOString(),
-    requestId: context.requestId,
-    endpoint,
-    reason: refusal.reason,
-    message: refusal.message,
-    ...(mobile && mobile.length >= 4 && { mobile: maskMobile(mobile) }),
-    fields: refusal.fields,
-    ...(key?.keyId !== undefined && { key_id: key.keyId }),
-    // A browser key is public: its records are bounded per key and minute (CONTRACT.md section 11).
-    ...(key?.origins !== undefined && { browserKey: true }),
-    // A quarantine keeps the request's fields under their request names, and its Idempotency-Key (CONTRACT.md sections 11 and 14).
-    ...(refusal.submission && { submission: quarantinedSubmission(refusal.submission) }),
-    ...(refusal.submission && context.idempotency && { idempotency_key: context.idempotency.key, idempotency_request_hash: context.idempotency.requestHash }),
-    ...(refusal.answered && { answered: refusal.answered }),
-    // Found again by access and erasure (CONTRACT.md section 12): the validated fields, else what the body held.
-    person: identifiersOfSubmission(context.fields ?? plainText(context.body ?? {})),
-    ...refusal.platformIds,
-  };
-};
-
-/** Mobiles sent as JSON numbers are read as their digits, as section 2 reads them. */
-const plainText = (body: Readonly<Record<string, unknown>>) =>
-  Object.fromEntries(Object.entries(body).map(([name, value]) => [name, value instanceof JsonNumber ? value.source : value]));
-
-const digitsOf = (value: unknown): string | undefined => (typeof value === 'string' ? value.replace(/\D/g, '') : undefined);

@@ -1,0 +1,76 @@
+/**
+ * What a connection's items are (connections.ts stores them): each kind's key shape as data, and a
+ * delivery's guard as a transaction item. No store class and no SDK import, so a lead function's bundle
+ * carries only what its writes need.
+ */
+import { ConnectionChangedError } from '../domain/errors.ts';
+import type { ConnectionGuard, ConnectionKind } from '../domain/ports.ts';
+import type { CancellationReason } from './requests.ts';
+import type { NamedItems, TransactItem } from './transactions.ts';
+
+/** Where a kind's connections are kept: the names of its two items and the attribute of its id. */
+export interface ConnectionShape {
+  /** The connection's item: partition key `<partitionPrefix><id>`, sort key `itemSortKey`. */
+  readonly partitionPrefix: string;
+  readonly itemSortKey: string;
+  /** The account's listing: partition key `<listingPrefix><account id>`, sort key `<listingSortPrefix><id>`. */
+  readonly listingPrefix: string;
+  readonly listingSortPrefix: string;
+  /** The attribute that holds the id in both items. */
+  readonly idAttribute: string;
+}
+
+/** Each kind's key shape: the names stored today (a new kind is one more row). */
+export const connectionShapes: Readonly<Record<ConnectionKind, ConnectionShape>> = {
+  google_form: { partitionPrefix: 'GOOGLEFORM#', itemSortKey: 'GOOGLEFORM', listingPrefix: 'GOOGLEFORMS#', listingSortPrefix: 'FORM#', idAttribute: 'form_id' },
+};
+
+/** The name a guard's ConditionCheck goes under in a transaction (transactions.ts). */
+export const CONNECTION_GUARD = 'connection_guard';
+
+export const itemKey = (shape: ConnectionShape, id: string) => ({ pk: `${shape.partitionPrefix}${id}`, sk: shape.itemSortKey });
+export const listingKey = (shape: ConnectionShape, accountId: string, id: string) => ({ pk: `${shape.listingPrefix}${accountId}`, sk: `${shape.listingSortPrefix}${id}` });
+
+/**
+ * A delivery's guard as a transaction item: the connection's item still names that account (and that
+ * key hash, for a kind with keys). It rides in the write the delivery makes anyway (the lead's
+ * transaction, or its rejection record's), so a rotated or removed connection is refused at once at no
+ * extra round trip, whatever the container cached. The functions may ConditionCheckItem only items of
+ * their kind's partition shape (lib/constructs/lead-tables.ts).
+ */
+export const connectionGuardCheck = (configTable: string, guard: ConnectionGuard): TransactItem => ({
+  ConditionCheck: {
+    TableName: configTable,
+    Key: itemKey(connectionShapes[guard.kind], guard.id),
+    // A tombstone keeps its account but no key hash: a kind without keys checks that it is not one.
+    ConditionExpression: guard.keyHash === undefined ? 'account_id = :guardAccount AND attribute_not_exists(removed_at)' : 'key_hash = :guardHash AND account_id = :guardAccount',
+    ExpressionAttributeValues: { ':guardAccount': guard.accountId, ...(guard.keyHash !== undefined && { ':guardHash': guard.keyHash }) },
+  },
+});
+
+/**
+ * Throws ConnectionChangedError when the guard's item of the cancelled transaction failed its
+ * condition: read by its name, so it is never taken for a duplicate or a used idempotency key.
+ */
+export const checkConnectionGuard = (items: NamedItems<string>, reasons: readonly CancellationReason[], guard: ConnectionGuard | undefined): void => {
+  if (guard && items.failed(reasons, CONNECTION_GUARD)) throw new ConnectionChangedError(guard.kind, guard.id);
+};
+
+
+// ---- Removal tombstones (CONTRACT.md section 14: a seed never brings back a removed connection) ------
+
+export const REMOVED_AT = 'removed_at';
+/** A condition: the item is a removal tombstone. */
+export const REMOVED = `attribute_exists(${REMOVED_AT})`;
+/** A condition: the item, if any, is not a removal tombstone. */
+export const CONNECTED = `attribute_not_exists(${REMOVED_AT})`;
+
+export const isRemoved = (item: Record<string, unknown>): boolean => item[REMOVED_AT] !== undefined;
+
+/** The item a removal leaves: its key, what names it, and when; no key hash, no project or campaign. */
+export const removalTombstone = (key: { pk: string; sk: string }, names: Record<string, string>, at = new Date()) => ({
+  ...key,
+  ...names,
+  item_type: 'removed_connection',
+  [REMOVED_AT]: at.toISOString(),
+});

@@ -1,0 +1,27 @@
+/**
+ * Google Ads lead forms (CONTRACT.md section 10) as a declared source: each form is a connection of
+ * its own, with a key Google sends back in every delivery. What is Google's own is beside it: the
+ * delivery and its column mapping (delivery.ts), the use case (google-lead.ts), the chain (webhook-handler.ts).
+ */
+import type { LeadSourceDescriptor } from '../sources/descriptor.ts';
+
+export const googleAdsSource = {
+  name: 'google_ads',
+  invokeName: 'google-ads',
+  leadSource: 'google_ads',
+  title: 'Google Ads lead forms',
+  route: { path: '/api/google-ads-lead-webhook', methods: ['POST'] },
+  entry: 'functions/google-ads/handler.ts',
+  bodyFormat: 'json',
+  authentication: 'connection-key',
+  browserFacing: false,
+  throttle: { rateLimit: 'googleAdsThrottlingRateLimit', burstLimit: 'googleAdsThrottlingBurstLimit' },
+  connection: 'google_form',
+  platformId: { field: 'google_lead_id', idempotencyPrefix: 'google-lead' },
+  acceptance: { status: 200, message: 'Lead received', withLead: false },
+  stack: { functionPath: ['GoogleAdsLeadForms', 'Webhook'], integrationId: 'GoogleAdsIntegration', monitoringName: 'googleAds' },
+  banner: { label: 'Google Ads webhook', note: 'POST, each form with its own key: {seed.googleForms} form(s) in the seed; npm run admin -- add-google-form' },
+  openapi: 'scripts/openapi/google-ads.ts',
+  adminCli: { module: 'scripts/admin/google-forms.ts', name: 'googleForms' },
+  sampleEvents: ['events/google-ads.json', 'events/google-ads-test-data.json'],
+} as const satisfies LeadSourceDescriptor;

@@ -1,0 +1,94 @@
+/**
+ * A lead source declared as data (docs/adding-a-lead-source.md): what the stack, `npm start`, `npm run
+ * invoke`, the banner, OpenAPI and monitoring need to know about it, with no code of its own. What
+ * really differs from one source to another (Google's column mapping, Meta's Graph read) is its own
+ * module, behind its handler (`entry`). Descriptors carry the names already deployed and stored
+ * (`google_lead_id`, `googleAdsThrottlingRateLimit`, the construct ids of its function): declaring a
+ * source changes no wire, no stored item and no deployed resource.
+ *
+ * Data only: a descriptor module imports types and nothing else, so a function's bundle holds its own
+ * source's descriptor (when its code reads it) and never another's. The registry (registry.ts), which
+ * lists them all, is for the stack and the local tools: no handler imports it.
+ */
+import type { ConnectionKind } from '../domain/ports.ts';
+import type { LeadSource } from '../domain/lead.ts';
+
+export type SourceMethod = 'GET' | 'POST' | 'OPTIONS';
+
+export interface LeadSourceDescriptor {
+  /**
+   * The source's name in its log lines, metrics and rejection records (`endpoint`): `website`,
+   * `google_ads`, `meta`.
+   */
+  readonly name: string;
+  /** Its name on the command line (`npm run invoke -- <invokeName>`), and its local function's (`lead-intake-<invokeName>`). */
+  readonly invokeName: string;
+  /** The `source` of the leads it creates (CONTRACT.md section 4); Meta's leads are `social`. */
+  readonly leadSource: LeadSource;
+  /** A short title for the banner, the dashboard and OpenAPI. */
+  readonly title: string;
+  /**
+   * Its public route: one path, the methods API Gateway routes to its function, and whether its
+   * deliveries carry parameters in the query string (Meta's subscription check): the local server hands
+   * the query on only then, as the handlers of the others never read it.
+   */
+  readonly route: { readonly path: string; readonly methods: readonly SourceMethod[]; readonly queryString?: boolean };
+  /** The handler module, relative to the repository root (it exports `handler`): a literal, never imported by the registry. */
+  readonly entry: string;
+  /** What a delivery's body is: a JSON object (section 1), or a JSON object signed by the platform (Meta's). */
+  readonly bodyFormat: 'json' | 'signed-json';
+  /**
+   * How a delivery proves who sent it: an API key (`x-api-key`, sections 5 and 7), an API key scoped to
+   * this source alone, in `x-api-key` or, for senders that cannot set headers, the query (the call
+   * webhook's `calls` key, section 13), the key of the connection it names (a Google form's
+   * `google_key`), or the platform's signature (Meta's).
+   */
+  readonly authentication: 'api-key' | 'scoped-api-key' | 'connection-key' | 'platform-signature';
+  /** Browser forms post here: it answers CORS preflight (OPTIONS) itself, with the browser keys' origins. */
+  readonly browserFacing: boolean;
+  /**
+   * The operator settings (lib/settings.ts) of its route's own throttle; absent: the stage's default
+   * (`throttlingRateLimit`, `throttlingBurstLimit`).
+   */
+  readonly throttle?: { readonly rateLimit: string; readonly burstLimit: string };
+  /** The kind of connection its deliveries name (shared/dynamodb/connections.ts), when they name one. */
+  readonly connection?: ConnectionKind;
+  /**
+   * The platform's own lead id: the attribute its rejection records carry it under, and the prefix of
+   * the idempotency key it is stored once under (shared/domain/platform-leads.ts).
+   */
+  readonly platformId?: { readonly field: 'google_lead_id' | 'meta_leadgen_id' | 'call_id'; readonly idempotencyPrefix: string };
+  /** Its answer when a delivery is accepted (CONTRACT.md): status and message, with the lead in `data` or not. */
+  readonly acceptance: { readonly status: 200; readonly message: string; readonly withLead: boolean };
+  /**
+   * Where the stack builds its function, by today's construct ids (so declaring a source replaces no
+   * deployed function): its path of construct ids under the stack, its integration's id, and its name
+   * on the dashboard and in its alarms' ids.
+   */
+  readonly stack: { readonly functionPath: readonly string[]; readonly integrationId: string; readonly monitoringName: string };
+  /**
+   * An asynchronous source (Meta's): its webhook only queues what it receives, and a worker behind the
+   * queue makes the leads. Its function and queue are its own construct's (lib/constructs/meta-lead-ads.ts).
+   */
+  readonly worker?: { readonly entry: string };
+  /**
+   * Its line in `npm start`'s banner, for a source that is not one of the API key endpoints (those get
+   * a `curl` each): a label, and how it is reached. `npm start` fills in `{seed.<field>}` (how many the
+   * seed has of it: `{seed.googleForms}`) and `{graph}` (where Meta's leads are read from).
+   */
+  readonly banner?: { readonly label: string; readonly note: string };
+  /**
+   * Its own OpenAPI module, relative to the repository root (a literal, imported by the OpenAPI builder
+   * only): it exports `openApiTag` and `openApiOperations()`, the operations of its route. Absent for the
+   * API key endpoints, which scripts/openapi/build.ts documents together from their fields.
+   */
+  readonly openapi?: string;
+  /**
+   * Its own admin CLI verbs (connecting its forms, pages or numbers): the module, relative to the
+   * repository root, whose default export is their CommandModule (scripts/admin/command.ts), and the
+   * module's name in the help's alphabetical order.
+   */
+  readonly adminCli?: { readonly module: string; readonly name: string };
+  /** Sample API Gateway events of it in `events/`, for `npm run invoke`. */
+  readonly sampleEvents: readonly string[];
+}

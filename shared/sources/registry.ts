@@ -1,0 +1,51 @@
+/**
+ * Every lead source, as data (descriptor.ts): the one list the CDK stack, `npm start`, `npm run
+ * invoke`, the banner, OpenAPI and monitoring loop over. Adding a source adds its descriptor here:
+ * one import and one entry (docs/adding-a-lead-source.md). Only the stack and the local tools import
+ * this module; a handler imports its own source's descriptor, so no bundle carries another source.
+ */
+import { callsSource } from '../calls/source.ts';
+import { googleAdsSource } from '../google/source.ts';
+import { metaSource } from '../meta/source.ts';
+import type { EndpointName } from '../routes.ts';
+import type { LeadSourceDescriptor } from './descriptor.ts';
+import { portalaSource, portalbSource, socialSource, websiteSource } from './lead-endpoints.ts';
+
+export const leadSources: readonly LeadSourceDescriptor[] = [websiteSource, portalaSource, portalbSource, socialSource, metaSource, googleAdsSource, callsSource];
+
+/** The sources whose function makes the lead in the request (all but the asynchronous ones, whose worker does). */
+export const requestSources = leadSources.filter((source) => !source.worker);
+
+/** The sources whose deliveries carry an API key: the four lead endpoints of CONTRACT.md section 1. */
+export const apiKeySources = leadSources.filter((source) => source.authentication === 'api-key');
+
+/** The source of a name (`website`, `google_ads`, `meta`). */
+export const sourceNamed = (name: string): LeadSourceDescriptor | undefined => leadSources.find((source) => source.name === name);
+
+// ---- The routes as the tools and tests knew them before the registry (views of it) ----------------------
+
+export type { EndpointName } from '../routes.ts';
+
+/** An API key endpoint's route (the four lead endpoints). */
+export interface LeadRoute {
+  readonly endpoint: EndpointName;
+  readonly path: string;
+  /** The handler module, relative to the repository root; it exports `handler`. */
+  readonly entry: string;
+  /** Browser forms post to the website endpoint: it answers CORS preflight (OPTIONS) itself. */
+  readonly browserFacing: boolean;
+}
+
+export const leadRoutes: readonly LeadRoute[] = apiKeySources.map((source) => ({
+  endpoint: source.name as EndpointName,
+  path: source.route.path,
+  entry: source.entry,
+  browserFacing: source.browserFacing,
+}));
+
+/** Meta's webhook route (GET subscription check, signed POST notifications). */
+export const metaWebhookRoute = { path: metaSource.route.path, methods: metaSource.route.methods, entry: metaSource.entry } as const;
+/** Google Ads lead forms' webhook route. */
+export const googleAdsRoute = { path: googleAdsSource.route.path, entry: googleAdsSource.entry } as const;
+/** The Meta worker's handler module (an SQS event source, not a route). */
+export const metaWorkerEntry = metaSource.worker.entry;
