@@ -106,4 +106,5 @@ export const callWebhookOperations = (): JsonObject => ({
 });
 
 // What the OpenAPI builder reads of a declared source's module (scripts/openapi/build.ts).
+export const openApiSecuritySchemes: JsonObject = { callsKeyInQuery: CALLS_KEY_QUERY_SCHEME };
 export { CALLS_TAG as openApiTag, callWebhookOperations as openApiOperations };

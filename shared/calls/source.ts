@@ -21,7 +21,7 @@ export const callsSource = {
   platformId: { field: 'call_id', idempotencyPrefix: 'call' },
   acceptance: { status: 200, message: 'Call received', withLead: false },
   stack: { functionPath: ['CallLeadWebhook', 'Webhook'], integrationId: 'CallWebhookIntegration', monitoringName: 'calls' },
-  banner: { label: 'Call webhook', note: 'GET or POST, a key limited to calls in x-api-key or ?key=: {seed.callNumbers} number(s) in the seed; npm run admin -- add-call-number' },
+  banner: { label: 'Call webhook', note: 'GET or POST, {provider} exotel, knowlarity or generic, a key limited to calls in x-api-key or ?key=: {seed.callNumbers} number(s) in the seed; npm run admin -- add-call-number' },
   openapi: 'scripts/openapi/calls.ts',
   adminCli: { module: 'scripts/admin/call-numbers.ts', name: 'callNumbers' },
   sampleEvents: ['events/call-exotel-passthru.json', 'events/call-knowlarity-hook.json'],

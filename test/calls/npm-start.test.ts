@@ -43,9 +43,9 @@ afterAll(() => {
 const callLeads = () => (JSON.parse(admin('leads', '--account', 'acc-demo', '--json')) as Record<string, unknown>[]).filter((lead) => lead.source === 'call');
 
 describe('calls through npm start', () => {
-  it('prints the call webhook in its banner, with an Exotel call to try', () => {
-    expect(banner).toContain(`Call webhook:        ${baseUrl}/api/call-lead-webhook/{exotel|knowlarity|generic}`);
-    expect(banner).toContain(`curl -s '${baseUrl}/api/call-lead-webhook/exotel?key=${KEY}&CallSid=demo-call-1`);
+  it('prints the call webhook in its banner, with its providers and the seed’s numbers', () => {
+    expect(banner).toContain(`Call webhook:        ${baseUrl}/api/call-lead-webhook/{provider} (GET or POST, {provider} exotel, knowlarity or generic`);
+    expect(banner).toContain('1 number(s) in the seed; npm run admin -- add-call-number)');
   });
 
   it('turns an Exotel Passthru GET (the key in its URL) into one lead, however often Exotel sends it', async () => {
