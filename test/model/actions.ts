@@ -1,0 +1,448 @@
+/**
+ * What the model's steps do, one request (or an operator's retried request) each: submit, retry with
+ * the same bytes, release, erase, deliver from Google. `perform` sends and reads the answer without
+ * touching the model; `settle` (run once every action of the step has answered) checks the answer
+ * against what the contract allows and records it in the model.
+ */
+import type { CreateKeyInput } from '../../shared/domain/api-keys.ts';
+import type { EndpointName } from '../../shared/routes.ts';
+import { deliveryJson } from '../support/google-service.ts';
+import type { Answer } from '../support/service.ts';
+import { broken, KEY_ENDPOINTS, type AnswerSeen, type KeyKind, type Model, type Submission } from './model.ts';
+import { ACCOUNT, CAPTCHA_SECRET, EMAILS, MOBILES, PROJECTS, SHOP, type World } from './world.ts';
+
+export const ACCOUNT_KEYS_PATH = `/admin/v1/accounts/${ACCOUNT}/keys`;
+
+export interface StepContext {
+  /** Other actions ran at the same time: answers that depend on their order are all allowed. */
+  readonly concurrent: boolean;
+  /** The relay injected a fault in this step: a 503 (with Retry-After) is allowed. */
+  readonly faulted: boolean;
+  /** Earlier submissions that another action of this step sent again. */
+  readonly resentBeside: ReadonlySet<string>;
+}
+
+export interface Outcome {
+  /** Earlier submissions this action sent again (a retry, a redelivery). */
+  readonly resends: readonly string[];
+  readonly settle: (model: Model, context: StepContext) => void;
+  /** After every action of the step has settled: the submissions the step added, and those it sent again. */
+  readonly afterStep?: (model: Model, touched: readonly Submission[]) => void;
+}
+
+export interface Action {
+  perform(world: World, model: Model): Promise<Outcome>;
+  toString(): string;
+}
+
+/** An allowed answer: a status, and its exact message when it has one to check. */
+export type Allowed = readonly [number, string?];
+
+const fail = broken;
+
+/** The running world's log lines, so a 500 is reported with what the service logged about it. */
+export const serviceLogs: { lines: readonly Record<string, unknown>[] } = { lines: [] };
+
+/**
+ * The envelope of every answer (JSON, `x-request-id`), never a 500, a 503 only with Retry-After and
+ * only when a fault was injected, and otherwise one of the allowed answers.
+ */
+export const expectAnswer = (answer: Answer, allowed: readonly Allowed[], context: StepContext, what: string): void => {
+  const evidence = { status: answer.status, body: answer.body, allowed };
+  if (!answer.headers['x-request-id']) fail(`${what}: an answer without x-request-id`, evidence);
+  if (answer.status === 500) {
+    const requestId = answer.headers['x-request-id'];
+    fail(`${what}: answered 500`, { ...evidence, log: serviceLogs.lines.filter((line) => line.requestId === requestId) });
+  }
+  if (answer.status === 503 && context.faulted) {
+    const retryAfter = Number(answer.headers['retry-after']);
+    if (!Number.isInteger(retryAfter) || retryAfter < 1) fail(`${what}: a 503 without Retry-After`, { ...evidence, headers: answer.headers });
+    return;
+  }
+  const matches = allowed.some(([status, message]) => answer.status === status && (message === undefined || answer.body?.message === message));
+  if (!matches) fail(`${what}: answered ${answer.status} ${answer.body?.message ?? ''}`, evidence);
+};
+
+const seen = (answer: Answer): AnswerSeen => ({
+  status: answer.status,
+  body: answer.body,
+  requestId: answer.headers['x-request-id']!,
+  replayed: answer.headers['idempotent-replayed'] === 'true',
+});
+
+/** The options a key of each kind is created with (a revoked key's owner makes a new one alike). */
+export const keyOptionsOf = (kind: KeyKind): CreateKeyInput => {
+  switch (kind) {
+    case 'server':
+      return { accountId: ACCOUNT };
+    case 'scoped':
+      return { accountId: ACCOUNT, endpoints: ['portala', 'portalb', 'social'] };
+    case 'browser':
+      return { accountId: ACCOUNT, origins: [SHOP] };
+    case 'captcha':
+      return { accountId: ACCOUNT, origins: [SHOP], captcha: { provider: 'turnstile', secret: CAPTCHA_SECRET } };
+  }
+};
+
+const isBrowser = (kind: KeyKind) => kind === 'browser' || kind === 'captcha';
+
+export interface SubmitSpec {
+  readonly kind: KeyKind;
+  readonly endpoint: EndpointName;
+  /** Use a key of this kind that was rotated or revoked, when there is one. */
+  readonly deadKey: boolean;
+  readonly pick: number;
+  readonly project: number;
+  readonly mobile: number;
+  readonly email: number | undefined;
+  readonly alternate: number | undefined;
+  /** The honeypot filled (browser keys on the website endpoint). */
+  readonly honeypot: boolean;
+  /** A challenge key's token: a single-use one that passes, one refused, a provider down, none. */
+  readonly token: 'once' | 'fail' | 'down' | 'missing';
+  readonly idempotent: boolean;
+  /** With an Idempotency-Key: how often the sender sends it again at once (its answer was lost). */
+  readonly retries: number;
+}
+
+/** A new submission through one of the four lead endpoints. */
+export class Submit implements Action {
+  readonly spec: SubmitSpec;
+
+  constructor(spec: SubmitSpec) {
+    this.spec = spec;
+  }
+
+  async perform(world: World, model: Model): Promise<Outcome> {
+    const { spec } = this;
+    const marker = model.newMarker();
+    const keys = model.keys[spec.kind];
+    const dead = spec.deadKey && keys.dead.length > 0;
+    const apiKey = dead ? keys.dead[spec.pick % keys.dead.length]! : keys.current;
+    const mobile = MOBILES[spec.mobile]!;
+    const alternate = spec.alternate === undefined || spec.alternate === spec.mobile ? undefined : MOBILES[spec.alternate]!;
+    const email = spec.email === undefined ? undefined : EMAILS[spec.email]!;
+    const browser = isBrowser(spec.kind);
+    const honeypot = spec.honeypot && browser && spec.endpoint === 'website';
+    const challenged = spec.kind === 'captcha' && spec.endpoint === 'website';
+    // Single-use tokens are unique across runs (the fake provider outlives each run's service).
+    const token = { once: `once-${world.service.tables.leads}-${marker}`, fail: 'fail', down: 'server-error', missing: undefined }[spec.token];
+    const body = {
+      name: 'Asha Verma',
+      mobile_number: mobile,
+      ...(email && { email }),
+      ...(alternate && { alternate_number: alternate }),
+      ...PROJECTS[spec.project]!,
+      notes: `Enquiry ${marker}`,
+      ...(spec.endpoint === 'website' && { sub_source: 'Skyline landing page' }),
+      ...(spec.endpoint === 'social' && { platform: 'fb' }),
+      ...(honeypot && { company_website: 'https://spam.example' }),
+      ...(challenged && token !== undefined && { captcha_token: token }),
+    };
+    const headers: Record<string, string> = {
+      ...(browser && { origin: SHOP }),
+      ...(spec.idempotent && { 'idempotency-key': `idem-${marker}` }),
+    };
+    const rawBody = JSON.stringify(body);
+    const send = () => world.service.call(spec.endpoint, { apiKey, rawBody, headers });
+    const answer = await send();
+    const again: Answer[] = [];
+    for (let i = 0; spec.idempotent && i < spec.retries; i++) again.push(await send());
+
+    return {
+      resends: [],
+      settle: (m, context) => {
+        const quarantined200 = !dead && KEY_ENDPOINTS[spec.kind].includes(spec.endpoint) && (honeypot || (challenged && spec.token === 'down'));
+        const allowed = dead
+          ? [[401, 'Invalid API credentials'] as const]
+          : !KEY_ENDPOINTS[spec.kind].includes(spec.endpoint)
+            ? [[403, 'API key not allowed on this endpoint'] as const]
+            : quarantined200
+              ? [[200, 'Lead created successfully'] as const]
+              : challenged && (spec.token === 'fail' || spec.token === 'missing')
+                ? [[403, 'Captcha verification failed'] as const]
+                : leadAnswers(m, context, spec.project, mobile);
+        expectAnswer(answer, allowed, context, `${this}`);
+        if (answer.status === 200 && !quarantined200 && spec.endpoint !== 'social' && !context.concurrent && !context.faulted) {
+          const repeat = m.originals.has(`${PROJECTS[spec.project]!.projectID}|${mobile}`);
+          if (answer.body.data?.is_repeated !== repeat) fail(`${this}: is_repeated is ${answer.body.data?.is_repeated}, the model says ${repeat}`, answer.body);
+        }
+        const submission = {
+          marker,
+          via: spec.endpoint,
+          resend: send,
+          apiKey,
+          ...(spec.idempotent && { idempotencyKey: headers['idempotency-key'] }),
+          project: PROJECTS[spec.project]!.projectID,
+          mobile,
+          ...(email && { email }),
+          ...(alternate && { alternate }),
+          quarantined200,
+          answers: [seen(answer)],
+          releases: [],
+          recordIds: [],
+        } as Submission;
+        m.submissions.push(submission);
+        again.forEach((repeat, i) => settleRepeat(m, submission, repeat, context, `${this}, sent again (${i + 1})`));
+      },
+    };
+  }
+
+  toString(): string {
+    const s = this.spec;
+    const person = `m${s.mobile}${s.email === undefined ? '' : ` e${s.email}`}${s.alternate === undefined ? '' : ` alt${s.alternate}`}`;
+    const extras = [s.deadKey && 'a dead key if any', s.honeypot && 'honeypot', s.kind === 'captcha' && `token ${s.token}`, s.idempotent && 'Idempotency-Key', s.idempotent && s.retries > 0 && `sent ${s.retries + 1} times`].filter(Boolean);
+    return `submit(${s.endpoint}, ${s.kind} key, P${s.project + 1}, ${person}${extras.length ? `, ${extras.join(', ')}` : ''})`;
+  }
+}
+
+/** A new lead's answers: 200, or under `ignore` the duplicate's 422 when an original exists (either, when the order is not known). */
+const leadAnswers = (model: Model, context: StepContext, project: number, mobile: string): Allowed[] => {
+  const duplicate = model.originals.has(`${PROJECTS[project]!.projectID}|${mobile}`);
+  if (model.setting !== 'ignore') return [[200, 'Lead created successfully']];
+  if (context.concurrent) return [[200, 'Lead created successfully'], [422, 'Lead already exists']];
+  return duplicate ? [[422, 'Lead already exists']] : [[200, 'Lead created successfully']];
+};
+
+/** The sender repeats a submission with the same bytes and the same Idempotency-Key (Google: redelivers the lead_id). */
+export class Retry implements Action {
+  readonly pick: number;
+
+  constructor(pick: number) {
+    this.pick = pick;
+  }
+
+  async perform(world: World, model: Model): Promise<Outcome> {
+    const candidates = model.retryable();
+    if (candidates.length === 0) return { resends: [], settle: () => undefined };
+    // Mostly one of the latest (a sender retries soon after a lost answer), sometimes any.
+    const recent = candidates.slice(-3);
+    const submission = this.pick < 8 ? recent[this.pick % recent.length]! : candidates[this.pick % candidates.length]!;
+    const answer = await submission.resend();
+    return {
+      resends: [submission.marker],
+      settle: (m, context) => settleRepeat(m, submission, answer, context, `${this} of ${submission.marker}`),
+    };
+  }
+
+  toString = () => `retry(#${this.pick})`;
+}
+
+
+/**
+ * The answer to a submission sent again with the same bytes (the same Idempotency-Key, or Google's
+ * lead_id): the answer it already had, replayed, before any check that could answer differently
+ * (CONTRACT.md section 14); 409 `Lead was erased` for an erased lead; 401 for a key dead since.
+ */
+const settleRepeat = (m: Model, s: Submission, answer: Answer, context: StepContext, what: string): void => {
+  const firstOk = s.wasErased ? undefined : s.answers.find((a) => a.status === 200);
+  if (s.via === 'google') {
+    const form = m.forms.find((f) => f.formId === s.formId)!;
+    const alive = form.current === s.googleKey;
+    expectAnswer(answer, alive ? [[200, 'Lead received'], [409]] : [[401, 'Invalid google_key']], context, what);
+  } else if (keyIsDead(m, s)) {
+    expectAnswer(answer, [[401, 'Invalid API credentials']], context, what);
+  } else if (s.erased?.role === 'person' && s.erased.hadLead && !context.concurrent) {
+    expectAnswer(answer, [[409, 'Lead was erased']], context, what);
+  } else if (firstOk && !s.erased && !s.mayBeErased && !s.releases.some((r) => r.status === 200 || r.status === 503)) {
+    // The answer already given, again, before any check that could answer differently (section 14);
+    // beside an erasure, which may have erased it since, 409.
+    expectAnswer(answer, [[200, 'Lead created successfully'], ...(context.concurrent ? [[409, 'Lead was erased'] as const] : [])], context, what);
+    if (answer.status === 200) {
+      if (answer.headers['idempotent-replayed'] !== 'true') fail(`${what}: a repeat of an answered key was not replayed`, { first: firstOk, again: answer.body });
+      if (JSON.stringify(answer.body) !== JSON.stringify(firstOk.body)) fail(`${what}: the replay differs from the first answer`, { first: firstOk.body, again: answer.body });
+    }
+  } else {
+    expectAnswer(
+      answer,
+      [[200, 'Lead created successfully'], [403, 'Captcha verification failed'], [403, 'API key not allowed on this endpoint'], [422, 'Lead already exists'], [409, 'Lead was erased']],
+      context,
+      what,
+    );
+  }
+  s.answers.push(seen(answer));
+  // An erased lead's repeat stores nothing (Google's redelivery answers 200 all the same).
+  if (s.erased && answer.status !== 409 && !(s.erased.role === 'person' && s.erased.hadLead)) {
+    // Not refused as erased: what it stores now is new data of the person.
+    s.erased = undefined;
+    s.wasErased = true;
+    s.since = s.answers.length - 1;
+    s.releases.length = 0;
+  }
+};
+
+const keyIsDead = (model: Model, s: Submission) => Object.values(model.keys).some((k) => k.dead.includes(s.apiKey!));
+
+/** An operator releases a quarantine record of a submission (`POST .../rejections/{id}/release`). */
+export class Release implements Action {
+  readonly pick: number;
+
+  constructor(pick: number) {
+    this.pick = pick;
+  }
+
+  async perform(world: World, model: Model): Promise<Outcome> {
+    const candidates = model.releasable();
+    if (candidates.length === 0) return { resends: [], settle: () => undefined };
+    const submission = candidates[this.pick % candidates.length]!;
+    const recordId = submission.recordIds[this.pick % submission.recordIds.length]!;
+    const answer = await world.admin('POST', `/admin/v1/accounts/${ACCOUNT}/rejections/${recordId}/release`);
+    return {
+      resends: [],
+      settle: (m, context) => {
+        const s = submission;
+        const what = `${this} of ${s.marker} (record ${recordId})`;
+        const releasedBefore = s.releases.some((r) => r.status === 200);
+        // Its key already made the lead (section 14): the release and the request are one lead.
+        const leadByKey = !s.quarantined200 && s.answers.some((a) => a.status === 200);
+        const all: Allowed[] = [[200, 'Lead created successfully'], [409, 'Already released'], [422, 'Lead already exists'], [404, 'Rejection not found']];
+        const allowed: Allowed[] = context.concurrent
+          ? all
+          : s.erased?.role === 'person' || s.erased?.role === 'alternate'
+            ? [[404, 'Rejection not found']]
+            : releasedBefore || leadByKey
+              ? [[409, 'Already released']]
+              : leadAnswers(m, context, PROJECTS.findIndex((p) => s.project === p.projectID), s.mobile);
+        expectAnswer(answer, allowed, context, what);
+        s.releases.push(seen(answer));
+      },
+    };
+  }
+
+  toString = () => `release(#${this.pick})`;
+}
+
+/** An erasure of a person by mobile or e-mail (`POST .../erasures`), retried by the operator after a 503. */
+export class Erase implements Action {
+  readonly by: 'mobile' | 'email';
+  readonly index: number;
+
+  constructor(by: 'mobile' | 'email', index: number) {
+    this.by = by;
+    this.index = index;
+  }
+
+  async perform(world: World, model: Model): Promise<Outcome> {
+    const value = this.by === 'mobile' ? MOBILES[this.index]! : EMAILS[this.index]!;
+    // Everything the model knows of before the erasure starts.
+    const before = [...model.submissions];
+    const names = (s: Submission) => (this.by === 'mobile' ? s.mobile === value || s.alternate === value : s.email === value);
+    let erasedAnswer = false;
+    let answer = await world.admin('POST', `/admin/v1/accounts/${ACCOUNT}/erasures`, this.by === 'mobile' ? { mobile_number: value } : { email: value });
+    for (let again = 0; again < 2 && answer.status === 503; again++) {
+      answer = await world.admin('POST', `/admin/v1/accounts/${ACCOUNT}/erasures`, this.by === 'mobile' ? { mobile_number: value } : { email: value });
+    }
+    return {
+      resends: [],
+      settle: (m, context) => {
+        expectAnswer(answer, [[200]], context, `${this}`);
+        if (answer.status !== 200) {
+          // Not answered (a 503 after its retries): it may have erased some of the person's items.
+          for (const s of before) if (names(s) && !s.erased) s.mayBeErased = true;
+          return;
+        }
+        const erased = new Set<string>();
+        const untouched = new Set<string>();
+        for (const s of before) {
+          // A submission sent again beside the erasure may be stored after it, as a new lead of the person.
+          if (context.resentBeside.has(s.marker)) continue;
+          const hadLead = s.erased?.hadLead ?? s.leadSeen === true;
+          if (this.by === 'mobile' ? s.mobile === value : s.email === value) {
+            s.erased = { role: 'person', hadLead };
+            erased.add(`${s.project}|${s.mobile}`);
+          } else {
+            untouched.add(s.marker);
+            if (this.by === 'mobile' && s.alternate === value && s.erased?.role !== 'person') s.erased = { role: 'alternate', number: value, hadLead };
+          }
+        }
+        if (this.by === 'email') {
+          m.emailErasure = { erased: new Set([...(m.emailErasure?.erased ?? []), ...erased]), untouched: new Set([...(m.emailErasure?.untouched ?? []), ...untouched]) };
+        }
+        erasedAnswer = true;
+      },
+      afterStep: (m, touched) => {
+        if (!erasedAnswer) return;
+        for (const s of touched) if (names(s) && !s.erased) s.mayBeErased = true;
+        // A repeat stored beside an e-mail erasure that does not name it took effect before the
+        // erasure (an orphan, as one stored earlier) or after it (an original): either order is allowed.
+        if (this.by === 'email' && m.emailErasure) {
+          const beside = touched.filter((s) => !names(s)).map((s) => s.marker);
+          m.emailErasure = { erased: m.emailErasure.erased, untouched: new Set([...m.emailErasure.untouched, ...beside]) };
+        }
+      },
+    };
+  }
+
+  toString = () => `erase(${this.by} ${this.index})`;
+}
+
+export interface DeliverSpec {
+  readonly form: number;
+  readonly deadKey: boolean;
+  readonly pick: number;
+  readonly mobile: number;
+  readonly email: number | undefined;
+  /** A lead, Google's test data, or a lead whose phone number is invalid. */
+  readonly kind: 'valid' | 'test' | 'invalid';
+}
+
+/** Google delivers a new lead_id of a form, with the form's key (or one rotated or removed). */
+export class Deliver implements Action {
+  readonly spec: DeliverSpec;
+
+  constructor(spec: DeliverSpec) {
+    this.spec = spec;
+  }
+
+  async perform(world: World, model: Model): Promise<Outcome> {
+    const { spec } = this;
+    const marker = model.newMarker();
+    const form = model.forms[spec.form]!;
+    const dead = (spec.deadKey || form.current === undefined) && form.dead.length > 0;
+    const key = dead ? form.dead[spec.pick % form.dead.length]! : (form.current ?? 'never-a-key');
+    const mobile = MOBILES[spec.mobile]!;
+    const email = spec.email === undefined ? undefined : EMAILS[spec.email]!;
+    const text = deliveryJson({
+      leadId: `gl-${marker}`,
+      formId: form.formId,
+      key,
+      isTest: spec.kind === 'test',
+      columns: [
+        { column_id: 'FULL_NAME', column_name: 'Full Name', string_value: 'Ravi Kumar' },
+        { column_id: 'PHONE_NUMBER', column_name: 'User Phone', string_value: spec.kind === 'invalid' ? '+91 12345' : `+91${mobile}` },
+        ...(email ? [{ column_id: 'EMAIL', column_name: 'Email', string_value: email }] : []),
+        { column_name: 'Ref', string_value: marker },
+      ],
+    });
+    const send = () => world.service.deliver(text);
+    const answer = await send();
+    return {
+      resends: [],
+      settle: (m, context) => {
+        const alive = !dead && form.current !== undefined;
+        expectAnswer(answer, alive ? [[200, 'Lead received']] : [[401, 'Invalid google_key']], context, `${this}`);
+        m.submissions.push({
+          marker,
+          via: 'google',
+          resend: send,
+          googleKey: key,
+          formId: form.formId,
+          project: 'PRJ-1',
+          // An invalid phone number names no one: its record is found by no mobile.
+          mobile: spec.kind === 'invalid' ? 'not a mobile' : mobile,
+          ...(email && { email }),
+          quarantined200: false,
+          answers: [seen(answer)],
+          releases: [],
+          recordIds: [],
+        } as Submission);
+      },
+    };
+  }
+
+  toString(): string {
+    const s = this.spec;
+    return `deliver(form ${s.form}, ${s.kind}, m${s.mobile}${s.email === undefined ? '' : ` e${s.email}`}${s.deadKey ? ', a dead key if any' : ''})`;
+  }
+}
+

@@ -1,0 +1,277 @@
+/**
+ * The model's commands: what a lead sender, a visitor, Google and an operator do to the service, as
+ * fast-check commands. A step is one action, or two or three actions at once (interleaved at DynamoDB
+ * by fast-check's scheduler), under the faults the step draws (an answer lost after the write, a
+ * transaction cancelled for a conflict). Each answer is checked against what the contract allows in
+ * the model's state; after every step the invariants are checked against the tables (model.ts).
+ */
+import * as fc from 'fast-check';
+import { deliveryJson, standardColumns } from '../support/google-service.ts';
+import {
+  ACCOUNT_KEYS_PATH,
+  Deliver,
+  Erase,
+  expectAnswer,
+  keyOptionsOf,
+  Release,
+  Retry,
+  Submit,
+  type Action,
+  type DeliverSpec,
+  type Outcome,
+  type StepContext,
+  type SubmitSpec,
+} from './actions.ts';
+import { checkInvariants, KEY_ENDPOINTS, KEY_KINDS, type KeyKind, type Model } from './model.ts';
+import { ACCOUNT, describeFaults, FORM_IDS, Interleaving, MOBILES, PROJECTS, SEED_FORM_KEY, SHOP, type StepFaults, type World } from './world.ts';
+
+type ModelCommand = fc.AsyncCommand<Model, World>;
+
+/** One step: its actions (one, or several at once), its faults, and the scheduler that interleaves them. */
+export class Step implements ModelCommand {
+  readonly actions: readonly Action[];
+  readonly faults: StepFaults;
+  readonly scheduler?: fc.Scheduler;
+
+  constructor(actions: readonly Action[], faults: StepFaults, scheduler?: fc.Scheduler) {
+    this.actions = actions;
+    this.faults = faults;
+    this.scheduler = scheduler;
+  }
+
+  check = () => true;
+
+  async run(model: Model, world: World): Promise<void> {
+    const together = this.actions.length > 1;
+    const order = together && this.scheduler ? new Interleaving(this.scheduler) : undefined;
+    const { result: settled, injected } = await world.step(this.faults, order, async () => {
+      if (order) return order.run(this.actions.map((action) => () => action.perform(world, model)));
+      const outcomes: PromiseSettledResult<Outcome>[] = [];
+      for (const action of this.actions) outcomes.push({ status: 'fulfilled', value: await action.perform(world, model) });
+      return outcomes;
+    });
+    const outcomes = settled.map((outcome) => {
+      if (outcome.status === 'rejected') throw outcome.reason;
+      return outcome.value;
+    });
+    const known = model.submissions.length;
+    outcomes.forEach((outcome, i) => {
+      const others = new Set(outcomes.flatMap((other, j) => (j === i ? [] : other.resends)));
+      const context: StepContext = { concurrent: together, faulted: injected > 0, resentBeside: others };
+      outcome.settle(model, context);
+    });
+    const resent = new Set(outcomes.flatMap((outcome) => outcome.resends));
+    const touched = [...model.submissions.slice(known), ...model.submissions.filter((s) => resent.has(s.marker))];
+    for (const outcome of outcomes) outcome.afterStep?.(model, touched);
+    await checkInvariants(world, model);
+  }
+
+  toString(): string {
+    const faults = describeFaults(this.faults);
+    const body = this.actions.map(String).join(' || ');
+    return `${together(this.actions) ? `together(${body})` : body}${faults ? ` [${faults}]` : ''}${this.scheduler && together(this.actions) ? ` ${String(this.scheduler)}` : ''}`;
+  }
+}
+
+const together = (actions: readonly Action[]) => actions.length > 1;
+
+/** Rotates a key with no grace (`rotate-key --grace 0`): the old key answers 401 at once. */
+export class RotateKey implements ModelCommand {
+  readonly kind: KeyKind;
+
+  constructor(kind: KeyKind) {
+    this.kind = kind;
+  }
+  check = () => true;
+  async run(model: Model, world: World): Promise<void> {
+    const state = model.keys[this.kind];
+    const answer = await world.admin('POST', `${ACCOUNT_KEYS_PATH}/${state.currentId}/rotate`, { graceSeconds: 0 });
+    expectAnswer(answer, [[201]], { concurrent: false, faulted: false, resentBeside: new Set() }, `rotate the ${this.kind} key`);
+    state.dead.push(state.current);
+    state.current = answer.body.key;
+    state.currentId = answer.body.key_id;
+    await checkInvariants(world, model);
+  }
+  toString = () => `rotateKey(${this.kind})`;
+}
+
+/** Revokes a key, and (as its owner would) issues a new one of the same kind. */
+export class RevokeKey implements ModelCommand {
+  readonly kind: KeyKind;
+
+  constructor(kind: KeyKind) {
+    this.kind = kind;
+  }
+  check = () => true;
+  async run(model: Model, world: World): Promise<void> {
+    const state = model.keys[this.kind];
+    const answer = await world.admin('DELETE', `${ACCOUNT_KEYS_PATH}/${state.currentId}`);
+    expectAnswer(answer, [[204]], { concurrent: false, faulted: false, resentBeside: new Set() }, `revoke the ${this.kind} key`);
+    state.dead.push(state.current);
+    const issued = await world.service.issueScopedKey(keyOptionsOf(this.kind));
+    state.current = issued.key;
+    state.currentId = issued.keyId;
+    await checkInvariants(world, model);
+  }
+  toString = () => `revokeKey(${this.kind})`;
+}
+
+const formPath = (formId: string) => `/admin/v1/accounts/${ACCOUNT}/google-forms/${formId}`;
+const noContext = { concurrent: false, faulted: false, resentBeside: new Set<string>() };
+
+/** `rotate-google-form-key`: the old key answers 401 at once. */
+export class RotateFormKey implements ModelCommand {
+  readonly form: number;
+
+  constructor(form: number) {
+    this.form = form;
+  }
+  check = (model: Readonly<Model>) => model.forms[this.form]!.current !== undefined;
+  async run(model: Model, world: World): Promise<void> {
+    const form = model.forms[this.form]!;
+    const answer = await world.admin('POST', `${formPath(form.formId)}/rotate-key`);
+    expectAnswer(answer, [[201]], noContext, `rotate the key of form ${form.formId}`);
+    form.dead.push(form.current!);
+    form.current = answer.body.key;
+    await checkInvariants(world, model);
+  }
+  toString = () => `rotateFormKey(${this.form})`;
+}
+
+/** `remove-google-form`: every key of the form answers 401. */
+export class RemoveForm implements ModelCommand {
+  readonly form: number;
+
+  constructor(form: number) {
+    this.form = form;
+  }
+  check = (model: Readonly<Model>) => model.forms[this.form]!.current !== undefined;
+  async run(model: Model, world: World): Promise<void> {
+    const form = model.forms[this.form]!;
+    const answer = await world.admin('DELETE', formPath(form.formId));
+    expectAnswer(answer, [[204]], noContext, `remove form ${form.formId}`);
+    form.dead.push(form.current!);
+    form.current = undefined;
+    await checkInvariants(world, model);
+  }
+  toString = () => `removeForm(${this.form})`;
+}
+
+/** Connects a removed form again (`add-google-form`): a new key. */
+export class ReconnectForm implements ModelCommand {
+  readonly form: number;
+
+  constructor(form: number) {
+    this.form = form;
+  }
+  check = (model: Readonly<Model>) => model.forms[this.form]!.current === undefined;
+  async run(model: Model, world: World): Promise<void> {
+    const form = model.forms[this.form]!;
+    const answer = await world.admin('PUT', formPath(form.formId), { projectId: 'PRJ-1', campaignId: 'CMP-1' });
+    expectAnswer(answer, [[201]], noContext, `connect form ${form.formId} again`);
+    form.current = answer.body.key;
+    await checkInvariants(world, model);
+  }
+  toString = () => `reconnectForm(${this.form})`;
+}
+
+/**
+ * Applies the seed again (`npm start` does at every start), then tries every key the model holds dead
+ * (each must answer 401) and every live form key (each must still work: a seed never changes a key).
+ */
+export class Reseed implements ModelCommand {
+  check = () => true;
+  async run(model: Model, world: World): Promise<void> {
+    await world.applyTheSeed();
+    const body = { name: 'Probe Person', mobile_number: MOBILES[0], ...PROJECTS[0], notes: 'probe of a dead key' };
+    for (const kind of KEY_KINDS) {
+      const endpoint = KEY_ENDPOINTS[kind][0]!;
+      for (const key of model.keys[kind].dead) {
+        const answer = await world.service.call(endpoint, {
+          apiKey: key,
+          body: { ...body, ...(endpoint === 'website' && { sub_source: 'Skyline landing page', captcha_token: 'pass' }), ...(endpoint === 'social' && { platform: 'fb' }) },
+          headers: kind === 'browser' || kind === 'captcha' ? { origin: SHOP } : {},
+        });
+        expectAnswer(answer, [[401, 'Invalid API credentials']], noContext, `a ${kind} key rotated or revoked before the seed was applied again`);
+      }
+    }
+    for (const form of model.forms) {
+      const probe = (key: string) =>
+        world.service.deliver(deliveryJson({ leadId: `probe-${form.formId}-${key.slice(0, 6)}`, formId: form.formId, key, isTest: true, columns: standardColumns(MOBILES[0]) }));
+      for (const key of form.dead) expectAnswer(await probe(key), [[401, 'Invalid google_key']], noContext, `a Google form key rotated or removed (${key === SEED_FORM_KEY ? 'the seed\'s' : 'issued'}) after the seed was applied again`);
+      if (form.current) expectAnswer(await probe(form.current), [[200, 'Lead received']], noContext, `the current key of form ${form.formId} after the seed was applied again`);
+    }
+    await checkInvariants(world, model);
+  }
+  toString = () => 'reseed()';
+}
+
+// ---- arbitraries ------------------------------------------------------------------------------------
+
+const rarely = (oneIn: number) => fc.integer({ min: 1, max: oneIn }).map((n) => n === 1);
+
+const submitSpec: fc.Arbitrary<SubmitSpec> = fc.constantFrom(...KEY_KINDS).chain((kind) =>
+  fc.record({
+    kind: fc.constant(kind),
+    // Mostly an endpoint the key may use; sometimes one it may not (403).
+    endpoint: fc.oneof({ weight: 9, arbitrary: fc.constantFrom(...KEY_ENDPOINTS[kind]) }, { weight: 1, arbitrary: fc.constantFrom('website', 'portala', 'portalb', 'social' as const) }),
+    deadKey: rarely(8),
+    pick: fc.nat(7),
+    project: fc.integer({ min: 0, max: 1 }),
+    mobile: fc.integer({ min: 0, max: MOBILES.length - 1 }),
+    email: fc.option(fc.integer({ min: 0, max: 1 }), { freq: 2, nil: undefined }),
+    alternate: fc.option(fc.integer({ min: 0, max: MOBILES.length - 1 }), { freq: 3, nil: undefined }),
+    honeypot: rarely(5),
+    token: fc.constantFrom('once', 'once', 'once', 'fail', 'down', 'missing' as const),
+    idempotent: fc.integer({ min: 0, max: 3 }).map((n) => n > 0),
+    retries: fc.constantFrom(0, 0, 1, 2),
+  }),
+);
+
+const deliverSpec: fc.Arbitrary<DeliverSpec> = fc.record({
+  form: fc.integer({ min: 0, max: FORM_IDS.length - 1 }),
+  deadKey: rarely(6),
+  pick: fc.nat(7),
+  mobile: fc.integer({ min: 0, max: MOBILES.length - 1 }),
+  email: fc.option(fc.integer({ min: 0, max: 1 }), { freq: 2, nil: undefined }),
+  kind: fc.constantFrom('valid', 'valid', 'valid', 'test', 'invalid' as const),
+});
+
+const erase = fc.record({ by: fc.constantFrom('mobile', 'email' as const), index: fc.nat(2) }).map(({ by, index }) => new Erase(by, by === 'email' ? index % 2 : index));
+
+const action: fc.Arbitrary<Action> = fc.oneof(
+  { weight: 5, arbitrary: submitSpec.map((spec) => new Submit(spec)) },
+  { weight: 3, arbitrary: fc.nat(15).map((pick) => new Retry(pick)) },
+  { weight: 2, arbitrary: fc.nat(15).map((pick) => new Release(pick)) },
+  { weight: 2, arbitrary: erase },
+  { weight: 3, arbitrary: deliverSpec.map((spec) => new Deliver(spec)) },
+);
+
+const faults: fc.Arbitrary<StepFaults> = fc.oneof(
+  { weight: 4, arbitrary: fc.constant({}) },
+  { weight: 1, arbitrary: fc.record({ loseWrite: fc.integer({ min: 1, max: 3 }) }) },
+  { weight: 1, arbitrary: fc.record({ conflictTransaction: fc.integer({ min: 1, max: 3 }), conflictTimes: fc.constantFrom(1, 2, 6) }) },
+);
+
+/** `replayPath`: the one fast-check prints with a counterexample, to replay its commands as they ran. */
+export const modelCommands = (maxCommands: number, replayPath?: string, size?: fc.SizeForArbitrary) =>
+  fc.commands(
+    [
+      fc.oneof(
+        { weight: 12, arbitrary: fc.tuple(action, faults).map(([one, stepFaults]) => new Step([one], stepFaults)) },
+        {
+          weight: 5,
+          arbitrary: fc
+            .tuple(fc.array(action, { minLength: 2, maxLength: 3 }), faults, fc.scheduler())
+            .map(([actions, stepFaults, scheduler]) => new Step(actions, stepFaults, scheduler)),
+        },
+        { weight: 1, arbitrary: fc.constantFrom(...KEY_KINDS).map((kind) => new RotateKey(kind)) },
+        { weight: 1, arbitrary: fc.constantFrom(...KEY_KINDS).map((kind) => new RevokeKey(kind)) },
+        { weight: 1, arbitrary: fc.integer({ min: 0, max: FORM_IDS.length - 1 }).map((form) => new RotateFormKey(form)) },
+        { weight: 1, arbitrary: fc.integer({ min: 0, max: FORM_IDS.length - 1 }).map((form) => new RemoveForm(form)) },
+        { weight: 1, arbitrary: fc.integer({ min: 0, max: FORM_IDS.length - 1 }).map((form) => new ReconnectForm(form)) },
+        { weight: 1, arbitrary: fc.constant(new Reseed()) },
+      ) as fc.Arbitrary<ModelCommand>,
+    ],
+    { maxCommands, ...(replayPath && { replayPath }), ...(size && { size }) },
+  );
