@@ -37,6 +37,14 @@ export interface LeadIntakeSettings {
   /** Burst of requests the Google Ads webhook absorbs above its rate. @default 40 */
   readonly googleAdsThrottlingBurstLimit: number;
   /**
+   * Steady-state requests per second of the call webhook (calls to project numbers, CONTRACT.md section
+   * 13), throttled apart from the lead endpoints: a provider notifies each call once (and retries what is
+   * not answered), so a flood there must not use up what the lead senders are allowed. @default 20
+   */
+  readonly callsThrottlingRateLimit: number;
+  /** Burst of requests the call webhook absorbs above its rate. @default 40 */
+  readonly callsThrottlingBurstLimit: number;
+  /**
    * Origins allowed to post to the website endpoint from a browser; `*` allows any. Context takes a
    * comma-separated string (`-c corsAllowedOrigins=https://a.example,https://b.example`) or a JSON array.
    * @default ['*']
@@ -89,6 +97,8 @@ export const defaultSettings: LeadIntakeSettings = {
   websiteThrottlingBurstLimit: 40,
   googleAdsThrottlingRateLimit: 20,
   googleAdsThrottlingBurstLimit: 40,
+  callsThrottlingRateLimit: 20,
+  callsThrottlingBurstLimit: 40,
   corsAllowedOrigins: ['*'],
   logRetentionDays: 30,
   memorySize: 512,
@@ -122,6 +132,8 @@ export function resolveSettings(node: Node, props: Partial<LeadIntakeSettings> =
     websiteThrottlingBurstLimit: number('websiteThrottlingBurstLimit', raw('websiteThrottlingBurstLimit'), { min: 1, max: 5_000, integer: true }),
     googleAdsThrottlingRateLimit: number('googleAdsThrottlingRateLimit', raw('googleAdsThrottlingRateLimit'), { min: 1, max: 10_000 }),
     googleAdsThrottlingBurstLimit: number('googleAdsThrottlingBurstLimit', raw('googleAdsThrottlingBurstLimit'), { min: 1, max: 5_000, integer: true }),
+    callsThrottlingRateLimit: number('callsThrottlingRateLimit', raw('callsThrottlingRateLimit'), { min: 1, max: 10_000 }),
+    callsThrottlingBurstLimit: number('callsThrottlingBurstLimit', raw('callsThrottlingBurstLimit'), { min: 1, max: 5_000, integer: true }),
     corsAllowedOrigins: origins(raw('corsAllowedOrigins')),
     logRetentionDays: retentionDays(raw('logRetentionDays')),
     alarmEmail: alarmEmail === undefined || alarmEmail === '' ? undefined : email(alarmEmail),

@@ -1,6 +1,6 @@
 /**
- * The admin function's wiring, read from its environment once per container: the configuration, key
- * and Google form stores, the rejection log and the lead store a release writes to, a person's data in
+ * The admin function's wiring, read from its environment once per container: the configuration, key,
+ * Google form and call number stores, the rejection log and the lead store a release writes to, a person's data in
  * the Leads table (access and erasure), and its log line.
  */
 import { AccountAdmin } from './domain/account-admin.ts';
@@ -11,6 +11,8 @@ import { DynamoDbLeadStore } from './dynamodb/leads.ts';
 import { DynamoDbRejectionArchive } from './dynamodb/rejection-archive.ts';
 import { tableNamesFromEnvironment } from './runtime.ts';
 import { AccountGoogleForms, GOOGLE_FORM_CONNECTION } from './domain/google-forms.ts';
+import { AccountCallNumbers, type CallNumberRegistry } from './domain/call-numbers.ts';
+import { DynamoDbCallNumberStore } from './dynamodb/call-numbers.ts';
 import { PersonData } from './domain/person-data.ts';
 import { DynamoDbAccountStore } from './dynamodb/accounts.ts';
 import { DynamoDbApiKeyStore } from './dynamodb/api-keys.ts';
@@ -31,15 +33,17 @@ export interface AdminStores {
   readonly leads: LeadStore;
   readonly people: PersonDataStore;
   readonly googleForms: ConnectionRegistry;
+  readonly callNumbers: CallNumberRegistry;
 }
 
-export const adminRuntime = ({ accounts, keys, rejections, leads, people, googleForms }: AdminStores, log: LogSink = logLineSink({ message: 'admin request' })): AdminRuntime => ({
+export const adminRuntime = ({ accounts, keys, rejections, leads, people, googleForms, callNumbers }: AdminStores, log: LogSink = logLineSink({ message: 'admin request' })): AdminRuntime => ({
   accounts: new AccountAdmin(accounts),
   // The cipher is built when a challenge is sealed: creating any other key needs no KMS key.
   keys: new AccountKeys({ keys, accounts, challengeSecrets: { seal: (accountId, secret) => challengeSecretCipherFromEnvironment().seal(accountId, secret) } }),
   quarantine: { rejections, accounts, leads, newLeadId, now: () => new Date() },
   people: new PersonData(accounts, people),
   googleForms: new AccountGoogleForms({ forms: googleForms, accounts }),
+  callNumbers: new AccountCallNumbers({ numbers: callNumbers, accounts }),
   log,
 });
 
@@ -55,5 +59,6 @@ export const adminRuntimeFromEnvironment = (env: NodeJS.ProcessEnv = process.env
     leads: new DynamoDbLeadStore(db, leads, undefined, keyring),
     people: new DynamoDbPersonData(db, leads, keyring),
     googleForms: new DynamoDbConnectionStore(db, config, GOOGLE_FORM_CONNECTION),
+    callNumbers: new DynamoDbCallNumberStore(db, config),
   });
 };

@@ -32,7 +32,10 @@ export type AdminOperation =
   | 'connectGoogleForm'
   | 'listGoogleForms'
   | 'removeGoogleForm'
-  | 'rotateGoogleFormKey';
+  | 'rotateGoogleFormKey'
+  | 'connectCallNumber'
+  | 'listCallNumbers'
+  | 'removeCallNumber';
 
 export interface AdminRoute {
   readonly method: 'GET' | 'PUT' | 'POST' | 'DELETE';
@@ -66,6 +69,9 @@ export const adminRoutes: readonly AdminRoute[] = [
   { method: 'GET', path: '/admin/v1/accounts/{accountId}/google-forms', operation: 'listGoogleForms' },
   { method: 'DELETE', path: '/admin/v1/accounts/{accountId}/google-forms/{formId}', operation: 'removeGoogleForm' },
   { method: 'POST', path: '/admin/v1/accounts/{accountId}/google-forms/{formId}/rotate-key', operation: 'rotateGoogleFormKey' },
+  { method: 'PUT', path: '/admin/v1/accounts/{accountId}/call-numbers/{number}', operation: 'connectCallNumber' },
+  { method: 'GET', path: '/admin/v1/accounts/{accountId}/call-numbers', operation: 'listCallNumbers' },
+  { method: 'DELETE', path: '/admin/v1/accounts/{accountId}/call-numbers/{number}', operation: 'removeCallNumber' },
 ];
 
 /** API Gateway's route key, which it hands the function as `routeKey`. */
@@ -90,6 +96,15 @@ export const matchAdminPath = (path: string): { routes: AdminRoute[]; pathParame
     pathParameters ??= Object.fromEntries(Object.entries(match.groups ?? {}).map(([name, value]) => [name, safeDecode(value)]));
   }
   return pathParameters ? { routes, pathParameters } : undefined;
+};
+
+/**
+ * The path parameters of a path under a route template (`/api/call-lead-webhook/{provider}`), decoded,
+ * as API Gateway matches it (for the local server); undefined when the path is not the template's.
+ */
+export const pathParametersOf = (template: string, path: string): Record<string, string> | undefined => {
+  const match = templateOf(template).exec(path);
+  return match ? Object.fromEntries(Object.entries(match.groups ?? {}).map(([name, value]) => [name, safeDecode(value)])) : undefined;
 };
 
 const safeDecode = (value: string) => {

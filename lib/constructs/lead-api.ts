@@ -35,8 +35,9 @@ export interface RouteThrottle {
 }
 
 /**
- * One JSON object per request. No header, body or query string is logged: the API key travels in a header
- * and lead data in the body, and neither may reach the logs.
+ * One JSON object per request. No header, body, path or query string is logged: the API key travels in a
+ * header (or, for the call webhook's providers, in the `key` query parameter) and lead data in the body,
+ * and none of it may reach the logs. The route is logged as its template (`routeKey`).
  */
 export const accessLogFields = {
   requestId: '$context.requestId',

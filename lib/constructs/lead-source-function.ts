@@ -1,6 +1,6 @@
 /**
  * One declared lead source's function and route (shared/sources/registry.ts): every source whose
- * function makes the lead in the request (the four lead endpoints, Google Ads lead forms). Each is a
+ * function makes the lead in the request (the four lead endpoints, Google Ads lead forms, calls). Each is a
  * lead function (same bundling, runtime, deadline and table access, no more), with a ConditionCheck
  * grant on its connection kind's items when its deliveries name a connection, on a route throttled by
  * its own settings when it has them (the stage's default otherwise). Built where its descriptor's
@@ -41,6 +41,10 @@ const unauthorisedRouteReasons: Record<LeadSourceDescriptor['authentication'] | 
     'Lead senders authenticate with the x-api-key header, which the function checks against the hashed ' +
     'keys in the Config table (its 401/404 answers are part of the public contract); an API Gateway ' +
     'authorizer cannot express that, and cdk-nag cannot see it.',
+  'scoped-api-key':
+    'Telephony providers call with an API key scoped to calls alone, in x-api-key or, for providers that cannot set headers, ' +
+    'the key query parameter; the function checks it against the hashed keys in the Config table (its 401/403/404 answers ' +
+    'are part of the public contract). The access log format carries no query string.',
   'connection-key':
     'The platform delivers without credentials API Gateway could check: each delivery carries the key of the connection it names ' +
     '(a Google form’s google_key), which the function compares in constant time with the SHA-256 hash stored for it before anything else is read.',

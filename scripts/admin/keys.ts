@@ -51,7 +51,7 @@ const keys: CommandModule = {
     usage: `create-key --account ID [--label TEXT] [--endpoints LIST] [--origins LIST] [--expires ISO-8601] [--captcha ${CHALLENGE_PROVIDERS.join('|')} [--captcha-action ACTION]] [--json]`,
     summary:
       'Create an active API key and print it, once (only its SHA-256 hash is stored). LIST is comma-separated: endpoints of ' +
-      'website, portala, portalb, social; origins scheme://host[:port] make a browser key (website only). --captcha makes a browser ' +
+      'website, portala, portalb, social, or calls alone (the call webhook\'s key); origins scheme://host[:port] make a browser key (website only). --captcha makes a browser ' +
       `key require that challenge; the provider's secret is read from ${CAPTCHA_SECRET_VARIABLE} or standard input, and stored encrypted. --captcha-action ` +
       '(reCAPTCHA v3 only) names the action its tokens must have been made for. --json prints the key with its details.',
     options: {

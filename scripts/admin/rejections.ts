@@ -32,8 +32,18 @@ export const rejectionTable = (found: readonly StoredRejection[]): string => {
   const columns: [string, (rejection: StoredRejection) => unknown][] = [
     ['id', (r) => r.id],
     ['time', (r) => r.created_at],
-    // A Meta lead is found by its leadgen id (Meta's lead center shows it), a Google one by its lead id.
-    ['endpoint', (r) => (r.meta_leadgen_id ? `${r.endpoint} leadgen ${r.meta_leadgen_id}` : r.google_lead_id ? `${r.endpoint} lead ${r.google_lead_id}` : r.endpoint)],
+    // A Meta lead is found by its leadgen id (Meta's lead center shows it), a Google one by its lead id, a call by its provider's call id.
+    [
+      'endpoint',
+      (r) =>
+        r.meta_leadgen_id
+          ? `${r.endpoint} leadgen ${r.meta_leadgen_id}`
+          : r.google_lead_id
+            ? `${r.endpoint} lead ${r.google_lead_id}`
+            : r.call_id
+              ? `${r.endpoint} ${r.provider} ${r.call_id}`
+              : r.endpoint,
+    ],
     ['reason', (r) => r.reason],
     ['message', (r) => r.message],
     ['mobile', (r) => r.mobile],

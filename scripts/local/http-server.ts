@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { apiGatewayEvent, lambdaContext } from '../../shared/http/api-gateway-event.ts';
 import type { LeadContext } from '../../shared/http/lambda.ts';
-import { ADMIN_BASE_PATH, FUNCTION_TIMEOUT_SECONDS, matchAdminPath, routeKeyOf } from '../../shared/routes.ts';
+import { ADMIN_BASE_PATH, FUNCTION_TIMEOUT_SECONDS, matchAdminPath, pathParametersOf, routeKeyOf } from '../../shared/routes.ts';
 import { isSignedByAdmin, type AdminCredentials } from './admin-auth.ts';
 import { leadSources } from '../../shared/sources/registry.ts';
 import { localFunctionName, type LambdaHandler, type LeadHandlers } from './environment.ts';
@@ -148,11 +148,18 @@ export const isLoopbackHost = (host: string | undefined, port: number | undefine
 
 export const createLocalServer = ({ handlers, admin, functionTimeoutMs = FUNCTION_TIMEOUT_SECONDS * 1000, onHandlerError }: LocalServerOptions): Server =>
   createServer(async (request, response) => {
-    /** The source whose route is the path: its function's name, its handler and its route's methods. */
-    const routeTarget = (pathname: string): { name: string; handler: LambdaHandler; methods: readonly string[]; queryString: boolean } | undefined => {
-      const source = leadSources.find((candidate) => candidate.route.path === pathname);
-      const handler = source && handlers[source.name];
-      return handler && { name: localFunctionName(source), handler, methods: source.route.methods, queryString: source.route.queryString === true };
+    /**
+     * The source whose route is the path: its function's name, its handler and its route's methods, and,
+     * for a route with path parameters (the call webhook's `{provider}`), its template and the parameters.
+     */
+    const routeTarget = (pathname: string) => {
+      for (const source of leadSources) {
+        const pathParameters = source.route.path === pathname ? {} : pathParametersOf(source.route.path, pathname);
+        const handler = pathParameters && handlers[source.name];
+        if (!handler) continue;
+        return { name: localFunctionName(source), handler, methods: source.route.methods as readonly string[], queryString: source.route.queryString === true, template: source.route.path, pathParameters };
+      }
+      return undefined;
     };
     /** Runs a handler as Lambda would, with the function's timeout, and answers as API Gateway would past it. */
     const answerInTime = async (name: string, handler: LambdaHandler, event: ReturnType<typeof apiGatewayEvent>) => {
@@ -187,6 +194,7 @@ export const createLocalServer = ({ handlers, admin, functionTimeoutMs = FUNCTIO
       const event = apiGatewayEvent({
         method,
         path: pathname,
+        ...(target.template !== pathname && { routeKey: `${method} ${target.template}`, pathParameters: target.pathParameters }),
         ...(target.queryString && { rawQueryString: search.slice(1) }),
         headers: headersOf(request),
         ...(body !== undefined && { body }),

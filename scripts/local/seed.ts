@@ -23,6 +23,7 @@ import type { StoredApiKey } from '../../shared/domain/ports.ts';
 import type { DynamoDbRepository } from '../../shared/dynamodb/repository.ts';
 import { pageTokenCipherFromEnvironment } from '../../shared/meta/token-cipher.ts';
 import { applyGoogleForms, parseGoogleForms, type SeedGoogleForm } from './seed-google.ts';
+import { applyCallNumbers, parseCallNumbers, type SeedCallNumber } from './seed-calls.ts';
 import { applyMetaPages, parseMetaPages, type SeedMetaPage } from './seed-meta.ts';
 
 export interface SeedApiKey {
@@ -40,6 +41,8 @@ export interface Seed {
   /** Facebook pages the accounts connect (CONTRACT.md section 8). */
   readonly metaPages?: readonly SeedMetaPage[];
   readonly googleForms?: readonly SeedGoogleForm[];
+  /** Numbers the accounts connect to their projects (CONTRACT.md section 13). */
+  readonly callNumbers?: readonly SeedCallNumber[];
 }
 
 /** A seed file that breaks the format; `problems` names each one, with where it is. */
@@ -90,6 +93,7 @@ export const parseSeed = (input: unknown, source = 'seed'): Seed => {
   const seenPages = new Map<string, string>();
   const googleForms: SeedGoogleForm[] = [];
   const seenForms = new Set<string>();
+  const callNumbers: SeedCallNumber[] = [];
   list(input.accounts, 'accounts').forEach((raw, i) => {
     let at = `accounts[${i}]`;
     if (!isObject(raw)) return problem(`${at} must be an object`);
@@ -99,7 +103,7 @@ export const parseSeed = (input: unknown, source = 'seed'): Seed => {
       if (accountIds.has(id)) problem(`account id ${show(id)} appears more than once`);
       accountIds.add(id);
     }
-    fields(raw, at, ['id', 'name', 'duplicateHandling', 'projects', 'subSources', 'metaPages', 'googleForms']);
+    fields(raw, at, ['id', 'name', 'duplicateHandling', 'projects', 'subSources', 'metaPages', 'googleForms', 'callNumbers']);
     const settings = readAccountSettings(raw, (field, issue) => problem(`${at}.${field} ${issue}`));
 
     const projects = new Map<string, Project>();
@@ -136,6 +140,7 @@ export const parseSeed = (input: unknown, source = 'seed'): Seed => {
 
     metaPages.push(...parseMetaPages(raw.metaPages, { accountId: id, at, projects, campaigns, problem, seenPages }));
     googleForms.push(...parseGoogleForms(raw.googleForms, { accountId: id, at, projects, campaigns, problem, seenForms }));
+    callNumbers.push(...parseCallNumbers(raw.callNumbers, { accountId: id, at, projects, campaigns, problem }));
 
     if (id !== undefined && settings) {
       accounts.push({
@@ -205,7 +210,7 @@ export const parseSeed = (input: unknown, source = 'seed'): Seed => {
   });
 
   if (problems.length > 0) throw new SeedError(problems, source);
-  return { accounts, apiKeys, ...(metaPages.length > 0 && { metaPages }), ...(googleForms.length > 0 && { googleForms }) };
+  return { accounts, apiKeys, ...(metaPages.length > 0 && { metaPages }), ...(googleForms.length > 0 && { googleForms }), ...(callNumbers.length > 0 && { callNumbers }) };
 };
 
 /** Reads and checks a seed file. */
@@ -239,6 +244,7 @@ export const applySeed = async (repository: DynamoDbRepository, seed: Seed): Pro
   }
   if (seed.metaPages?.length) await applyMetaPages(repository, seed.metaPages, pageTokenCipherFromEnvironment());
   if (seed.googleForms?.length) await applyGoogleForms(repository, seed.googleForms);
+  if (seed.callNumbers?.length) await applyCallNumbers(repository, seed.callNumbers);
 };
 
 /**

@@ -23,6 +23,7 @@ import {
   type LeadIntakeError,
 } from '../../shared/domain/errors.ts';
 import { GoogleFormConflictError, UnknownGoogleFormError } from '../../shared/domain/google-errors.ts';
+import { UnknownCallNumberError } from '../../shared/domain/call-errors.ts';
 import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from '../../shared/domain/quarantine.ts';
 import { duplicateSettings, keyEndpoints, socialPlatforms } from '../../shared/domain/lead.ts';
 import { adminRequestFailed } from '../../shared/http/admin-handler.ts';
@@ -180,6 +181,8 @@ export const adminSchemas: JsonObject = {
       key_id: { type: 'string' },
       meta_leadgen_id: { type: 'string' },
       google_lead_id: { type: 'string' },
+      provider: { type: 'string', description: 'A call’s record (endpoint `call`): the telephony provider.' },
+      call_id: { type: 'string', description: 'A call’s record (endpoint `call`): the provider’s call id.' },
       submission: {
         type: 'object',
         description: 'A quarantine: the validated submission, whole, its fields under their request names (the website’s sub source as `sub_source`; a social lead’s `platform` among `details`).',
@@ -246,6 +249,26 @@ export const adminSchemas: JsonObject = {
     required: ['form_id', 'project_id', 'campaign_id', 'connected_at'],
     properties: { form_id: { type: 'string' }, project_id: { type: 'string' }, campaign_id: { type: 'string' }, connected_at: { type: 'string' } },
   },
+  CallNumberBody: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['projectId', 'campaignId'],
+    properties: {
+      projectId: text(ID_MAX, 'An active project of the account.'),
+      campaignId: text(ID_MAX, 'An active campaign of that project.'),
+    },
+  },
+  CallNumber: {
+    type: 'object',
+    description: 'A project’s phone number (its last 10 digits) and where its calls become leads.',
+    required: ['number', 'project_id', 'campaign_id', 'connected_at'],
+    properties: {
+      number: { type: 'string', pattern: '^\\d{10}$' },
+      project_id: { type: 'string' },
+      campaign_id: { type: 'string' },
+      connected_at: { type: 'string' },
+    },
+  },
   RotateKeyBody: {
     type: 'object',
     additionalProperties: false,
@@ -282,6 +305,7 @@ const forbidden = {
 };
 
 const googleFormMissing = message(UnknownGoogleFormError);
+const callNumberMissing = message(UnknownCallNumberError);
 
 /** What each operation takes and answers. */
 const personQuery: JsonObject[] = [
@@ -409,6 +433,26 @@ const operations: Record<
     description: 'Paste the new key into the form’s webhook settings in Google Ads. The old key answers 401 `Invalid google_key` at once, even in functions that cached it.',
     answers: success('201', 'The form with its new key', ref('GoogleForm')),
     notFound: [accountMissing, googleFormMissing],
+  },
+  connectCallNumber: {
+    summary: 'Connect a project’s phone number to a project and campaign: its calls become leads there',
+    description:
+      'The number in the path is read by its last 10 digits (`+918047181234` is `8047181234`); fewer than 10 digits: 400. A number the account has not connected (or removed): 201. One it has: 200, moved to this project and campaign.',
+    body: 'CallNumberBody',
+    answers: { ...success('201', 'Connected', ref('CallNumber')), ...success('200', 'Moved to this project and campaign', ref('CallNumber')) },
+    notFound: [accountMissing, message(UnknownProjectError), message(UnknownCampaignError)],
+  },
+  listCallNumbers: {
+    summary: 'The account’s connected call numbers',
+    description: 'Each number with its project, campaign and when it was connected, by number.',
+    answers: success('200', 'The numbers', { type: 'array', items: ref('CallNumber') }),
+    notFound: [accountMissing],
+  },
+  removeCallNumber: {
+    summary: 'Disconnect a call number: its calls are then kept as `call_number_not_connected` rejections',
+    description: 'The number’s leads are kept. Applying a seed again never connects it back; connecting it with PUT does.',
+    answers: success('204', 'Disconnected'),
+    notFound: [accountMissing, callNumberMissing],
   },
   listRejections: {
     summary: 'One page of the account’s rejection log, newest first',

@@ -58,6 +58,8 @@ export const projectRoot = path.resolve(import.meta.dirname, '..', '..');
 interface SourceDocumentation {
   readonly openApiTag: JsonObject;
   readonly openApiOperations: () => JsonObject;
+  /** Security schemes of its own that its operations name (the call webhook's key in the query). */
+  readonly openApiSecuritySchemes?: JsonObject;
 }
 
 /** Every declared source that documents itself, in the registry's order: the webhooks (Meta, Google Ads, ...). */
@@ -653,6 +655,7 @@ export const buildOpenApiDocument = (): JsonObject => {
       securitySchemes: {
         sigv4: sigv4Scheme,
         apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'The CRM account’s API key. Missing: 401 `API Key missing`; unknown or inactive: 401 `Invalid API credentials`.' },
+        ...Object.assign({}, ...documentedSources.map(({ docs }) => docs.openApiSecuritySchemes ?? {})),
       },
       parameters: {
         IdempotencyKey: {

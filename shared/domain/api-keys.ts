@@ -6,7 +6,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { InvalidKeyOptionError, KeyAccountNotFoundError, KeyNotFoundError, KeyRevokedError } from './errors.ts';
-import { keyEndpoints, type ApiKeyGrant, type LeadSource } from './lead.ts';
+import { CALLS_KEY_ENDPOINT, keyEndpoints, type ApiKeyGrant, type KeyEndpoint } from './lead.ts';
 import type { AccountReader, ApiKeyRegistry, StoredApiKey } from './ports.ts';
 import { checkedChallenge, type ChallengeProvider, type ChallengeRequest, type ChallengeSecretCipher } from './challenge.ts';
 
@@ -23,7 +23,7 @@ export interface KeyAdminDependencies {
 /** The options a key may be created with; absent or null means "no limit". */
 export interface KeyOptions {
   readonly label?: string | null;
-  /** Endpoint names (`website`, `portala`, `portalb`, `social`). */
+  /** Endpoint names (`website`, `portala`, `portalb`, `social`, or `calls` alone). */
   readonly endpoints?: readonly string[] | null;
   /** Browser origins, `scheme://host[:port]`; a key with origins is a browser key, website only. */
   readonly origins?: readonly string[] | null;
@@ -44,7 +44,7 @@ export interface IssuedKey {
   readonly account_id: string;
   readonly label: string | null;
   /** null: every endpoint. */
-  readonly endpoints: readonly LeadSource[] | null;
+  readonly endpoints: readonly KeyEndpoint[] | null;
   /** null: not a browser key. */
   readonly origins: readonly string[] | null;
   /** null: never. */
@@ -60,7 +60,7 @@ export interface IssuedKey {
 export interface KeySummary {
   readonly key_id: string;
   readonly label: string | null;
-  readonly endpoints: readonly LeadSource[] | null;
+  readonly endpoints: readonly KeyEndpoint[] | null;
   readonly origins: readonly string[] | null;
   /** False once revoked, or once a rotation's grace has ended. */
   readonly active: boolean;
@@ -222,6 +222,16 @@ export const normaliseOrigin = (text: string): string | undefined => {
   }
 };
 
+/**
+ * Whether a key may post to an endpoint: one of its endpoints, or any lead endpoint for a key without
+ * endpoints. The call webhook takes only a key limited to `calls` alone (CONTRACT.md section 13), so
+ * a full key never travels in a provider's URL.
+ */
+export const keyAllowsEndpoint = (grant: Pick<ApiKeyGrant, 'endpoints'>, endpoint: KeyEndpoint): boolean =>
+  endpoint === CALLS_KEY_ENDPOINT
+    ? grant.endpoints?.length === 1 && grant.endpoints[0] === CALLS_KEY_ENDPOINT
+    : grant.endpoints === undefined || grant.endpoints.includes(endpoint);
+
 /** Whether a key stopped working at `now`: expired, or at the end of a rotation's grace. */
 export const keyHasLapsed = (grant: Pick<ApiKeyGrant, 'expiresAt' | 'graceEndsAt'>, now: Date): boolean => {
   const at = now.toISOString();
@@ -278,16 +288,20 @@ const checkedLabel = (label: string): string | null => {
   return trimmed;
 };
 
-const checkedEndpoints = (names: readonly string[]): LeadSource[] => {
-  const endpoints: LeadSource[] = [];
+const checkedEndpoints = (names: readonly string[]): KeyEndpoint[] => {
+  const endpoints: KeyEndpoint[] = [];
   for (const raw of names) {
     const name = raw.trim();
     if (!(keyEndpoints as readonly string[]).includes(name)) {
       throw new InvalidKeyOptionError('endpoints', `unknown endpoint ${JSON.stringify(raw)}: the endpoints are ${keyEndpoints.join(', ')}`);
     }
-    if (!endpoints.includes(name as LeadSource)) endpoints.push(name as LeadSource);
+    if (!endpoints.includes(name as KeyEndpoint)) endpoints.push(name as KeyEndpoint);
   }
   if (endpoints.length === 0) throw new InvalidKeyOptionError('endpoints', `name at least one endpoint of ${keyEndpoints.join(', ')}`);
+  // A calls key travels in the providers' URLs (CONTRACT.md section 13): it must open nothing else.
+  if (endpoints.includes(CALLS_KEY_ENDPOINT) && endpoints.length > 1) {
+    throw new InvalidKeyOptionError('endpoints', `a ${CALLS_KEY_ENDPOINT} key may only use the ${CALLS_KEY_ENDPOINT} endpoint, not ${endpoints.find((e) => e !== CALLS_KEY_ENDPOINT)}`);
+  }
   return endpoints;
 };
 

@@ -31,7 +31,7 @@ export const submissionOfQuarantined = (kept: QuarantinedSubmission & { readonly
       : fields.source === 'website' && sub_source !== undefined
         ? { kind: 'website', name: sub_source }
         : fields.source === 'social' && fields.details.platform !== undefined
-          ? { kind: 'social', name: fields.details.platform }
+          ? { kind: 'social', name: String(fields.details.platform) }
           : null;
   return { ...fields, subSource: claim };
 };

@@ -1,8 +1,8 @@
 /** The CRM's words for what this service reads and writes (CONTRACT.md sections 3 to 5). */
 import type { KeyChallenge } from './challenge.ts';
 
-/** Where a lead came from: the four endpoints, and Google Ads lead forms (CONTRACT.md section 10). */
-export type LeadSource = 'website' | 'portala' | 'portalb' | 'social' | 'google_ads';
+/** Where a lead came from: the four endpoints, Google Ads lead forms (CONTRACT.md section 10) and calls to a project's number (section 13). */
+export type LeadSource = 'website' | 'portala' | 'portalb' | 'social' | 'google_ads' | 'call';
 
 /** What the account does with a lead whose mobile number its project already has. */
 export type DuplicateSetting = 'ignore' | 'create' | 'merge';
@@ -53,8 +53,8 @@ export interface ApiKeyGrant {
   readonly active: boolean;
   /** The key's public id (`key_...`); absent on keys stored before key ids existed. */
   readonly keyId?: string;
-  /** The endpoints the key may post to; absent: all four. */
-  readonly endpoints?: readonly LeadSource[];
+  /** The endpoints the key may post to; absent: all four (never the call webhook, which takes only a `calls` key). */
+  readonly endpoints?: readonly KeyEndpoint[];
   /** Browser origins, normalised (`https://shop.example`); present only on a browser key. */
   readonly origins?: readonly string[];
   /** ISO time from which the key answers 401. */
@@ -65,8 +65,15 @@ export interface ApiKeyGrant {
   readonly captcha?: KeyChallenge;
 }
 
-/** The endpoints a key can be limited to; the same names as the lead sources. */
-export const keyEndpoints: readonly LeadSource[] = ['website', 'portala', 'portalb', 'social'];
+/**
+ * The endpoints a key can be limited to: the four lead endpoints, under their lead sources' names, and
+ * `calls`, the call webhook (CONTRACT.md section 13), which only a key limited to `calls` alone may use.
+ */
+export const keyEndpoints = ['website', 'portala', 'portalb', 'social', 'calls'] as const;
+export type KeyEndpoint = (typeof keyEndpoints)[number];
+
+/** The call webhook's key scope: a key whose endpoints are exactly this one (a full key never travels in a URL). */
+export const CALLS_KEY_ENDPOINT = 'calls' satisfies KeyEndpoint;
 
 /** The stored lead, exactly as answered in `data` and listed by the admin CLI (CONTRACT.md section 4). */
 export interface LeadRecord {
@@ -83,7 +90,7 @@ export interface LeadRecord {
   readonly parent_lead_id: string | null;
   readonly created_at: string;
   /** Every optional endpoint field that was given, under its request name. */
-  readonly [endpointField: string]: string | boolean | null | undefined;
+  readonly [endpointField: string]: string | number | boolean | null | undefined;
 }
 
 /**
@@ -106,7 +113,7 @@ export interface LeadSubmission {
   readonly projectID: string;
   readonly campaignID: string;
   /** The endpoint's own optional fields that were given (notes, utm_*, platform, ...). */
-  readonly details: Readonly<Record<string, string>>;
+  readonly details: Readonly<Record<string, string | number>>;
 }
 
 /**

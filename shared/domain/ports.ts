@@ -10,7 +10,7 @@ import type {
   Campaign,
   DuplicateSetting,
   LeadRecord,
-  LeadSource,
+  KeyEndpoint,
   PersonHandle,
   PersonIdentifiers,
   Project,
@@ -29,8 +29,8 @@ export interface StoredApiKey {
   /** False once revoked. */
   readonly active: boolean;
   readonly label: string | null;
-  /** null: every endpoint. */
-  readonly endpoints: readonly LeadSource[] | null;
+  /** null: every lead endpoint. */
+  readonly endpoints: readonly KeyEndpoint[] | null;
   /** Normalised origins; null: not a browser key. */
   readonly origins: readonly string[] | null;
   readonly expiresAt: string | null;
@@ -276,6 +276,9 @@ export interface Rejection {
   readonly person?: PersonIdentifiers;
   /** Google Ads lead forms (endpoint `google_ads`): the lead id of Google's delivery. */
   readonly google_lead_id?: string;
+  /** Calls to a project's number (endpoint `call`): the telephony provider and its call id. */
+  readonly provider?: string;
+  readonly call_id?: string;
 }
 
 export interface RejectionLog {
@@ -286,6 +289,12 @@ export interface RejectionLog {
    * an idempotency key that was used already stores nothing and returns what the key answered.
    */
   record(accountId: string, rejection: Rejection, guard?: ConnectionGuard): Promise<IdempotentReplay | undefined>;
+  /**
+   * Keeps the rejection once per claim (a platform's delivery id, platform-leads.ts): the record and
+   * the claim are one write, so of repeated or simultaneous deliveries of one id at most one record is
+   * kept, and none when the claim was taken before (by a lead or a record): `already_decided`.
+   */
+  recordOnce(accountId: string, rejection: Rejection, claim: IdempotencyClaim): Promise<'recorded' | 'already_decided'>;
 }
 
 /** A rejection record as it is read back. */

@@ -42,7 +42,7 @@ export const submissionOf = (tagging: SubmissionTagging, fields: ValidatedFields
 };
 
 /** The ad platform's ids of a refused lead, under the attribute names records carry (`google_lead_id`, ...). */
-export type PlatformIds = Pick<Rejection, 'google_lead_id' | 'meta_leadgen_id'>;
+export type PlatformIds = Pick<Rejection, 'google_lead_id' | 'meta_leadgen_id' | 'provider' | 'call_id'>;
 
 /** What was refused, in the rejection's words. */
 export interface Refusal {

@@ -18,7 +18,7 @@ import {
   type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { KeyIdTakenError } from '../domain/errors.ts';
-import type { ApiKeyGrant, LeadSource } from '../domain/lead.ts';
+import type { ApiKeyGrant, KeyEndpoint } from '../domain/lead.ts';
 import type { ApiKeyReader, ApiKeyRegistry, KeyById, StoredApiKey } from '../domain/ports.ts';
 import type { KeyChallenge } from '../domain/challenge.ts';
 import { asServiceFailure } from './failures.ts';
@@ -237,7 +237,7 @@ const grantOf = (item: Record<string, any>): ApiKeyGrant => ({
   accountId: item.account_id,
   active: item.active === true,
   ...(typeof item.key_id === 'string' && { keyId: item.key_id }),
-  ...(Array.isArray(item.endpoints) && { endpoints: item.endpoints as LeadSource[] }),
+  ...(Array.isArray(item.endpoints) && { endpoints: item.endpoints as KeyEndpoint[] }),
   ...(Array.isArray(item.origins) && { origins: item.origins as string[] }),
   ...(typeof item.expires_at === 'string' && { expiresAt: item.expires_at }),
   ...(typeof item.grace_ends_at === 'string' && { graceEndsAt: item.grace_ends_at }),

@@ -17,7 +17,7 @@ import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand, type Dynam
 import { ulidAt, ulidsAt } from '../domain/lead-id.ts';
 import type { PersonKeyring } from '../domain/person-data.ts';
 import { boundedRejection } from '../domain/rejections.ts';
-import type { ConnectionGuard, IdempotentReplay, Rejection, RejectionLog } from '../domain/ports.ts';
+import type { ConnectionGuard, IdempotencyClaim, IdempotentReplay, Rejection, RejectionLog } from '../domain/ports.ts';
 import { checkConnectionGuard, CONNECTION_GUARD, connectionGuardCheck } from './connection-items.ts';
 import { idempotencyPk, idempotencyPut, replayOf } from './leads.ts';
 import { NamedItems, type TransactItem } from './transactions.ts';
@@ -183,6 +183,41 @@ export class DynamoDbRejectionLog extends TableStore implements RejectionLog {
       refusal: (reasons) => checkConnectionGuard(items, reasons, guard),
       isApplied: () => this.#isStored(item),
     });
+  }
+
+  /**
+   * The record, its lookup items and the delivery's claim in one transaction: kept only if the claim's
+   * idempotency item (leads.ts) is unused. A claim taken already (by a lead, or by this record's twin)
+   * keeps nothing. The claim's item holds the record's id instead of a lead, so a later lead write
+   * under it is refused as a reused key. Sent as every contended write is (contended-write.ts): a
+   * conflict retried within the deadline, then 503 after a read-back (CONTRACT.md section 14).
+   */
+  async recordOnce(accountId: string, { person, answered: _answered, ...rejection }: Rejection, { key, requestHash, ttlSeconds = 24 * 60 * 60 }: IdempotencyClaim): Promise<'recorded' | 'already_decided'> {
+    const createdAt = new Date(rejection.at);
+    const at = createdAt.toISOString();
+    const id = this.#ids(createdAt.getTime());
+    const record = rejectionItem(accountId, id, at, boundedRejection(rejection));
+    const lookups = await rejectionLookups(this.#keyring, this.table, accountId, { pk: record.pk, sk: record.sk }, person, record.expires_at);
+    const item = { ...record, ...(lookups.personRefs.length > 0 && { person_refs: lookups.personRefs }) };
+    // Each item named where it is added: the cancellation is read by these names.
+    const transaction = new NamedItems<'rejection' | 'person_lookup' | 'idempotency_key'>()
+      .add('rejection', { Put: { TableName: this.table, Item: item } })
+      .add('person_lookup', ...lookups.puts)
+      .add('idempotency_key', {
+        Put: {
+          TableName: this.table,
+          Item: { pk: idempotencyPk(accountId, key), sk: 'IDEMPOTENCY', item_type: 'idempotency_key', request_hash: requestHash, rejection_id: id, created_at: at, expires_at: epochSeconds(at) + ttlSeconds },
+          ConditionExpression: 'attribute_not_exists(pk) OR expires_at < :now',
+          ExpressionAttributeValues: { ':now': epochSeconds(at) },
+        },
+      });
+    const outcome = await contendedWrite({
+      send: () => this.db.send(new TransactWriteCommand({ TransactItems: transaction.items })),
+      // The claim taken already: this delivery's call was decided by an earlier one.
+      refusal: (reasons) => (transaction.failed(reasons, 'idempotency_key') ? ('already_decided' as const) : undefined),
+      isApplied: () => this.#isStored(item),
+    });
+    return outcome === 'already_decided' ? outcome : 'recorded';
   }
 
   /** One counter item per key and minute: the records not stored, in all and per reason. */

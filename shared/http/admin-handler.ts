@@ -12,6 +12,7 @@ import type { AccountAdmin } from '../domain/account-admin.ts';
 import type { AccountKeys } from '../domain/account-keys.ts';
 import type { PersonData } from '../domain/person-data.ts';
 import type { AccountGoogleForms } from '../domain/google-forms.ts';
+import type { AccountCallNumbers } from '../domain/call-numbers.ts';
 import type { LogSink } from '../log.ts';
 import { JsonNumber } from '../schemas/json-number.ts';
 import { adminRoutes, routeKeyOf, type AdminOperation } from '../routes.ts';
@@ -29,6 +30,7 @@ export interface AdminRuntime {
   /** Access and erasure of a person's data (CONTRACT.md section 12). */
   readonly people: PersonData;
   readonly googleForms: AccountGoogleForms;
+  readonly callNumbers: AccountCallNumbers;
   readonly log: LogSink;
 }
 
@@ -77,6 +79,12 @@ const operations: Record<AdminOperation, (runtime: AdminRuntime, p: Parameters, 
   listGoogleForms: async ({ googleForms }, p) => ok(await googleForms.list(p.accountId!)),
   removeGoogleForm: async ({ googleForms }, p) => noContent(await googleForms.remove(p.accountId!, p.formId!)),
   rotateGoogleFormKey: async ({ googleForms }, p) => created(await googleForms.rotate(p.accountId!, p.formId!)),
+  connectCallNumber: async ({ callNumbers }, p, body) => {
+    const connected = await callNumbers.connect(p.accountId!, p.number!, body);
+    return jsonResponse(connected.created ? 201 : 200, connected.number);
+  },
+  listCallNumbers: async ({ callNumbers }, p) => ok(await callNumbers.list(p.accountId!)),
+  removeCallNumber: async ({ callNumbers }, p) => noContent(await callNumbers.remove(p.accountId!, p.number!)),
 };
 
 const ok = (resource: unknown) => jsonResponse(200, resource);

@@ -58,7 +58,7 @@ const leadChain = (endpoint: LeadEndpoint, runtime: LeadRuntime) =>
     )
     .use(rejectionLog(runtime.rejections, endpoint.name))
     .use(apiKeyAccount(runtime.directory))
-    .use(keyScope(endpoint.source))
+    .use(keyScope(endpoint.name))
     .use(jsonObjectBody({ maxBytes: MAX_BODY_BYTES }))
     .use(submissionOptions(endpoint.name))
     .use(leadFields(leadFieldValidator(endpoint.fields, endpoint.unknownFields)))

@@ -38,10 +38,12 @@ export interface LeadSourceDescriptor {
   /** What a delivery's body is: a JSON object (section 1), or a JSON object signed by the platform (Meta's). */
   readonly bodyFormat: 'json' | 'signed-json';
   /**
-   * How a delivery proves who sent it: an API key (`x-api-key`, sections 5 and 7), the key of the
-   * connection it names (a Google form's `google_key`), or the platform's signature (Meta's).
+   * How a delivery proves who sent it: an API key (`x-api-key`, sections 5 and 7), an API key scoped to
+   * this source alone, in `x-api-key` or, for senders that cannot set headers, the query (the call
+   * webhook's `calls` key, section 13), the key of the connection it names (a Google form's
+   * `google_key`), or the platform's signature (Meta's).
    */
-  readonly authentication: 'api-key' | 'connection-key' | 'platform-signature';
+  readonly authentication: 'api-key' | 'scoped-api-key' | 'connection-key' | 'platform-signature';
   /** Browser forms post here: it answers CORS preflight (OPTIONS) itself, with the browser keys' origins. */
   readonly browserFacing: boolean;
   /**
@@ -55,7 +57,7 @@ export interface LeadSourceDescriptor {
    * The platform's own lead id: the attribute its rejection records carry it under, and the prefix of
    * the idempotency key it is stored once under (shared/domain/platform-leads.ts).
    */
-  readonly platformId?: { readonly field: 'google_lead_id' | 'meta_leadgen_id'; readonly idempotencyPrefix: string };
+  readonly platformId?: { readonly field: 'google_lead_id' | 'meta_leadgen_id' | 'call_id'; readonly idempotencyPrefix: string };
   /** Its answer when a delivery is accepted (CONTRACT.md): status and message, with the lead in `data` or not. */
   readonly acceptance: { readonly status: 200; readonly message: string; readonly withLead: boolean };
   /**

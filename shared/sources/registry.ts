@@ -4,13 +4,14 @@
  * one import and one entry (docs/adding-a-lead-source.md). Only the stack and the local tools import
  * this module; a handler imports its own source's descriptor, so no bundle carries another source.
  */
+import { callsSource } from '../calls/source.ts';
 import { googleAdsSource } from '../google/source.ts';
 import { metaSource } from '../meta/source.ts';
 import type { EndpointName } from '../routes.ts';
 import type { LeadSourceDescriptor } from './descriptor.ts';
 import { portalaSource, portalbSource, socialSource, websiteSource } from './lead-endpoints.ts';
 
-export const leadSources: readonly LeadSourceDescriptor[] = [websiteSource, portalaSource, portalbSource, socialSource, metaSource, googleAdsSource];
+export const leadSources: readonly LeadSourceDescriptor[] = [websiteSource, portalaSource, portalbSource, socialSource, metaSource, googleAdsSource, callsSource];
 
 /** The sources whose function makes the lead in the request (all but the asynchronous ones, whose worker does). */
 export const requestSources = leadSources.filter((source) => !source.worker);

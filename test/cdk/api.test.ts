@@ -31,11 +31,13 @@ describe('The HTTP API', () => {
     });
   });
 
-  test('routes POST of each of the four lead paths to its own function, and nothing else but the website preflight, the Meta and Google Ads webhooks and the admin API', () => {
+  test('routes POST of each of the four lead paths to its own function, and nothing else but the website preflight, the Meta, Google Ads and call webhooks and the admin API', () => {
     const targets = routeTargets();
     expect(Object.keys(targets).filter((key) => !key.includes(' /admin/v1/')).sort()).toEqual([
+      'GET /api/call-lead-webhook/{provider}',
       'GET /api/meta-leadgen-webhook',
       'OPTIONS /api/website-lead-create',
+      'POST /api/call-lead-webhook/{provider}',
       'POST /api/google-ads-lead-webhook',
       'POST /api/meta-leadgen-webhook',
       'POST /api/portala-lead-create',
@@ -107,6 +109,9 @@ describe('The HTTP API', () => {
       'OPTIONS /api/website-lead-create': { ThrottlingRateLimit: 20, ThrottlingBurstLimit: 40 },
       // Google Ads lead forms on their own (test/cdk/google-ads.test.ts).
       'POST /api/google-ads-lead-webhook': { ThrottlingRateLimit: 20, ThrottlingBurstLimit: 40 },
+      // Calls on their own (test/cdk/calls.test.ts).
+      'GET /api/call-lead-webhook/{provider}': { ThrottlingRateLimit: 20, ThrottlingBurstLimit: 40 },
+      'POST /api/call-lead-webhook/{provider}': { ThrottlingRateLimit: 20, ThrottlingBurstLimit: 40 },
     });
     // The routes named by the settings exist before the stage is updated.
     const routeIds = Object.entries(resources(template, 'AWS::ApiGatewayV2::Route'))

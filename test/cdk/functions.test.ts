@@ -1,6 +1,7 @@
 import { describe, expect, test } from '@jest/globals';
 import { Match } from 'aws-cdk-lib/assertions';
 import { googleAdsRoute, leadRoutes, leadSources, requestSources } from '../../shared/sources/registry.ts';
+import { callsSource } from '../../shared/calls/source.ts';
 import { logicalIdOf, resources, synthesize } from './synth.ts';
 
 const { template } = synthesize();
@@ -27,17 +28,17 @@ const actions = (a: string | string[]) => [a].flat().sort();
 const personKeyId = logicalIdOf(template, 'AWS::SecretsManager::Secret', { Description: Match.stringLikeRegexp('person lookup items') });
 const readsPersonKey = { Effect: 'Allow', Action: 'secretsmanager:GetSecretValue', Resource: { Ref: personKeyId } };
 
-/** The lead functions' resources, by their description (`... POST /api/<endpoint>-lead-create`). */
+/** The lead functions' resources, by their description (`... POST /api/<endpoint>-lead-create`, `... GET/POST /api/call-lead-webhook/{provider}`). */
 const leadFunctionProps = (t: typeof template) =>
   Object.values(resources(t, 'AWS::Lambda::Function'))
-    .filter((fn) => / POST \/api\//.test(fn.Properties!.Description))
+    .filter((fn) => / (GET\/)?POST \/api\/\S+$/.test(fn.Properties!.Description))
     .map((fn) => fn.Properties!);
 
-/** The paths whose POST creates leads in the request: the four endpoints and Google Ads lead forms. */
-const leadPaths = [...leadRoutes.map((r) => r.path), googleAdsRoute.path];
+/** The paths whose POST creates leads in the request: the four endpoints, Google Ads lead forms and calls. */
+const leadPaths = [...leadRoutes.map((r) => r.path), googleAdsRoute.path, callsSource.route.path];
 
 describe('The lead functions', () => {
-  test('are five, one per endpoint and one for Google Ads lead forms, beside the admin, events enrichment and Meta functions', () => {
+  test('are one per source that makes its lead in the request (the four endpoints, Google Ads lead forms, calls), beside the admin, events enrichment and Meta functions', () => {
     expect(leadFunctionProps(template)).toHaveLength(requestSources.length);
     expect(leadFunctionProps(template).map((fn) => fn.Description)).toEqual(leadPaths.map((path) => expect.stringMatching(`POST ${path}$`)));
     // Each source's function, an asynchronous source's worker, the admin and the events enrichment.
@@ -81,7 +82,7 @@ describe('The lead functions', () => {
 
   test('each log to their own log group, kept 30 days by default or as long as the context says', () => {
     const logGroups = new Set(leadPaths.map((path) => fnOf(path).Properties!.LoggingConfig.LogGroup.Ref));
-    expect(logGroups.size).toBe(5);
+    expect(logGroups.size).toBe(leadPaths.length);
     for (const id of logGroups) {
       expect(resources(template, 'AWS::Logs::LogGroup')[id]!.Properties!.RetentionInDays).toBe(30);
     }
@@ -199,7 +200,7 @@ describe('The key of the person lookup items', () => {
       .flatMap((policy) => policy.Properties!.Roles.map((role: { Ref: string }) => role.Ref));
     const roleOf = (description: RegExp) => statementsOfFunction(description).fn.Properties!.Role['Fn::GetAtt'][0];
     expect(readers.sort()).toEqual(
-      [...leadRoutes.map((r) => roleOf(new RegExp(`POST ${r.path}$`))), roleOf(/admin API/), roleOf(/Meta leadgen worker/), roleOf(/Google Ads lead forms/)].sort(),
+      [...leadRoutes.map((r) => roleOf(new RegExp(`POST ${r.path}$`))), roleOf(/admin API/), roleOf(/Meta leadgen worker/), roleOf(/Google Ads lead forms/), roleOf(/Calls to project numbers/)].sort(),
     );
   });
 });

@@ -108,6 +108,7 @@ export const resolverOf = (template: Template) => {
 const functionDescriptions: Record<FunctionName, RegExp> = {
   ...(Object.fromEntries(leadRoutes.map((route) => [route.endpoint, new RegExp(`POST ${route.path}$`)])) as Record<EndpointName, RegExp>),
   'google-ads': /Google Ads lead forms/,
+  calls: /Calls to project numbers/,
   admin: /admin API/,
   'meta-webhook': /Meta leadgen webhook/,
   'meta-worker': /Meta leadgen worker/,
@@ -222,7 +223,7 @@ export const lambdaOnlyCalls = (model: StackModel): IamRequest[] => {
   const queuePolicy = model.resourcePolicyOf(queueId);
   const keyPolicy = model.resourcePolicyOf(model.idOf('AWS::KMS::Key', /page access tokens/));
   const role = (fn: FunctionName) => model.functions[fn].role;
-  const personKeyReaders: FunctionName[] = ['website', 'portala', 'portalb', 'social', 'google-ads', 'admin', 'meta-worker'];
+  const personKeyReaders: FunctionName[] = ['website', 'portala', 'portalb', 'social', 'google-ads', 'calls', 'admin', 'meta-worker'];
   return [
     ...personKeyReaders.map((fn) => ({
       principal: role(fn),

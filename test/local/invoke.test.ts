@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { apiGatewayEvent } from '../../shared/http/api-gateway-event.ts';
 import { googleAdsRoute, leadRoutes, metaWebhookRoute } from '../../shared/sources/registry.ts';
+import { callsSource } from '../../shared/calls/source.ts';
 import { projectRoot } from '../../scripts/local/environment.ts';
 import { runInvoke } from '../../scripts/invoke.ts';
 import { applySeed, readSeedFile } from '../../scripts/local/seed.ts';
@@ -28,6 +29,8 @@ const examples: [file: string, endpoint: string, status: number, message: string
   ['meta-bad-signature.json', 'meta', 401, 'Invalid signature'],
   ['google-ads.json', 'google-ads', 200, 'Lead received'],
   ['google-ads-test-data.json', 'google-ads', 200, 'Lead received'],
+  ['call-exotel-passthru.json', 'calls', 200, 'Call received'],
+  ['call-knowlarity-hook.json', 'calls', 200, 'Call received'],
 ];
 
 let service: TestService;
@@ -62,8 +65,15 @@ describe('the example events in events/', () => {
 
   it.each(examples)('%s has the shape API Gateway sends to the %s route', (file, endpoint) => {
     const event = JSON.parse(readFileSync(eventFile(file), 'utf8'));
-    const route = leadRoutes.find((r) => r.endpoint === endpoint) ?? { path: endpoint === 'google-ads' ? googleAdsRoute.path : metaWebhookRoute.path };
-    const reference = apiGatewayEvent({ method: event.requestContext.http.method, path: route.path, body: '{}' });
+    // The call webhook's path names its provider: API Gateway hands the route's template and the parameter on.
+    const calls = endpoint !== 'calls' ? undefined : { path: `/api/call-lead-webhook/${event.pathParameters.provider}`, routeKey: `${event.requestContext.http.method} ${callsSource.route.path}` };
+    const route = leadRoutes.find((r) => r.endpoint === endpoint) ?? calls ?? { path: endpoint === 'google-ads' ? googleAdsRoute.path : metaWebhookRoute.path };
+    const reference = apiGatewayEvent({
+      method: event.requestContext.http.method,
+      path: route.path,
+      body: '{}',
+      ...(calls && { routeKey: calls.routeKey, pathParameters: event.pathParameters, rawQueryString: event.rawQueryString }),
+    });
     const keys = (object: object) => Object.keys(object).filter((key) => key !== 'body').sort();
     expect(keys(event)).toEqual(keys(reference));
     expect(keys(event.requestContext)).toEqual(keys(reference.requestContext));
@@ -94,6 +104,8 @@ describe('npm run invoke', () => {
       ['social', '9810000004'],
       ['social', '9000000001'],
       ['google_ads', '9810000031'],
+      ['call', '9876500041'],
+      ['call', '9876500042'],
     ]);
   });
 
@@ -107,6 +119,7 @@ describe('npm run invoke', () => {
     expect(logged.filter((line) => line.includes('"requestId":"local-event-') && line.includes('"message":"lead request"'))).toHaveLength(examples.length);
     expect(logged.join('')).not.toContain('demo-key-please-change');
     expect(logged.join('')).not.toContain('demo-google-key-please-change');
+    expect(logged.join('')).not.toContain('demo-calls-key-please-change');
   });
 
   it.each([

@@ -5,13 +5,14 @@ import { demoKeyOf, parseSeed, SeedError } from '../../scripts/local/seed.ts';
 const demoFile = JSON.parse(readFileSync(new URL('../../seed/demo.json', import.meta.url), 'utf8'));
 
 /**
- * A valid seed, changed by `edit` (a deep copy each time): the demo seed without its Google Ads form
- * and Meta page, which name the demo's project and would add its own problem to an edit of the project (its own
- * refusals are tested below, on `seedWithGoogleForm`).
+ * A valid seed, changed by `edit` (a deep copy each time): the demo seed without its Google Ads form,
+ * Meta page and call number, which name the demo's project and would add their own problems to an edit of
+ * the project (their own refusals are tested below, on `seedWithGoogleForm`).
  */
 const seedWith = (edit: (seed: any) => void = () => undefined) => {
   const seed = structuredClone(demoFile);
   delete seed.accounts[0].googleForms;
+  delete seed.accounts[0].callNumbers;
   delete seed.accounts[0].metaPages;
   edit(seed);
   return seed;
@@ -46,6 +47,7 @@ describe('reading a seed file', () => {
           subSources: { website: ['Skyline landing page'], social: ['fb', 'ig', 'wp'] },
           metaPages: [{ pageId: '108000000000001', accessToken: 'demo-page-token-please-change', forms: [{ formId: '2200000000000001', projectID: 'PRJ-1', campaignID: 'CMP-1' }] }],
           googleForms: [{ formId: '40000000000', key: 'demo-google-key-please-change', projectID: 'PRJ-1', campaignID: 'CMP-1' }],
+          callNumbers: [{ number: '+91 80 4718 1234', projectID: 'PRJ-1', campaignID: 'CMP-1' }],
         },
       ],
       apiKeys: [
@@ -57,10 +59,12 @@ describe('reading a seed file', () => {
           label: 'examples/landing-page',
           origins: ['http://127.0.0.1:8080', 'http://localhost:8080'],
         },
+        { key: 'demo-calls-key-please-change', accountId: 'acc-demo', keyId: 'key_democalls', label: 'telephony providers', endpoints: ['calls'] },
       ],
     });
     const seed = parseSeed(demoFile);
     expect(seed.googleForms).toEqual([{ accountId: 'acc-demo', formId: '40000000000', key: 'demo-google-key-please-change', projectId: 'PRJ-1', campaignId: 'CMP-1' }]);
+    expect(seed.callNumbers).toEqual([{ accountId: 'acc-demo', number: '8047181234', projectId: 'PRJ-1', campaignId: 'CMP-1' }]);
     const [account] = seed.accounts;
     expect(account).toMatchObject({ id: 'acc-demo', name: 'Demo Realty', duplicateSetting: 'ignore' });
     expect([...account!.projects.values()]).toEqual([{ id: 'PRJ-1', name: 'Skyline Towers' }]);
@@ -82,6 +86,13 @@ describe('reading a seed file', () => {
         keyId: 'key_demolandingpage',
         options: { label: 'examples/landing-page', endpoints: ['website'], origins: ['http://127.0.0.1:8080', 'http://localhost:8080'], expiresAt: null },
       },
+      {
+        key: 'demo-calls-key-please-change',
+        accountId: 'acc-demo',
+        active: true,
+        keyId: 'key_democalls',
+        options: { label: 'telephony providers', endpoints: ['calls'], origins: null, expiresAt: null },
+      },
     ]);
   });
 
@@ -97,7 +108,7 @@ describe('reading a seed file', () => {
 
   it('accepts a key whose account the seed does not define (that key answers Client not found)', () => {
     const seed = parseSeed(seedWith((s) => s.apiKeys.push({ key: 'orphan', accountId: 'acc-gone', active: true })));
-    expect(seed.apiKeys.map((k) => k.accountId)).toEqual(['acc-demo', 'acc-demo', 'acc-gone']);
+    expect(seed.apiKeys.map((k) => k.accountId)).toEqual(['acc-demo', 'acc-demo', 'acc-demo', 'acc-gone']);
   });
 
   it('shows as demo key the first active key of an account the seed defines', () => {
@@ -127,7 +138,7 @@ describe('refusing a seed that breaks the format, naming the problem', () => {
     ['an account without a name', (s: any) => delete s.accounts[0].name, 'account "acc-demo".name must be a non-empty string'],
     ['an id with surrounding spaces', (s: any) => (s.accounts[0].projects[0].id = ' PRJ-1'), 'has leading or trailing spaces'],
     ['a misspelt field', (s: any) => (s.accounts[0].duplicatehandling = 'merge'), 'account "acc-demo": unknown field "duplicatehandling"'],
-    ['the same key twice', (s: any) => s.apiKeys.push({ ...s.apiKeys[0] }), 'apiKeys[2].key is the same key as an earlier entry'],
+    ['the same key twice', (s: any) => s.apiKeys.push({ ...s.apiKeys[0] }), 'apiKeys[3].key is the same key as an earlier entry'],
     ['a key that is not active true or false', (s: any) => (s.apiKeys[0].active = 'yes'), 'apiKeys[0].active must be true or false'],
     ['projects that are not a list', (s: any) => (s.accounts[0].projects = {}), 'account "acc-demo".projects must be an array'],
   ])('refuses %s', (_what, edit, message) => {
@@ -145,6 +156,16 @@ describe('refusing a seed that breaks the format, naming the problem', () => {
     const problems = problemsOf(seedWithGoogleForm(edit));
     expect(problems).toEqual([expect.stringContaining(message)]);
     expect(problems.join('\n')).not.toContain('demo-google-key-please-change');
+  });
+
+  it.each([
+    ['a call number of fewer than 10 digits', (s: any) => (s.accounts[0].callNumbers[0].number = '4718 1234'), 'callNumbers[0].number must be a phone number of at least 10 digits'],
+    ['a call number sent as a number', (s: any) => (s.accounts[0].callNumbers[0].number = 8047181234), 'callNumbers[0].number must be a phone number'],
+    ['a call number twice, in two spellings', (s: any) => s.accounts[0].callNumbers.push({ ...s.accounts[0].callNumbers[0], number: '080-4718-1234' }), 'call number 8047181234 appears more than once'],
+    ['a call number of an unknown project', (s: any) => (s.accounts[0].callNumbers[0].projectID = 'PRJ-9'), 'callNumbers[0].projectID "PRJ-9" is not a project of the account'],
+    ['a misspelt call number field', (s: any) => (s.accounts[0].callNumbers[0].projectId = 'PRJ-1'), 'callNumbers[0]: unknown field "projectId"'],
+  ])('refuses %s', (_what, edit, message) => {
+    expect(problemsOf(seedWithGoogleForm(edit))).toEqual([expect.stringContaining(message)]);
   });
 
   it('lists every problem of the file at once', () => {
@@ -171,7 +192,7 @@ describe('refusing a seed that breaks the format, naming the problem', () => {
       }
       throw new Error('the seed was accepted');
     })();
-    expect(error.message).toContain('apiKeys[3].key is the same key');
+    expect(error.message).toContain('apiKeys[4].key is the same key');
     expect(error.message).not.toContain('demo-key-please-change');
   });
 });

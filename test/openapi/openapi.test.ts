@@ -106,7 +106,7 @@ describe('the document', () => {
   });
 
   it('has every route and method of the route table, and nothing else', () => {
-    expect(Object.keys(fresh.paths).filter((p) => !p.startsWith('/admin/'))).toEqual([...leadRoutes.map((route) => route.path), '/api/meta-leadgen-webhook', '/api/google-ads-lead-webhook']);
+    expect(Object.keys(fresh.paths).filter((p) => !p.startsWith('/admin/'))).toEqual([...leadRoutes.map((route) => route.path), '/api/meta-leadgen-webhook', '/api/google-ads-lead-webhook', '/api/call-lead-webhook/{provider}']);
     for (const route of leadRoutes) {
       expect(Object.keys(fresh.paths[route.path])).toEqual(route.browserFacing ? ['post', 'options'] : ['post']);
     }
@@ -122,7 +122,7 @@ describe('the document', () => {
       expect(operation.security).toEqual([{ sigv4: [] }]);
       expect(operation.responses['403'].content['application/json'].schema.properties.message.const).toBe('Forbidden');
     }
-    expect(fresh.tags.map((t: Loose) => t.name)).toEqual(['Leads', 'Meta Lead Ads', 'Google Ads lead forms', 'Admin']);
+    expect(fresh.tags.map((t: Loose) => t.name)).toEqual(['Leads', 'Meta Lead Ads', 'Google Ads lead forms', 'Calls to project numbers', 'Admin']);
     const put = fresh.paths['/admin/v1/accounts/{accountId}/projects/{projectId}/campaigns/{campaignId}'].put;
     expect(exampleMessages(put.responses['409'])).toEqual(['Campaign belongs to another project']);
     expect(exampleMessages(put.responses['404'])).toEqual(['Account not found', 'Project not found']);
@@ -138,6 +138,21 @@ describe('the document', () => {
       }
     }
     expect(fresh.info.license).toEqual({ name: expect.any(String), identifier: 'LicenseRef-Proprietary' });
+  });
+
+  it('documents the call webhook: GET and POST, each provider, the key in the header or the query, and the contract messages', () => {
+    const item = fresh.paths['/api/call-lead-webhook/{provider}'];
+    expect(Object.keys(item).sort()).toEqual(['get', 'post']);
+    for (const operation of [item.get, item.post]) {
+      expect(operation.parameters).toContainEqual(expect.objectContaining({ name: 'provider', in: 'path', schema: { type: 'string', enum: ['exotel', 'knowlarity', 'generic'] } }));
+      expect(operation.security).toEqual([{ apiKey: [] }, { callsKeyInQuery: [] }]);
+      expect(Object.keys(operation.responses).sort()).toEqual(['200', '400', '401', '403', '404', '413', '415', '503']);
+      expect(operation.responses['200'].content['application/json; charset=utf-8'].example).toEqual({ status: true, message: 'Call received' });
+      expect(operation.responses['403'].content['application/json; charset=utf-8'].example).toEqual({ status: false, message: 'API key not allowed on this endpoint' });
+      expect(operation.responses['404'].content['application/json; charset=utf-8'].example).toEqual({ status: false, message: 'Unknown call provider' });
+    }
+    expect(fresh.components.securitySchemes.callsKeyInQuery).toMatchObject({ type: 'apiKey', in: 'query', name: 'key' });
+    expect(Object.keys(item.post.requestBody.content).sort()).toEqual(['application/json', 'application/x-www-form-urlencoded']);
   });
 
   it('documents the Google Ads webhook with the contract messages, its ids as 64-bit integers', () => {

@@ -7,6 +7,7 @@
  */
 import type { LeadSourceDescriptor } from '../../shared/sources/descriptor.ts';
 import type { EndpointName } from '../../shared/routes.ts';
+import { callTestService, projectNumber } from './call-service.ts';
 import { googleTestService, standardColumns } from './google-service.ts';
 import { testService, validBody, type Answer, type ServiceOptions, type TestService } from './service.ts';
 
@@ -77,6 +78,25 @@ const googleAds: SourceDriver = async (_source, options) => {
   };
 };
 
+/** Calls to project numbers: a connected number and a calls key in the query string, the delivery id as the provider's call id. */
+const calls: SourceDriver = async (_source, options) => {
+  const service = await callTestService(options);
+  return {
+    service,
+    account: async (accountId) => {
+      await service.seedAccount(accountSeed(accountId));
+      const key = await service.callsKey(accountId);
+      const number = projectNumber();
+      await service.connectNumber(accountId, number);
+      return {
+        key,
+        deliver: ({ mobile, id, wrongKey }) =>
+          service.deliver({ provider: 'generic', queryKey: wrongKey ? `${key}-not-this-one` : key, json: { call_id: id, caller_number: mobile, called_number: number } }),
+      };
+    },
+  };
+};
+
 /** Each request source's driver, by the source's name. */
 export const sourceDrivers: Readonly<Record<string, SourceDriver>> = {
   website: apiKeyEndpoint,
@@ -84,4 +104,5 @@ export const sourceDrivers: Readonly<Record<string, SourceDriver>> = {
   portalb: apiKeyEndpoint,
   social: apiKeyEndpoint,
   google_ads: googleAds,
+  call: calls,
 };

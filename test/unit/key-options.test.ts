@@ -85,3 +85,17 @@ describe('the bound of a rejection record', () => {
     expect(boundedRejection({ ...rejection({}), meta_leadgen_id: '123' } as never)).toMatchObject({ meta_leadgen_id: '123', endpoint: 'portala' });
   });
 });
+
+describe('the calls scope of a key (CONTRACT.md section 13)', () => {
+  it('makes a key limited to calls alone', () => {
+    expect(keyOptions({ endpoints: ['calls'] }, now).endpoints).toEqual(['calls']);
+  });
+
+  it.each([
+    [{ endpoints: ['calls', 'website'] }],
+    [{ endpoints: ['social', 'calls'] }],
+    [{ endpoints: ['calls'], origins: ['https://shop.example'] }],
+  ])('refuses calls with another endpoint or with origins: %j', (options) => {
+    expect(() => keyOptions(options, now)).toThrow(expect.objectContaining({ option: 'endpoints' }) as unknown as InvalidKeyOptionError);
+  });
+});

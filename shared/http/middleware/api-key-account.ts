@@ -3,11 +3,23 @@ import type { AccountDirectory } from '../../domain/account-directory.ts';
 import { ApiKeyMissingError } from '../../domain/errors.ts';
 import { header, type LeadContext, type LeadEvent, type LeadResponse } from '../lambda.ts';
 
-/** The first check of every request: the `x-api-key` header names the account (401 / 404). */
-export const apiKeyAccount = (directory: AccountDirectory): MiddlewareObj<LeadEvent, LeadResponse, Error, LeadContext> => ({
+export interface ApiKeyAccountOptions {
+  /**
+   * A query parameter that may carry the key, for senders that cannot set headers (the call webhook's
+   * `key`, CONTRACT.md section 13); the header wins when both are sent.
+   */
+  readonly queryParameter?: string;
+}
+
+/** The first check of every request: the `x-api-key` header (or the query parameter allowed) names the account (401 / 404). */
+export const apiKeyAccount = (directory: AccountDirectory, { queryParameter }: ApiKeyAccountOptions = {}): MiddlewareObj<LeadEvent, LeadResponse, Error, LeadContext> => ({
   before: async (request) => {
-    const apiKey = header(request.event, 'x-api-key')?.trim();
+    const fromHeader = header(request.event, 'x-api-key')?.trim();
+    const apiKey = fromHeader || (queryParameter === undefined ? undefined : queryValue(request.event, queryParameter)?.trim());
     if (!apiKey) throw new ApiKeyMissingError();
     request.context.account = await directory.authenticate(apiKey);
   },
 });
+
+/** A query parameter's first value, from the raw query string as sent. */
+const queryValue = (event: LeadEvent, name: string): string | undefined => new URLSearchParams(event.rawQueryString ?? '').get(name) ?? undefined;

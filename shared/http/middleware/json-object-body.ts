@@ -14,7 +14,7 @@ export interface JsonObjectBodyOptions {
   readonly maxBytes: number;
 }
 
-const JSON_CONTENT_TYPE = /^application\/([a-z0-9.+-]+\+)?json\s*(;|$)/i;
+export const JSON_CONTENT_TYPE = /^application\/([a-z0-9.+-]+\+)?json\s*(;|$)/i;
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 /**
@@ -41,27 +41,35 @@ export const jsonObjectBody = ({ maxBytes }: JsonObjectBodyOptions): MiddlewareO
     const contentType = header(event, 'content-type')?.trim();
     if (contentType && !JSON_CONTENT_TYPE.test(contentType)) throw new UnsupportedContentTypeError();
 
-    const forbidden = new Set<string>();
-    let body: unknown;
-    try {
-      const text = utf8.decode(bytes);
-      if (nestedDeeperThan(text, MAX_JSON_DEPTH)) throw new MalformedJsonBodyError();
-      body = JSON.parse(text, (key, value, context?: { source?: string }) => {
-        if (FORBIDDEN_KEYS.has(key)) forbidden.add(key);
-        return typeof value === 'number' ? new JsonNumber(context?.source ?? String(value)) : value;
-      });
-    } catch {
-      throw new MalformedJsonBodyError();
-    }
-    if (typeof body !== 'object' || body === null || Array.isArray(body) || body instanceof JsonNumber) throw new BodyNotAnObjectError();
-    // JSON.parse makes `__proto__` an own property, never the prototype; refusing such keys anyway
-    // keeps them away from any code that might later copy the body by assignment.
-    if (forbidden.size > 0) {
-      throw new FieldValidationError(Object.fromEntries([...forbidden].map((key) => [key, [`${key} is not an allowed field name`]])));
-    }
-    request.context.body = body as Record<string, unknown>;
+    request.context.body = jsonObjectOf(bytes);
   },
 });
+
+/**
+ * A body's bytes as a JSON object (400 when it is not UTF-8 JSON, or not an object), its numbers kept
+ * as written (JsonNumber). Shared by every body that may be JSON (the call webhook's too).
+ */
+export const jsonObjectOf = (bytes: Buffer): Record<string, unknown> => {
+  const forbidden = new Set<string>();
+  let body: unknown;
+  try {
+    const text = utf8.decode(bytes);
+    if (nestedDeeperThan(text, MAX_JSON_DEPTH)) throw new MalformedJsonBodyError();
+    body = JSON.parse(text, (key, value, context?: { source?: string }) => {
+      if (FORBIDDEN_KEYS.has(key)) forbidden.add(key);
+      return typeof value === 'number' ? new JsonNumber(context?.source ?? String(value)) : value;
+    });
+  } catch {
+    throw new MalformedJsonBodyError();
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body) || body instanceof JsonNumber) throw new BodyNotAnObjectError();
+  // JSON.parse makes `__proto__` an own property, never the prototype; refusing such keys anyway
+  // keeps them away from any code that might later copy the body by assignment.
+  if (forbidden.size > 0) {
+    throw new FieldValidationError(Object.fromEntries([...forbidden].map((key) => [key, [`${key} is not an allowed field name`]])));
+  }
+  return body as Record<string, unknown>;
+};
 
 /** Whether the brackets of `text` (outside strings) nest deeper than `limit`: one pass, no parse. */
 const nestedDeeperThan = (text: string, limit: number): boolean => {

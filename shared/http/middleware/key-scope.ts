@@ -1,7 +1,7 @@
 import type { MiddlewareObj } from '@middy/core';
-import { normaliseOrigin } from '../../domain/api-keys.ts';
+import { keyAllowsEndpoint, normaliseOrigin } from '../../domain/api-keys.ts';
 import { DryRunNotAllowedError, KeyNotAllowedOnEndpointError, OriginNotAllowedError } from '../../domain/errors.ts';
-import type { LeadSource } from '../../domain/lead.ts';
+import type { KeyEndpoint } from '../../domain/lead.ts';
 import { header, type LeadContext, type LeadEvent, type LeadResponse } from '../lambda.ts';
 import { dryRunRequested } from './submission-options.ts';
 
@@ -11,10 +11,10 @@ import { dryRunRequested } from './submission-options.ts';
  * with a browser key (403: a public page must not be an "is this mobile a lead?" oracle). For a browser
  * key whose origin is allowed, every answer from here on echoes that origin to the page.
  */
-export const keyScope = (endpoint: LeadSource): MiddlewareObj<LeadEvent, LeadResponse, Error, LeadContext> => ({
+export const keyScope = (endpoint: KeyEndpoint): MiddlewareObj<LeadEvent, LeadResponse, Error, LeadContext> => ({
   before: ({ event, context }) => {
     const key = context.account!.key;
-    if (key.endpoints && !key.endpoints.includes(endpoint)) throw new KeyNotAllowedOnEndpointError();
+    if (!keyAllowsEndpoint(key, endpoint)) throw new KeyNotAllowedOnEndpointError();
     if (!key.origins) return;
     const origin = header(event, 'origin');
     const normalised = origin === undefined ? undefined : normaliseOrigin(origin.trim());

@@ -1,0 +1,28 @@
+/**
+ * Calls to a project's number (CONTRACT.md section 13) as a declared source: a telephony provider
+ * notifies the service of each call, with an API key scoped to `calls` in `x-api-key` or `?key=`. What
+ * is its own is beside it: the provider table (providers.ts), the parameters however sent
+ * (parameters.ts), a call read through a provider's row (delivery.ts), the use case (call-lead.ts), the
+ * chain (webhook-handler.ts). Its numbers are connected per account (shared/domain/call-numbers.ts).
+ */
+import type { LeadSourceDescriptor } from '../sources/descriptor.ts';
+
+export const callsSource = {
+  name: 'call',
+  invokeName: 'calls',
+  leadSource: 'call',
+  title: 'Calls to project numbers',
+  route: { path: '/api/call-lead-webhook/{provider}', methods: ['GET', 'POST'], queryString: true },
+  entry: 'functions/call-lead-webhook/handler.ts',
+  bodyFormat: 'json',
+  authentication: 'scoped-api-key',
+  browserFacing: false,
+  throttle: { rateLimit: 'callsThrottlingRateLimit', burstLimit: 'callsThrottlingBurstLimit' },
+  platformId: { field: 'call_id', idempotencyPrefix: 'call' },
+  acceptance: { status: 200, message: 'Call received', withLead: false },
+  stack: { functionPath: ['CallLeadWebhook', 'Webhook'], integrationId: 'CallWebhookIntegration', monitoringName: 'calls' },
+  banner: { label: 'Call webhook', note: 'GET or POST, {provider} exotel, knowlarity or generic, a key limited to calls in x-api-key or ?key=: {seed.callNumbers} number(s) in the seed; npm run admin -- add-call-number' },
+  openapi: 'scripts/openapi/calls.ts',
+  adminCli: { module: 'scripts/admin/call-numbers.ts', name: 'callNumbers' },
+  sampleEvents: ['events/call-exotel-passthru.json', 'events/call-knowlarity-hook.json'],
+} as const satisfies LeadSourceDescriptor;

@@ -1,0 +1,233 @@
+/**
+ * The numbers an account connects to its projects (CONTRACT.md section 13): a call to a connected
+ * number becomes a lead of that number's project and campaign. A number is its last 10 digits
+ * (`+91 80 4718 1234`, `080-4718-1234` and `8047181234` are one number), connected per account. The
+ * admin CLI, the seed and the admin API are thin clients of the operations here; the webhook reads
+ * connections through CallNumberDirectory.
+ *
+ * A removed number is remembered as removed, so applying a seed again never connects it back
+ * (CONTRACT.md section 14); connecting it again by hand does.
+ */
+import { accountIdProblem, campaignIdProblem, fieldProblems, projectIdProblem, reportUnknownFields } from './account-admin.ts';
+import {
+  CallNumberNotFoundError,
+  CallNumberTargetNotFoundError,
+  InvalidCallNumberError,
+  UnknownCallNumberError,
+} from './call-errors.ts';
+import { AccountNotFoundError, KeyAccountNotFoundError, UnknownCampaignError, UnknownProjectError } from './errors.ts';
+import { toAsciiDigits } from './mobile.ts';
+import type { AccountReader } from './ports.ts';
+
+/** A number connected to a project and campaign of an account. */
+export interface CallNumberConnection {
+  readonly accountId: string;
+  /** The number's last 10 digits. */
+  readonly number: string;
+  readonly projectId: string;
+  readonly campaignId: string;
+  readonly connectedAt: string;
+}
+
+/** The webhook's read: one item. */
+export interface CallNumberReader {
+  /** The number's connection; undefined when the account has not connected it, or removed it. */
+  findCallNumber(accountId: string, number: string): Promise<CallNumberConnection | undefined>;
+}
+
+/** Numbers as the lifecycle below and the seed manage them; each write one atomic request. */
+export interface CallNumberRegistry extends CallNumberReader {
+  /**
+   * Connects the number, or moves it to another project and campaign (keeping when it was connected):
+   * `created` when it was not connected (a removed one included), else when it was connected. With
+   * `keepRemoved` (a seed), a removed number is left alone: `removed`.
+   */
+  connectCallNumber(connection: CallNumberConnection, keepRemoved?: boolean): Promise<{ readonly outcome: 'created' | 'changed' | 'removed'; readonly connectedAt: string }>;
+  /** Marks the number removed; false when it is not connected. */
+  removeCallNumber(accountId: string, number: string): Promise<boolean>;
+  /** The account's connected numbers, by number. */
+  listCallNumbers(accountId: string): Promise<CallNumberConnection[]>;
+}
+
+/** A number's last 10 digits (any Unicode digits read as ASCII, everything else dropped); undefined with fewer than 10. */
+export const callNumberOf = (text: string): string | undefined => {
+  const digits = toAsciiDigits(text).replace(/\D/g, '');
+  return digits.length >= 10 ? digits.slice(-10) : undefined;
+};
+
+const checkedNumber = (text: string): string => {
+  const number = callNumberOf(text);
+  if (number === undefined) throw new InvalidCallNumberError(text);
+  return number;
+};
+
+// ---- The webhook's read --------------------------------------------------------------------------------
+
+interface Cached {
+  readonly connection: CallNumberConnection;
+  readonly expiresAt: number;
+}
+
+/**
+ * Connected numbers, cached per container for the configuration TTL like API keys and accounts, so a
+ * warm call spends no round trip on its number. Only connected numbers are cached: a number not
+ * connected is read again on every call, so a number connected a moment ago works at once.
+ */
+export class CallNumberDirectory {
+  readonly #reader: CallNumberReader;
+  readonly #ttlMs: number;
+  readonly #now: () => number;
+  readonly #cache = new Map<string, Cached>();
+
+  constructor(reader: CallNumberReader, { ttlMs, now = Date.now }: { ttlMs: number; now?: () => number }) {
+    this.#reader = reader;
+    this.#ttlMs = ttlMs;
+    this.#now = now;
+  }
+
+  async connection(accountId: string, number: string): Promise<CallNumberConnection | undefined> {
+    const key = `${accountId}\n${number}`;
+    const entry = this.#cache.get(key);
+    if (entry && entry.expiresAt > this.#now()) return entry.connection;
+    this.#cache.delete(key);
+    const connection = await this.#reader.findCallNumber(accountId, number);
+    if (!connection) return undefined;
+    if (this.#cache.size >= 1000) this.#cache.delete(this.#cache.keys().next().value!);
+    this.#cache.set(key, { connection, expiresAt: this.#now() + this.#ttlMs });
+    return connection;
+  }
+}
+
+// ---- The number lifecycle (admin CLI, seed, admin API) ----------------------------------------------
+
+export interface CallNumberAdminDependencies {
+  readonly numbers: CallNumberRegistry;
+  readonly accounts: AccountReader;
+  readonly now?: () => Date;
+}
+
+export interface ConnectCallNumberInput {
+  readonly accountId: string;
+  /** As typed: any number whose digits end in the 10 that matter. */
+  readonly number: string;
+  readonly projectId: string;
+  readonly campaignId: string;
+}
+
+/** A number as shown and listed. */
+export interface CallNumberSummary {
+  readonly number: string;
+  readonly project_id: string;
+  readonly campaign_id: string;
+  readonly connected_at: string;
+}
+
+export interface ConnectedCallNumber {
+  /** True when the number was not connected before; false when its project and campaign changed. */
+  readonly created: boolean;
+  readonly number: CallNumberSummary;
+}
+
+const clock = (deps: CallNumberAdminDependencies) => (deps.now ?? (() => new Date()))();
+
+const summaryOf = (connection: CallNumberConnection): CallNumberSummary => ({
+  number: connection.number,
+  project_id: connection.projectId,
+  campaign_id: connection.campaignId,
+  connected_at: connection.connectedAt,
+});
+
+/** The account exists and has the project active, with the campaign active under it. */
+const checkTarget = async (deps: CallNumberAdminDependencies, { accountId, projectId, campaignId }: Omit<ConnectCallNumberInput, 'number'>): Promise<void> => {
+  const account = await deps.accounts.loadAccount(accountId);
+  if (!account) throw new KeyAccountNotFoundError(accountId);
+  if (!account.projects.has(projectId)) throw new CallNumberTargetNotFoundError('project', projectId, accountId);
+  if (account.campaigns.get(campaignId)?.projectId !== projectId) throw new CallNumberTargetNotFoundError('campaign', campaignId, accountId);
+};
+
+const connectionOf = (deps: CallNumberAdminDependencies, input: ConnectCallNumberInput): CallNumberConnection => ({
+  accountId: input.accountId,
+  number: checkedNumber(input.number),
+  projectId: input.projectId,
+  campaignId: input.campaignId,
+  connectedAt: clock(deps).toISOString(),
+});
+
+/** Connects a number to an account's project and campaign; connecting it again moves it (its connected_at stays). */
+export const connectCallNumber = async (deps: CallNumberAdminDependencies, input: ConnectCallNumberInput): Promise<ConnectedCallNumber> => {
+  const connection = connectionOf(deps, input);
+  await checkTarget(deps, connection);
+  const { outcome, connectedAt } = await deps.numbers.connectCallNumber(connection);
+  return { created: outcome === 'created', number: summaryOf({ ...connection, connectedAt }) };
+};
+
+/** Disconnects a number: its calls are then refused (`call_number_not_connected`), and a seed never connects it again. */
+export const removeCallNumber = async (deps: CallNumberAdminDependencies, accountId: string, number: string): Promise<void> => {
+  const digits = checkedNumber(number);
+  if (!(await deps.numbers.removeCallNumber(accountId, digits))) throw new CallNumberNotFoundError(digits);
+};
+
+/** The connected numbers of an existing account, by number. */
+export const listCallNumbers = async (deps: CallNumberAdminDependencies, accountId: string): Promise<CallNumberSummary[]> => {
+  if (!(await deps.accounts.loadAccount(accountId))) throw new KeyAccountNotFoundError(accountId);
+  return (await deps.numbers.listCallNumbers(accountId)).map(summaryOf);
+};
+
+/** A seed file's number: added when missing, moved when connected, never connected again once removed. */
+export const seedCallNumber = async (deps: CallNumberAdminDependencies, input: ConnectCallNumberInput): Promise<'created' | 'changed' | 'removed'> => {
+  const connection = connectionOf(deps, input);
+  await checkTarget(deps, connection);
+  return (await deps.numbers.connectCallNumber(connection, true)).outcome;
+};
+
+// ---- The admin API (CONTRACT.md sections 9 and 13) -------------------------------------------------------
+
+type Body = Readonly<Record<string, unknown>>;
+
+/** An account's numbers as the admin API manages them: the lifecycle above, its refusals as the API's answers. */
+export class AccountCallNumbers {
+  readonly #deps: CallNumberAdminDependencies;
+
+  constructor(deps: CallNumberAdminDependencies) {
+    this.#deps = deps;
+  }
+
+  /** `PUT /accounts/{id}/call-numbers/{number}` `{"projectId", "campaignId"}`: 201 when new, 200 when changed. */
+  async connect(accountId: string, number: string, body: Body): Promise<ConnectedCallNumber> {
+    const problems = fieldProblems();
+    reportUnknownFields(body, ['projectId', 'campaignId'], problems.report);
+    const accountProblem = accountIdProblem(accountId);
+    if (accountProblem) problems.report('accountId', accountProblem);
+    if (callNumberOf(number) === undefined) problems.report('number', 'must have at least 10 digits');
+    const projectProblem = projectIdProblem(body.projectId);
+    if (projectProblem) problems.report('projectId', projectProblem);
+    const campaignProblem = campaignIdProblem(body.campaignId);
+    if (campaignProblem) problems.report('campaignId', campaignProblem);
+    problems.check();
+    return answered(() => connectCallNumber(this.#deps, { accountId, number, projectId: body.projectId as string, campaignId: body.campaignId as string }));
+  }
+
+  /** `GET /accounts/{id}/call-numbers`. */
+  async list(accountId: string): Promise<CallNumberSummary[]> {
+    return answered(() => listCallNumbers(this.#deps, accountId));
+  }
+
+  /** `DELETE /accounts/{id}/call-numbers/{number}`: disconnected. */
+  async remove(accountId: string, number: string): Promise<void> {
+    if (!(await this.#deps.accounts.loadAccount(accountId))) throw new AccountNotFoundError();
+    if (callNumberOf(number) === undefined) throw new UnknownCallNumberError();
+    await answered(() => removeCallNumber(this.#deps, accountId, number));
+  }
+}
+
+/** The lifecycle's refusals as the admin API answers them. */
+const answered = async <T>(operation: () => Promise<T>): Promise<T> => {
+  try {
+    return await operation();
+  } catch (error) {
+    if (error instanceof KeyAccountNotFoundError) throw new AccountNotFoundError();
+    if (error instanceof CallNumberNotFoundError) throw new UnknownCallNumberError();
+    if (error instanceof CallNumberTargetNotFoundError) throw error.target === 'project' ? new UnknownProjectError() : new UnknownCampaignError();
+    throw error;
+  }
+};
