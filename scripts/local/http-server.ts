@@ -146,8 +146,16 @@ const serveAdmin = async (admin: LocalAdminApi | undefined, method: string, path
 export const isLoopbackHost = (host: string | undefined, port: number | undefined): boolean =>
   host !== undefined && port !== undefined && [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`].includes(host.toLowerCase());
 
+/**
+ * How long an idle keep-alive connection stays open. Node's 5 s default races the clients that pool
+ * connections: undici (fetch) keeps one for the server's hint less 1 s, and a client whose event loop
+ * is busy sends on it late, into a socket the server has just closed ("other side closed"). API Gateway
+ * keeps idle connections open far longer than 5 s too.
+ */
+export const IDLE_KEEP_ALIVE_MS = 65_000;
+
 export const createLocalServer = ({ handlers, admin, functionTimeoutMs = FUNCTION_TIMEOUT_SECONDS * 1000, onHandlerError }: LocalServerOptions): Server =>
-  createServer(async (request, response) => {
+  Object.assign(createServer(async (request, response) => {
     /**
      * The source whose route is the path: its function's name, its handler and its route's methods, and,
      * for a route with path parameters (the call webhook's `{provider}`), its template and the parameters.
@@ -207,4 +215,4 @@ export const createLocalServer = ({ handlers, admin, functionTimeoutMs = FUNCTIO
       if (!response.headersSent) json(response, 500, { status: false, message: 'Lead could not be created' });
       else response.destroy();
     }
-  });
+  }), { keepAliveTimeout: IDLE_KEEP_ALIVE_MS });
