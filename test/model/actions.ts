@@ -339,6 +339,12 @@ export class Erase implements Action {
         if (answer.status !== 200) {
           // Not answered (a 503 after its retries): it may have erased some of the person's items.
           for (const s of before) if (names(s) && !s.erased) s.mayBeErased = true;
+          // Among them, by e-mail, an original whose repeats do not name the e-mail: those repeats stay (section 12), as after a 200.
+          if (this.by === 'email') {
+            const erased = before.filter(names).map((s) => `${s.project}|${s.mobile}`);
+            const untouched = before.filter((s) => !names(s)).map((s) => s.marker);
+            m.emailErasure = { erased: new Set([...(m.emailErasure?.erased ?? []), ...erased]), untouched: new Set([...(m.emailErasure?.untouched ?? []), ...untouched]) };
+          }
           return;
         }
         const erased = new Set<string>();
