@@ -41,6 +41,8 @@ const env = process.env;
 const HOST = '127.0.0.1';
 
 let stopping = false;
+/** Set once the banner is printed: a database that stops before then failed to start, after it stopped while serving. */
+let servingStarted = false;
 let dynamoStarting: Promise<RunningDynamoDbLocal> | undefined;
 let dynamoProcess: ChildProcess | undefined;
 let server: Server | undefined;
@@ -260,8 +262,15 @@ const main = async () => {
     }
     dynamoProcess = dynamo.process;
     if (stopping) return;
-    dynamo.process.once('exit', (code, signal) => {
+    dynamo.process.once('exit', async (code, signal) => {
       if (stopping) return;
+      // Another process took the port between the check above and Java's bind (its database answered the
+      // start-up probe): the same one line as a port taken before the start.
+      if (!servingStarted && !(await portIsFree(dynamoPort, '0.0.0.0'))) {
+        return void fail(
+          `DynamoDB port ${dynamoPort} is already in use; set DYNAMODB_PORT to a free port, or DYNAMODB_ENDPOINT=http://127.0.0.1:${dynamoPort} to use the database already there`,
+        );
+      }
       process.stderr.write(`npm start: DynamoDB Local stopped unexpectedly (${signal ?? `exit code ${code}`}); answering the requests in flight, then stopping\n`);
       void shutdown(1, { drain: true });
     });
@@ -325,6 +334,7 @@ const main = async () => {
     return fail(code === 'EADDRINUSE' ? `port ${port} is already in use on ${HOST}; set PORT to a free port` : describeError(error));
   }
   if (stopping) return;
+  servingStarted = true;
   process.stdout.write(`${banner(`http://${HOST}:${port}`, endpoint, storage, seedFile, seed, [...adminBanner(`http://${HOST}:${port}`, adminCredentials, region), ...eventsBanner(webhook)])}\n`);
 };
 

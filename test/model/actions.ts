@@ -311,7 +311,10 @@ export class Release implements Action {
             ? [[404, 'Rejection not found']]
             : releasedBefore || leadByKey
               ? [[409, 'Already released']]
-              : leadAnswers(m, context, PROJECTS.findIndex((p) => s.project === p.projectID), s.mobile);
+              : s.releases.some((r) => r.status === 503)
+                ? // A release answered 503 (its answer lost after the write) may have stored the lead: 409 then, or the lead now.
+                  [[409, 'Already released'], ...leadAnswers(m, context, PROJECTS.findIndex((p) => s.project === p.projectID), s.mobile)]
+                : leadAnswers(m, context, PROJECTS.findIndex((p) => s.project === p.projectID), s.mobile);
         expectAnswer(answer, allowed, context, what);
         s.releases.push(seen(answer));
       },
