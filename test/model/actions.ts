@@ -271,7 +271,8 @@ const settleRepeat = (m: Model, s: Submission, answer: Answer, context: StepCont
   }
   s.answers.push(seen(answer));
   // An erased lead's repeat stores nothing (Google's redelivery answers 200 all the same).
-  if (s.erased && answer.status !== 409 && !(s.erased.role === 'person' && s.erased.hadLead)) {
+  // (An erased alternate number leaves the lead, and its retry is answered by it: nothing new.)
+  if (s.erased?.role === 'person' && answer.status !== 409 && !s.erased.hadLead) {
     // Not refused as erased: what it stores now is new data of the person.
     s.erased = undefined;
     s.wasErased = true;
