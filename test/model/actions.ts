@@ -386,7 +386,9 @@ export class Erase implements Action {
         // erasure (an orphan, as one stored earlier) or after it (an original): either order is allowed.
         if (this.by === 'email' && m.emailErasure) {
           const beside = touched.filter((s) => !names(s)).map((s) => s.marker);
-          m.emailErasure = { erased: m.emailErasure.erased, untouched: new Set([...m.emailErasure.untouched, ...beside]) };
+          // A lead of the e-mail sent beside it may have been stored, as an original, and erased: its mobile's repeats are orphans as above.
+          const erasedBeside = touched.filter(names).map((s) => `${s.project}|${s.mobile}`);
+          m.emailErasure = { erased: new Set([...m.emailErasure.erased, ...erasedBeside]), untouched: new Set([...m.emailErasure.untouched, ...beside]) };
         }
       },
     };
