@@ -6,13 +6,12 @@
 import { AccountAdmin } from './domain/account-admin.ts';
 import { AccountKeys } from './domain/account-keys.ts';
 import { newLeadId } from './domain/lead-id.ts';
-import type { AccountConfigStore, ApiKeyRegistry, ConnectionRegistry, LeadStore, PersonDataStore, RejectionArchive } from './domain/ports.ts';
+import type { AccountConfigStore, ApiKeyRegistry, ConnectionKind, ConnectionRegistry, LeadStore, PersonDataStore, RejectionArchive } from './domain/ports.ts';
 import { DynamoDbLeadStore } from './dynamodb/leads.ts';
 import { DynamoDbRejectionArchive } from './dynamodb/rejection-archive.ts';
 import { tableNamesFromEnvironment } from './runtime.ts';
 import { AccountGoogleForms, GOOGLE_FORM_CONNECTION } from './domain/google-forms.ts';
-import { AccountCallNumbers, type CallNumberRegistry } from './domain/call-numbers.ts';
-import { DynamoDbCallNumberStore } from './dynamodb/call-numbers.ts';
+import { AccountCallNumbers, CALL_NUMBER_CONNECTION } from './calls/numbers.ts';
 import { PersonData } from './domain/person-data.ts';
 import { DynamoDbAccountStore } from './dynamodb/accounts.ts';
 import { DynamoDbApiKeyStore } from './dynamodb/api-keys.ts';
@@ -33,17 +32,18 @@ export interface AdminStores {
   readonly leads: LeadStore;
   readonly people: PersonDataStore;
   readonly googleForms: ConnectionRegistry;
-  readonly callNumbers: CallNumberRegistry;
+  /** The connection store of one kind (shared/dynamodb/connection-items.ts). */
+  connections(kind: ConnectionKind): ConnectionRegistry;
 }
 
-export const adminRuntime = ({ accounts, keys, rejections, leads, people, googleForms, callNumbers }: AdminStores, log: LogSink = logLineSink({ message: 'admin request' })): AdminRuntime => ({
+export const adminRuntime = ({ accounts, keys, rejections, leads, people, googleForms, ...stores }: AdminStores, log: LogSink = logLineSink({ message: 'admin request' })): AdminRuntime => ({
   accounts: new AccountAdmin(accounts),
   // The cipher is built when a challenge is sealed: creating any other key needs no KMS key.
   keys: new AccountKeys({ keys, accounts, challengeSecrets: { seal: (accountId, secret) => challengeSecretCipherFromEnvironment().seal(accountId, secret) } }),
   quarantine: { rejections, accounts, leads, newLeadId, now: () => new Date() },
   people: new PersonData(accounts, people),
   googleForms: new AccountGoogleForms({ forms: googleForms, accounts }),
-  callNumbers: new AccountCallNumbers({ numbers: callNumbers, accounts }),
+  callNumbers: new AccountCallNumbers({ numbers: stores.connections(CALL_NUMBER_CONNECTION), accounts }),
   log,
 });
 
@@ -59,6 +59,6 @@ export const adminRuntimeFromEnvironment = (env: NodeJS.ProcessEnv = process.env
     leads: new DynamoDbLeadStore(db, leads, undefined, keyring),
     people: new DynamoDbPersonData(db, leads, keyring),
     googleForms: new DynamoDbConnectionStore(db, config, GOOGLE_FORM_CONNECTION),
-    callNumbers: new DynamoDbCallNumberStore(db, config),
+    connections: (kind) => new DynamoDbConnectionStore(db, config, kind),
   });
 };

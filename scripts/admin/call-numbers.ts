@@ -1,16 +1,16 @@
 /**
  * Call numbers (CONTRACT.md section 13): connect a project's phone number to an account's project and
  * campaign, list an account's numbers, disconnect one. Every rule is the numbers' domain module's
- * (shared/domain/call-numbers.ts, which the admin API and the seed call too), whose refusals the CLI
+ * (shared/calls/numbers.ts, which the admin API and the seed call too), whose refusals the CLI
  * maps to its exit codes like the key lifecycle's: 2 for bad arguments (a number of fewer than 10
  * digits), 1 for what failed (an unknown account, project, campaign or number).
  */
-import { connectCallNumber, listCallNumbers, removeCallNumber, type CallNumberAdminDependencies, type CallNumberSummary } from '../../shared/domain/call-numbers.ts';
+import { CALL_NUMBER_CONNECTION, connectCallNumber, listCallNumbers, removeCallNumber, type CallNumberAdminDependencies, type CallNumberSummary } from '../../shared/calls/numbers.ts';
 import type { DynamoDbRepository } from '../../shared/dynamodb/repository.ts';
 import { callsSource } from '../../shared/calls/source.ts';
 import { HELP, printJsonOr, required, table, type CommandModule } from './command.ts';
 
-const numberAdmin = (repository: DynamoDbRepository): CallNumberAdminDependencies => ({ numbers: repository.callNumbers, accounts: repository.accounts });
+const numberAdmin = (repository: DynamoDbRepository): CallNumberAdminDependencies => ({ numbers: repository.connections(CALL_NUMBER_CONNECTION), accounts: repository.accounts });
 
 /** Where the number's calls are sent from: the provider's settings, with a key limited to calls. */
 const WEBHOOK_HINT =

@@ -1,10 +1,10 @@
 /**
  * The `callNumbers` of a seed account (CONTRACT.md section 13):
  *   "callNumbers": [{"number": "...", "projectID": "...", "campaignID": "..."}]
- * Written through the numbers' domain module (shared/domain/call-numbers.ts): a number is added when
+ * Written through the numbers' domain module (shared/calls/numbers.ts): a number is added when
  * missing and moved when connected; one removed since is never connected back (section 14).
  */
-import { callNumberOf, seedCallNumber } from '../../shared/domain/call-numbers.ts';
+import { CALL_NUMBER_CONNECTION, callNumberOf, seedCallNumber } from '../../shared/calls/numbers.ts';
 import type { Campaign, Project } from '../../shared/domain/lead.ts';
 import type { DynamoDbRepository } from '../../shared/dynamodb/repository.ts';
 import { formTargetProblem } from './seed-meta.ts';
@@ -53,6 +53,6 @@ export const parseCallNumbers = (raw: unknown, { accountId, at, projects, campai
 
 /** Connects each number, never one removed since a seed connected it. */
 export const applyCallNumbers = async (repository: DynamoDbRepository, numbers: readonly SeedCallNumber[]): Promise<void> => {
-  const deps = { numbers: repository.callNumbers, accounts: repository.accounts };
+  const deps = { numbers: repository.connections(CALL_NUMBER_CONNECTION), accounts: repository.accounts };
   for (const number of numbers) await seedCallNumber(deps, number);
 };

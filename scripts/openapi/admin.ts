@@ -23,7 +23,7 @@ import {
   type LeadIntakeError,
 } from '../../shared/domain/errors.ts';
 import { GoogleFormConflictError, UnknownGoogleFormError } from '../../shared/domain/google-errors.ts';
-import { UnknownCallNumberError } from '../../shared/domain/call-errors.ts';
+import { UnknownCallNumberError } from '../../shared/calls/errors.ts';
 import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from '../../shared/domain/quarantine.ts';
 import { duplicateSettings, keyEndpoints, socialPlatforms } from '../../shared/domain/lead.ts';
 import { adminRequestFailed } from '../../shared/http/admin-handler.ts';

@@ -4,7 +4,7 @@
  */
 import { CALL_RECEIVED } from '../../shared/calls/webhook-handler.ts';
 import { callProviders } from '../../shared/calls/providers.ts';
-import { UnknownCallProviderError } from '../../shared/domain/call-errors.ts';
+import { UnknownCallProviderError } from '../../shared/calls/errors.ts';
 import {
   ApiKeyMissingError,
   BodyNotAnObjectError,

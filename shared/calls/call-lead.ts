@@ -13,8 +13,8 @@
  * the call once.
  */
 import type { AccountView } from '../domain/account-directory.ts';
-import { CallNumberNotConnectedError } from '../domain/call-errors.ts';
-import type { CallNumberConnection, CallNumberDirectory } from '../domain/call-numbers.ts';
+import { CallNumberNotConnectedError } from './errors.ts';
+import type { CallNumberConnection, CallNumberDirectory } from './numbers.ts';
 import { createLead, type CreateLeadDependencies } from '../domain/create-lead.ts';
 import { boundIdentifier, FieldValidationError, IdempotencyKeyReusedError, isRejection, LeadErasedError, type LeadIntakeError } from '../domain/errors.ts';
 import type { LeadRecord } from '../domain/lead.ts';

@@ -4,7 +4,7 @@
  * unquoted; numbers compared on their last 10 digits; the outcome, status, duration, start time (India
  * time read as UTC), recording URL and agent's number each kept only when the contract's rules read it.
  */
-import { callNumberOf } from '../domain/call-numbers.ts';
+import { callNumberOf } from './numbers.ts';
 import type { CallProvider, FieldNames, OutcomeRule } from './providers.ts';
 
 /** The call's parameters as received, each a text (query string, form or JSON body alike: parameters.ts). */

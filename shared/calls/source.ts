@@ -3,7 +3,7 @@
  * notifies the service of each call, with an API key scoped to `calls` in `x-api-key` or `?key=`. What
  * is its own is beside it: the provider table (providers.ts), the parameters however sent
  * (parameters.ts), a call read through a provider's row (delivery.ts), the use case (call-lead.ts), the
- * chain (webhook-handler.ts). Its numbers are connected per account (shared/domain/call-numbers.ts).
+ * chain (webhook-handler.ts). Its numbers are connected per account (numbers.ts, in the one connection store).
  */
 import type { LeadSourceDescriptor } from '../sources/descriptor.ts';
 

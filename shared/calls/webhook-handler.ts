@@ -10,7 +10,7 @@ import middy from '@middy/core';
 import type { MiddlewareObj } from '@middy/core';
 import { withinFunctionDeadline } from '../deadline.ts';
 import type { AccountDirectory } from '../domain/account-directory.ts';
-import { UnknownCallProviderError } from '../domain/call-errors.ts';
+import { UnknownCallProviderError } from './errors.ts';
 import { CALLS_KEY_ENDPOINT } from '../domain/lead.ts';
 import { jsonResponse } from '../http/envelope.ts';
 import type { LeadContext, LeadEvent, LeadResponse } from '../http/lambda.ts';

@@ -104,7 +104,8 @@ export class GoogleFormDirectory {
   }
 
   async #load(formId: string): Promise<GoogleFormConnection | undefined> {
-    const form = await this.#reader.findConnection(formId);
+    // The reader is the google_form kind's store: what it finds is a form.
+    const form = (await this.#reader.findConnection(formId)) as GoogleFormConnection | undefined;
     this.#cache.delete(formId);
     if (!form) return undefined;
     if (this.#cache.size >= 1000) this.#cache.delete(this.#cache.keys().next().value!);

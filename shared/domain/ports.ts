@@ -140,15 +140,15 @@ export type RepeatLeadOutcome = { readonly kind: 'stored'; readonly lead?: LeadR
 
 /**
  * The kinds of connection a source's deliveries name, each connected by an account to one of its
- * projects and campaigns: a Google Ads lead form (CONTRACT.md section 10); a call number next. Each
- * kind's key shape is data of the store (shared/dynamodb/connections.ts).
+ * projects and campaigns: a Google Ads lead form (CONTRACT.md section 10), a project's call number
+ * (section 13). Each kind's key shape is data of the store (shared/dynamodb/connection-items.ts).
  */
-export type ConnectionKind = 'google_form';
+export type ConnectionKind = 'google_form' | 'call_number';
 
 /** A connection as stored. A kind whose deliveries carry a key of their own (Google's forms) keeps only its hash. */
 export interface Connection {
   readonly kind: ConnectionKind;
-  /** What deliveries name it by: Google's form id (its exact decimal digits). */
+  /** What deliveries name it by: Google's form id (its exact decimal digits), a call number's last 10 digits. */
   readonly id: string;
   readonly accountId: string;
   readonly projectId: string;
@@ -173,12 +173,16 @@ export interface ConnectionGuard {
 
 /** The webhook's read of a connection: one item. */
 export interface ConnectionReader {
-  findConnection(id: string): Promise<Connection | undefined>;
+  /**
+   * The connection of that id; undefined when none, or removed. A kind each account connects on its
+   * own (call numbers) is found under the account, which is then required.
+   */
+  findConnection(id: string, accountId?: string): Promise<Connection | undefined>;
 }
 
 /** One kind's connections as their lifecycle (CLI, seed, admin API) manages them; each write atomic. */
 export interface ConnectionRegistry extends ConnectionReader {
-  /** Connects anew; false, and nothing written, when it is connected already. */
+  /** Connects anew (over a removal tombstone too); false, and nothing written, when it is connected already. */
   insertConnection(connection: Connection): Promise<boolean>;
   /** Moves a connection of the account to another project and campaign; false when it is not the account's. */
   reconnect(id: string, accountId: string, projectId: string, campaignId: string): Promise<boolean>;

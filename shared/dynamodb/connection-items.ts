@@ -8,28 +8,58 @@ import type { ConnectionGuard, ConnectionKind } from '../domain/ports.ts';
 import type { CancellationReason } from './requests.ts';
 import type { NamedItems, TransactItem } from './transactions.ts';
 
-/** Where a kind's connections are kept: the names of its two items and the attribute of its id. */
-export interface ConnectionShape {
+/**
+ * Where a kind's connections are kept, by whom they are unique:
+ * - `platform`: the platform's id is one connection whatever account connects it (a Google form id):
+ *   its item is keyed by the id alone, and the account's listing is a second item.
+ * - `account`: each account connects the id on its own (a call number: two accounts may both list one
+ *   number, and neither may block the other): its item is keyed under the account, and is its own listing.
+ */
+export type ConnectionShape = PlatformWideShape | AccountScopedShape;
+
+interface ShapeOfEveryKind {
+  /** The attribute that holds the id in its items. */
+  readonly idAttribute: string;
+}
+
+export interface PlatformWideShape extends ShapeOfEveryKind {
+  readonly scope: 'platform';
   /** The connection's item: partition key `<partitionPrefix><id>`, sort key `itemSortKey`. */
   readonly partitionPrefix: string;
   readonly itemSortKey: string;
   /** The account's listing: partition key `<listingPrefix><account id>`, sort key `<listingSortPrefix><id>`. */
   readonly listingPrefix: string;
   readonly listingSortPrefix: string;
-  /** The attribute that holds the id in both items. */
-  readonly idAttribute: string;
+}
+
+export interface AccountScopedShape extends ShapeOfEveryKind {
+  readonly scope: 'account';
+  /** The connection's item, the account's listing too: partition key `<partitionPrefix><account id>`, sort key `<sortPrefix><id>`. */
+  readonly partitionPrefix: string;
+  readonly sortPrefix: string;
 }
 
 /** Each kind's key shape: the names stored today (a new kind is one more row). */
 export const connectionShapes: Readonly<Record<ConnectionKind, ConnectionShape>> = {
-  google_form: { partitionPrefix: 'GOOGLEFORM#', itemSortKey: 'GOOGLEFORM', listingPrefix: 'GOOGLEFORMS#', listingSortPrefix: 'FORM#', idAttribute: 'form_id' },
+  google_form: { scope: 'platform', partitionPrefix: 'GOOGLEFORM#', itemSortKey: 'GOOGLEFORM', listingPrefix: 'GOOGLEFORMS#', listingSortPrefix: 'FORM#', idAttribute: 'form_id' },
+  call_number: { scope: 'account', partitionPrefix: 'CALLNUMBERS#', sortPrefix: 'NUMBER#', idAttribute: 'number' },
 };
 
 /** The name a guard's ConditionCheck goes under in a transaction (transactions.ts). */
 export const CONNECTION_GUARD = 'connection_guard';
 
-export const itemKey = (shape: ConnectionShape, id: string) => ({ pk: `${shape.partitionPrefix}${id}`, sk: shape.itemSortKey });
-export const listingKey = (shape: ConnectionShape, accountId: string, id: string) => ({ pk: `${shape.listingPrefix}${accountId}`, sk: `${shape.listingSortPrefix}${id}` });
+/** The key of a connection's item; an account-scoped kind's needs the account. */
+export const itemKey = (shape: ConnectionShape, id: string, accountId?: string) => {
+  if (shape.scope === 'platform') return { pk: `${shape.partitionPrefix}${id}`, sk: shape.itemSortKey };
+  if (accountId === undefined) throw new TypeError(`a connection keyed under its account (${shape.partitionPrefix}) is found by account and id`);
+  return { pk: `${shape.partitionPrefix}${accountId}`, sk: `${shape.sortPrefix}${id}` };
+};
+
+/** The partition of an account's listing of a kind's connections. */
+export const listingPartition = (shape: ConnectionShape, accountId: string) => (shape.scope === 'platform' ? `${shape.listingPrefix}${accountId}` : `${shape.partitionPrefix}${accountId}`);
+
+/** A platform-wide kind's listing item (an account-scoped kind's item is its own listing). */
+export const listingKey = (shape: PlatformWideShape, accountId: string, id: string) => ({ pk: listingPartition(shape, accountId), sk: `${shape.listingSortPrefix}${id}` });
 
 /**
  * A delivery's guard as a transaction item: the connection's item still names that account (and that
@@ -41,7 +71,7 @@ export const listingKey = (shape: ConnectionShape, accountId: string, id: string
 export const connectionGuardCheck = (configTable: string, guard: ConnectionGuard): TransactItem => ({
   ConditionCheck: {
     TableName: configTable,
-    Key: itemKey(connectionShapes[guard.kind], guard.id),
+    Key: itemKey(connectionShapes[guard.kind], guard.id, guard.accountId),
     // A tombstone keeps its account but no key hash: a kind without keys checks that it is not one.
     ConditionExpression: guard.keyHash === undefined ? 'account_id = :guardAccount AND attribute_not_exists(removed_at)' : 'key_hash = :guardHash AND account_id = :guardAccount',
     ExpressionAttributeValues: { ':guardAccount': guard.accountId, ...(guard.keyHash !== undefined && { ':guardHash': guard.keyHash }) },

@@ -1,12 +1,15 @@
 /**
  * Connections of accounts to their projects and campaigns that a source's deliveries name (CONTRACT.md
- * section 10's Google Ads forms; call numbers next), in the Config table (docs/data-model.md). One
- * store for every kind; a kind's key shape is data (connectionShapes, connection-items.ts). For Google's forms:
+ * section 10's Google Ads forms, section 13's call numbers), in the Config table (docs/data-model.md).
+ * One store for every kind; a kind's key shape is data (connectionShapes, connection-items.ts). Google's
+ * forms are one connection per form whatever the account (`platform`), listed per account apart:
  *   GOOGLEFORM#<form id> / GOOGLEFORM          form_id, account_id, project_id, campaign_id, key_hash, connected_at
  *   GOOGLEFORMS#<account id> / FORM#<form id>  form_id, project_id, campaign_id, connected_at (the account's listing)
- * A delivery reads one item (none when warm). Only a key's hash is stored. Both items are written in
- * one transaction. Kept out of the account's own partition: the lead endpoints read that partition
- * whole, and have no use for connections or key hashes.
+ * Both items are written in one transaction. Call numbers are connected by each account on its own
+ * (`account`), so one account can never block another's number; the item is its own listing:
+ *   CALLNUMBERS#<account id> / NUMBER#<10 digits>  number, account_id, project_id, campaign_id, connected_at
+ * A delivery reads one item (none when warm). Only a key's hash is stored. Kept out of the account's
+ * own partition: the lead endpoints read that partition whole, and have no use for connections or key hashes.
  *
  * As seeds and operators change them (CONTRACT.md section 14), applying a seed never brings back what
  * was rotated or removed: a seed adds what is missing; it changes a stored connection's project and
@@ -18,7 +21,7 @@
  */
 import { GetCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Connection, ConnectionKind, ConnectionReader, ConnectionRegistry, SeedOutcome } from '../domain/ports.ts';
-import { CONNECTED, connectionShapes, isRemoved, itemKey, listingKey, REMOVED, removalTombstone, type ConnectionShape } from './connection-items.ts';
+import { CONNECTED, connectionShapes, isRemoved, itemKey, listingKey, listingPartition, REMOVED, removalTombstone, type ConnectionShape, type PlatformWideShape } from './connection-items.ts';
 import { contendedWrite } from './contended-write.ts';
 import { asServiceFailure } from './failures.ts';
 import { orUnavailable, queryAll, TableStore } from './requests.ts';
@@ -37,19 +40,19 @@ export class DynamoDbConnectionReader extends TableStore implements ConnectionRe
     this.shape = connectionShapes[kind];
   }
 
-  async findConnection(id: string): Promise<Connection | undefined> {
-    const item = await this.#item(id);
+  async findConnection(id: string, accountId?: string): Promise<Connection | undefined> {
+    const item = await this.#item(id, accountId);
     return item && !isRemoved(item) ? this.connectionOf(item) : undefined;
   }
 
   /** The connection's item as stored, a removal tombstone included. */
-  protected async connectionState(id: string): Promise<ConnectionState<Connection>> {
-    const item = await this.#item(id);
+  protected async connectionState(id: string, accountId: string): Promise<ConnectionState<Connection>> {
+    const item = await this.#item(id, accountId);
     return !item ? { state: 'absent' } : isRemoved(item) ? { state: 'removed' } : { state: 'connected', connection: this.connectionOf(item) };
   }
 
-  async #item(id: string) {
-    const { Item } = await orUnavailable(() => this.db.send(new GetCommand({ TableName: this.table, Key: itemKey(this.shape, id), ConsistentRead: true })));
+  async #item(id: string, accountId: string | undefined) {
+    const { Item } = await orUnavailable(() => this.db.send(new GetCommand({ TableName: this.table, Key: itemKey(this.shape, id, accountId), ConsistentRead: true })));
     return Item;
   }
 
@@ -69,30 +72,25 @@ export class DynamoDbConnectionReader extends TableStore implements ConnectionRe
 /** One kind's connections as their lifecycle (shared/domain/) and the seed manage them. */
 export class DynamoDbConnectionStore extends DynamoDbConnectionReader implements ConnectionRegistry {
   async insertConnection(connection: Connection): Promise<boolean> {
-    return this.#transact({
-      TransactItems: [
-        // An operator's connect may reuse a removed connection's item; a seed's may not (seed).
-        { Put: { TableName: this.table, Item: this.#connectionItem(connection), ConditionExpression: `attribute_not_exists(pk) OR ${REMOVED}` } },
-        { Put: { TableName: this.table, Item: this.#listingItem(connection) } },
-      ],
-    });
+    // An operator's connect may reuse a removed connection's item; a seed's may not (seed).
+    return this.#insert(connection, `attribute_not_exists(pk) OR ${REMOVED}`);
   }
 
   async reconnect(id: string, accountId: string, projectId: string, campaignId: string): Promise<boolean> {
-    const existing = await this.findConnection(id);
+    const existing = await this.findConnection(id, accountId);
     if (existing?.accountId !== accountId) return false;
     return this.#transact({
       TransactItems: [
         {
           Update: {
             TableName: this.table,
-            Key: itemKey(this.shape, id),
+            Key: itemKey(this.shape, id, accountId),
             UpdateExpression: 'SET project_id = :project, campaign_id = :campaign',
             ConditionExpression: `account_id = :account AND ${CONNECTED}`,
             ExpressionAttributeValues: { ':project': projectId, ':campaign': campaignId, ':account': accountId },
           },
         },
-        { Put: { TableName: this.table, Item: this.#listingItem({ ...existing, projectId, campaignId }) } },
+        ...this.#listingPuts({ ...existing, projectId, campaignId }),
       ],
     });
   }
@@ -102,7 +100,7 @@ export class DynamoDbConnectionStore extends DynamoDbConnectionReader implements
       const { Attributes } = await this.db.send(
         new UpdateCommand({
           TableName: this.table,
-          Key: itemKey(this.shape, id),
+          Key: itemKey(this.shape, id, accountId),
           UpdateExpression: 'SET key_hash = :hash',
           ConditionExpression: accountId === undefined ? `attribute_exists(pk) AND ${CONNECTED}` : `account_id = :account AND ${CONNECTED}`,
           ExpressionAttributeValues: { ':hash': keyHash, ...(accountId !== undefined && { ':account': accountId }) },
@@ -117,7 +115,7 @@ export class DynamoDbConnectionStore extends DynamoDbConnectionReader implements
   }
 
   async removeConnection(id: string, accountId?: string): Promise<boolean> {
-    const existing = await this.findConnection(id);
+    const existing = await this.findConnection(id, accountId);
     if (!existing || (accountId !== undefined && existing.accountId !== accountId)) return false;
     return this.#transact({
       TransactItems: [
@@ -125,12 +123,12 @@ export class DynamoDbConnectionStore extends DynamoDbConnectionReader implements
           // The connection's item becomes its removal tombstone: no key hash, so no delivery's guard holds.
           Put: {
             TableName: this.table,
-            Item: removalTombstone(itemKey(this.shape, id), { [this.shape.idAttribute]: id, account_id: existing.accountId }),
+            Item: removalTombstone(itemKey(this.shape, id, existing.accountId), { [this.shape.idAttribute]: id, account_id: existing.accountId }),
             ConditionExpression: `account_id = :account AND ${CONNECTED}`,
             ExpressionAttributeValues: { ':account': existing.accountId },
           },
         },
-        { Delete: { TableName: this.table, Key: listingKey(this.shape, existing.accountId, id) } },
+        ...(this.shape.scope === 'platform' ? [{ Delete: { TableName: this.table, Key: listingKey(this.shape, existing.accountId, id) } }] : []),
       ],
     });
   }
@@ -139,11 +137,13 @@ export class DynamoDbConnectionStore extends DynamoDbConnectionReader implements
     const items = await queryAll(this.db, {
       TableName: this.table,
       KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': `${this.shape.listingPrefix}${accountId}` },
+      ExpressionAttributeValues: { ':pk': listingPartition(this.shape, accountId) },
       ConsistentRead: true,
     });
     return (
       items
+        // An account-scoped kind's items are its listing, its removal tombstones among them.
+        .filter((item) => !isRemoved(item))
         .map((item) => ({
           kind: this.kind,
           id: String(item[this.shape.idAttribute]),
@@ -163,24 +163,25 @@ export class DynamoDbConnectionStore extends DynamoDbConnectionReader implements
    */
   async seed(connection: Connection): Promise<SeedOutcome> {
     return seedConnection({
-      state: () => this.connectionState(connection.id),
+      state: () => this.connectionState(connection.id, connection.accountId),
       accountOf: (stored) => stored.accountId,
-      insert: () =>
-        this.#transact({
-          TransactItems: [
-            // Only where no item is: a tombstone left by a removal refuses it.
-            { Put: { TableName: this.table, Item: this.#connectionItem(connection), ConditionExpression: 'attribute_not_exists(pk)' } },
-            { Put: { TableName: this.table, Item: this.#listingItem(connection) } },
-          ],
-        }),
+      // Only where no item is: a tombstone left by a removal refuses it.
+      insert: () => this.#insert(connection, 'attribute_not_exists(pk)'),
       reconnect: () => this.reconnect(connection.id, connection.accountId, connection.projectId, connection.campaignId),
       accountId: connection.accountId,
     });
   }
 
+  /** The connection's item (and its listing's, for a platform-wide kind) in one transaction, under the condition on the first. */
+  #insert(connection: Connection, condition: string): Promise<boolean> {
+    return this.#transact({
+      TransactItems: [{ Put: { TableName: this.table, Item: this.#connectionItem(connection), ConditionExpression: condition } }, ...this.#listingPuts(connection)],
+    });
+  }
+
   #connectionItem(connection: Connection) {
     return {
-      ...itemKey(this.shape, connection.id),
+      ...itemKey(this.shape, connection.id, connection.accountId),
       [this.shape.idAttribute]: connection.id,
       account_id: connection.accountId,
       project_id: connection.projectId,
@@ -190,9 +191,14 @@ export class DynamoDbConnectionStore extends DynamoDbConnectionReader implements
     };
   }
 
-  #listingItem(connection: Omit<Connection, 'keyHash'>) {
+  /** A platform-wide kind's listing item, written beside its connection's; none for an account-scoped kind. */
+  #listingPuts(connection: Omit<Connection, 'keyHash'>) {
+    return this.shape.scope === 'platform' ? [{ Put: { TableName: this.table, Item: this.#listingItem(this.shape, connection) } }] : [];
+  }
+
+  #listingItem(shape: PlatformWideShape, connection: Omit<Connection, 'keyHash'>) {
     return {
-      ...listingKey(this.shape, connection.accountId, connection.id),
+      ...listingKey(shape, connection.accountId, connection.id),
       [this.shape.idAttribute]: connection.id,
       project_id: connection.projectId,
       campaign_id: connection.campaignId,

@@ -6,8 +6,7 @@
  *   rejections.ts  refused requests kept for their account    Leads table
  *   meta-pages.ts  Facebook pages and lead forms (Meta leads)  Config table
  *   people.ts      a person's lookup items, access and erasure Leads table
- *   connections.ts   what deliveries name (Google Ads forms), per kind  Config table
- *   call-numbers.ts  numbers connected to projects (calls)      Config table
+ *   connections.ts what deliveries name (Google Ads forms, call numbers), per kind  Config table
  * Each module has the request path's class (all that the Lambda bundles carry) and an admin class
  * that extends it with what the admin CLI, the seed and the tests need.
  */
@@ -15,10 +14,10 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DynamoDbAccountReader, DynamoDbAccountStore } from './accounts.ts';
 import { DynamoDbApiKeyReader, DynamoDbApiKeyStore } from './api-keys.ts';
 import { DynamoDbConnectionStore } from './connections.ts';
-import { DynamoDbCallNumberStore } from './call-numbers.ts';
 import { DynamoDbMetaPageStore } from './meta-pages.ts';
 import { DynamoDbPersonData } from './people.ts';
 import type { PersonKeyring } from '../domain/person-data.ts';
+import type { ConnectionKind } from '../domain/ports.ts';
 import { containerPersonKeyring } from '../person-keyring.ts';
 import { DynamoDbLeadArchive, DynamoDbLeadStore, type TransactionRetryPolicy } from './leads.ts';
 import { DynamoDbRejectionArchive } from './rejection-archive.ts';
@@ -55,7 +54,8 @@ export class DynamoDbRepository implements RequestPathStores {
   readonly metaPages: DynamoDbMetaPageStore;
   readonly people: DynamoDbPersonData;
   readonly googleForms: DynamoDbConnectionStore;
-  readonly callNumbers: DynamoDbCallNumberStore;
+  /** The connection store of one kind (a source's, connection-items.ts); a property, so a spread of the repository keeps it. */
+  readonly connections: (kind: ConnectionKind) => DynamoDbConnectionStore;
 
   /** `keyring`: the person lookup key; the container's (shared/person-keyring.ts) unless the caller reads it another way (the admin CLI against AWS). */
   constructor(db: DynamoDBDocumentClient, tables: TableNames, retry?: TransactionRetryPolicy, rejectionLog?: RejectionLogOptions, keyring: PersonKeyring = containerPersonKeyring()) {
@@ -66,6 +66,6 @@ export class DynamoDbRepository implements RequestPathStores {
     this.metaPages = new DynamoDbMetaPageStore(db, tables.config);
     this.people = new DynamoDbPersonData(db, tables.leads, keyring);
     this.googleForms = new DynamoDbConnectionStore(db, tables.config, 'google_form');
-    this.callNumbers = new DynamoDbCallNumberStore(db, tables.config);
+    this.connections = (kind) => new DynamoDbConnectionStore(db, tables.config, kind);
   }
 }

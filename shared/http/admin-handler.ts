@@ -12,7 +12,7 @@ import type { AccountAdmin } from '../domain/account-admin.ts';
 import type { AccountKeys } from '../domain/account-keys.ts';
 import type { PersonData } from '../domain/person-data.ts';
 import type { AccountGoogleForms } from '../domain/google-forms.ts';
-import type { AccountCallNumbers } from '../domain/call-numbers.ts';
+import type { AccountCallNumbers } from '../calls/numbers.ts';
 import type { LogSink } from '../log.ts';
 import { JsonNumber } from '../schemas/json-number.ts';
 import { adminRoutes, routeKeyOf, type AdminOperation } from '../routes.ts';

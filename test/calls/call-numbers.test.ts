@@ -12,9 +12,10 @@ import {
   listCallNumbers,
   removeCallNumber,
   seedCallNumber,
+  CALL_NUMBER_CONNECTION,
   type CallNumberAdminDependencies,
-} from '../../shared/domain/call-numbers.ts';
-import { CallNumberNotFoundError, CallNumberTargetNotFoundError, InvalidCallNumberError } from '../../shared/domain/call-errors.ts';
+} from '../../shared/calls/numbers.ts';
+import { CallNumberNotFoundError, CallNumberTargetNotFoundError, InvalidCallNumberError } from '../../shared/calls/errors.ts';
 import { KeyAccountNotFoundError } from '../../shared/domain/errors.ts';
 import { testService, type TestService } from '../support/service.ts';
 
@@ -25,7 +26,7 @@ beforeAll(async () => {
   service = await testService();
   await service.seedAccount({ id: 'acc-calls', projects: { 'PRJ-1': ['CMP-1'], 'PRJ-2': ['CMP-2'] } });
   await service.seedAccount({ id: 'acc-other', projects: { 'PRJ-1': ['CMP-1'] } });
-  admin = { numbers: service.repository.callNumbers, accounts: service.repository.accounts };
+  admin = { numbers: service.repository.connections(CALL_NUMBER_CONNECTION), accounts: service.repository.accounts };
 });
 
 describe('a number is its last 10 digits', () => {
@@ -50,7 +51,7 @@ describe('connecting a number', () => {
     expect(created).toBe(true);
     expect(number).toEqual({ number: '8040000001', project_id: 'PRJ-1', campaign_id: 'CMP-1', connected_at: expect.stringMatching(/Z$/) });
     expect(await listCallNumbers(admin, 'acc-calls')).toContainEqual(number);
-    expect(await service.repository.callNumbers.findCallNumber('acc-calls', '8040000001')).toMatchObject({ projectId: 'PRJ-1', campaignId: 'CMP-1' });
+    expect(await service.repository.connections(CALL_NUMBER_CONNECTION).findConnection('8040000001', 'acc-calls')).toMatchObject({ projectId: 'PRJ-1', campaignId: 'CMP-1' });
   });
 
   it('connecting it again (in another spelling) moves it to another project and keeps when it was first connected', async () => {
@@ -63,8 +64,8 @@ describe('connecting a number', () => {
   it('keeps each account its own: another account connecting the same number changes nothing of the first', async () => {
     await connectCallNumber(admin, { accountId: 'acc-calls', number: '8040000003', projectId: 'PRJ-2', campaignId: 'CMP-2' });
     await connectCallNumber(admin, { accountId: 'acc-other', number: '8040000003', projectId: 'PRJ-1', campaignId: 'CMP-1' });
-    expect(await service.repository.callNumbers.findCallNumber('acc-calls', '8040000003')).toMatchObject({ projectId: 'PRJ-2' });
-    expect(await service.repository.callNumbers.findCallNumber('acc-other', '8040000003')).toMatchObject({ projectId: 'PRJ-1' });
+    expect(await service.repository.connections(CALL_NUMBER_CONNECTION).findConnection('8040000003', 'acc-calls')).toMatchObject({ projectId: 'PRJ-2' });
+    expect(await service.repository.connections(CALL_NUMBER_CONNECTION).findConnection('8040000003', 'acc-other')).toMatchObject({ projectId: 'PRJ-1' });
   });
 
   it.each([
@@ -73,7 +74,7 @@ describe('connecting a number', () => {
     ['a campaign of another project', { number: '8040000004', projectId: 'PRJ-1', campaignId: 'CMP-2' }, CallNumberTargetNotFoundError],
   ])('refuses %s, connecting nothing', async (_case, input, refusal) => {
     await expect(connectCallNumber(admin, { accountId: 'acc-calls', ...input })).rejects.toBeInstanceOf(refusal);
-    expect(await service.repository.callNumbers.findCallNumber('acc-calls', '8040000004')).toBeUndefined();
+    expect(await service.repository.connections(CALL_NUMBER_CONNECTION).findConnection('8040000004', 'acc-calls')).toBeUndefined();
   });
 
   it('refuses an unknown account', async () => {
@@ -88,7 +89,7 @@ describe('removing a number', () => {
   it('disconnects it: no longer found or listed; removing it again is refused', async () => {
     await connectCallNumber(admin, { accountId: 'acc-calls', number: '8040000010', projectId: 'PRJ-1', campaignId: 'CMP-1' });
     await removeCallNumber(admin, 'acc-calls', '+91 8040000010');
-    expect(await service.repository.callNumbers.findCallNumber('acc-calls', '8040000010')).toBeUndefined();
+    expect(await service.repository.connections(CALL_NUMBER_CONNECTION).findConnection('8040000010', 'acc-calls')).toBeUndefined();
     expect((await listCallNumbers(admin, 'acc-calls')).map((n) => n.number)).not.toContain('8040000010');
     await expect(removeCallNumber(admin, 'acc-calls', '8040000010')).rejects.toBeInstanceOf(CallNumberNotFoundError);
     await expect(removeCallNumber(admin, 'acc-calls', '8040009999')).rejects.toBeInstanceOf(CallNumberNotFoundError);
@@ -99,22 +100,22 @@ describe('removing a number', () => {
     expect(await seedCallNumber(admin, input)).toBe('created');
     await removeCallNumber(admin, 'acc-calls', '8040000011');
     expect(await seedCallNumber(admin, input)).toBe('removed');
-    expect(await service.repository.callNumbers.findCallNumber('acc-calls', '8040000011')).toBeUndefined();
+    expect(await service.repository.connections(CALL_NUMBER_CONNECTION).findConnection('8040000011', 'acc-calls')).toBeUndefined();
     expect((await connectCallNumber(admin, input)).created).toBe(true);
-    expect(await service.repository.callNumbers.findCallNumber('acc-calls', '8040000011')).toMatchObject({ projectId: 'PRJ-1' });
+    expect(await service.repository.connections(CALL_NUMBER_CONNECTION).findConnection('8040000011', 'acc-calls')).toMatchObject({ projectId: 'PRJ-1' });
   });
 
   it('a seed adds a missing number and moves a connected one', async () => {
     expect(await seedCallNumber(admin, { accountId: 'acc-calls', number: '8040000012', projectId: 'PRJ-1', campaignId: 'CMP-1' })).toBe('created');
     expect(await seedCallNumber(admin, { accountId: 'acc-calls', number: '8040000012', projectId: 'PRJ-2', campaignId: 'CMP-2' })).toBe('changed');
-    expect(await service.repository.callNumbers.findCallNumber('acc-calls', '8040000012')).toMatchObject({ projectId: 'PRJ-2', campaignId: 'CMP-2' });
+    expect(await service.repository.connections(CALL_NUMBER_CONNECTION).findConnection('8040000012', 'acc-calls')).toMatchObject({ projectId: 'PRJ-2', campaignId: 'CMP-2' });
   });
 });
 
 describe("the webhook's read of numbers", () => {
   it('reads a connected number once per TTL, and a number not connected on every call (so a new one works at once)', async () => {
     let reads = 0;
-    const reader = { findCallNumber: (accountId: string, number: string) => (reads++, service.repository.callNumbers.findCallNumber(accountId, number)) };
+    const reader = { findConnection: (number: string, accountId?: string) => (reads++, service.repository.connections(CALL_NUMBER_CONNECTION).findConnection(number, accountId)) };
     const directory = new CallNumberDirectory(reader, { ttlMs: 60_000 });
     await connectCallNumber(admin, { accountId: 'acc-calls', number: '8040000020', projectId: 'PRJ-1', campaignId: 'CMP-1' });
     expect(await directory.connection('acc-calls', '8040000020')).toMatchObject({ projectId: 'PRJ-1' });

@@ -4,7 +4,7 @@
  * create-key --endpoints calls` makes them, and deliveries sent as each provider sends them.
  */
 import { randomUUID } from 'node:crypto';
-import { CallNumberDirectory, connectCallNumber } from '../../shared/domain/call-numbers.ts';
+import { CALL_NUMBER_CONNECTION, CallNumberDirectory, connectCallNumber } from '../../shared/calls/numbers.ts';
 import { callWebhookHandler } from '../../shared/calls/webhook-handler.ts';
 import { apiGatewayEvent, lambdaContext } from '../../shared/http/api-gateway-event.ts';
 import type { LeadContext, LeadResponse } from '../../shared/http/lambda.ts';
@@ -37,10 +37,10 @@ export const projectNumber = () => `80${String(Date.now() % 1e4).padStart(4, '0'
 
 export const callTestService = async (options: ServiceOptions = {}) => {
   const service = await testService(options);
-  const callNumbers = new CallNumberDirectory(service.repository.callNumbers, { ttlMs: (options.configCacheTtlSeconds ?? 30) * 1000 });
+  const callNumbers = new CallNumberDirectory(service.repository.connections(CALL_NUMBER_CONNECTION), { ttlMs: (options.configCacheTtlSeconds ?? 30) * 1000 });
   const runtime = { ...service.runtime, callNumbers };
   const handler = callWebhookHandler(runtime);
-  const numberAdmin = { numbers: service.repository.callNumbers, accounts: service.repository.accounts };
+  const numberAdmin = { numbers: service.repository.connections(CALL_NUMBER_CONNECTION), accounts: service.repository.accounts };
 
   /** Connects a number as `admin add-call-number` does. */
   const connectNumber = async (accountId: string, number: string, projectId = 'PRJ-1', campaignId = 'CMP-1') => {

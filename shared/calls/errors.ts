@@ -2,9 +2,9 @@
  * Calls to a project's number (CONTRACT.md section 13): the webhook's refusals and why a call did not
  * become a lead, and the refusals of connecting numbers. Those of the number lifecycle are
  * KeyAdminErrors, so the admin CLI maps them to its exit codes like the key lifecycle's (2 bad
- * arguments, 1 failed); the admin API turns them into its 400 and 404 (shared/domain/call-numbers.ts).
+ * arguments, 1 failed); the admin API turns them into its 400 and 404 (numbers.ts).
  */
-import { InvalidKeyOptionError, KeyAdminError, refusal } from './errors.ts';
+import { InvalidKeyOptionError, KeyAdminError, refusal } from '../domain/errors.ts';
 
 /** The path names no provider of the table (shared/calls/providers.ts): answered before the key is read. */
 export class UnknownCallProviderError extends /* @__PURE__ */ refusal(404, 'unknown_call_provider', 'Unknown call provider') {}

@@ -5,19 +5,19 @@
  * admin CLI, the seed and the admin API are thin clients of the operations here; the webhook reads
  * connections through CallNumberDirectory.
  *
- * A removed number is remembered as removed, so applying a seed again never connects it back
- * (CONTRACT.md section 14); connecting it again by hand does.
+ * Numbers are connections of the one connection store (shared/domain/ports.ts ConnectionRegistry),
+ * of the kind each account connects on its own (`call_number`): two accounts may list one number, and
+ * neither blocks the other. A removed number is remembered as removed, so applying a seed again never
+ * connects it back (CONTRACT.md section 14); connecting it again by hand does.
  */
-import { accountIdProblem, campaignIdProblem, fieldProblems, projectIdProblem, reportUnknownFields } from './account-admin.ts';
-import {
-  CallNumberNotFoundError,
-  CallNumberTargetNotFoundError,
-  InvalidCallNumberError,
-  UnknownCallNumberError,
-} from './call-errors.ts';
-import { AccountNotFoundError, KeyAccountNotFoundError, UnknownCampaignError, UnknownProjectError } from './errors.ts';
-import { toAsciiDigits } from './mobile.ts';
-import type { AccountReader } from './ports.ts';
+import { accountIdProblem, campaignIdProblem, fieldProblems, projectIdProblem, reportUnknownFields } from '../domain/account-admin.ts';
+import { AccountNotFoundError, KeyAccountNotFoundError, ServiceUnavailableError, UnknownCampaignError, UnknownProjectError } from '../domain/errors.ts';
+import { toAsciiDigits } from '../domain/mobile.ts';
+import type { AccountReader, Connection, ConnectionReader, ConnectionRegistry } from '../domain/ports.ts';
+import { CallNumberNotFoundError, CallNumberTargetNotFoundError, InvalidCallNumberError, UnknownCallNumberError } from './errors.ts';
+
+/** The kind of connection a call number is in the connection store. */
+export const CALL_NUMBER_CONNECTION = 'call_number' as const;
 
 /** A number connected to a project and campaign of an account. */
 export interface CallNumberConnection {
@@ -29,25 +29,22 @@ export interface CallNumberConnection {
   readonly connectedAt: string;
 }
 
-/** The webhook's read: one item. */
-export interface CallNumberReader {
-  /** The number's connection; undefined when the account has not connected it, or removed it. */
-  findCallNumber(accountId: string, number: string): Promise<CallNumberConnection | undefined>;
-}
+const callNumberConnectionOf = (connection: Omit<Connection, 'keyHash'>): CallNumberConnection => ({
+  accountId: connection.accountId,
+  number: connection.id,
+  projectId: connection.projectId,
+  campaignId: connection.campaignId,
+  connectedAt: connection.connectedAt,
+});
 
-/** Numbers as the lifecycle below and the seed manage them; each write one atomic request. */
-export interface CallNumberRegistry extends CallNumberReader {
-  /**
-   * Connects the number, or moves it to another project and campaign (keeping when it was connected):
-   * `created` when it was not connected (a removed one included), else when it was connected. With
-   * `keepRemoved` (a seed), a removed number is left alone: `removed`.
-   */
-  connectCallNumber(connection: CallNumberConnection, keepRemoved?: boolean): Promise<{ readonly outcome: 'created' | 'changed' | 'removed'; readonly connectedAt: string }>;
-  /** Marks the number removed; false when it is not connected. */
-  removeCallNumber(accountId: string, number: string): Promise<boolean>;
-  /** The account's connected numbers, by number. */
-  listCallNumbers(accountId: string): Promise<CallNumberConnection[]>;
-}
+const connectionOfNumber = (connection: CallNumberConnection): Connection => ({
+  kind: CALL_NUMBER_CONNECTION,
+  id: connection.number,
+  accountId: connection.accountId,
+  projectId: connection.projectId,
+  campaignId: connection.campaignId,
+  connectedAt: connection.connectedAt,
+});
 
 /** A number's last 10 digits (any Unicode digits read as ASCII, everything else dropped); undefined with fewer than 10. */
 export const callNumberOf = (text: string): string | undefined => {
@@ -74,12 +71,13 @@ interface Cached {
  * connected is read again on every call, so a number connected a moment ago works at once.
  */
 export class CallNumberDirectory {
-  readonly #reader: CallNumberReader;
+  readonly #reader: ConnectionReader;
   readonly #ttlMs: number;
   readonly #now: () => number;
   readonly #cache = new Map<string, Cached>();
 
-  constructor(reader: CallNumberReader, { ttlMs, now = Date.now }: { ttlMs: number; now?: () => number }) {
+  /** `reader`: the connection store's reader of kind `call_number`. */
+  constructor(reader: ConnectionReader, { ttlMs, now = Date.now }: { ttlMs: number; now?: () => number }) {
     this.#reader = reader;
     this.#ttlMs = ttlMs;
     this.#now = now;
@@ -90,8 +88,9 @@ export class CallNumberDirectory {
     const entry = this.#cache.get(key);
     if (entry && entry.expiresAt > this.#now()) return entry.connection;
     this.#cache.delete(key);
-    const connection = await this.#reader.findCallNumber(accountId, number);
-    if (!connection) return undefined;
+    const found = await this.#reader.findConnection(number, accountId);
+    if (!found) return undefined;
+    const connection = callNumberConnectionOf(found);
     if (this.#cache.size >= 1000) this.#cache.delete(this.#cache.keys().next().value!);
     this.#cache.set(key, { connection, expiresAt: this.#now() + this.#ttlMs });
     return connection;
@@ -101,7 +100,8 @@ export class CallNumberDirectory {
 // ---- The number lifecycle (admin CLI, seed, admin API) ----------------------------------------------
 
 export interface CallNumberAdminDependencies {
-  readonly numbers: CallNumberRegistry;
+  /** The connection store's registry of kind `call_number`. */
+  readonly numbers: ConnectionRegistry;
   readonly accounts: AccountReader;
   readonly now?: () => Date;
 }
@@ -153,31 +153,55 @@ const connectionOf = (deps: CallNumberAdminDependencies, input: ConnectCallNumbe
   connectedAt: clock(deps).toISOString(),
 });
 
-/** Connects a number to an account's project and campaign; connecting it again moves it (its connected_at stays). */
+/** How often a connect reads the number again when another write moved it between its read and its write. */
+const CONNECT_ATTEMPTS = 3;
+/** Seconds an operator waits before trying a connect again that lost every attempt to other writers. */
+const CONNECT_RETRY_AFTER_SECONDS = 1;
+
+/**
+ * Connects a number to an account's project and campaign; connecting it again moves it (its
+ * connected_at stays), and a removed one is connected anew. Each write is conditioned on what was
+ * read, so a connect or removal landing in between is read again, never overwritten.
+ */
 export const connectCallNumber = async (deps: CallNumberAdminDependencies, input: ConnectCallNumberInput): Promise<ConnectedCallNumber> => {
   const connection = connectionOf(deps, input);
   await checkTarget(deps, connection);
-  const { outcome, connectedAt } = await deps.numbers.connectCallNumber(connection);
-  return { created: outcome === 'created', number: summaryOf({ ...connection, connectedAt }) };
+  for (let attempt = 0; attempt < CONNECT_ATTEMPTS; attempt++) {
+    const stored = await deps.numbers.findConnection(connection.number, connection.accountId);
+    if (stored) {
+      if (await deps.numbers.reconnect(connection.number, connection.accountId, connection.projectId, connection.campaignId)) {
+        return { created: false, number: summaryOf({ ...connection, connectedAt: stored.connectedAt }) };
+      }
+    } else if (await deps.numbers.insertConnection(connectionOfNumber(connection))) {
+      return { created: true, number: summaryOf(connection) };
+    }
+  }
+  throw new ServiceUnavailableError(CONNECT_RETRY_AFTER_SECONDS);
 };
 
 /** Disconnects a number: its calls are then refused (`call_number_not_connected`), and a seed never connects it again. */
 export const removeCallNumber = async (deps: CallNumberAdminDependencies, accountId: string, number: string): Promise<void> => {
   const digits = checkedNumber(number);
-  if (!(await deps.numbers.removeCallNumber(accountId, digits))) throw new CallNumberNotFoundError(digits);
+  if (!(await deps.numbers.removeConnection(digits, accountId))) throw new CallNumberNotFoundError(digits);
 };
 
 /** The connected numbers of an existing account, by number. */
 export const listCallNumbers = async (deps: CallNumberAdminDependencies, accountId: string): Promise<CallNumberSummary[]> => {
   if (!(await deps.accounts.loadAccount(accountId))) throw new KeyAccountNotFoundError(accountId);
-  return (await deps.numbers.listCallNumbers(accountId)).map(summaryOf);
+  return (await deps.numbers.listConnections(accountId)).map((connection) => summaryOf(callNumberConnectionOf(connection)));
 };
+
+/** What a seed did to a number, in the lifecycle's words. */
+const seedOutcomes = { added: 'created', reconnected: 'changed', kept_removed: 'removed' } as const;
 
 /** A seed file's number: added when missing, moved when connected, never connected again once removed. */
 export const seedCallNumber = async (deps: CallNumberAdminDependencies, input: ConnectCallNumberInput): Promise<'created' | 'changed' | 'removed'> => {
   const connection = connectionOf(deps, input);
   await checkTarget(deps, connection);
-  return (await deps.numbers.connectCallNumber(connection, true)).outcome;
+  const outcome = await deps.numbers.seed(connectionOfNumber(connection));
+  // Each account's numbers are its own: no other account has this one. Only writers racing it through every attempt end so.
+  if (outcome === 'connected_to_another_account') throw new ServiceUnavailableError(CONNECT_RETRY_AFTER_SECONDS);
+  return seedOutcomes[outcome];
 };
 
 // ---- The admin API (CONTRACT.md sections 9 and 13) -------------------------------------------------------
