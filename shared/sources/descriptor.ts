@@ -51,7 +51,13 @@ export interface LeadSourceDescriptor {
    * (`throttlingRateLimit`, `throttlingBurstLimit`).
    */
   readonly throttle?: { readonly rateLimit: string; readonly burstLimit: string };
-  /** The kind of connection its deliveries name (shared/dynamodb/connections.ts), when they name one. */
+  /**
+   * The kind of connection its deliveries name (shared/dynamodb/connections.ts) when every write of a
+   * delivery carries the connection's guard (Google's forms: a rotated key or removed form refuses at
+   * once). A source that reads its connections without a guard leaves it out: the call webhook's key
+   * names the account and its numbers are the account's own, so a removed number is seen within the
+   * configuration cache's TTL, like a revoked key.
+   */
   readonly connection?: ConnectionKind;
   /**
    * The platform's own lead id: the attribute its rejection records carry it under, and the prefix of
