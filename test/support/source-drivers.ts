@@ -7,13 +7,13 @@
  * worker (`worker`): its webhook answers at once, and its promises are kept behind the queue. A new
  * source adds its driver here; the suite fails for a source without one.
  */
-import type { SQSBatchResponse } from 'aws-lambda';
 import type { DuplicateSetting } from '../../shared/domain/lead.ts';
 import { META_WORKER_TIMEOUT_SECONDS } from '../../shared/meta/settings.ts';
 import { signatureOf } from '../../shared/meta/signature.ts';
 import type { LeadSourceDescriptor } from '../../shared/sources/descriptor.ts';
 import type { EndpointName } from '../../shared/routes.ts';
 import { callTestService, projectNumber } from './call-service.ts';
+import { timedWithStalls } from './event-loop.ts';
 import { fieldData, leadgenNotification } from './fake-graph.ts';
 import { googleTestService, standardColumns } from './google-service.ts';
 import { APP_SECRET, metaTestService, VERIFY_TOKEN } from './meta-service.ts';
@@ -41,6 +41,7 @@ export interface WorkerReceive {
   /** The delivery id (the platform's lead id) of the message. */
   readonly id: string;
   readonly receive: number;
+  /** How long it ran, less this process's own event-loop stalls meanwhile. */
   readonly ms: number;
   readonly failed: boolean;
 }
@@ -179,21 +180,21 @@ const meta: SourceDriver = async (_source, options) => {
   let hook: ((receive: WorkerReceive) => void) | undefined;
   // The queue's own worker, watched: what it is given and answers is passed on unchanged.
   service.queue.consumeWith(async (event, context) => {
+    const record = event.Records[0]!;
+    const ended = (ms: number, failed: boolean) => {
+      const receive: WorkerReceive = { id: (JSON.parse(record.body) as { leadgenId: string }).leadgenId, receive: Number(record.attributes.ApproximateReceiveCount), ms, failed };
+      receives.push(receive);
+      hook?.(receive);
+    };
     const started = performance.now();
-    let answer: SQSBatchResponse | undefined;
     try {
-      answer = await service.worker(event, context);
+      // Less this process's own event-loop stalls: a busy machine's doing, not the worker's.
+      const { answer, ms, stallMs } = await timedWithStalls(() => service.worker(event, context));
+      ended(ms - stallMs, answer.batchItemFailures.length > 0);
       return answer;
-    } finally {
-      const record = event.Records[0]!;
-      const ended: WorkerReceive = {
-        id: (JSON.parse(record.body) as { leadgenId: string }).leadgenId,
-        receive: Number(record.attributes.ApproximateReceiveCount),
-        ms: performance.now() - started,
-        failed: !answer || answer.batchItemFailures.length > 0,
-      };
-      receives.push(ended);
-      hook?.(ended);
+    } catch (error) {
+      ended(performance.now() - started, true);
+      throw error;
     }
   });
   return {
