@@ -181,9 +181,10 @@ describe.each(leadSources.map((source) => [source.name, source] as const))('the 
     }
   });
 
-  it("records a refused lead under its name and lets erasure reach the person's leads and rejection records", async () => {
+  it("records a refused lead under its name and lets erasure reach the person's leads and rejection records, for good", async () => {
     const mobile = uniqueMobile();
-    expectAccepted(await delivered(account, { mobile, id: deliveryId(name) }));
+    const storedId = deliveryId(name);
+    expectAccepted(await delivered(account, { mobile, id: storedId }));
     // A second lead of the same person under `ignore` is refused, and its record names the person too.
     const refusedId = deliveryId(name);
     await delivered(account, { mobile, id: refusedId });
@@ -196,6 +197,12 @@ describe.each(leadSources.map((source) => [source.name, source] as const))('the 
     if (source.platformId) expect(found.rejections[0]![source.platformId.field]).toBe(refusedId);
     expect(await driven.service.repository.people.erasePerson(accountId, person)).toEqual({ leads: 1, rejections: 1, alternate_numbers: 0 });
     expect(await driven.service.repository.people.findPerson(accountId, person)).toEqual({ leads: [], rejections: [] });
+    // Redelivered after the erasure (CONTRACT.md sections 12 and 13), neither brings the person back.
+    expect((await delivered(account, { mobile, id: storedId })).status).toBeLessThan(500);
+    expect(await driven.service.repository.people.findPerson(accountId, person)).toEqual({ leads: [], rejections: [] });
+    // The person's next lead is a new original, where the erased one was the original.
+    expectAccepted(await delivered(account, { mobile, id: deliveryId(name) }));
+    expect(await leadsOf(mobile)).toEqual([expect.objectContaining({ is_repeated: false, parent_lead_id: null })]);
   });
 
   it('never writes a key, a token, a secret, a full mobile number or an e-mail in a log line, of an accepted delivery or a refused one', async () => {
