@@ -1,14 +1,15 @@
 /**
- * Exactly once (CONTRACT.md section 13): deliveries of one call id of one provider, repeated or
- * simultaneous, store at most one lead or rejection record, and the first delivery decides; duplicates
- * follow the account's setting like any lead's; a database outage answers 503 so the provider retries,
- * and the retry stores the call once; a warm new call lead costs what a warm website lead costs.
+ * Exactly once (CONTRACT.md section 13), as calls keep it: one call id of two providers is two calls;
+ * a refused call is recorded once, and the first delivery decides; duplicates follow the account's
+ * setting like any lead's; a database outage answers 503 so the provider retries, and the retry stores
+ * the call once; a warm new call lead costs what a warm website lead costs. A redelivered or
+ * simultaneously delivered call stored once, and a database that never answers answered 503 in time,
+ * are every source's promises (test/sources/every-source.test.ts).
  */
 import { ScanCommand } from '@aws-sdk/client-dynamodb';
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import type { DuplicateSetting } from '../../shared/domain/lead.ts';
 import { failFirst, injectFaults, namedError, transactionConflict } from '../support/faults.ts';
-import { startFaultRelay, type RelayAction } from '../support/fault-relay.ts';
 import { uniqueMobile, validBody } from '../support/service.ts';
 import { callId, callTestService, projectNumber, type CallTestService } from '../support/call-service.ts';
 
@@ -32,27 +33,6 @@ const leadsWith = async (setting: DuplicateSetting, id: string) => (await calls.
 const recordsWith = async (setting: DuplicateSetting, id: string) => (await calls.rejectionsOf(`acc-${setting}`)).filter((record) => record.call_id === id);
 
 describe('one call id, one lead', () => {
-  it('stores a redelivered call once and answers both deliveries 200 Call received', async () => {
-    const id = callId();
-    const mobile = uniqueMobile();
-    expect((await deliver('create', id, mobile)).status).toBe(200);
-    expect(await deliver('create', id, mobile)).toMatchObject({ status: 200, body: { status: true, message: 'Call received' } });
-    expect(await leadsWith('create', id)).toHaveLength(1);
-    expect(await recordsWith('create', id)).toHaveLength(0);
-  });
-
-  it.each(['ignore', 'create', 'merge'] as const)('stores exactly one lead for 10 simultaneous deliveries of one call id under %s', async (setting) => {
-    const id = callId();
-    const mobile = uniqueMobile();
-    const answers = await Promise.all(Array.from({ length: 10 }, () => deliver(setting, id, mobile)));
-    expect(answers.map((answer) => answer.status)).toEqual(Array(10).fill(200));
-    const leads = await leadsWith(setting, id);
-    expect(leads).toHaveLength(1);
-    expect(leads[0]).toMatchObject({ mobile_number: mobile, is_repeated: false });
-    expect(await recordsWith(setting, id)).toHaveLength(0);
-    expect(await calls.repository.leads.checkIntegrity()).toEqual([]);
-  });
-
   it('keeps one call id of two providers apart: two calls', async () => {
     const id = callId();
     await deliver('create', id, uniqueMobile(), 'knowlarity');
@@ -177,30 +157,6 @@ describe('when the database is unavailable', () => {
     expect((await faulty.rejectionsOf('acc-busy')).filter((r) => r.call_id === id)).toEqual([expect.objectContaining({ reason: 'call_number_not_connected' })]);
   });
 
-  it('answers 503 with the envelope before the function times out when the database never answers, and the retry stores once', async () => {
-    const relay = await startFaultRelay(process.env.TEST_DYNAMODB_ENDPOINT!);
-    try {
-      const timeoutMs = 2_000;
-      const slow = await callTestService({ endpoint: relay.endpoint, functionTimeoutMs: timeoutMs, configCacheTtlSeconds: 0 });
-      await slow.seedAccount({ id: 'acc-stall', projects: { 'PRJ-1': ['CMP-1'] } });
-      const key = await slow.callsKey('acc-stall');
-      const number = projectNumber();
-      await slow.connectNumber('acc-stall', number);
-      const delivery = { queryKey: key, json: { call_id: callId(), caller_number: uniqueMobile(), called_number: number } };
-      const stall: RelayAction = { kind: 'stall' };
-      relay.plan((request) => (request.operation === 'TransactWriteItems' ? stall : undefined));
-      const started = performance.now();
-      const answer = await slow.deliver(delivery);
-      expect(performance.now() - started).toBeLessThan(timeoutMs);
-      expect(answer).toMatchObject({ status: 503, body: { status: false, message: 'Service temporarily unavailable, please retry' } });
-      expect(answer.headers['retry-after']).toEqual(expect.stringMatching(/^[1-9]\d*$/));
-      relay.heal();
-      expect((await slow.deliver(delivery)).status).toBe(200);
-      expect((await slow.leadsOf('acc-stall')).filter((lead) => lead.call_id === delivery.json.call_id)).toHaveLength(1);
-    } finally {
-      await relay.close();
-    }
-  }, 20_000);
 });
 
 describe('DynamoDB round trips', () => {

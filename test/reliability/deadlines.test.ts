@@ -10,8 +10,8 @@ import type { LeadContext } from '../../shared/http/lambda.ts';
 import { matchAdminPath, routeKeyOf, type EndpointName } from '../../shared/routes.ts';
 import { leadRoutes } from '../../shared/sources/registry.ts';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { fieldData, leadgenNotification } from '../support/fake-graph.ts';
-import { healedBeforeEach, nthOf, startFaultRelay, type FaultRelay, type RelayAction } from '../support/fault-relay.ts';
+import { fieldData } from '../support/fake-graph.ts';
+import { healedBeforeEach, startFaultRelay, type FaultRelay, type RelayAction } from '../support/fault-relay.ts';
 import { metaTestService, type MetaTestService } from '../support/meta-service.ts';
 import { timedWithStalls } from '../support/event-loop.ts';
 import { endpointNames, testService, uniqueMobile, untilAnswered, validBody, type TestService } from '../support/service.ts';
@@ -257,24 +257,17 @@ describe('the admin API on a database that never answers', () => {
   });
 });
 
+// Through npm start's in-memory queue (the failed receive retried, one lead), as every source's: test/sources/every-source.test.ts.
 describe('the Meta worker on a database that never answers', () => {
   let meta: MetaTestService;
   const FORM = '3001';
   let sequence = 9_200_000;
-  /** Each delivery the in-memory queue made to the worker: its receive, how long it took, whether it failed. */
-  const deliveries: { receive: number; ms: number; failed: boolean }[] = [];
 
   beforeAll(async () => {
     relay.heal();
     meta = await metaTestService({ endpoint: relay.endpoint, workerTimeoutMs: TIMEOUT_MS, configCacheTtlSeconds: 0 });
     await meta.seedAccount({ id: 'acc-meta', duplicateSetting: 'merge', projects: { 'PRJ-1': ['CMP-1'] }, social: ['fb'] });
     await meta.connectPage('acc-meta', '31', 'EAAB-token-meta-31', { [FORM]: project });
-    // The queue's own worker, timed: what it was given is passed on unchanged.
-    meta.queue.consumeWith(async (event, context) => {
-      const { answer, ms } = await timed(() => meta.worker(event, context));
-      deliveries.push({ receive: Number(event.Records[0]!.attributes.ApproximateReceiveCount), ms, failed: answer.batchItemFailures.length > 0 });
-      return answer;
-    });
   });
   afterAll(async () => {
     meta?.queue.stop();
@@ -316,24 +309,6 @@ describe('the Meta worker on a database that never answers', () => {
 
     expect(await meta.worker(event(2), lambdaContext('meta-worker', TIMEOUT_MS))).toEqual({ batchItemFailures: [] });
     expect(await storedOf(leadgenId)).toHaveLength(1);
-  });
-
-  it("under npm start's in-memory queue: the stalled delivery fails within the worker's timeout, is retried, and stores the lead once", async () => {
-    deliveries.length = 0;
-    const leadgenId = metaLead();
-    relay.plan(nthOf('TransactWriteItems', 1, () => stall));
-    expect((await meta.notify(leadgenNotification([{ pageId: '31', leadgenId, formId: FORM }]))).status).toBe(200);
-    await meta.queue.idle();
-    relay.heal();
-    expect(relay.seen('TransactWriteItems')[0]?.action).toBe('stall');
-    expect(deliveries.map(({ receive, failed }) => ({ receive, failed }))).toEqual([
-      { receive: 1, failed: true },
-      { receive: 2, failed: false },
-    ]);
-    expect(deliveries[0]!.ms).toBeLessThan(TIMEOUT_MS);
-    expect(meta.queue.deadLetters).toEqual([]);
-    expect(await storedOf(leadgenId)).toHaveLength(1);
-    expect(await meta.repository.leads.checkIntegrity()).toEqual([]);
   });
 });
 
