@@ -24,5 +24,13 @@ export const callsSource = {
   banner: { label: 'Call webhook', note: 'GET or POST, {provider} exotel, knowlarity or generic, a key limited to calls in x-api-key or ?key=: {seed.callNumbers} number(s) in the seed; npm run admin -- add-call-number' },
   openapi: 'scripts/openapi/calls.ts',
   adminCli: { module: 'scripts/admin/call-numbers.ts', name: 'callNumbers' },
+  admin: {
+    routes: [
+      { method: 'PUT', path: '/admin/v1/accounts/{accountId}/call-numbers/{number}', operation: 'connectCallNumber' },
+      { method: 'GET', path: '/admin/v1/accounts/{accountId}/call-numbers', operation: 'listCallNumbers' },
+      { method: 'DELETE', path: '/admin/v1/accounts/{accountId}/call-numbers/{number}', operation: 'removeCallNumber' },
+    ],
+  },
+  seed: { member: 'callNumbers', module: 'scripts/local/seed-calls.ts' },
   sampleEvents: ['events/call-exotel-passthru.json', 'events/call-knowlarity-hook.json'],
 } as const satisfies LeadSourceDescriptor;

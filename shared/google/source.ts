@@ -23,5 +23,14 @@ export const googleAdsSource = {
   banner: { label: 'Google Ads webhook', note: 'POST, each form with its own key: {seed.googleForms} form(s) in the seed; npm run admin -- add-google-form' },
   openapi: 'scripts/openapi/google-ads.ts',
   adminCli: { module: 'scripts/admin/google-forms.ts', name: 'googleForms' },
+  admin: {
+    routes: [
+      { method: 'PUT', path: '/admin/v1/accounts/{accountId}/google-forms/{formId}', operation: 'connectGoogleForm' },
+      { method: 'GET', path: '/admin/v1/accounts/{accountId}/google-forms', operation: 'listGoogleForms' },
+      { method: 'DELETE', path: '/admin/v1/accounts/{accountId}/google-forms/{formId}', operation: 'removeGoogleForm' },
+      { method: 'POST', path: '/admin/v1/accounts/{accountId}/google-forms/{formId}/rotate-key', operation: 'rotateGoogleFormKey' },
+    ],
+  },
+  seed: { member: 'googleForms', module: 'scripts/local/seed-google.ts' },
   sampleEvents: ['events/google-ads.json', 'events/google-ads-test-data.json'],
 } as const satisfies LeadSourceDescriptor;

@@ -23,5 +23,6 @@ export const metaSource = {
   banner: { label: 'Meta webhook', note: 'GET verification, signed POST; {seed.metaPages} page(s) in the seed; leads read from {graph}' },
   openapi: 'scripts/openapi/meta.ts',
   adminCli: { module: 'scripts/admin/meta.ts', name: 'meta' },
+  seed: { member: 'metaPages', module: 'scripts/local/seed-meta.ts' },
   sampleEvents: ['events/meta-leadgen.json', 'events/meta-bad-signature.json'],
 } as const satisfies LeadSourceDescriptor;

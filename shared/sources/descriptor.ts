@@ -12,6 +12,7 @@
  */
 import type { ConnectionKind } from '../domain/ports.ts';
 import type { LeadSource } from '../domain/lead.ts';
+import type { AdminRoute } from '../routes.ts';
 
 export type SourceMethod = 'GET' | 'POST' | 'OPTIONS';
 
@@ -89,6 +90,20 @@ export interface LeadSourceDescriptor {
    * module's name in the help's alphabetical order.
    */
   readonly adminCli?: { readonly module: string; readonly name: string };
+  /**
+   * Its own admin API routes (connecting its forms or numbers, CONTRACT.md section 9), under
+   * `/admin/v1` beside the core ones of shared/routes.ts: shared/admin-routes.ts joins them for the
+   * stack, the local server, OpenAPI and the admin function. Each operation is done by its admin module
+   * (listed one line per source in shared/admin-sources.ts) and documented by its `openapi` module's
+   * `openApiAdminOperations()`.
+   */
+  readonly admin?: { readonly routes: readonly AdminRoute[] };
+  /**
+   * Its own member of a seed file's accounts (`googleForms`, `callNumbers`, `metaPages`), and the module,
+   * relative to the repository root, that reads and writes it: its default export is a `SeedMember`
+   * (scripts/local/seed-member.ts), imported by the seed (scripts/local/seed.ts) only.
+   */
+  readonly seed?: { readonly member: string; readonly module: string };
   /** Sample API Gateway events of it in `events/`, for `npm run invoke`. */
   readonly sampleEvents: readonly string[];
 }
