@@ -1,6 +1,7 @@
 /**
  * A lead source declared as data (docs/adding-a-lead-source.md): what the stack, `npm start`, `npm run
- * invoke`, the banner, OpenAPI and monitoring need to know about it, with no code of its own. What
+ * invoke`, the banner, OpenAPI, monitoring, the admin API and CLI and the seed need to know about it,
+ * with no code of its own. What
  * really differs from one source to another (Google's column mapping, Meta's Graph read) is its own
  * module, behind its handler (`entry`). Descriptors carry the names already deployed and stored
  * (`google_lead_id`, `googleAdsThrottlingRateLimit`, the construct ids of its function): declaring a
