@@ -1,8 +1,9 @@
 /**
  * Every admin route: the core ones (shared/routes.ts), then each declared source's own (its
- * descriptor's `admin.routes`), in the registry's order. For the stack's admin API, the local server,
- * OpenAPI and the admin function; never for a lead handler, as it reads the registry (the lead bundles
- * import shared/routes.ts, which therefore cannot).
+ * descriptor's `admin.routes`), in the registry's order. For the stack's admin API, the local server and
+ * OpenAPI; it reads the registry, so no function imports it (the lead bundles import shared/routes.ts,
+ * which therefore cannot). The admin function serves the same routes, read from each source's admin
+ * module (shared/http/admin-handler.ts `adminFunctionRoutes`, held equal by test/admin/source-admin.test.ts).
  */
 import { coreAdminRoutes, pathTemplate, type AdminRoute } from './routes.ts';
 import { leadSources } from './sources/registry.ts';

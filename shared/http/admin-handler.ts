@@ -13,8 +13,8 @@ import type { AccountKeys } from '../domain/account-keys.ts';
 import type { PersonData } from '../domain/person-data.ts';
 import type { LogSink } from '../log.ts';
 import { JsonNumber } from '../schemas/json-number.ts';
-import { routeKeyOf, type CoreAdminOperation } from '../routes.ts';
-import { adminRoutes } from '../admin-routes.ts';
+import { coreAdminRoutes, routeKeyOf, type AdminRoute, type CoreAdminOperation } from '../routes.ts';
+import * as sourceAdmins from '../admin-sources.ts';
 import { leadCreated } from './envelope.ts';
 import { created, noContent, ok, type AdminBody, type AdminParameters, type AdminRequestParts, type BoundAdminOperation } from './admin-operation.ts';
 import { rejectionPage, releaseQuarantined, type ReleaseDependencies } from '../domain/quarantine.ts';
@@ -68,13 +68,20 @@ const coreOperations: Record<CoreAdminOperation, (runtime: AdminRuntime, p: Admi
 const isCoreOperation = (name: string): name is CoreAdminOperation => Object.hasOwn(coreOperations, name);
 
 /**
+ * The routes this function serves: the core ones, then each source's from its admin module (its own
+ * descriptor's), never from the registry, which would put every source's descriptor in this bundle.
+ * test/admin/source-admin.test.ts holds them equal to shared/admin-routes.ts's, which the stack routes here.
+ */
+export const adminFunctionRoutes: readonly AdminRoute[] = [...coreAdminRoutes, ...Object.values(sourceAdmins).flatMap((admin) => admin.routes)];
+
+/**
  * Each admin route's work, by route key: a core operation, or a source's from the runtime. A route with
  * neither (a source whose admin module is missing from shared/admin-sources.ts) fails here, when the
  * function is built, rather than on its first request.
  */
 const operationsByRouteKey = (runtime: AdminRuntime): Map<string, { operation: string; run: BoundAdminOperation }> =>
   new Map(
-    adminRoutes.map((route) => {
+    adminFunctionRoutes.map((route) => {
       const name = route.operation;
       const run: BoundAdminOperation | undefined = isCoreOperation(name) ? (p, body, request) => coreOperations[name](runtime, p, body, request) : runtime.sources[name];
       if (!run) throw new Error(`admin route ${routeKeyOf(route)} has no operation ${name}`);
@@ -122,7 +129,7 @@ const adminChain = (runtime: AdminRuntime) => {
     .use(adminBody())
     .handler(async (event, context) => {
       const route = byRouteKey.get(event.routeKey);
-      // API Gateway only invokes this function for the routes of shared/admin-routes.ts.
+      // API Gateway only invokes this function for the routes of shared/admin-routes.ts, which are these.
       if (!route) throw new Error(`no admin route ${event.routeKey}`);
       const response = await route.run(event.pathParameters as AdminParameters, context.body!, {
         query: (event.queryStringParameters ?? {}) as AdminParameters,

@@ -5,6 +5,7 @@
  * listed one line per source in shared/admin-sources.ts.
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { AdminRoute } from '../routes.ts';
 import { jsonResponse } from './envelope.ts';
 import type { LeadResponse } from './lambda.ts';
 
@@ -24,12 +25,17 @@ export type AdminOperationOn<Dependencies> = (dependencies: Dependencies, p: Adm
 export type BoundAdminOperation = (p: AdminParameters, body: AdminBody, request: AdminRequestParts) => Promise<LeadResponse>;
 
 /**
- * A lead source's admin module: its own stores on the Config table (the admin function's, built once
+ * A lead source's admin module: its routes, its own stores on the Config table (the admin function's, built once
  * per container), how its dependencies are built from the admin function's stores (its own and the
  * core ones, shared/admin-runtime.ts `AdminStores`; the tests hand in their repository's), and its
  * operations by name, one for each of its descriptor's admin routes.
  */
 export interface SourceAdmin<Stores, Dependencies> {
+  /**
+   * Its descriptor's admin routes (`admin.routes`), which the admin function serves: read from the
+   * source's own descriptor, not the registry, so the admin function carries no other source's.
+   */
+  readonly routes: readonly AdminRoute[];
   readonly stores: (db: DynamoDBDocumentClient, configTable: string) => Partial<Stores>;
   readonly dependencies: (stores: Stores) => Dependencies;
   readonly operations: Readonly<Record<string, AdminOperationOn<Dependencies>>>;

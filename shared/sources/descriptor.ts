@@ -94,9 +94,9 @@ export interface LeadSourceDescriptor {
   /**
    * Its own admin API routes (connecting its forms or numbers, CONTRACT.md section 9), under
    * `/admin/v1` beside the core ones of shared/routes.ts: shared/admin-routes.ts joins them for the
-   * stack, the local server, OpenAPI and the admin function. Each operation is done by its admin module
-   * (listed one line per source in shared/admin-sources.ts) and documented by its `openapi` module's
-   * `openApiAdminOperations()`.
+   * stack, the local server and OpenAPI. The admin function serves them through the source's admin
+   * module (listed one line per source in shared/admin-sources.ts), which does each operation; its
+   * `openapi` module's `openApiAdminOperations()` documents them.
    */
   readonly admin?: { readonly routes: readonly AdminRoute[] };
   /**
