@@ -7,10 +7,10 @@ import { AccountCallNumbers, type CallNumberRegistry } from '../domain/call-numb
 import type { AccountConfigStore } from '../domain/ports.ts';
 import { DynamoDbCallNumberStore } from '../dynamodb/call-numbers.ts';
 import { created, noContent, ok, sourceAdmin } from '../http/admin-operation.ts';
-import { callsSource } from './source.ts';
+import { callNumberAdminRoutes } from './source.ts';
 
 export default sourceAdmin({
-  routes: callsSource.admin.routes,
+  routes: callNumberAdminRoutes,
   stores: (db, configTable) => ({ callNumbers: new DynamoDbCallNumberStore(db, configTable) }),
   dependencies: ({ callNumbers, accounts }: { readonly callNumbers: CallNumberRegistry; readonly accounts: AccountConfigStore }) => new AccountCallNumbers({ numbers: callNumbers, accounts }),
   operations: {

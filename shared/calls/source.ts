@@ -5,7 +5,18 @@
  * (parameters.ts), a call read through a provider's row (delivery.ts), the use case (call-lead.ts), the
  * chain (webhook-handler.ts). Its numbers are connected per account (shared/domain/call-numbers.ts).
  */
+import type { AdminRoute } from '../routes.ts';
 import type { LeadSourceDescriptor } from '../sources/descriptor.ts';
+
+/**
+ * Its admin routes (the descriptor's `admin.routes`), a constant of their own so the admin function
+ * (shared/calls/admin.ts) carries them without the rest of the descriptor.
+ */
+export const callNumberAdminRoutes = [
+  { method: 'PUT', path: '/admin/v1/accounts/{accountId}/call-numbers/{number}', operation: 'connectCallNumber' },
+  { method: 'GET', path: '/admin/v1/accounts/{accountId}/call-numbers', operation: 'listCallNumbers' },
+  { method: 'DELETE', path: '/admin/v1/accounts/{accountId}/call-numbers/{number}', operation: 'removeCallNumber' },
+] as const satisfies readonly AdminRoute[];
 
 export const callsSource = {
   name: 'call',
@@ -24,13 +35,7 @@ export const callsSource = {
   banner: { label: 'Call webhook', note: 'GET or POST, {provider} exotel, knowlarity or generic, a key limited to calls in x-api-key or ?key=: {seed.callNumbers} number(s) in the seed; npm run admin -- add-call-number' },
   openapi: 'scripts/openapi/calls.ts',
   adminCli: { module: 'scripts/admin/call-numbers.ts', name: 'callNumbers' },
-  admin: {
-    routes: [
-      { method: 'PUT', path: '/admin/v1/accounts/{accountId}/call-numbers/{number}', operation: 'connectCallNumber' },
-      { method: 'GET', path: '/admin/v1/accounts/{accountId}/call-numbers', operation: 'listCallNumbers' },
-      { method: 'DELETE', path: '/admin/v1/accounts/{accountId}/call-numbers/{number}', operation: 'removeCallNumber' },
-    ],
-  },
+  admin: { routes: callNumberAdminRoutes },
   seed: { member: 'callNumbers', module: 'scripts/local/seed-calls.ts' },
   sampleEvents: ['events/call-exotel-passthru.json', 'events/call-knowlarity-hook.json'],
 } as const satisfies LeadSourceDescriptor;

@@ -7,10 +7,10 @@ import { AccountGoogleForms, GOOGLE_FORM_CONNECTION } from '../domain/google-for
 import type { AccountConfigStore, ConnectionRegistry } from '../domain/ports.ts';
 import { DynamoDbConnectionStore } from '../dynamodb/connections.ts';
 import { created, noContent, ok, sourceAdmin } from '../http/admin-operation.ts';
-import { googleAdsSource } from './source.ts';
+import { googleFormAdminRoutes } from './source.ts';
 
 export default sourceAdmin({
-  routes: googleAdsSource.admin.routes,
+  routes: googleFormAdminRoutes,
   stores: (db, configTable) => ({ googleForms: new DynamoDbConnectionStore(db, configTable, GOOGLE_FORM_CONNECTION) }),
   dependencies: ({ googleForms, accounts }: { readonly googleForms: ConnectionRegistry; readonly accounts: AccountConfigStore }) => new AccountGoogleForms({ forms: googleForms, accounts }),
   operations: {
