@@ -8,7 +8,7 @@
  *
  * A lead source's own member of an account (Meta's `metaPages`, Google's `googleForms`, the calls'
  * `callNumbers`) is its descriptor's `seed`: read and written by the module it names
- * (scripts/local/seed-member.ts), in the registry's order.
+ * (shared/sources/seed-member.ts), in the registry's order.
  */
 import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
@@ -27,7 +27,7 @@ import type { AccountConfig, Campaign, Project } from '../../shared/domain/lead.
 import type { StoredApiKey } from '../../shared/domain/ports.ts';
 import type { DynamoDbRepository } from '../../shared/dynamodb/repository.ts';
 import { leadSources } from '../../shared/sources/registry.ts';
-import type { SeedMember } from './seed-member.ts';
+import type { SeedMember } from '../../shared/sources/seed-member.ts';
 
 export interface SeedApiKey {
   readonly key: string;

@@ -29,7 +29,7 @@ import { adminRequestFailed } from '../../shared/http/admin-handler.ts';
 import { adminRoutes } from '../../shared/admin-routes.ts';
 import { ADMIN_BASE_PATH, type CoreAdminOperation } from '../../shared/routes.ts';
 import { leadSources } from '../../shared/sources/registry.ts';
-import { accountMissing, failure, message, ref, success, text, type AdminOperationDoc, type JsonObject } from './admin-parts.ts';
+import { accountMissing, failure, message, ref, success, text, type AdminOperationDoc, type JsonObject } from '../../shared/sources/admin-openapi.ts';
 
 export const ADMIN_TAG = 'Admin';
 

@@ -33,9 +33,9 @@ export const callsSource = {
   acceptance: { status: 200, message: 'Call received', withLead: false },
   stack: { functionPath: ['CallLeadWebhook', 'Webhook'], integrationId: 'CallWebhookIntegration', monitoringName: 'calls' },
   banner: { label: 'Call webhook', note: 'GET or POST, {provider} exotel, knowlarity or generic, a key limited to calls in x-api-key or ?key=: {seed.callNumbers} number(s) in the seed; npm run admin -- add-call-number' },
-  openapi: 'scripts/openapi/calls.ts',
+  openapi: 'shared/calls/openapi.ts',
   adminCli: { module: 'scripts/admin/call-numbers.ts', name: 'callNumbers' },
   admin: { routes: callNumberAdminRoutes },
-  seed: { member: 'callNumbers', module: 'scripts/local/seed-calls.ts' },
+  seed: { member: 'callNumbers', module: 'shared/calls/seed.ts' },
   sampleEvents: ['events/call-exotel-passthru.json', 'events/call-knowlarity-hook.json'],
 } as const satisfies LeadSourceDescriptor;

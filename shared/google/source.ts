@@ -33,9 +33,9 @@ export const googleAdsSource = {
   acceptance: { status: 200, message: 'Lead received', withLead: false },
   stack: { functionPath: ['GoogleAdsLeadForms', 'Webhook'], integrationId: 'GoogleAdsIntegration', monitoringName: 'googleAds' },
   banner: { label: 'Google Ads webhook', note: 'POST, each form with its own key: {seed.googleForms} form(s) in the seed; npm run admin -- add-google-form' },
-  openapi: 'scripts/openapi/google-ads.ts',
+  openapi: 'shared/google/openapi.ts',
   adminCli: { module: 'scripts/admin/google-forms.ts', name: 'googleForms' },
   admin: { routes: googleFormAdminRoutes },
-  seed: { member: 'googleForms', module: 'scripts/local/seed-google.ts' },
+  seed: { member: 'googleForms', module: 'shared/google/seed.ts' },
   sampleEvents: ['events/google-ads.json', 'events/google-ads-test-data.json'],
 } as const satisfies LeadSourceDescriptor;

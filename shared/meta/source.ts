@@ -21,8 +21,8 @@ export const metaSource = {
   stack: { functionPath: ['MetaLeadAds', 'Webhook'], integrationId: 'MetaWebhookIntegration', monitoringName: 'metaWebhook' },
   worker: { entry: 'functions/meta-worker/handler.ts' },
   banner: { label: 'Meta webhook', note: 'GET verification, signed POST; {seed.metaPages} page(s) in the seed; leads read from {graph}' },
-  openapi: 'scripts/openapi/meta.ts',
+  openapi: 'shared/meta/openapi.ts',
   adminCli: { module: 'scripts/admin/meta.ts', name: 'meta' },
-  seed: { member: 'metaPages', module: 'scripts/local/seed-meta.ts' },
+  seed: { member: 'metaPages', module: 'shared/meta/seed.ts' },
   sampleEvents: ['events/meta-leadgen.json', 'events/meta-bad-signature.json'],
 } as const satisfies LeadSourceDescriptor;

@@ -102,7 +102,7 @@ export interface LeadSourceDescriptor {
   /**
    * Its own member of a seed file's accounts (`googleForms`, `callNumbers`, `metaPages`), and the module,
    * relative to the repository root, that reads and writes it: its default export is a `SeedMember`
-   * (scripts/local/seed-member.ts), imported by the seed (scripts/local/seed.ts) only.
+   * (shared/sources/seed-member.ts), imported by the seed (scripts/local/seed.ts) only.
    */
   readonly seed?: { readonly member: string; readonly module: string };
   /** Sample API Gateway events of it in `events/`, for `npm run invoke`. */

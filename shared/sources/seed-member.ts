@@ -3,8 +3,8 @@
  * module its descriptor's `seed.module` names exports one as its default, and the seed
  * (scripts/local/seed.ts) reads and writes the member through it alone, so the seed names no source.
  */
-import type { Campaign, Project } from '../../shared/domain/lead.ts';
-import type { DynamoDbRepository } from '../../shared/dynamodb/repository.ts';
+import type { Campaign, Project } from '../domain/lead.ts';
+import type { DynamoDbRepository } from '../dynamodb/repository.ts';
 
 /** Where in a seed file an account's member is read, and what the account defines. */
 export interface SeedAccountContext {

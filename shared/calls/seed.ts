@@ -4,9 +4,9 @@
  * Written through the numbers' domain module (shared/domain/call-numbers.ts): a number is added when
  * missing and moved when connected; one removed since is never connected back (section 14).
  */
-import { callNumberOf, seedCallNumber } from '../../shared/domain/call-numbers.ts';
-import type { DynamoDbRepository } from '../../shared/dynamodb/repository.ts';
-import { formTargetProblem, type SeedAccountContext, type SeedMember } from './seed-member.ts';
+import { callNumberOf, seedCallNumber } from '../domain/call-numbers.ts';
+import type { DynamoDbRepository } from '../dynamodb/repository.ts';
+import { formTargetProblem, type SeedAccountContext, type SeedMember } from '../sources/seed-member.ts';
 
 export interface SeedCallNumber {
   readonly accountId: string;

@@ -2,10 +2,10 @@
  * The call webhook in the OpenAPI document (CONTRACT.md section 13). The providers and their field
  * names come from the provider table itself; messages from the errors and the handler.
  */
-import { CALL_RECEIVED } from '../../shared/calls/webhook-handler.ts';
-import { callProviders } from '../../shared/calls/providers.ts';
-import { ID_MAX } from '../../shared/domain/account-admin.ts';
-import { UnknownCallNumberError, UnknownCallProviderError } from '../../shared/domain/call-errors.ts';
+import { CALL_RECEIVED } from './webhook-handler.ts';
+import { callProviders } from './providers.ts';
+import { ID_MAX } from '../domain/account-admin.ts';
+import { UnknownCallNumberError, UnknownCallProviderError } from '../domain/call-errors.ts';
 import {
   ApiKeyMissingError,
   BodyNotAnObjectError,
@@ -19,10 +19,10 @@ import {
   UnknownCampaignError,
   UnknownProjectError,
   UnsupportedContentTypeError,
-} from '../../shared/domain/errors.ts';
-import { callsSource } from '../../shared/calls/source.ts';
-import { accountMissing, message, ref, success, text, type AdminOperationDoc } from './admin-parts.ts';
-import { acknowledgement, failure, requestId, type JsonObject } from './meta.ts';
+} from '../domain/errors.ts';
+import { callsSource } from './source.ts';
+import { accountMissing, message, ref, success, text, type AdminOperationDoc } from '../sources/admin-openapi.ts';
+import { acknowledgement, failure, requestId, type JsonObject } from '../sources/webhook-openapi.ts';
 
 export const CALLS_TAG: JsonObject = {
   name: callsSource.title,

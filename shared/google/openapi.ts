@@ -2,7 +2,7 @@
  * The Google Ads lead form webhook in the OpenAPI document (CONTRACT.md section 10). Messages come
  * from the errors and the handler themselves.
  */
-import { ID_MAX } from '../../shared/domain/account-admin.ts';
+import { ID_MAX } from '../domain/account-admin.ts';
 import {
   BodyNotAnObjectError,
   MalformedJsonBodyError,
@@ -11,14 +11,11 @@ import {
   UnknownCampaignError,
   UnknownProjectError,
   UnsupportedContentTypeError,
-} from '../../shared/domain/errors.ts';
-import { GoogleFormConflictError, InvalidGoogleKeyError, UnknownGoogleFormError } from '../../shared/domain/google-errors.ts';
-import { LEAD_RECEIVED } from '../../shared/google/webhook-handler.ts';
-import { googleAdsRoute } from '../../shared/sources/registry.ts';
-import { accountMissing, message, ref, success, text, type AdminOperationDoc } from './admin-parts.ts';
-import { acknowledgement, failure, requestId, type JsonObject } from './meta.ts';
-
-export { googleAdsRoute };
+} from '../domain/errors.ts';
+import { GoogleFormConflictError, InvalidGoogleKeyError, UnknownGoogleFormError } from '../domain/google-errors.ts';
+import { LEAD_RECEIVED } from './webhook-handler.ts';
+import { accountMissing, message, ref, success, text, type AdminOperationDoc } from '../sources/admin-openapi.ts';
+import { acknowledgement, failure, requestId, type JsonObject } from '../sources/webhook-openapi.ts';
 
 export const GOOGLE_ADS_TAG: JsonObject = {
   name: 'Google Ads lead forms',

@@ -2,7 +2,7 @@
  * What an admin operation's OpenAPI documentation is made of (scripts/openapi/admin.ts): the core
  * operations' and each lead source's own (its `openapi` module's `openApiAdminOperations()`).
  */
-import { AccountNotFoundError, type LeadIntakeError } from '../../shared/domain/errors.ts';
+import { AccountNotFoundError, type LeadIntakeError } from '../domain/errors.ts';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };

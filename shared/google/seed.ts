@@ -4,9 +4,9 @@
  * The key is plain text in a local seed file only; only its hash is stored, and it is never echoed in
  * an error. Written through the forms' domain module (shared/domain/google-forms.ts), idempotently.
  */
-import { isGoogleFormId, seedGoogleForm } from '../../shared/domain/google-forms.ts';
-import type { DynamoDbRepository } from '../../shared/dynamodb/repository.ts';
-import { formTargetProblem, type SeedAccountContext, type SeedMember } from './seed-member.ts';
+import { isGoogleFormId, seedGoogleForm } from '../domain/google-forms.ts';
+import type { DynamoDbRepository } from '../dynamodb/repository.ts';
+import { formTargetProblem, type SeedAccountContext, type SeedMember } from '../sources/seed-member.ts';
 
 export interface SeedGoogleForm {
   readonly accountId: string;

@@ -4,10 +4,10 @@
  * Tokens are plain text in a local seed file only; they are sealed before they are stored, and never
  * echoed in an error.
  */
-import type { PageTokenCipher } from '../../shared/domain/meta-pages.ts';
-import type { DynamoDbRepository } from '../../shared/dynamodb/repository.ts';
-import { pageTokenCipherFromEnvironment } from '../../shared/meta/token-cipher.ts';
-import { formTargetProblem, type SeedAccountContext, type SeedMember } from './seed-member.ts';
+import type { PageTokenCipher } from '../domain/meta-pages.ts';
+import type { DynamoDbRepository } from '../dynamodb/repository.ts';
+import { pageTokenCipherFromEnvironment } from './token-cipher.ts';
+import { formTargetProblem, type SeedAccountContext, type SeedMember } from '../sources/seed-member.ts';
 
 export interface SeedMetaPage {
   readonly accountId: string;
