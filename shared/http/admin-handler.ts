@@ -68,7 +68,7 @@ const coreOperations: Record<CoreAdminOperation, (runtime: AdminRuntime, p: Admi
 const isCoreOperation = (name: string): name is CoreAdminOperation => Object.hasOwn(coreOperations, name);
 
 /**
- * The routes this function serves: the core ones, then each source's from its admin module (its own
+ * The routes this function serves: the core ones, then each source's from its admin module (its
  * descriptor's), never from the registry, which would put every source's descriptor in this bundle.
  * test/admin/source-admin.test.ts holds them equal to shared/admin-routes.ts's, which the stack routes here.
  */
@@ -76,8 +76,9 @@ export const adminFunctionRoutes: readonly AdminRoute[] = [...coreAdminRoutes, .
 
 /**
  * Each admin route's work, by route key: a core operation, or a source's from the runtime. A route with
- * neither (a source whose admin module is missing from shared/admin-sources.ts) fails here, when the
- * function is built, rather than on its first request.
+ * neither (an operation its module does not do, or a runtime built without the sources' operations)
+ * fails here, when the function is built, rather than on its first request. A module missing from
+ * shared/admin-sources.ts takes its routes with it: test/admin/source-admin.test.ts finds those.
  */
 const operationsByRouteKey = (runtime: AdminRuntime): Map<string, { operation: string; run: BoundAdminOperation }> =>
   new Map(

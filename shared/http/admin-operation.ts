@@ -25,15 +25,16 @@ export type AdminOperationOn<Dependencies> = (dependencies: Dependencies, p: Adm
 export type BoundAdminOperation = (p: AdminParameters, body: AdminBody, request: AdminRequestParts) => Promise<LeadResponse>;
 
 /**
- * A lead source's admin module: its routes, its own stores on the Config table (the admin function's, built once
- * per container), how its dependencies are built from the admin function's stores (its own and the
- * core ones, shared/admin-runtime.ts `AdminStores`; the tests hand in their repository's), and its
- * operations by name, one for each of its descriptor's admin routes.
+ * A lead source's admin module: its routes, its own stores on the Config table (the admin function's,
+ * built once per container), how its dependencies are built from the admin function's stores (its own
+ * and the core ones, shared/admin-runtime.ts `AdminStores`; the tests hand in their repository's), and
+ * its operations by name, one for each of its routes.
  */
 export interface SourceAdmin<Stores, Dependencies> {
   /**
-   * Its descriptor's admin routes (`admin.routes`), which the admin function serves: read from the
-   * source's own descriptor, not the registry, so the admin function carries no other source's.
+   * Its descriptor's admin routes (`admin.routes`), which the admin function serves: the constant its
+   * descriptor's file declares them in, so the admin function carries neither the registry nor the
+   * rest of the descriptor.
    */
   readonly routes: readonly AdminRoute[];
   readonly stores: (db: DynamoDBDocumentClient, configTable: string) => Partial<Stores>;
