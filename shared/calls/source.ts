@@ -3,7 +3,8 @@
  * notifies the service of each call, with an API key scoped to `calls` in `x-api-key` or `?key=`. What
  * is its own is beside it: the provider table (providers.ts), the parameters however sent
  * (parameters.ts), a call read through a provider's row (delivery.ts), the use case (call-lead.ts), the
- * chain (webhook-handler.ts). Its numbers are connected per account (shared/domain/call-numbers.ts).
+ * chain (webhook-handler.ts); for the tools, its admin operations (admin.ts), its OpenAPI (openapi.ts)
+ * and its seed member (seed.ts). Its numbers are connected per account (shared/domain/call-numbers.ts).
  */
 import type { AdminRoute } from '../routes.ts';
 import type { LeadSourceDescriptor } from '../sources/descriptor.ts';

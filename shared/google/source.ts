@@ -1,7 +1,8 @@
 /**
  * Google Ads lead forms (CONTRACT.md section 10) as a declared source: each form is a connection of
  * its own, with a key Google sends back in every delivery. What is Google's own is beside it: the
- * delivery and its column mapping (delivery.ts), the use case (google-lead.ts), the chain (webhook-handler.ts).
+ * delivery and its column mapping (delivery.ts), the use case (google-lead.ts), the chain (webhook-handler.ts);
+ * for the tools, its admin operations (admin.ts), its OpenAPI (openapi.ts) and its seed member (seed.ts).
  */
 import type { AdminRoute } from '../routes.ts';
 import type { LeadSourceDescriptor } from '../sources/descriptor.ts';
