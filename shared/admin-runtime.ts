@@ -1,64 +1,74 @@
 /**
- * The admin function's wiring, read from its environment once per container: the configuration, key,
- * Google form and call number stores, the rejection log and the lead store a release writes to, a person's data in
- * the Leads table (access and erasure), and its log line.
+ * The admin function's wiring, read from its environment once per container: the configuration and key
+ * stores, the rejection log and the lead store a release writes to, a person's data in the Leads table
+ * (access and erasure), each lead source's own admin operations on the stores it names (its admin
+ * module, shared/admin-sources.ts), and its log line.
  */
 import { AccountAdmin } from './domain/account-admin.ts';
 import { AccountKeys } from './domain/account-keys.ts';
 import { newLeadId } from './domain/lead-id.ts';
-import type { AccountConfigStore, ApiKeyRegistry, ConnectionKind, ConnectionRegistry, LeadStore, PersonDataStore, RejectionArchive } from './domain/ports.ts';
+import type { AccountConfigStore, ApiKeyRegistry, LeadStore, PersonDataStore, RejectionArchive } from './domain/ports.ts';
 import { DynamoDbLeadStore } from './dynamodb/leads.ts';
 import { DynamoDbRejectionArchive } from './dynamodb/rejection-archive.ts';
 import { tableNamesFromEnvironment } from './runtime.ts';
-import { AccountGoogleForms, GOOGLE_FORM_CONNECTION } from './domain/google-forms.ts';
-import { AccountCallNumbers, CALL_NUMBER_CONNECTION } from './calls/numbers.ts';
 import { PersonData } from './domain/person-data.ts';
 import { DynamoDbAccountStore } from './dynamodb/accounts.ts';
 import { DynamoDbApiKeyStore } from './dynamodb/api-keys.ts';
-import { DynamoDbConnectionStore } from './dynamodb/connections.ts';
 import { createDocumentClient } from './dynamodb/client.ts';
 import { DynamoDbPersonData } from './dynamodb/people.ts';
 import { containerPersonKeyring } from './person-keyring.ts';
 import type { AdminRuntime } from './http/admin-handler.ts';
+import { boundOperations, type SourceAdmin } from './http/admin-operation.ts';
+import * as sourceAdmins from './admin-sources.ts';
 import { logLineSink, type LogSink } from './log.ts';
 import { runtimeSettings } from './routes.ts';
 import { challengeSecretCipherFromEnvironment } from './captcha/secrets.ts';
 
-export interface AdminStores {
+interface CoreAdminStores {
   readonly accounts: AccountConfigStore;
   readonly keys: ApiKeyRegistry;
   /** The rejection log, and the lead store a release writes to. */
   readonly rejections: RejectionArchive;
   readonly leads: LeadStore;
   readonly people: PersonDataStore;
-  readonly googleForms: ConnectionRegistry;
-  /** The connection store of one kind (shared/dynamodb/connection-items.ts). */
-  connections(kind: ConnectionKind): ConnectionRegistry;
 }
 
-export const adminRuntime = ({ accounts, keys, rejections, leads, people, googleForms, ...stores }: AdminStores, log: LogSink = logLineSink({ message: 'admin request' })): AdminRuntime => ({
-  accounts: new AccountAdmin(accounts),
-  // The cipher is built when a challenge is sealed: creating any other key needs no KMS key.
-  keys: new AccountKeys({ keys, accounts, challengeSecrets: { seal: (accountId, secret) => challengeSecretCipherFromEnvironment().seal(accountId, secret) } }),
-  quarantine: { rejections, accounts, leads, newLeadId, now: () => new Date() },
-  people: new PersonData(accounts, people),
-  googleForms: new AccountGoogleForms({ forms: googleForms, accounts }),
-  callNumbers: new AccountCallNumbers({ numbers: stores.connections(CALL_NUMBER_CONNECTION), accounts }),
-  log,
-});
+type SourceAdmins = typeof sourceAdmins;
+type StoresOf<Admin> = Admin extends { readonly dependencies: (stores: infer Stores) => unknown } ? Stores : never;
+type Intersection<Union> = (Union extends unknown ? (value: Union) => void : never) extends (value: infer Both) => void ? Both : never;
+
+/** The stores of the core operations, and those each source's admin module builds its dependencies from. */
+export type AdminStores = CoreAdminStores & Intersection<StoresOf<SourceAdmins[keyof SourceAdmins]>>;
+
+/** Every source's operations, by name, each bound to what its module builds from the stores. */
+const sourceOperations = (stores: AdminStores) =>
+  Object.assign({}, ...Object.values(sourceAdmins).map((admin) => boundOperations(admin as unknown as SourceAdmin<AdminStores, unknown>, stores))) as AdminRuntime['sources'];
+
+export const adminRuntime = (stores: AdminStores, log: LogSink = logLineSink({ message: 'admin request' })): AdminRuntime => {
+  const { accounts, keys, rejections, leads, people } = stores;
+  return {
+    accounts: new AccountAdmin(accounts),
+    // The cipher is built when a challenge is sealed: creating any other key needs no KMS key.
+    keys: new AccountKeys({ keys, accounts, challengeSecrets: { seal: (accountId, secret) => challengeSecretCipherFromEnvironment().seal(accountId, secret) } }),
+    quarantine: { rejections, accounts, leads, newLeadId, now: () => new Date() },
+    people: new PersonData(accounts, people),
+    sources: sourceOperations(stores),
+    log,
+  };
+};
 
 export const adminRuntimeFromEnvironment = (env: NodeJS.ProcessEnv = process.env): AdminRuntime => {
   const endpoint = env[runtimeSettings.dynamodbEndpoint];
   const { config, leads } = tableNamesFromEnvironment(env);
   const db = createDocumentClient(endpoint ? { endpoint } : {});
   const keyring = containerPersonKeyring();
-  return adminRuntime({
+  const core: CoreAdminStores = {
     accounts: new DynamoDbAccountStore(db, config),
     keys: new DynamoDbApiKeyStore(db, config),
     rejections: new DynamoDbRejectionArchive(db, leads, {}, keyring),
     leads: new DynamoDbLeadStore(db, leads, undefined, keyring),
     people: new DynamoDbPersonData(db, leads, keyring),
-    googleForms: new DynamoDbConnectionStore(db, config, GOOGLE_FORM_CONNECTION),
-    connections: (kind) => new DynamoDbConnectionStore(db, config, kind),
-  });
+  };
+  const sources = Object.assign({}, ...Object.values(sourceAdmins).map((admin) => admin.stores(db, config))) as Omit<AdminStores, keyof CoreAdminStores>;
+  return adminRuntime({ ...core, ...sources } as AdminStores);
 };

@@ -1,7 +1,8 @@
 /**
- * The admin routes, the function timeout and the runtime settings: one source of truth for API Gateway
- * (lib/) and the local HTTP server. The lead sources' own routes are their descriptors'
- * (shared/sources/registry.ts). Paths, methods and status codes are fixed by the contract.
+ * The core admin routes, the function timeout and the runtime settings: one source of truth for API
+ * Gateway (lib/) and the local HTTP server. The lead sources' own routes, and their own admin routes,
+ * are their descriptors' (shared/sources/registry.ts); shared/admin-routes.ts joins the admin routes of
+ * both. Paths, methods and status codes are fixed by the contract.
  */
 
 export type EndpointName = 'website' | 'portala' | 'portalb' | 'social';
@@ -13,8 +14,12 @@ export type EndpointName = 'website' | 'portala' | 'portalb' | 'social';
  */
 export const FUNCTION_TIMEOUT_SECONDS = 10;
 
-/** What the admin function does for a route (CONTRACT.md section 9). */
-export type AdminOperation =
+/**
+ * What the admin function does for a core route (CONTRACT.md section 9): accounts, projects, campaigns,
+ * keys, rejections, people and erasures. A lead source's own operations (connecting its forms or
+ * numbers) are named by its descriptor's admin routes and done by its admin module.
+ */
+export type CoreAdminOperation =
   | 'getAccount'
   | 'putAccount'
   | 'putProject'
@@ -28,20 +33,14 @@ export type AdminOperation =
   | 'listRejections'
   | 'releaseRejection'
   | 'findPerson'
-  | 'erasePerson'
-  | 'connectGoogleForm'
-  | 'listGoogleForms'
-  | 'removeGoogleForm'
-  | 'rotateGoogleFormKey'
-  | 'connectCallNumber'
-  | 'listCallNumbers'
-  | 'removeCallNumber';
+  | 'erasePerson';
 
-export interface AdminRoute {
+export interface AdminRoute<Operation extends string = string> {
   readonly method: 'GET' | 'PUT' | 'POST' | 'DELETE';
   /** API Gateway's path template: `{name}` is one path segment. */
   readonly path: string;
-  readonly operation: AdminOperation;
+  /** Its operation's name: the admin function's log line (`outcome`) and OpenAPI's `operationId`. */
+  readonly operation: Operation;
 }
 
 /** The admin API: configuration in, for the CRM's backend, behind IAM (SigV4) authorization. */
@@ -50,7 +49,7 @@ export const adminEntry = 'functions/admin/handler.ts';
 
 // Whole literals: esbuild can drop them from the lead bundles, which import this module (a path built
 // from ADMIN_BASE_PATH would be kept). The CDK and OpenAPI tests check each starts with ADMIN_BASE_PATH.
-export const adminRoutes: readonly AdminRoute[] = [
+export const coreAdminRoutes: readonly AdminRoute<CoreAdminOperation>[] = [
   { method: 'GET', path: '/admin/v1/accounts/{accountId}', operation: 'getAccount' },
   { method: 'PUT', path: '/admin/v1/accounts/{accountId}', operation: 'putAccount' },
   { method: 'PUT', path: '/admin/v1/accounts/{accountId}/projects/{projectId}', operation: 'putProject' },
@@ -65,47 +64,29 @@ export const adminRoutes: readonly AdminRoute[] = [
   { method: 'POST', path: '/admin/v1/accounts/{accountId}/rejections/{rejectionId}/release', operation: 'releaseRejection' },
   { method: 'GET', path: '/admin/v1/accounts/{accountId}/people', operation: 'findPerson' },
   { method: 'POST', path: '/admin/v1/accounts/{accountId}/erasures', operation: 'erasePerson' },
-  { method: 'PUT', path: '/admin/v1/accounts/{accountId}/google-forms/{formId}', operation: 'connectGoogleForm' },
-  { method: 'GET', path: '/admin/v1/accounts/{accountId}/google-forms', operation: 'listGoogleForms' },
-  { method: 'DELETE', path: '/admin/v1/accounts/{accountId}/google-forms/{formId}', operation: 'removeGoogleForm' },
-  { method: 'POST', path: '/admin/v1/accounts/{accountId}/google-forms/{formId}/rotate-key', operation: 'rotateGoogleFormKey' },
-  { method: 'PUT', path: '/admin/v1/accounts/{accountId}/call-numbers/{number}', operation: 'connectCallNumber' },
-  { method: 'GET', path: '/admin/v1/accounts/{accountId}/call-numbers', operation: 'listCallNumbers' },
-  { method: 'DELETE', path: '/admin/v1/accounts/{accountId}/call-numbers/{number}', operation: 'removeCallNumber' },
 ];
 
 /** API Gateway's route key, which it hands the function as `routeKey`. */
 export const routeKeyOf = (route: Pick<AdminRoute, 'method' | 'path'>) => `${route.method} ${route.path}`;
 
-const templateOf = (path: string) => new RegExp(`^${path.replace(/\{(\w+)\}/g, '(?<$1>[^/]+)')}$`);
-// Built on first use: the lead functions' bundles import this module and must not carry the admin routes.
-let templates: { route: AdminRoute; pattern: RegExp }[] | undefined;
-
 /**
- * The admin route a request path matches, as API Gateway matches it (for the local server): the
- * routes of that path, and the decoded path parameters. Undefined when no route has the path.
+ * A route template's matcher, as API Gateway matches (for the local server): the decoded path
+ * parameters of a path under the template (`/api/call-lead-webhook/{provider}`), undefined when the
+ * path is not the template's.
  */
-export const matchAdminPath = (path: string): { routes: AdminRoute[]; pathParameters: Record<string, string> } | undefined => {
-  let pathParameters: Record<string, string> | undefined;
-  const routes: AdminRoute[] = [];
-  templates ??= adminRoutes.map((route) => ({ route, pattern: templateOf(route.path) }));
-  for (const { route, pattern } of templates) {
+export const pathTemplate = (template: string): ((path: string) => Record<string, string> | undefined) => {
+  const pattern = new RegExp(`^${template.replace(/\{(\w+)\}/g, '(?<$1>[^/]+)')}$`);
+  return (path) => {
     const match = pattern.exec(path);
-    if (!match) continue;
-    routes.push(route);
-    pathParameters ??= Object.fromEntries(Object.entries(match.groups ?? {}).map(([name, value]) => [name, safeDecode(value)]));
-  }
-  return pathParameters ? { routes, pathParameters } : undefined;
+    return match ? Object.fromEntries(Object.entries(match.groups ?? {}).map(([name, value]) => [name, safeDecode(value)])) : undefined;
+  };
 };
 
 /**
  * The path parameters of a path under a route template (`/api/call-lead-webhook/{provider}`), decoded,
  * as API Gateway matches it (for the local server); undefined when the path is not the template's.
  */
-export const pathParametersOf = (template: string, path: string): Record<string, string> | undefined => {
-  const match = templateOf(template).exec(path);
-  return match ? Object.fromEntries(Object.entries(match.groups ?? {}).map(([name, value]) => [name, safeDecode(value)])) : undefined;
-};
+export const pathParametersOf = (template: string, path: string): Record<string, string> | undefined => pathTemplate(template)(path);
 
 const safeDecode = (value: string) => {
   try {

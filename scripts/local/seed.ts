@@ -5,8 +5,13 @@
  * value, so applying a file twice changes nothing; a project or campaign retired through the API is
  * made active again, as a PUT would). Used by `npm start`, `npm run invoke` and the
  * admin CLI's `seed` command.
+ *
+ * A lead source's own member of an account (Meta's `metaPages`, Google's `googleForms`, the calls'
+ * `callNumbers`) is its descriptor's `seed`: read and written by the module it names
+ * (shared/sources/seed-member.ts), in the registry's order.
  */
 import { readFile } from 'node:fs/promises';
+import * as path from 'node:path';
 import {
   AccountAdmin,
   accountIdProblem,
@@ -21,10 +26,8 @@ import { InvalidKeyOptionError } from '../../shared/domain/errors.ts';
 import type { AccountConfig, Campaign, Project } from '../../shared/domain/lead.ts';
 import type { StoredApiKey } from '../../shared/domain/ports.ts';
 import type { DynamoDbRepository } from '../../shared/dynamodb/repository.ts';
-import { pageTokenCipherFromEnvironment } from '../../shared/meta/token-cipher.ts';
-import { applyGoogleForms, parseGoogleForms, type SeedGoogleForm } from './seed-google.ts';
-import { applyCallNumbers, parseCallNumbers, type SeedCallNumber } from './seed-calls.ts';
-import { applyMetaPages, parseMetaPages, type SeedMetaPage } from './seed-meta.ts';
+import { leadSources } from '../../shared/sources/registry.ts';
+import type { SeedMember } from '../../shared/sources/seed-member.ts';
 
 export interface SeedApiKey {
   readonly key: string;
@@ -35,15 +38,25 @@ export interface SeedApiKey {
   readonly options: Pick<StoredApiKey, 'label' | 'endpoints' | 'origins' | 'expiresAt'>;
 }
 
+/**
+ * A checked seed file: its accounts and keys, and each source's member (`metaPages`, `googleForms`,
+ * `callNumbers`: its entries across the accounts), present when the file has any.
+ */
 export interface Seed {
   readonly accounts: readonly AccountConfig[];
   readonly apiKeys: readonly SeedApiKey[];
-  /** Facebook pages the accounts connect (CONTRACT.md section 8). */
-  readonly metaPages?: readonly SeedMetaPage[];
-  readonly googleForms?: readonly SeedGoogleForm[];
-  /** Numbers the accounts connect to their projects (CONTRACT.md section 13). */
-  readonly callNumbers?: readonly SeedCallNumber[];
+  readonly [member: string]: readonly unknown[] | undefined;
 }
+
+/** Each declared source's seed member, by its name in an account, in the registry's order. */
+const sourceMembers: readonly { readonly member: string; readonly module: SeedMember<unknown> }[] = await Promise.all(
+  leadSources
+    .filter((source) => source.seed !== undefined)
+    .map(async ({ seed }) => ({
+      member: seed!.member,
+      module: ((await import(path.join(import.meta.dirname, '..', '..', seed!.module))) as { default: SeedMember<unknown> }).default,
+    })),
+);
 
 /** A seed file that breaks the format; `problems` names each one, with where it is. */
 export class SeedError extends Error {
@@ -89,11 +102,7 @@ export const parseSeed = (input: unknown, source = 'seed'): Seed => {
 
   const accounts: AccountConfig[] = [];
   const accountIds = new Set<string>();
-  const metaPages: SeedMetaPage[] = [];
-  const seenPages = new Map<string, string>();
-  const googleForms: SeedGoogleForm[] = [];
-  const seenForms = new Set<string>();
-  const callNumbers: SeedCallNumber[] = [];
+  const members = sourceMembers.map(({ member, module }) => ({ member, read: module.reader(), entries: [] as unknown[] }));
   list(input.accounts, 'accounts').forEach((raw, i) => {
     let at = `accounts[${i}]`;
     if (!isObject(raw)) return problem(`${at} must be an object`);
@@ -103,7 +112,7 @@ export const parseSeed = (input: unknown, source = 'seed'): Seed => {
       if (accountIds.has(id)) problem(`account id ${show(id)} appears more than once`);
       accountIds.add(id);
     }
-    fields(raw, at, ['id', 'name', 'duplicateHandling', 'projects', 'subSources', 'metaPages', 'googleForms', 'callNumbers']);
+    fields(raw, at, ['id', 'name', 'duplicateHandling', 'projects', 'subSources', ...members.map(({ member }) => member)]);
     const settings = readAccountSettings(raw, (field, issue) => problem(`${at}.${field} ${issue}`));
 
     const projects = new Map<string, Project>();
@@ -138,9 +147,7 @@ export const parseSeed = (input: unknown, source = 'seed'): Seed => {
       });
     });
 
-    metaPages.push(...parseMetaPages(raw.metaPages, { accountId: id, at, projects, campaigns, problem, seenPages }));
-    googleForms.push(...parseGoogleForms(raw.googleForms, { accountId: id, at, projects, campaigns, problem, seenForms }));
-    callNumbers.push(...parseCallNumbers(raw.callNumbers, { accountId: id, at, projects, campaigns, problem }));
+    for (const { member, read, entries } of members) entries.push(...read(raw[member], { accountId: id, at, projects, campaigns, problem }));
 
     if (id !== undefined && settings) {
       accounts.push({
@@ -210,7 +217,7 @@ export const parseSeed = (input: unknown, source = 'seed'): Seed => {
   });
 
   if (problems.length > 0) throw new SeedError(problems, source);
-  return { accounts, apiKeys, ...(metaPages.length > 0 && { metaPages }), ...(googleForms.length > 0 && { googleForms }), ...(callNumbers.length > 0 && { callNumbers }) };
+  return { accounts, apiKeys, ...Object.fromEntries(members.filter(({ entries }) => entries.length > 0).map(({ member, entries }) => [member, entries])) };
 };
 
 /** Reads and checks a seed file. */
@@ -242,9 +249,10 @@ export const applySeed = async (repository: DynamoDbRepository, seed: Seed): Pro
   for (const { key, accountId, active, keyId, options } of seed.apiKeys) {
     await repository.keys.putKey(hashApiKey(key), { keyId, accountId, active, graceEndsAt: null, createdAt, ...options });
   }
-  if (seed.metaPages?.length) await applyMetaPages(repository, seed.metaPages, pageTokenCipherFromEnvironment());
-  if (seed.googleForms?.length) await applyGoogleForms(repository, seed.googleForms);
-  if (seed.callNumbers?.length) await applyCallNumbers(repository, seed.callNumbers);
+  for (const { member, module } of sourceMembers) {
+    const entries = seed[member];
+    if (entries?.length) await module.apply(repository, entries);
+  }
 };
 
 /**

@@ -1,11 +1,13 @@
 /**
- * The admin API's part of the OpenAPI document (CONTRACT.md section 9), under its own tag: the routes
- * of shared/routes.ts, with the messages of the service's own typed errors.
+ * The admin API's part of the OpenAPI document (CONTRACT.md section 9), under its own tag: every admin
+ * route (shared/admin-routes.ts), with the messages of the service's own typed errors. The core
+ * operations are documented here; a lead source's own by its `openapi` module, which exports
+ * `openApiAdminOperations()` (by operation name) and the `openApiAdminSchemas` they name.
  */
+import * as path from 'node:path';
 import { CHALLENGE_PROVIDERS } from '../../shared/domain/challenge.ts';
 import { ID_MAX, NAME_MAX, SUB_SOURCE_MAX } from '../../shared/domain/account-admin.ts';
 import {
-  AccountNotFoundError,
   AlreadyReleasedError,
   BodyNotAnObjectError,
   CampaignNotFoundError,
@@ -20,25 +22,31 @@ import {
   UnknownCampaignError,
   UnknownKeyError,
   UnknownProjectError,
-  type LeadIntakeError,
 } from '../../shared/domain/errors.ts';
-import { GoogleFormConflictError, UnknownGoogleFormError } from '../../shared/domain/google-errors.ts';
-import { UnknownCallNumberError } from '../../shared/calls/errors.ts';
 import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from '../../shared/domain/quarantine.ts';
 import { duplicateSettings, keyEndpoints, socialPlatforms } from '../../shared/domain/lead.ts';
 import { adminRequestFailed } from '../../shared/http/admin-handler.ts';
-import { ADMIN_BASE_PATH, adminRoutes, type AdminOperation } from '../../shared/routes.ts';
-
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-type JsonObject = { [key: string]: Json };
+import { adminRoutes } from '../../shared/admin-routes.ts';
+import { ADMIN_BASE_PATH, type CoreAdminOperation } from '../../shared/routes.ts';
+import { leadSources } from '../../shared/sources/registry.ts';
+import { accountMissing, failure, message, ref, success, text, type AdminOperationDoc, type JsonObject } from '../../shared/sources/admin-openapi.ts';
 
 export const ADMIN_TAG = 'Admin';
-const ref = (name: string): JsonObject => ({ $ref: `#/components/schemas/${name}` });
-const message = (Refusal: new () => LeadIntakeError) => new Refusal().message;
 
-const text = (max: number, description: string): JsonObject => ({ type: 'string', minLength: 1, maxLength: max, description });
+/** What a source's own OpenAPI module gives of its admin routes. */
+interface SourceAdminDocumentation {
+  readonly openApiAdminOperations?: () => Readonly<Record<string, AdminOperationDoc>>;
+  readonly openApiAdminSchemas?: JsonObject;
+}
 
-export const adminSchemas: JsonObject = {
+/** The OpenAPI modules of the sources with admin routes of their own, in the registry's order. */
+const sourceDocumentation: readonly SourceAdminDocumentation[] = await Promise.all(
+  leadSources
+    .filter((source) => source.admin !== undefined && source.openapi !== undefined)
+    .map(async (source) => (await import(path.join(import.meta.dirname, '..', '..', source.openapi!))) as SourceAdminDocumentation),
+);
+
+const coreSchemas: JsonObject = {
   AdminFailure: {
     type: 'object',
     required: ['status', 'message'],
@@ -222,53 +230,6 @@ export const adminSchemas: JsonObject = {
       alternate_numbers: { type: 'integer', minimum: 0, description: 'Other people’s leads that named the mobile as their `alternate_number`: only that number was erased.' },
     },
   },
-  GoogleFormBody: {
-    type: 'object',
-    additionalProperties: false,
-    required: ['projectId', 'campaignId'],
-    properties: {
-      projectId: text(ID_MAX, 'An active project of the account.'),
-      campaignId: text(ID_MAX, 'An active campaign of that project.'),
-    },
-  },
-  GoogleForm: {
-    type: 'object',
-    description: 'A Google Ads lead form and where its leads go. `key` only when a new key was made: shown this once, only its SHA-256 hash is stored.',
-    required: ['form_id', 'account_id', 'project_id', 'campaign_id'],
-    properties: {
-      form_id: { type: 'string', pattern: '^\\d+$', description: 'The Google Ads form id (a 64-bit integer), as its digits.' },
-      account_id: { type: 'string' },
-      project_id: { type: 'string' },
-      campaign_id: { type: 'string' },
-      key: { type: 'string', description: 'The webhook key to paste into the form’s webhook settings in Google Ads.' },
-    },
-  },
-  GoogleFormSummary: {
-    type: 'object',
-    description: 'Never a key or a hash.',
-    required: ['form_id', 'project_id', 'campaign_id', 'connected_at'],
-    properties: { form_id: { type: 'string' }, project_id: { type: 'string' }, campaign_id: { type: 'string' }, connected_at: { type: 'string' } },
-  },
-  CallNumberBody: {
-    type: 'object',
-    additionalProperties: false,
-    required: ['projectId', 'campaignId'],
-    properties: {
-      projectId: text(ID_MAX, 'An active project of the account.'),
-      campaignId: text(ID_MAX, 'An active campaign of that project.'),
-    },
-  },
-  CallNumber: {
-    type: 'object',
-    description: 'A project’s phone number (its last 10 digits) and where its calls become leads.',
-    required: ['number', 'project_id', 'campaign_id', 'connected_at'],
-    properties: {
-      number: { type: 'string', pattern: '^\\d{10}$' },
-      project_id: { type: 'string' },
-      campaign_id: { type: 'string' },
-      connected_at: { type: 'string' },
-    },
-  },
   RotateKeyBody: {
     type: 'object',
     additionalProperties: false,
@@ -279,33 +240,10 @@ export const adminSchemas: JsonObject = {
   },
 };
 
-const failure = (description: string, messages: readonly string[]): JsonObject => ({
-  description,
-  headers: { 'x-request-id': { $ref: '#/components/headers/XRequestId' } },
-  content: {
-    'application/json': {
-      schema: ref('AdminFailure'),
-      examples: Object.fromEntries(messages.map((text, i) => [`m${i + 1}`, { summary: text, value: { status: false, message: text } }])),
-    },
-  },
-});
-
-const success = (status: string, description: string, schema?: JsonObject): JsonObject => ({
-  [status]: {
-    description,
-    headers: { 'x-request-id': { $ref: '#/components/headers/XRequestId' } },
-    ...(schema && { content: { 'application/json': { schema } } }),
-  },
-});
-
-const accountMissing = message(AccountNotFoundError);
 const forbidden = {
   description: 'Unsigned, wrongly signed, or signed more than 5 minutes off: the HTTP API’s own answer (no `x-request-id`).',
   content: { 'application/json': { schema: { type: 'object', properties: { message: { const: 'Forbidden' } } } } },
 };
-
-const googleFormMissing = message(UnknownGoogleFormError);
-const callNumberMissing = message(UnknownCallNumberError);
 
 /** What each operation takes and answers. */
 const personQuery: JsonObject[] = [
@@ -314,10 +252,7 @@ const personQuery: JsonObject[] = [
 ];
 const invalidPerson = ['mobile_number must be a 10-digit Indian mobile number starting with 6, 7, 8 or 9', 'email must be a valid email address', 'mobile_number or email is required'];
 
-const operations: Record<
-  AdminOperation,
-  { summary: string; description: string; body?: string; query?: JsonObject[]; badRequest?: string[]; answers: JsonObject; notFound: string[]; conflict?: string | readonly string[] }
-> = {
+const coreOperations: Record<CoreAdminOperation, AdminOperationDoc> = {
   getAccount: {
     summary: 'The account, its active projects and campaigns, sub sources and duplicate setting (never keys)',
     description: 'Reads the account as lead requests see it: retired projects and campaigns are left out. Keys are listed by their own route, never here.',
@@ -407,53 +342,6 @@ const operations: Record<
     answers: success('200', 'What was erased', ref('ErasureCounts')),
     notFound: [accountMissing],
   },
-  connectGoogleForm: {
-    summary: 'Connect a Google Ads lead form to a project and campaign (its key shown once)',
-    description:
-      'A new form: 201 with a new key, to paste with the webhook URL into the form’s webhook settings in Google Ads. A form the account has already: 200, moved to this project and campaign, keeping its key (none shown). A form of another account: 409.',
-    body: 'GoogleFormBody',
-    answers: { ...success('201', 'Connected, with its new key', ref('GoogleForm')), ...success('200', 'Reconnected: the key is unchanged and not shown', ref('GoogleForm')) },
-    notFound: [accountMissing, message(UnknownProjectError), message(UnknownCampaignError)],
-    conflict: message(GoogleFormConflictError),
-  },
-  listGoogleForms: {
-    summary: 'The account’s Google Ads lead forms (never a key or a hash)',
-    description: 'One entry per connected form, with where its leads go and when it was connected.',
-    answers: success('200', 'The forms', { type: 'array', items: ref('GoogleFormSummary') }),
-    notFound: [accountMissing],
-  },
-  removeGoogleForm: {
-    summary: 'Disconnect a Google Ads lead form: its deliveries answer 401',
-    description: 'The form’s leads are kept. Google’s deliveries for it answer 401 `Invalid google_key` at once, even in functions that cached it.',
-    answers: success('204', 'Disconnected'),
-    notFound: [accountMissing, googleFormMissing],
-  },
-  rotateGoogleFormKey: {
-    summary: 'A new key for a Google Ads lead form (shown once); the old one stops working',
-    description: 'Paste the new key into the form’s webhook settings in Google Ads. The old key answers 401 `Invalid google_key` at once, even in functions that cached it.',
-    answers: success('201', 'The form with its new key', ref('GoogleForm')),
-    notFound: [accountMissing, googleFormMissing],
-  },
-  connectCallNumber: {
-    summary: 'Connect a project’s phone number to a project and campaign: its calls become leads there',
-    description:
-      'The number in the path is read by its last 10 digits (`+918047181234` is `8047181234`); fewer than 10 digits: 400. A number the account has not connected (or removed): 201. One it has: 200, moved to this project and campaign.',
-    body: 'CallNumberBody',
-    answers: { ...success('201', 'Connected', ref('CallNumber')), ...success('200', 'Moved to this project and campaign', ref('CallNumber')) },
-    notFound: [accountMissing, message(UnknownProjectError), message(UnknownCampaignError)],
-  },
-  listCallNumbers: {
-    summary: 'The account’s connected call numbers',
-    description: 'Each number with its project, campaign and when it was connected, by number.',
-    answers: success('200', 'The numbers', { type: 'array', items: ref('CallNumber') }),
-    notFound: [accountMissing],
-  },
-  removeCallNumber: {
-    summary: 'Disconnect a call number: its calls are then kept as `call_number_not_connected` rejections',
-    description: 'The number’s leads are kept. Applying a seed again never connects it back; connecting it with PUT does.',
-    answers: success('204', 'Disconnected'),
-    notFound: [accountMissing, callNumberMissing],
-  },
   listRejections: {
     summary: 'One page of the account’s rejection log, newest first',
     description:
@@ -489,11 +377,19 @@ const ADMIN_DESCRIPTION =
 
 export const adminTag = { name: ADMIN_TAG, description: ADMIN_DESCRIPTION };
 
+/** The schemas the admin operations name: the core ones, then each source's. */
+export const adminSchemas: JsonObject = Object.assign({}, coreSchemas, ...sourceDocumentation.map((docs) => docs.openApiAdminSchemas ?? {}));
+
+/** Every admin operation's documentation, by name: the core ones, then each source's. */
+const operations: Readonly<Record<string, AdminOperationDoc>> = Object.assign({}, coreOperations, ...sourceDocumentation.map((docs) => docs.openApiAdminOperations?.() ?? {}));
+
 /** The admin routes as OpenAPI paths (relative to the API's base URL). */
 export const adminPaths = (): JsonObject => {
   const paths: Record<string, Record<string, JsonObject>> = {};
   for (const route of adminRoutes) {
     const spec = operations[route.operation];
+    // A source's route its OpenAPI module does not document: the document would lie by omission.
+    if (!spec) throw new Error(`admin route ${route.method} ${route.path} has no OpenAPI documentation of ${route.operation}`);
     const parameters: JsonObject[] = [
       ...([...route.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({
         name: name!,

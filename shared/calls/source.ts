@@ -3,9 +3,21 @@
  * notifies the service of each call, with an API key scoped to `calls` in `x-api-key` or `?key=`. What
  * is its own is beside it: the provider table (providers.ts), the parameters however sent
  * (parameters.ts), a call read through a provider's row (delivery.ts), the use case (call-lead.ts), the
- * chain (webhook-handler.ts). Its numbers are connected per account (numbers.ts, in the one connection store).
+ * chain (webhook-handler.ts); for the tools, its admin operations (admin.ts), its OpenAPI (openapi.ts)
+ * and its seed member (seed.ts). Its numbers are connected per account (numbers.ts, in the one connection store).
  */
+import type { AdminRoute } from '../routes.ts';
 import type { LeadSourceDescriptor } from '../sources/descriptor.ts';
+
+/**
+ * Its admin routes (the descriptor's `admin.routes`), a constant of their own so the admin function
+ * (shared/calls/admin.ts) carries them without the rest of the descriptor.
+ */
+export const callNumberAdminRoutes = [
+  { method: 'PUT', path: '/admin/v1/accounts/{accountId}/call-numbers/{number}', operation: 'connectCallNumber' },
+  { method: 'GET', path: '/admin/v1/accounts/{accountId}/call-numbers', operation: 'listCallNumbers' },
+  { method: 'DELETE', path: '/admin/v1/accounts/{accountId}/call-numbers/{number}', operation: 'removeCallNumber' },
+] as const satisfies readonly AdminRoute[];
 
 export const callsSource = {
   name: 'call',
@@ -22,7 +34,9 @@ export const callsSource = {
   acceptance: { status: 200, message: 'Call received', withLead: false },
   stack: { functionPath: ['CallLeadWebhook', 'Webhook'], integrationId: 'CallWebhookIntegration', monitoringName: 'calls' },
   banner: { label: 'Call webhook', note: 'GET or POST, {provider} exotel, knowlarity or generic, a key limited to calls in x-api-key or ?key=: {seed.callNumbers} number(s) in the seed; npm run admin -- add-call-number' },
-  openapi: 'scripts/openapi/calls.ts',
+  openapi: 'shared/calls/openapi.ts',
   adminCli: { module: 'scripts/admin/call-numbers.ts', name: 'callNumbers' },
+  admin: { routes: callNumberAdminRoutes },
+  seed: { member: 'callNumbers', module: 'shared/calls/seed.ts' },
   sampleEvents: ['events/call-exotel-passthru.json', 'events/call-knowlarity-hook.json'],
 } as const satisfies LeadSourceDescriptor;

@@ -11,12 +11,12 @@ import { withinFunctionDeadline } from '../deadline.ts';
 import type { AccountAdmin } from '../domain/account-admin.ts';
 import type { AccountKeys } from '../domain/account-keys.ts';
 import type { PersonData } from '../domain/person-data.ts';
-import type { AccountGoogleForms } from '../domain/google-forms.ts';
-import type { AccountCallNumbers } from '../calls/numbers.ts';
 import type { LogSink } from '../log.ts';
 import { JsonNumber } from '../schemas/json-number.ts';
-import { adminRoutes, routeKeyOf, type AdminOperation } from '../routes.ts';
-import { jsonResponse, leadCreated } from './envelope.ts';
+import { coreAdminRoutes, routeKeyOf, type AdminRoute, type CoreAdminOperation } from '../routes.ts';
+import * as sourceAdmins from '../admin-sources.ts';
+import { leadCreated } from './envelope.ts';
+import { created, noContent, ok, type AdminBody, type AdminParameters, type AdminRequestParts, type BoundAdminOperation } from './admin-operation.ts';
 import { rejectionPage, releaseQuarantined, type ReleaseDependencies } from '../domain/quarantine.ts';
 import type { LeadContext, LeadEvent, LeadResponse } from './lambda.ts';
 import { httpEnvelope } from './middleware/http-envelope.ts';
@@ -29,8 +29,8 @@ export interface AdminRuntime {
   readonly quarantine: ReleaseDependencies;
   /** Access and erasure of a person's data (CONTRACT.md section 12). */
   readonly people: PersonData;
-  readonly googleForms: AccountGoogleForms;
-  readonly callNumbers: AccountCallNumbers;
+  /** The lead sources' own operations (their admin modules', shared/admin-sources.ts), by name, bound to their dependencies. */
+  readonly sources: Readonly<Record<string, BoundAdminOperation>>;
   readonly log: LogSink;
 }
 
@@ -40,17 +40,8 @@ export const MAX_ADMIN_BODY_BYTES = 65_536;
 /** What a 500 of the admin API says. */
 export const adminRequestFailed = (requestId: string) => `Request failed (request ${requestId})`;
 
-type Body = Readonly<Record<string, unknown>>;
-type Parameters = Readonly<Record<string, string>>;
-
-/** What a route reads besides its path parameters and body. */
-interface RequestParts {
-  readonly query: Parameters;
-  readonly requestId: string;
-}
-
-/** Each route's work: the domain operation and the status of its answer. */
-const operations: Record<AdminOperation, (runtime: AdminRuntime, p: Parameters, body: Body, request: RequestParts) => Promise<LeadResponse>> = {
+/** Each core route's work: the domain operation and the status of its answer. */
+const coreOperations: Record<CoreAdminOperation, (runtime: AdminRuntime, p: AdminParameters, body: AdminBody, request: AdminRequestParts) => Promise<LeadResponse>> = {
   getAccount: async ({ accounts }, p) => ok(await accounts.getAccount(p.accountId!)),
   putAccount: async ({ accounts }, p, body) => ok(await accounts.putAccount(p.accountId!, body)),
   putProject: async ({ accounts }, p, body) => ok(await accounts.putProject(p.accountId!, p.projectId!, body)),
@@ -72,26 +63,32 @@ const operations: Record<AdminOperation, (runtime: AdminRuntime, p: Parameters, 
     log({ level: 'info', message: 'person erased', requestId, accountId: p.accountId, erased: counts });
     return ok(counts);
   },
-  connectGoogleForm: async ({ googleForms }, p, body) => {
-    const connected = await googleForms.connect(p.accountId!, p.formId!, body);
-    return connected.created ? created(connected.form) : ok(connected.form);
-  },
-  listGoogleForms: async ({ googleForms }, p) => ok(await googleForms.list(p.accountId!)),
-  removeGoogleForm: async ({ googleForms }, p) => noContent(await googleForms.remove(p.accountId!, p.formId!)),
-  rotateGoogleFormKey: async ({ googleForms }, p) => created(await googleForms.rotate(p.accountId!, p.formId!)),
-  connectCallNumber: async ({ callNumbers }, p, body) => {
-    const connected = await callNumbers.connect(p.accountId!, p.number!, body);
-    return jsonResponse(connected.created ? 201 : 200, connected.number);
-  },
-  listCallNumbers: async ({ callNumbers }, p) => ok(await callNumbers.list(p.accountId!)),
-  removeCallNumber: async ({ callNumbers }, p) => noContent(await callNumbers.remove(p.accountId!, p.number!)),
 };
 
-const ok = (resource: unknown) => jsonResponse(200, resource);
-const created = (resource: unknown) => jsonResponse(201, resource);
-const noContent = (_: void): LeadResponse => ({ statusCode: 204, headers: {} });
+const isCoreOperation = (name: string): name is CoreAdminOperation => Object.hasOwn(coreOperations, name);
 
-const byRouteKey = new Map(adminRoutes.map((route) => [routeKeyOf(route), route]));
+/**
+ * The routes this function serves: the core ones, then each source's from its admin module (its
+ * descriptor's), never from the registry, which would put every source's descriptor in this bundle.
+ * test/admin/source-admin.test.ts holds them equal to shared/admin-routes.ts's, which the stack routes here.
+ */
+export const adminFunctionRoutes: readonly AdminRoute[] = [...coreAdminRoutes, ...Object.values(sourceAdmins).flatMap((admin) => admin.routes)];
+
+/**
+ * Each admin route's work, by route key: a core operation, or a source's from the runtime. A route with
+ * neither (an operation its module does not do, or a runtime built without the sources' operations)
+ * fails here, when the function is built, rather than on its first request. A module missing from
+ * shared/admin-sources.ts takes its routes with it: test/admin/source-admin.test.ts finds those.
+ */
+const operationsByRouteKey = (runtime: AdminRuntime): Map<string, { operation: string; run: BoundAdminOperation }> =>
+  new Map(
+    adminFunctionRoutes.map((route) => {
+      const name = route.operation;
+      const run: BoundAdminOperation | undefined = isCoreOperation(name) ? (p, body, request) => coreOperations[name](runtime, p, body, request) : runtime.sources[name];
+      if (!run) throw new Error(`admin route ${routeKeyOf(route)} has no operation ${name}`);
+      return [routeKeyOf(route), { operation: name, run }];
+    }),
+  );
 
 /** Requests with a body (PUT, POST) read it as a JSON object; an empty body is `{}` (every field optional or named in the error). */
 const adminBody = (): MiddlewareObj<LeadEvent, LeadResponse, Error, LeadContext> => {
@@ -105,7 +102,7 @@ const adminBody = (): MiddlewareObj<LeadEvent, LeadResponse, Error, LeadContext>
         return;
       }
       await parse(request);
-      request.context.body = plainNumbers(request.context.body!) as Body;
+      request.context.body = plainNumbers(request.context.body!) as AdminBody;
     },
   };
 };
@@ -126,18 +123,20 @@ const plainNumbers = (value: unknown): unknown => {
 export const adminHandler = (runtime: AdminRuntime) =>
   withinFunctionDeadline(adminChain(runtime));
 
-const adminChain = (runtime: AdminRuntime) =>
-  middy<LeadEvent, LeadResponse, Error, LeadContext>({ timeoutEarlyInMillis: 0 })
+const adminChain = (runtime: AdminRuntime) => {
+  const byRouteKey = operationsByRouteKey(runtime);
+  return middy<LeadEvent, LeadResponse, Error, LeadContext>({ timeoutEarlyInMillis: 0 })
     .use(httpEnvelope({ endpoint: 'admin', log: runtime.log, unexpected: adminRequestFailed }))
     .use(adminBody())
     .handler(async (event, context) => {
       const route = byRouteKey.get(event.routeKey);
-      // API Gateway only invokes this function for the routes of shared/routes.ts.
+      // API Gateway only invokes this function for the routes of shared/admin-routes.ts, which are these.
       if (!route) throw new Error(`no admin route ${event.routeKey}`);
-      const response = await operations[route.operation](runtime, event.pathParameters as Parameters, context.body!, {
-        query: (event.queryStringParameters ?? {}) as Parameters,
+      const response = await route.run(event.pathParameters as AdminParameters, context.body!, {
+        query: (event.queryStringParameters ?? {}) as AdminParameters,
         requestId: context.requestId,
       });
       context.outcome = route.operation;
       return response;
     });
+};

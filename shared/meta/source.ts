@@ -2,7 +2,8 @@
  * Meta Lead Ads (CONTRACT.md section 8) as a declared source: the asynchronous one. Its webhook checks
  * Meta's signature and queues each leadgen change; the worker behind the queue reads the lead from the
  * Graph API (graph.ts, lead-mapping.ts) and makes it a `social` lead (leadgen.ts). Its queue, worker,
- * secrets and page-token key are its own construct's (lib/constructs/meta-lead-ads.ts).
+ * secrets and page-token key are its own construct's (lib/constructs/meta-lead-ads.ts). For the tools:
+ * its OpenAPI (openapi.ts) and its seed member (seed.ts).
  */
 import type { LeadSourceDescriptor } from '../sources/descriptor.ts';
 
@@ -21,7 +22,8 @@ export const metaSource = {
   stack: { functionPath: ['MetaLeadAds', 'Webhook'], integrationId: 'MetaWebhookIntegration', monitoringName: 'metaWebhook' },
   worker: { entry: 'functions/meta-worker/handler.ts' },
   banner: { label: 'Meta webhook', note: 'GET verification, signed POST; {seed.metaPages} page(s) in the seed; leads read from {graph}' },
-  openapi: 'scripts/openapi/meta.ts',
+  openapi: 'shared/meta/openapi.ts',
   adminCli: { module: 'scripts/admin/meta.ts', name: 'meta' },
+  seed: { member: 'metaPages', module: 'shared/meta/seed.ts' },
   sampleEvents: ['events/meta-leadgen.json', 'events/meta-bad-signature.json'],
 } as const satisfies LeadSourceDescriptor;

@@ -1,6 +1,7 @@
 /**
  * A lead source declared as data (docs/adding-a-lead-source.md): what the stack, `npm start`, `npm run
- * invoke`, the banner, OpenAPI and monitoring need to know about it, with no code of its own. What
+ * invoke`, the banner, OpenAPI, monitoring, the admin API and CLI and the seed need to know about it,
+ * with no code of its own. What
  * really differs from one source to another (Google's column mapping, Meta's Graph read) is its own
  * module, behind its handler (`entry`). Descriptors carry the names already deployed and stored
  * (`google_lead_id`, `googleAdsThrottlingRateLimit`, the construct ids of its function): declaring a
@@ -12,6 +13,7 @@
  */
 import type { ConnectionKind } from '../domain/ports.ts';
 import type { LeadSource } from '../domain/lead.ts';
+import type { AdminRoute } from '../routes.ts';
 
 export type SourceMethod = 'GET' | 'POST' | 'OPTIONS';
 
@@ -95,6 +97,20 @@ export interface LeadSourceDescriptor {
    * module's name in the help's alphabetical order.
    */
   readonly adminCli?: { readonly module: string; readonly name: string };
+  /**
+   * Its own admin API routes (connecting its forms or numbers, CONTRACT.md section 9), under
+   * `/admin/v1` beside the core ones of shared/routes.ts: shared/admin-routes.ts joins them for the
+   * stack, the local server and OpenAPI. The admin function serves them through the source's admin
+   * module (listed one line per source in shared/admin-sources.ts), which does each operation; its
+   * `openapi` module's `openApiAdminOperations()` documents them.
+   */
+  readonly admin?: { readonly routes: readonly AdminRoute[] };
+  /**
+   * Its own member of a seed file's accounts (`googleForms`, `callNumbers`, `metaPages`), and the module,
+   * relative to the repository root, that reads and writes it: its default export is a `SeedMember`
+   * (shared/sources/seed-member.ts), imported by the seed (scripts/local/seed.ts) only.
+   */
+  readonly seed?: { readonly member: string; readonly module: string };
   /** Sample API Gateway events of it in `events/`, for `npm run invoke`. */
   readonly sampleEvents: readonly string[];
 }

@@ -1,8 +1,9 @@
 /**
  * Every lead source, as data (descriptor.ts): the one list the CDK stack, `npm start`, `npm run
- * invoke`, the banner, OpenAPI and monitoring loop over. Adding a source adds its descriptor here:
- * one import and one entry (docs/adding-a-lead-source.md). Only the stack and the local tools import
- * this module; a handler imports its own source's descriptor, so no bundle carries another source.
+ * invoke`, the banner, OpenAPI, monitoring, the admin routes (shared/admin-routes.ts), the admin CLI and
+ * the seed loop over. Adding a source adds its descriptor here: one import and one entry
+ * (docs/adding-a-lead-source.md). Only the stack and the local tools import this module; a handler
+ * imports its own source's descriptor, so no bundle carries another source.
  */
 import { callsSource } from '../calls/source.ts';
 import { googleAdsSource } from '../google/source.ts';

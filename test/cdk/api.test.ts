@@ -1,6 +1,7 @@
 import { describe, expect, test } from '@jest/globals';
 import { Match } from 'aws-cdk-lib/assertions';
-import { adminRoutes, routeKeyOf } from '../../shared/routes.ts';
+import { routeKeyOf } from '../../shared/routes.ts';
+import { adminRoutes } from '../../shared/admin-routes.ts';
 import { leadRoutes } from '../../shared/sources/registry.ts';
 import { logicalIdOf, resources, synthesize } from './synth.ts';
 

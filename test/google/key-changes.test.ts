@@ -6,7 +6,7 @@
  */
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { connectGoogleForm, hashGoogleFormKey, removeGoogleForm, rotateGoogleFormKey } from '../../shared/domain/google-forms.ts';
-import { applyGoogleForms } from '../../scripts/local/seed-google.ts';
+import { applyGoogleForms } from '../../shared/google/seed.ts';
 import { uniqueMobile } from '../support/service.ts';
 import { googleLeadId, googleTestService, standardColumns, type GoogleTestService } from '../support/google-service.ts';
 

@@ -21,7 +21,8 @@ import {
   UnsupportedContentTypeError,
 } from '../../shared/domain/errors.ts';
 import { LEAD_CREATED } from '../../shared/http/envelope.ts';
-import { adminRoutes, routeKeyOf, type EndpointName } from '../../shared/routes.ts';
+import { routeKeyOf, type EndpointName } from '../../shared/routes.ts';
+import { adminRoutes } from '../../shared/admin-routes.ts';
 import { leadRoutes } from '../../shared/sources/registry.ts';
 import { leadFieldValidator } from '../../shared/domain/field-validation.ts';
 import {

@@ -6,7 +6,8 @@ import { adminRuntime } from '../../shared/admin-runtime.ts';
 import { adminHandler } from '../../shared/http/admin-handler.ts';
 import { apiGatewayEvent, lambdaContext } from '../../shared/http/api-gateway-event.ts';
 import type { LeadContext, LeadResponse } from '../../shared/http/lambda.ts';
-import { matchAdminPath, routeKeyOf } from '../../shared/routes.ts';
+import { routeKeyOf } from '../../shared/routes.ts';
+import { matchAdminPath } from '../../shared/admin-routes.ts';
 import { asFunction } from './aws-calls.ts';
 import type { Answer, TestService } from './service.ts';
 

@@ -2,43 +2,16 @@
  * The Meta leadgen webhook in the OpenAPI document (CONTRACT.md section 8): Meta's subscription
  * check and its signed notifications. Messages come from the errors and the handler themselves.
  */
-import { MalformedJsonBodyError } from '../../shared/domain/errors.ts';
-import { InvalidSignatureError, WebhookVerificationFailedError } from '../../shared/domain/meta-errors.ts';
-import { NOTIFICATION_RECEIVED } from '../../shared/meta/webhook-handler.ts';
-import { metaWebhookRoute } from '../../shared/sources/registry.ts';
-
-export { metaWebhookRoute };
-
-export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-export type JsonObject = { [key: string]: Json };
+import { MalformedJsonBodyError } from '../domain/errors.ts';
+import { InvalidSignatureError, WebhookVerificationFailedError } from '../domain/meta-errors.ts';
+import { NOTIFICATION_RECEIVED } from './webhook-handler.ts';
+import { acknowledgement, failure, requestId, type JsonObject } from '../sources/webhook-openapi.ts';
 
 export const META_TAG: JsonObject = {
   name: 'Meta Lead Ads',
   description:
     'Facebook and Instagram lead ads straight in: the webhook Meta calls. Each leadgen change is queued, read from the Graph API with the page’s token and created as a social lead (`source: "social"`, with `meta_leadgen_id` and `meta_form_id`); what cannot become a lead is in `admin rejections` (endpoint `meta`).',
 };
-
-export const requestId: JsonObject = { $ref: '#/components/headers/XRequestId' };
-
-/** A webhook's answer: the envelope with one exact message (shared with the Google Ads webhook). */
-const envelopeAnswer = (status: boolean, message: string, description: string): JsonObject => ({
-  description,
-  headers: { 'x-request-id': requestId },
-  content: {
-    'application/json; charset=utf-8': {
-      schema: {
-        type: 'object',
-        required: ['status', 'message'],
-        properties: { status: { const: status }, message: status ? { type: 'string', const: message } : { type: 'string', enum: [message] } },
-        additionalProperties: false,
-      },
-      example: { status, message },
-    },
-  },
-});
-
-export const acknowledgement = (message: string, description: string) => envelopeAnswer(true, message, description);
-export const failure = (message: string, description: string) => envelopeAnswer(false, message, description);
 
 const notificationExample: JsonObject = {
   object: 'page',

@@ -4,10 +4,9 @@
  * Written through the numbers' domain module (shared/calls/numbers.ts): a number is added when
  * missing and moved when connected; one removed since is never connected back (section 14).
  */
-import { CALL_NUMBER_CONNECTION, callNumberOf, seedCallNumber } from '../../shared/calls/numbers.ts';
-import type { Campaign, Project } from '../../shared/domain/lead.ts';
-import type { DynamoDbRepository } from '../../shared/dynamodb/repository.ts';
-import { formTargetProblem } from './seed-meta.ts';
+import { CALL_NUMBER_CONNECTION, callNumberOf, seedCallNumber } from './numbers.ts';
+import type { DynamoDbRepository } from '../dynamodb/repository.ts';
+import { formTargetProblem, type SeedAccountContext, type SeedMember } from '../sources/seed-member.ts';
 
 export interface SeedCallNumber {
   readonly accountId: string;
@@ -16,13 +15,7 @@ export interface SeedCallNumber {
   readonly campaignId: string;
 }
 
-export interface CallSeedContext {
-  readonly accountId: string | undefined;
-  readonly at: string;
-  readonly projects: ReadonlyMap<string, Project>;
-  readonly campaigns: ReadonlyMap<string, Campaign>;
-  readonly problem: (text: string) => void;
-}
+export type CallSeedContext = SeedAccountContext;
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const show = (value: unknown) => JSON.stringify(value);
@@ -56,3 +49,10 @@ export const applyCallNumbers = async (repository: DynamoDbRepository, numbers: 
   const deps = { numbers: repository.connections(CALL_NUMBER_CONNECTION), accounts: repository.accounts };
   for (const number of numbers) await seedCallNumber(deps, number);
 };
+
+/** The seed's `callNumbers` (shared/calls/source.ts `seed`): two accounts may each connect a number. */
+const callNumbersMember: SeedMember<SeedCallNumber> = {
+  reader: () => parseCallNumbers,
+  apply: applyCallNumbers,
+};
+export default callNumbersMember;

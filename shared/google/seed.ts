@@ -4,10 +4,9 @@
  * The key is plain text in a local seed file only; only its hash is stored, and it is never echoed in
  * an error. Written through the forms' domain module (shared/domain/google-forms.ts), idempotently.
  */
-import { isGoogleFormId, seedGoogleForm } from '../../shared/domain/google-forms.ts';
-import type { Campaign, Project } from '../../shared/domain/lead.ts';
-import type { DynamoDbRepository } from '../../shared/dynamodb/repository.ts';
-import { formTargetProblem } from './seed-meta.ts';
+import { isGoogleFormId, seedGoogleForm } from '../domain/google-forms.ts';
+import type { DynamoDbRepository } from '../dynamodb/repository.ts';
+import { formTargetProblem, type SeedAccountContext, type SeedMember } from '../sources/seed-member.ts';
 
 export interface SeedGoogleForm {
   readonly accountId: string;
@@ -17,12 +16,7 @@ export interface SeedGoogleForm {
   readonly campaignId: string;
 }
 
-export interface GoogleSeedContext {
-  readonly accountId: string | undefined;
-  readonly at: string;
-  readonly projects: ReadonlyMap<string, Project>;
-  readonly campaigns: ReadonlyMap<string, Campaign>;
-  readonly problem: (text: string) => void;
+export interface GoogleSeedContext extends SeedAccountContext {
   /** Form ids already taken by an account earlier in the file. */
   readonly seenForms: Set<string>;
 }
@@ -58,3 +52,13 @@ export const applyGoogleForms = async (repository: DynamoDbRepository, forms: re
   const deps = { forms: repository.googleForms, accounts: repository.accounts };
   for (const form of forms) await seedGoogleForm(deps, form);
 };
+
+/** The seed's `googleForms` (shared/google/source.ts `seed`): a form belongs to one account of the file. */
+const googleFormsMember: SeedMember<SeedGoogleForm> = {
+  reader: () => {
+    const seenForms = new Set<string>();
+    return (raw, context) => parseGoogleForms(raw, { ...context, seenForms });
+  },
+  apply: applyGoogleForms,
+};
+export default googleFormsMember;

@@ -4,9 +4,10 @@
  * Tokens are plain text in a local seed file only; they are sealed before they are stored, and never
  * echoed in an error.
  */
-import type { Campaign, Project } from '../../shared/domain/lead.ts';
-import type { PageTokenCipher } from '../../shared/domain/meta-pages.ts';
-import type { DynamoDbRepository } from '../../shared/dynamodb/repository.ts';
+import type { PageTokenCipher } from '../domain/meta-pages.ts';
+import type { DynamoDbRepository } from '../dynamodb/repository.ts';
+import { pageTokenCipherFromEnvironment } from './token-cipher.ts';
+import { formTargetProblem, type SeedAccountContext, type SeedMember } from '../sources/seed-member.ts';
 
 export interface SeedMetaPage {
   readonly accountId: string;
@@ -21,31 +22,10 @@ const show = (value: unknown) => JSON.stringify(value);
 /** Meta's ids: digits in practice; any short id without `#` (the stores' key separator) is taken. */
 const META_ID = /^[\w.-]{1,100}$/;
 
-export interface MetaSeedContext {
-  readonly accountId: string | undefined;
-  readonly at: string;
-  readonly projects: ReadonlyMap<string, Project>;
-  readonly campaigns: ReadonlyMap<string, Campaign>;
-  readonly problem: (text: string) => void;
+export interface MetaSeedContext extends SeedAccountContext {
   /** Page ids already taken by an account earlier in the file. */
   readonly seenPages: Map<string, string>;
 }
-
-/**
- * What is wrong with where a seed's lead form sends its leads (a Meta or a Google Ads form): the
- * project must be one of the account's, the campaign one of that project's.
- */
-export const formTargetProblem = (
-  formAt: string,
-  projectID: unknown,
-  campaignID: unknown,
-  projects: ReadonlyMap<string, Project>,
-  campaigns: ReadonlyMap<string, Campaign>,
-): string | undefined => {
-  if (typeof projectID !== 'string' || !projects.has(projectID)) return `${formAt}.projectID ${show(projectID)} is not a project of the account`;
-  if (typeof campaignID !== 'string' || campaigns.get(campaignID)?.projectId !== projectID) return `${formAt}.campaignID ${show(campaignID)} is not a campaign of project ${show(projectID)}`;
-  return undefined;
-};
 
 export const parseMetaPages = (raw: unknown, { accountId, at, projects, campaigns, problem, seenPages }: MetaSeedContext): SeedMetaPage[] => {
   if (raw === undefined) return [];
@@ -100,3 +80,13 @@ export const applyMetaPages = async (repository: DynamoDbRepository, pages: read
     }
   }
 };
+
+/** The seed's `metaPages` (shared/meta/source.ts `seed`): a page belongs to one account of the file. */
+const metaPagesMember: SeedMember<SeedMetaPage> = {
+  reader: () => {
+    const seenPages = new Map<string, string>();
+    return (raw, context) => parseMetaPages(raw, { ...context, seenPages });
+  },
+  apply: (repository, pages) => applyMetaPages(repository, pages, pageTokenCipherFromEnvironment()),
+};
+export default metaPagesMember;
