@@ -28,6 +28,7 @@ import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from '../../shared/domain/quaranti
 import { duplicateSettings, keyEndpoints, socialPlatforms } from '../../shared/domain/lead.ts';
 import { adminRequestFailed } from '../../shared/http/admin-handler.ts';
 import { ADMIN_BASE_PATH, adminRoutes, type AdminOperation } from '../../shared/routes.ts';
+import { platformIdAttributes } from '../../shared/sources/registry.ts';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
@@ -179,10 +180,8 @@ export const adminSchemas: JsonObject = {
       fields: { type: 'object', description: 'The fields that failed, with their messages, bounded to 20.' },
       omittedFields: { type: 'integer' },
       key_id: { type: 'string' },
-      meta_leadgen_id: { type: 'string' },
-      google_lead_id: { type: 'string' },
-      provider: { type: 'string', description: 'A call’s record (endpoint `call`): the telephony provider.' },
-      call_id: { type: 'string', description: 'A call’s record (endpoint `call`): the provider’s call id.' },
+      // A platform's ids, under the attribute names its source's descriptor declares.
+      ...Object.fromEntries(platformIdAttributes.map(({ name, description }) => [name, { type: 'string', ...(description !== undefined && { description }) }])),
       submission: {
         type: 'object',
         description: 'A quarantine: the validated submission, whole, its fields under their request names (the website’s sub source as `sub_source`; a social lead’s `platform` among `details`).',

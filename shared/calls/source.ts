@@ -18,7 +18,12 @@ export const callsSource = {
   authentication: 'scoped-api-key',
   browserFacing: false,
   throttle: { rateLimit: 'callsThrottlingRateLimit', burstLimit: 'callsThrottlingBurstLimit' },
-  platformId: { field: 'call_id', idempotencyPrefix: 'call' },
+  platformId: {
+    field: 'call_id',
+    idempotencyPrefix: 'call',
+    qualifiedBy: ['provider'],
+    descriptions: { provider: 'A call’s record (endpoint `call`): the telephony provider.', call_id: 'A call’s record (endpoint `call`): the provider’s call id.' },
+  },
   acceptance: { status: 200, message: 'Call received', withLead: false },
   stack: { functionPath: ['CallLeadWebhook', 'Webhook'], integrationId: 'CallWebhookIntegration', monitoringName: 'calls' },
   banner: { label: 'Call webhook', note: 'GET or POST, {provider} exotel, knowlarity or generic, a key limited to calls in x-api-key or ?key=: {seed.callNumbers} number(s) in the seed; npm run admin -- add-call-number' },

@@ -17,7 +17,7 @@ export const googleAdsSource = {
   browserFacing: false,
   throttle: { rateLimit: 'googleAdsThrottlingRateLimit', burstLimit: 'googleAdsThrottlingBurstLimit' },
   connection: 'google_form',
-  platformId: { field: 'google_lead_id', idempotencyPrefix: 'google-lead' },
+  platformId: { field: 'google_lead_id', idempotencyPrefix: 'google-lead', label: 'lead' },
   acceptance: { status: 200, message: 'Lead received', withLead: false },
   stack: { functionPath: ['GoogleAdsLeadForms', 'Webhook'], integrationId: 'GoogleAdsIntegration', monitoringName: 'googleAds' },
   banner: { label: 'Google Ads webhook', note: 'POST, each form with its own key: {seed.googleForms} form(s) in the seed; npm run admin -- add-google-form' },

@@ -53,11 +53,8 @@ export interface LeadSourceDescriptor {
   readonly throttle?: { readonly rateLimit: string; readonly burstLimit: string };
   /** The kind of connection its deliveries name (shared/dynamodb/connections.ts), when they name one. */
   readonly connection?: ConnectionKind;
-  /**
-   * The platform's own lead id: the attribute its rejection records carry it under, and the prefix of
-   * the idempotency key it is stored once under (shared/domain/platform-leads.ts).
-   */
-  readonly platformId?: { readonly field: 'google_lead_id' | 'meta_leadgen_id' | 'call_id'; readonly idempotencyPrefix: string };
+  /** The platform's own id of a delivery, when it has one (PlatformIdDeclaration). */
+  readonly platformId?: PlatformIdDeclaration;
   /** Its answer when a delivery is accepted (CONTRACT.md): status and message, with the lead in `data` or not. */
   readonly acceptance: { readonly status: 200; readonly message: string; readonly withLead: boolean };
   /**
@@ -91,4 +88,26 @@ export interface LeadSourceDescriptor {
   readonly adminCli?: { readonly module: string; readonly name: string };
   /** Sample API Gateway events of it in `events/`, for `npm run invoke`. */
   readonly sampleEvents: readonly string[];
+}
+
+/**
+ * A platform's own id of what it delivers (Meta's leadgen id, Google's lead id, a provider's call id):
+ * each delivery of one id is one lead or one rejection record (shared/domain/platform-leads.ts), and its
+ * records carry it, each under an attribute of its own at the record's top level (its stored item, the
+ * admin API's JSON), named here.
+ */
+export interface PlatformIdDeclaration {
+  /** The attribute its rejection records carry the id under: `google_lead_id`, `meta_leadgen_id`, `call_id`. */
+  readonly field: string;
+  /** The prefix of the idempotency key the id is stored once under. */
+  readonly idempotencyPrefix: string;
+  /**
+   * The attributes that, with the id, name one delivery, carried beside it on the record: a call id is
+   * unique within its provider's calls alone (`provider`).
+   */
+  readonly qualifiedBy?: readonly string[];
+  /** The word `admin rejections` shows before the id (`meta leadgen 1200...`); absent: its qualifiers alone (`call exotel c-1`). */
+  readonly label?: string;
+  /** What the admin API's OpenAPI document says of each of these attributes, by name, where it says anything. */
+  readonly descriptions?: Readonly<Record<string, string>>;
 }

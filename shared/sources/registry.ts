@@ -19,6 +19,17 @@ export const requestSources = leadSources.filter((source) => !source.worker);
 /** The sources whose deliveries carry an API key: the four lead endpoints of CONTRACT.md section 1. */
 export const apiKeySources = leadSources.filter((source) => source.authentication === 'api-key');
 
+/** The sources whose deliveries carry a platform's own id (Meta, Google Ads, calls), in the registry's order. */
+export const platformIdSources = leadSources.filter((source): source is LeadSourceDescriptor & Required<Pick<LeadSourceDescriptor, 'platformId'>> => source.platformId !== undefined);
+
+/**
+ * The attributes a rejection record may carry a platform's ids under, each source's qualifiers before its
+ * id (`provider`, `call_id`), with what the admin API's OpenAPI document says of each.
+ */
+export const platformIdAttributes: readonly { readonly name: string; readonly description?: string }[] = platformIdSources.flatMap(({ platformId }) =>
+  [...(platformId.qualifiedBy ?? []), platformId.field].map((name) => ({ name, ...(platformId.descriptions?.[name] !== undefined && { description: platformId.descriptions[name] }) })),
+);
+
 /** The source of a name (`website`, `google_ads`, `meta`). */
 export const sourceNamed = (name: string): LeadSourceDescriptor | undefined => leadSources.find((source) => source.name === name);
 

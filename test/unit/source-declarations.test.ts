@@ -1,0 +1,62 @@
+import { describe, expect, it } from '@jest/globals';
+import { rejectionTable } from '../../scripts/admin/rejections.ts';
+import type { Rejection, StoredRejection } from '../../shared/domain/ports.ts';
+import { rejectionItem, rejectionOfItem } from '../../shared/dynamodb/rejection-items.ts';
+import { platformIdAttributes, platformIdSources } from '../../shared/sources/registry.ts';
+
+const at = '2026-11-25T10:00:00.000Z';
+const ID = '01KAXZ8M4J0000000000000000';
+
+/** A record with every attribute a rejection may have, so its item shows every name the record itself uses. */
+const fullRejection: Rejection = {
+  at,
+  requestId: 'r-1',
+  endpoint: 'website',
+  reason: 'field_validation',
+  message: 'Invalid lead data',
+  mobile: '******3210',
+  fields: { email: ['email must be an e-mail address'] },
+  omittedFields: 1,
+  key_id: 'key_1',
+  submission: { source: 'website', sub_source: null, name: 'A', mobile_number: '9876543210', projectID: 'PRJ-1', campaignID: 'CMP-1' } as never,
+  idempotency_key: 'k-1',
+  idempotency_request_hash: 'h-1',
+};
+/** The attributes a stored record has of its own, besides those of the rejection as written. */
+const storedOnly = ['released_at', 'lead_id', 'count', 'reasons', 'person_refs', 'idempotency_pk'];
+
+describe("a platform's ids on a rejection record (the names its source's descriptor declares)", () => {
+  it('are names no record has of its own, and no two sources share an id name', () => {
+    const own = new Set([...Object.keys(rejectionItem('acc-1', ID, at, fullRejection)), ...storedOnly]);
+    expect(platformIdAttributes.map(({ name }) => name).filter((name) => own.has(name))).toEqual([]);
+    const ids = platformIdSources.map(({ platformId }) => platformId.field);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('are stored and read back at the top level of the record, as they always were', () => {
+    const item = rejectionItem('acc-1', ID, at, { ...fullRejection, endpoint: 'call', platformIds: { provider: 'exotel', call_id: 'c-1' } });
+    expect(item).toMatchObject({ provider: 'exotel', call_id: 'c-1', endpoint: 'call' });
+    expect(item).not.toHaveProperty('platformIds');
+    expect(rejectionOfItem(item)).toMatchObject({ provider: 'exotel', call_id: 'c-1', endpoint: 'call', id: ID });
+  });
+
+  it("never overwrite the record's own attributes or keys", () => {
+    const item = rejectionItem('acc-1', ID, at, { ...fullRejection, platformIds: { reason: 'forged', pk: 'forged', id: 'forged' } });
+    expect(item).toMatchObject({ reason: 'field_validation', id: ID });
+    expect(item.pk).toMatch(/^REJECTIONS#acc-1#\d$/);
+  });
+
+  it('name the delivery in `admin rejections` as its platform shows it', () => {
+    const record = (endpoint: string, ids: Record<string, string>): StoredRejection => ({ ...fullRejection, endpoint, ...ids, id: ID, created_at: at });
+    const table = rejectionTable([
+      record('meta', { meta_leadgen_id: '1200000000000009' }),
+      record('google_ads', { google_lead_id: 'TeSter-123' }),
+      record('call', { provider: 'knowlarity', call_id: 'c-77' }),
+      record('website', {}),
+    ]);
+    expect(table).toContain('meta leadgen 1200000000000009 ');
+    expect(table).toContain('google_ads lead TeSter-123 ');
+    expect(table).toContain('call knowlarity c-77 ');
+    expect(table).toMatch(/\swebsite\s+field_validation/);
+  });
+});
