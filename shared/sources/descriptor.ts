@@ -47,10 +47,11 @@ export interface LeadSourceDescriptor {
   /** Browser forms post here: it answers CORS preflight (OPTIONS) itself, with the browser keys' origins. */
   readonly browserFacing: boolean;
   /**
-   * The operator settings (lib/settings.ts) of its route's own throttle; absent: the stage's default
+   * Its route's own throttle, as two operator settings of the stack (lib/settings.ts derives them from
+   * here: CDK context keys, typed props, defaults, bounds); absent: the stage's default
    * (`throttlingRateLimit`, `throttlingBurstLimit`).
    */
-  readonly throttle?: { readonly rateLimit: string; readonly burstLimit: string };
+  readonly throttle?: RouteThrottleDeclaration;
   /** The kind of connection its deliveries name (shared/dynamodb/connections.ts), when they name one. */
   readonly connection?: ConnectionKind;
   /** The platform's own id of a delivery, when it has one (PlatformIdDeclaration). */
@@ -110,4 +111,23 @@ export interface PlatformIdDeclaration {
   readonly label?: string;
   /** What the admin API's OpenAPI document says of each of these attributes, by name, where it says anything. */
   readonly descriptions?: Readonly<Record<string, string>>;
+}
+
+/** A route's throttle as operator settings: API Gateway's steady rate and its burst above it. */
+export interface RouteThrottleDeclaration {
+  /** Requests per second let through before API Gateway answers 429: any number within its bounds. */
+  readonly rateLimit: ThrottleSettingDeclaration;
+  /** Requests absorbed above the rate: a whole number within its bounds. */
+  readonly burstLimit: ThrottleSettingDeclaration;
+}
+
+/**
+ * One operator setting: its name (the stack's prop and CDK context key, `googleAdsThrottlingRateLimit`:
+ * deployed names, so they never change), its default, and the bounds a value is checked against at synth.
+ */
+export interface ThrottleSettingDeclaration {
+  readonly name: string;
+  readonly default: number;
+  readonly min: number;
+  readonly max: number;
 }

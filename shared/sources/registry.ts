@@ -11,7 +11,15 @@ import type { EndpointName } from '../routes.ts';
 import type { LeadSourceDescriptor } from './descriptor.ts';
 import { portalaSource, portalbSource, socialSource, websiteSource } from './lead-endpoints.ts';
 
-export const leadSources: readonly LeadSourceDescriptor[] = [websiteSource, portalaSource, portalbSource, socialSource, metaSource, googleAdsSource, callsSource];
+const declaredSources = [websiteSource, portalaSource, portalbSource, socialSource, metaSource, googleAdsSource, callsSource] as const;
+
+export const leadSources: readonly LeadSourceDescriptor[] = declaredSources;
+
+/**
+ * The declared sources with their literal types, for what is typed from their names: the stack's
+ * throttle settings (lib/settings.ts `SourceThrottleSettings`).
+ */
+export type DeclaredLeadSource = (typeof declaredSources)[number];
 
 /** The sources whose function makes the lead in the request (all but the asynchronous ones, whose worker does). */
 export const requestSources = leadSources.filter((source) => !source.worker);

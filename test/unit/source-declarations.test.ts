@@ -1,8 +1,10 @@
 import { describe, expect, it } from '@jest/globals';
+import { App } from 'aws-cdk-lib';
+import { resolveSettings, type LeadIntakeSettings } from '../../lib/settings.ts';
 import { rejectionTable } from '../../scripts/admin/rejections.ts';
 import type { Rejection, StoredRejection } from '../../shared/domain/ports.ts';
 import { rejectionItem, rejectionOfItem } from '../../shared/dynamodb/rejection-items.ts';
-import { platformIdAttributes, platformIdSources } from '../../shared/sources/registry.ts';
+import { leadSources, platformIdAttributes, platformIdSources } from '../../shared/sources/registry.ts';
 
 const at = '2026-11-25T10:00:00.000Z';
 const ID = '01KAXZ8M4J0000000000000000';
@@ -58,5 +60,35 @@ describe("a platform's ids on a rejection record (the names its source's descrip
     expect(table).toContain('google_ads lead TeSter-123 ');
     expect(table).toContain('call knowlarity c-77 ');
     expect(table).toMatch(/\swebsite\s+field_validation/);
+  });
+});
+
+describe("a source's route throttle (the settings its descriptor declares)", () => {
+  const declared = leadSources.flatMap(({ throttle }) => (throttle ? [throttle.rateLimit, throttle.burstLimit] : []));
+  const settingsOf = (context: Record<string, unknown>, props: Partial<LeadIntakeSettings> = {}) =>
+    resolveSettings(new App({ context }).node, props) as unknown as Record<string, unknown>;
+
+  it('is two settings of the stack of its own, each with its declared default', () => {
+    expect(new Set(declared.map(({ name }) => name)).size).toBe(declared.length);
+    const defaults = settingsOf({});
+    for (const { name, default: value } of declared) expect(defaults[name]).toBe(value);
+  });
+
+  it('is checked against the bounds its descriptor declares, a burst as a whole number', () => {
+    for (const { name, min, max } of declared) {
+      expect(settingsOf({ [name]: String(max) })[name]).toBe(max);
+      expect(() => settingsOf({ [name]: String(min - 1) })).toThrow(`${name} must be`);
+      expect(() => settingsOf({ [name]: String(max + 1) })).toThrow(`${name} must be`);
+    }
+    const { rateLimit: rate, burstLimit: burst } = leadSources.find(({ throttle }) => throttle)!.throttle!;
+    expect(settingsOf({ [rate.name]: '2.5' })[rate.name]).toBe(2.5);
+    expect(() => settingsOf({ [burst.name]: '2.5' })).toThrow(`${burst.name} must be an integer from ${burst.min} to ${burst.max}; got "2.5"`);
+  });
+
+  it('is a typed prop of the stack under its declared name, and no other name is', () => {
+    expect(settingsOf({}, { callsThrottlingRateLimit: 3, googleAdsThrottlingBurstLimit: 6 })).toMatchObject({ callsThrottlingRateLimit: 3, googleAdsThrottlingBurstLimit: 6 });
+    // @ts-expect-error: a throttle no source declares is no setting of the stack.
+    const undeclared: Partial<LeadIntakeSettings> = { whatsappThrottlingRateLimit: 3 };
+    expect(undeclared).toBeDefined();
   });
 });
