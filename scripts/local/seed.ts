@@ -22,6 +22,7 @@ import type { AccountConfig, Campaign, Project } from '../../shared/domain/lead.
 import type { StoredApiKey } from '../../shared/domain/ports.ts';
 import type { DynamoDbRepository } from '../../shared/dynamodb/repository.ts';
 import { pageTokenCipherFromEnvironment } from '../../shared/meta/token-cipher.ts';
+import { sourceKeyScopes } from '../../shared/sources/registry.ts';
 import { applyGoogleForms, parseGoogleForms, type SeedGoogleForm } from './seed-google.ts';
 import { applyCallNumbers, parseCallNumbers, type SeedCallNumber } from './seed-calls.ts';
 import { applyMetaPages, parseMetaPages, type SeedMetaPage } from './seed-meta.ts';
@@ -198,7 +199,7 @@ export const parseSeed = (input: unknown, source = 'seed'): Seed => {
           expiresAt: raw.expiresAt as string | null | undefined,
         },
         new Date(),
-        { allowPastExpiry: true },
+        { keyScopes: sourceKeyScopes, allowPastExpiry: true },
       );
     } catch (error) {
       if (!(error instanceof InvalidKeyOptionError)) throw error;

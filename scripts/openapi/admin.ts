@@ -25,10 +25,10 @@ import {
 import { GoogleFormConflictError, UnknownGoogleFormError } from '../../shared/domain/google-errors.ts';
 import { UnknownCallNumberError } from '../../shared/domain/call-errors.ts';
 import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from '../../shared/domain/quarantine.ts';
-import { duplicateSettings, keyEndpoints, socialPlatforms } from '../../shared/domain/lead.ts';
+import { duplicateSettings, socialPlatforms } from '../../shared/domain/lead.ts';
 import { adminRequestFailed } from '../../shared/http/admin-handler.ts';
 import { ADMIN_BASE_PATH, adminRoutes, type AdminOperation } from '../../shared/routes.ts';
-import { platformIdAttributes } from '../../shared/sources/registry.ts';
+import { keyEndpointNames, platformIdAttributes } from '../../shared/sources/registry.ts';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
@@ -102,7 +102,7 @@ export const adminSchemas: JsonObject = {
     additionalProperties: false,
     properties: {
       label: { type: ['string', 'null'], maxLength: 200 },
-      endpoints: { type: ['array', 'null'], items: { type: 'string', enum: [...keyEndpoints] }, description: 'null or absent: every endpoint.' },
+      endpoints: { type: ['array', 'null'], items: { type: 'string', enum: [...keyEndpointNames] }, description: 'null or absent: every endpoint.' },
       origins: { type: ['array', 'null'], items: { type: 'string' }, description: 'Browser origins `scheme://host[:port]`: a browser key, website only.' },
       expiresAt: { type: ['string', 'null'], description: 'ISO-8601, in the future.' },
       captcha: {

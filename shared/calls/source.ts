@@ -16,6 +16,7 @@ export const callsSource = {
   entry: 'functions/call-lead-webhook/handler.ts',
   bodyFormat: 'json',
   authentication: 'scoped-api-key',
+  keyScope: { name: 'calls', queryParameter: 'key' },
   browserFacing: false,
   // Apart from the lead endpoints': a provider notifies each call once (and retries what is not answered),
   // so a flood here must not use up what the lead senders are allowed.

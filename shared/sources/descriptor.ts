@@ -44,6 +44,8 @@ export interface LeadSourceDescriptor {
    * `google_key`), or the platform's signature (Meta's).
    */
   readonly authentication: 'api-key' | 'scoped-api-key' | 'connection-key' | 'platform-signature';
+  /** A `scoped-api-key` source's key scope (KeyScopeDeclaration); only such a source has one. */
+  readonly keyScope?: KeyScopeDeclaration;
   /** Browser forms post here: it answers CORS preflight (OPTIONS) itself, with the browser keys' origins. */
   readonly browserFacing: boolean;
   /**
@@ -130,4 +132,15 @@ export interface ThrottleSettingDeclaration {
   readonly default: number;
   readonly min: number;
   readonly max: number;
+}
+
+/**
+ * The key scope of a source whose key is limited to it alone (`authentication: 'scoped-api-key'`): the
+ * name a key's endpoints hold to open it, and nothing else (`create-key --endpoints calls`; the key
+ * lifecycle is given the registry's scopes, shared/domain/api-keys.ts `KeyRules`), and the query
+ * parameter its key may travel in, for senders that cannot set headers (`x-api-key` wins when both are sent).
+ */
+export interface KeyScopeDeclaration {
+  readonly name: string;
+  readonly queryParameter?: string;
 }

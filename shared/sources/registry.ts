@@ -7,6 +7,7 @@
 import { callsSource } from '../calls/source.ts';
 import { googleAdsSource } from '../google/source.ts';
 import { metaSource } from '../meta/source.ts';
+import { leadKeyEndpoints } from '../domain/lead.ts';
 import type { EndpointName } from '../routes.ts';
 import type { LeadSourceDescriptor } from './descriptor.ts';
 import { portalaSource, portalbSource, socialSource, websiteSource } from './lead-endpoints.ts';
@@ -37,6 +38,15 @@ export const platformIdSources = leadSources.filter((source): source is LeadSour
 export const platformIdAttributes: readonly { readonly name: string; readonly description?: string }[] = platformIdSources.flatMap(({ platformId }) =>
   [...(platformId.qualifiedBy ?? []), platformId.field].map((name) => ({ name, ...(platformId.descriptions?.[name] !== undefined && { description: platformId.descriptions[name] }) })),
 );
+
+/** The sources whose key is limited to them alone (`scoped-api-key`: the call webhook), with their key scope. */
+export const keyScopedSources = leadSources.filter((source): source is LeadSourceDescriptor & Required<Pick<LeadSourceDescriptor, 'keyScope'>> => source.keyScope !== undefined);
+
+/** Their scopes (`calls`): what the key lifecycle is given by those that may read the registry (shared/domain/api-keys.ts KeyRules). */
+export const sourceKeyScopes: readonly string[] = keyScopedSources.map(({ keyScope }) => keyScope.name);
+
+/** Every name a key's endpoints may hold: the four lead endpoints, then each source's key scope. */
+export const keyEndpointNames: readonly string[] = [...leadKeyEndpoints, ...sourceKeyScopes];
 
 /** The source of a name (`website`, `google_ads`, `meta`). */
 export const sourceNamed = (name: string): LeadSourceDescriptor | undefined => leadSources.find((source) => source.name === name);

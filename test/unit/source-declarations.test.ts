@@ -2,11 +2,14 @@ import { describe, expect, it } from '@jest/globals';
 import { App } from 'aws-cdk-lib';
 import { resolveSettings, type LeadIntakeSettings } from '../../lib/settings.ts';
 import { rejectionTable } from '../../scripts/admin/rejections.ts';
+import { keyAllowsEndpoint, keyOptions } from '../../shared/domain/api-keys.ts';
+import { leadKeyEndpoints } from '../../shared/domain/lead.ts';
 import type { Rejection, StoredRejection } from '../../shared/domain/ports.ts';
 import { rejectionItem, rejectionOfItem } from '../../shared/dynamodb/rejection-items.ts';
-import { leadSources, platformIdAttributes, platformIdSources } from '../../shared/sources/registry.ts';
+import { leadSources, platformIdAttributes, platformIdSources, sourceKeyScopes } from '../../shared/sources/registry.ts';
 
 const at = '2026-11-25T10:00:00.000Z';
+const now = new Date(at);
 const ID = '01KAXZ8M4J0000000000000000';
 
 /** A record with every attribute a rejection may have, so its item shows every name the record itself uses. */
@@ -90,5 +93,33 @@ describe("a source's route throttle (the settings its descriptor declares)", () 
     // @ts-expect-error: a throttle no source declares is no setting of the stack.
     const undeclared: Partial<LeadIntakeSettings> = { whatsappThrottlingRateLimit: 3 };
     expect(undeclared).toBeDefined();
+  });
+});
+
+describe("a source's key scope (the call webhook's `calls`)", () => {
+  it('is declared by each source whose key is scoped to it alone, and by no other', () => {
+    expect(leadSources.filter((source) => (source.authentication === 'scoped-api-key') !== (source.keyScope !== undefined)).map(({ name }) => name)).toEqual([]);
+    expect(new Set([...leadKeyEndpoints, ...sourceKeyScopes]).size).toBe(leadKeyEndpoints.length + sourceKeyScopes.length);
+  });
+
+  it('is what the key lifecycle is given to check endpoints against, with the messages it always gave', () => {
+    const rules = { keyScopes: sourceKeyScopes };
+    expect(() => keyOptions({ endpoints: ['crm'] }, now, rules)).toThrow('unknown endpoint "crm": the endpoints are website, portala, portalb, social, calls');
+    expect(() => keyOptions({ endpoints: ['social', 'calls'] }, now, rules)).toThrow('a calls key may only use the calls endpoint, not social');
+  });
+
+  it("is data to the key lifecycle: a source's scope is a key's endpoint alone, as given, and unknown otherwise", () => {
+    const rules = { keyScopes: ['whatsapp'] };
+    expect(keyOptions({ endpoints: ['whatsapp'] }, now, rules).endpoints).toEqual(['whatsapp']);
+    expect(() => keyOptions({ endpoints: ['whatsapp', 'website'] }, now, rules)).toThrow('a whatsapp key may only use the whatsapp endpoint, not website');
+    expect(() => keyOptions({ endpoints: ['whatsapp'] }, now, { keyScopes: [] })).toThrow('unknown endpoint "whatsapp": the endpoints are website, portala, portalb, social');
+  });
+
+  it('opens its source to a key limited to it alone, never to a key of every endpoint or of another', () => {
+    expect(keyAllowsEndpoint({ endpoints: ['whatsapp'] }, 'whatsapp', { scoped: true })).toBe(true);
+    expect(keyAllowsEndpoint({}, 'whatsapp', { scoped: true })).toBe(false);
+    expect(keyAllowsEndpoint({ endpoints: ['whatsapp', 'website'] }, 'whatsapp', { scoped: true })).toBe(false);
+    expect(keyAllowsEndpoint({ endpoints: ['whatsapp'] }, 'website')).toBe(false);
+    expect(keyAllowsEndpoint({}, 'website')).toBe(true);
   });
 });
