@@ -24,7 +24,7 @@ import type { AdminRuntime } from './http/admin-handler.ts';
 import { logLineSink, type LogSink } from './log.ts';
 import { runtimeSettings } from './routes.ts';
 import { challengeSecretCipherFromEnvironment } from './captcha/secrets.ts';
-import { sourceKeyScopes } from './sources/registry.ts';
+import { adminKeyScopes } from './sources/key-scopes.ts';
 
 export interface AdminStores {
   readonly accounts: AccountConfigStore;
@@ -40,7 +40,7 @@ export interface AdminStores {
 export const adminRuntime = ({ accounts, keys, rejections, leads, people, googleForms, callNumbers }: AdminStores, log: LogSink = logLineSink({ message: 'admin request' })): AdminRuntime => ({
   accounts: new AccountAdmin(accounts),
   // The cipher is built when a challenge is sealed: creating any other key needs no KMS key.
-  keys: new AccountKeys({ keys, accounts, challengeSecrets: { seal: (accountId, secret) => challengeSecretCipherFromEnvironment().seal(accountId, secret) }, keyScopes: sourceKeyScopes }),
+  keys: new AccountKeys({ keys, accounts, challengeSecrets: { seal: (accountId, secret) => challengeSecretCipherFromEnvironment().seal(accountId, secret) }, keyScopes: adminKeyScopes }),
   quarantine: { rejections, accounts, leads, newLeadId, now: () => new Date() },
   people: new PersonData(accounts, people),
   googleForms: new AccountGoogleForms({ forms: googleForms, accounts }),

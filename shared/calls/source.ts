@@ -5,7 +5,10 @@
  * (parameters.ts), a call read through a provider's row (delivery.ts), the use case (call-lead.ts), the
  * chain (webhook-handler.ts). Its numbers are connected per account (shared/domain/call-numbers.ts).
  */
-import type { LeadSourceDescriptor } from '../sources/descriptor.ts';
+import type { KeyScopeDeclaration, LeadSourceDescriptor } from '../sources/descriptor.ts';
+
+/** Its key scope, apart so the admin function reads it without the descriptor (shared/sources/key-scopes.ts). */
+export const callsKeyScope = { name: 'calls', queryParameter: 'key' } as const satisfies KeyScopeDeclaration;
 
 export const callsSource = {
   name: 'call',
@@ -16,7 +19,7 @@ export const callsSource = {
   entry: 'functions/call-lead-webhook/handler.ts',
   bodyFormat: 'json',
   authentication: 'scoped-api-key',
-  keyScope: { name: 'calls', queryParameter: 'key' },
+  keyScope: callsKeyScope,
   browserFacing: false,
   // Apart from the lead endpoints': a provider notifies each call once (and retries what is not answered),
   // so a flood here must not use up what the lead senders are allowed.

@@ -6,6 +6,7 @@ import { keyAllowsEndpoint, keyOptions } from '../../shared/domain/api-keys.ts';
 import { leadKeyEndpoints } from '../../shared/domain/lead.ts';
 import type { Rejection, StoredRejection } from '../../shared/domain/ports.ts';
 import { rejectionItem, rejectionOfItem } from '../../shared/dynamodb/rejection-items.ts';
+import { adminKeyScopes } from '../../shared/sources/key-scopes.ts';
 import { leadSources, platformIdAttributes, platformIdSources, sourceKeyScopes } from '../../shared/sources/registry.ts';
 
 const at = '2026-11-25T10:00:00.000Z';
@@ -100,6 +101,10 @@ describe("a source's key scope (the call webhook's `calls`)", () => {
   it('is declared by each source whose key is scoped to it alone, and by no other', () => {
     expect(leadSources.filter((source) => (source.authentication === 'scoped-api-key') !== (source.keyScope !== undefined)).map(({ name }) => name)).toEqual([]);
     expect(new Set([...leadKeyEndpoints, ...sourceKeyScopes]).size).toBe(leadKeyEndpoints.length + sourceKeyScopes.length);
+  });
+
+  it("is the admin function's too, which reads the scopes apart from the registry's descriptors", () => {
+    expect(adminKeyScopes).toEqual(sourceKeyScopes);
   });
 
   it('is what the key lifecycle is given to check endpoints against, with the messages it always gave', () => {
