@@ -1,12 +1,31 @@
 /**
  * Operator settings of the stack: each one is a typed prop with a documented default, and each can be given
  * as CDK context instead (`cdk deploy -c stage=prod -c alarmEmail=ops@example.com`), under the same name.
- * An explicit prop wins over context, and context over the default.
+ * An explicit prop wins over context, and context over the default. A source's own route throttle is
+ * declared by its descriptor (shared/sources/registry.ts): its two settings are derived from there.
  */
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Node } from 'constructs';
+import type { RouteThrottleDeclaration } from '../shared/sources/descriptor.ts';
+import { leadSources, type DeclaredLeadSource } from '../shared/sources/registry.ts';
 
-export interface LeadIntakeSettings {
+/** The names of the throttle settings the sources declare (`websiteThrottlingRateLimit`, `callsThrottlingBurstLimit`, ...). */
+type SourceThrottleSettingName = Extract<DeclaredLeadSource, { readonly throttle: RouteThrottleDeclaration }>['throttle']['rateLimit' | 'burstLimit']['name'];
+
+/**
+ * Each source's own route throttle, throttled apart from the server-to-server routes' default: the
+ * settings its descriptor's `throttle` declares, with their defaults and bounds (the website's, Google
+ * Ads lead forms', the call webhook's: `<name>ThrottlingRateLimit`, requests per second, and
+ * `<name>ThrottlingBurstLimit`, the burst above it; docs/deployment.md).
+ */
+export type SourceThrottleSettings = { readonly [name in SourceThrottleSettingName]: number };
+
+/** Each declared throttle setting, with whether API Gateway takes it as a whole number (a burst). */
+const sourceThrottleSettings = leadSources.flatMap(({ throttle }) =>
+  throttle ? [{ ...throttle.rateLimit, integer: false }, { ...throttle.burstLimit, integer: true }] : [],
+);
+
+export interface LeadIntakeSettings extends SourceThrottleSettings {
   /**
    * Name of the deployment (`dev`, `staging`, `prod`): it names the stack (`LeadIntake-<stage>`), the API,
    * the dashboard, and tags every resource. Letters, digits and `-`, starting with a letter.
@@ -20,30 +39,6 @@ export interface LeadIntakeSettings {
   readonly throttlingRateLimit: number;
   /** Burst of requests each server-to-server route absorbs above the rate. @default 100 */
   readonly throttlingBurstLimit: number;
-  /**
-   * Steady-state requests per second of the website route (POST and its preflight, each), throttled
-   * apart from the server-to-server routes so a flood on the public form cannot starve the portals.
-   * API Gateway cannot throttle per key or per IP (docs/deployment.md). @default 20
-   */
-  readonly websiteThrottlingRateLimit: number;
-  /** Burst of requests the website route absorbs above its rate. @default 40 */
-  readonly websiteThrottlingBurstLimit: number;
-  /**
-   * Steady-state requests per second of the Google Ads lead form webhook, throttled apart from the lead
-   * endpoints: Google delivers each lead once as it is submitted (and retries what is not answered 200),
-   * so a flood there is not Google's, and must not use up what the lead senders are allowed. @default 20
-   */
-  readonly googleAdsThrottlingRateLimit: number;
-  /** Burst of requests the Google Ads webhook absorbs above its rate. @default 40 */
-  readonly googleAdsThrottlingBurstLimit: number;
-  /**
-   * Steady-state requests per second of the call webhook (calls to project numbers, CONTRACT.md section
-   * 13), throttled apart from the lead endpoints: a provider notifies each call once (and retries what is
-   * not answered), so a flood there must not use up what the lead senders are allowed. @default 20
-   */
-  readonly callsThrottlingRateLimit: number;
-  /** Burst of requests the call webhook absorbs above its rate. @default 40 */
-  readonly callsThrottlingBurstLimit: number;
   /**
    * Origins allowed to post to the website endpoint from a browser; `*` allows any. Context takes a
    * comma-separated string (`-c corsAllowedOrigins=https://a.example,https://b.example`) or a JSON array.
@@ -93,12 +88,7 @@ export const defaultSettings: LeadIntakeSettings = {
   stage: 'dev',
   throttlingRateLimit: 50,
   throttlingBurstLimit: 100,
-  websiteThrottlingRateLimit: 20,
-  websiteThrottlingBurstLimit: 40,
-  googleAdsThrottlingRateLimit: 20,
-  googleAdsThrottlingBurstLimit: 40,
-  callsThrottlingRateLimit: 20,
-  callsThrottlingBurstLimit: 40,
+  ...(Object.fromEntries(sourceThrottleSettings.map(({ name, default: value }) => [name, value])) as SourceThrottleSettings),
   corsAllowedOrigins: ['*'],
   logRetentionDays: 30,
   memorySize: 512,
@@ -114,6 +104,10 @@ type SettingName = keyof LeadIntakeSettings;
 /** Props, then context, then defaults; every value is checked, so a typo fails the synth, not the deploy. */
 export function resolveSettings(node: Node, props: Partial<LeadIntakeSettings> = {}): LeadIntakeSettings {
   const raw = (name: SettingName): unknown => props[name] ?? node.tryGetContext(name) ?? defaultSettings[name];
+  // The sources' throttles, checked against the bounds their descriptors declare.
+  const sourceThrottles = Object.fromEntries(
+    sourceThrottleSettings.map(({ name, min, max, integer }) => [name, number(name as SettingName, raw(name as SettingName), { min, max, integer })]),
+  ) as SourceThrottleSettings;
 
   const alarmEmail = raw('alarmEmail');
   const crmWebhookUrl = optionalText(raw('crmWebhookUrl'));
@@ -128,12 +122,7 @@ export function resolveSettings(node: Node, props: Partial<LeadIntakeSettings> =
     stage: stageName(raw('stage')),
     throttlingRateLimit: number('throttlingRateLimit', raw('throttlingRateLimit'), { min: 1, max: 10_000 }),
     throttlingBurstLimit: number('throttlingBurstLimit', raw('throttlingBurstLimit'), { min: 1, max: 5_000, integer: true }),
-    websiteThrottlingRateLimit: number('websiteThrottlingRateLimit', raw('websiteThrottlingRateLimit'), { min: 1, max: 10_000 }),
-    websiteThrottlingBurstLimit: number('websiteThrottlingBurstLimit', raw('websiteThrottlingBurstLimit'), { min: 1, max: 5_000, integer: true }),
-    googleAdsThrottlingRateLimit: number('googleAdsThrottlingRateLimit', raw('googleAdsThrottlingRateLimit'), { min: 1, max: 10_000 }),
-    googleAdsThrottlingBurstLimit: number('googleAdsThrottlingBurstLimit', raw('googleAdsThrottlingBurstLimit'), { min: 1, max: 5_000, integer: true }),
-    callsThrottlingRateLimit: number('callsThrottlingRateLimit', raw('callsThrottlingRateLimit'), { min: 1, max: 10_000 }),
-    callsThrottlingBurstLimit: number('callsThrottlingBurstLimit', raw('callsThrottlingBurstLimit'), { min: 1, max: 5_000, integer: true }),
+    ...sourceThrottles,
     corsAllowedOrigins: origins(raw('corsAllowedOrigins')),
     logRetentionDays: retentionDays(raw('logRetentionDays')),
     alarmEmail: alarmEmail === undefined || alarmEmail === '' ? undefined : email(alarmEmail),
@@ -232,15 +221,12 @@ function headerName(value: unknown): string {
   return value;
 }
 
-/**
- * A route's throttle from the settings a source's descriptor names (`googleAdsThrottlingRateLimit`,
- * ...): each must be a numeric setting of the stack, or synthesis fails here, not at deploy.
- */
-export const routeThrottleOf = (settings: LeadIntakeSettings, names: { readonly rateLimit: string; readonly burstLimit: string }): { rateLimit: number; burstLimit: number } => {
+/** A route's throttle from the settings its source's descriptor declares (`googleAdsThrottlingRateLimit`, ...), resolved. */
+export const routeThrottleOf = (settings: LeadIntakeSettings, throttle: RouteThrottleDeclaration): { rateLimit: number; burstLimit: number } => {
   const value = (name: string): number => {
     const setting = (settings as unknown as Record<string, unknown>)[name];
     if (typeof setting !== 'number') throw new Error(`${name} is not a numeric setting of the stack (lib/settings.ts)`);
     return setting;
   };
-  return { rateLimit: value(names.rateLimit), burstLimit: value(names.burstLimit) };
+  return { rateLimit: value(throttle.rateLimit.name), burstLimit: value(throttle.burstLimit.name) };
 };

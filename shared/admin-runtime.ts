@@ -23,6 +23,7 @@ import * as sourceAdmins from './admin-sources.ts';
 import { logLineSink, type LogSink } from './log.ts';
 import { runtimeSettings } from './routes.ts';
 import { challengeSecretCipherFromEnvironment } from './captcha/secrets.ts';
+import { adminKeyScopes } from './sources/key-scopes.ts';
 
 interface CoreAdminStores {
   readonly accounts: AccountConfigStore;
@@ -49,7 +50,7 @@ export const adminRuntime = (stores: AdminStores, log: LogSink = logLineSink({ m
   return {
     accounts: new AccountAdmin(accounts),
     // The cipher is built when a challenge is sealed: creating any other key needs no KMS key.
-    keys: new AccountKeys({ keys, accounts, challengeSecrets: { seal: (accountId, secret) => challengeSecretCipherFromEnvironment().seal(accountId, secret) } }),
+    keys: new AccountKeys({ keys, accounts, challengeSecrets: { seal: (accountId, secret) => challengeSecretCipherFromEnvironment().seal(accountId, secret) }, keyScopes: adminKeyScopes }),
     quarantine: { rejections, accounts, leads, newLeadId, now: () => new Date() },
     people: new PersonData(accounts, people),
     sources: sourceOperations(stores),

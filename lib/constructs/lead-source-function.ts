@@ -42,9 +42,9 @@ const unauthorisedRouteReasons: Record<LeadSourceDescriptor['authentication'] | 
     'keys in the Config table (its 401/404 answers are part of the public contract); an API Gateway ' +
     'authorizer cannot express that, and cdk-nag cannot see it.',
   'scoped-api-key':
-    'Telephony providers call with an API key scoped to calls alone, in x-api-key or, for providers that cannot set headers, ' +
-    'the key query parameter; the function checks it against the hashed keys in the Config table (its 401/403/404 answers ' +
-    'are part of the public contract). The access log format carries no query string.',
+    'Senders call with an API key scoped to this source alone (its descriptor’s keyScope: the call webhook’s calls), in x-api-key or, ' +
+    'for senders that cannot set headers, the query parameter the descriptor allows; the function checks it against the hashed keys ' +
+    'in the Config table (its 401/403/404 answers are part of the public contract). The access log format carries no query string.',
   'connection-key':
     'The platform delivers without credentials API Gateway could check: each delivery carries the key of the connection it names ' +
     '(a Google form’s google_key), which the function compares in constant time with the SHA-256 hash stored for it before anything else is read.',

@@ -7,6 +7,8 @@ import { challengeSecretScope } from '../../shared/captcha/secrets.ts';
 import { pageTokenCipherFromEnvironment } from '../../shared/meta/token-cipher.ts';
 import { CHALLENGE_PROVIDERS } from '../../shared/domain/challenge.ts';
 import type { DynamoDbRepository } from '../../shared/dynamodb/repository.ts';
+import { leadKeyEndpoints } from '../../shared/domain/lead.ts';
+import { keyScopedSources, sourceKeyScopes } from '../../shared/sources/registry.ts';
 import { HELP, list, optional, printJsonOr, required, seconds, table, UsageError, type AdminIo, type CommandModule } from './command.ts';
 
 /** The key lifecycle's dependencies: the repository's key and account stores, and the cipher of challenge secrets. */
@@ -16,6 +18,7 @@ export const keyAdmin = (repository: DynamoDbRepository, env: NodeJS.ProcessEnv 
   // Built when a challenge is sealed: creating any other key needs no KMS key.
   // The KMS SDK client with the operator's credentials (as for page tokens), or the local cipher.
   challengeSecrets: { seal: (accountId, secret) => pageTokenCipherFromEnvironment(env, challengeSecretScope).seal(accountId, secret) },
+  keyScopes: sourceKeyScopes,
 });
 
 /** Where a challenge's secret comes from: this variable, else standard input; never an argument. */
@@ -51,7 +54,8 @@ const keys: CommandModule = {
     usage: `create-key --account ID [--label TEXT] [--endpoints LIST] [--origins LIST] [--expires ISO-8601] [--captcha ${CHALLENGE_PROVIDERS.join('|')} [--captcha-action ACTION]] [--json]`,
     summary:
       'Create an active API key and print it, once (only its SHA-256 hash is stored). LIST is comma-separated: endpoints of ' +
-      'website, portala, portalb, social, or calls alone (the call webhook\'s key); origins scheme://host[:port] make a browser key (website only). --captcha makes a browser ' +
+      `${leadKeyEndpoints.join(', ')}, or ${keyScopedSources.map(({ keyScope, title }) => `${keyScope.name} alone (${title} only)`).join(', or ')}; ` +
+      'origins scheme://host[:port] make a browser key (website only). --captcha makes a browser ' +
       `key require that challenge; the provider's secret is read from ${CAPTCHA_SECRET_VARIABLE} or standard input, and stored encrypted. --captcha-action ` +
       '(reCAPTCHA v3 only) names the action its tokens must have been made for. --json prints the key with its details.',
     options: {

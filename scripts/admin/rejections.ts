@@ -8,6 +8,7 @@ import { newLeadId } from '../../shared/domain/lead-id.ts';
 import type { StoredRejection } from '../../shared/domain/ports.ts';
 import { rejectionPage, releaseQuarantined } from '../../shared/domain/quarantine.ts';
 import type { DynamoDbRepository } from '../../shared/dynamodb/repository.ts';
+import { platformIdSources } from '../../shared/sources/registry.ts';
 import { CommandError, HELP, optional, printJsonOr, required, table, UsageError, type CommandModule } from './command.ts';
 
 /** `mobile_number: must be a 10-digit ...; email: must be ...` or `projectID: PRJ-9`: one line per rejection. */
@@ -26,24 +27,28 @@ const details = (r: StoredRejection): string => {
   return r.lead_id ? `${fields}; released as lead ${r.lead_id}` : fields;
 };
 
+/**
+ * The endpoint, and for a platform's delivery its own id as the platform shows it, so the lead is found
+ * there (`meta leadgen 1200...` in Meta's lead center, `call exotel c-1` in the provider's call log):
+ * the first source of the registry whose id the record carries, with its qualifiers and label.
+ */
+const endpointOf = (r: StoredRejection): string => {
+  for (const { platformId } of platformIdSources) {
+    const id = r[platformId.field];
+    if (typeof id !== 'string' || id === '') continue;
+    const qualifiers = (platformId.qualifiedBy ?? []).map((name) => String(r[name]));
+    return [r.endpoint, ...qualifiers, ...(platformId.label === undefined ? [] : [platformId.label]), id].join(' ');
+  }
+  return r.endpoint;
+};
+
 /** The rejections as a table for a terminal; every field of each stays in --json. */
 export const rejectionTable = (found: readonly StoredRejection[]): string => {
   if (found.length === 0) return 'No rejected submissions.\n';
   const columns: [string, (rejection: StoredRejection) => unknown][] = [
     ['id', (r) => r.id],
     ['time', (r) => r.created_at],
-    // A Meta lead is found by its leadgen id (Meta's lead center shows it), a Google one by its lead id, a call by its provider's call id.
-    [
-      'endpoint',
-      (r) =>
-        r.meta_leadgen_id
-          ? `${r.endpoint} leadgen ${r.meta_leadgen_id}`
-          : r.google_lead_id
-            ? `${r.endpoint} lead ${r.google_lead_id}`
-            : r.call_id
-              ? `${r.endpoint} ${r.provider} ${r.call_id}`
-              : r.endpoint,
-    ],
+    ['endpoint', endpointOf],
     ['reason', (r) => r.reason],
     ['message', (r) => r.message],
     ['mobile', (r) => r.mobile],

@@ -26,7 +26,7 @@ import { InvalidKeyOptionError } from '../../shared/domain/errors.ts';
 import type { AccountConfig, Campaign, Project } from '../../shared/domain/lead.ts';
 import type { StoredApiKey } from '../../shared/domain/ports.ts';
 import type { DynamoDbRepository } from '../../shared/dynamodb/repository.ts';
-import { leadSources } from '../../shared/sources/registry.ts';
+import { leadSources, sourceKeyScopes } from '../../shared/sources/registry.ts';
 import type { SeedMember } from '../../shared/sources/seed-member.ts';
 
 export interface SeedApiKey {
@@ -205,7 +205,7 @@ export const parseSeed = (input: unknown, source = 'seed'): Seed => {
           expiresAt: raw.expiresAt as string | null | undefined,
         },
         new Date(),
-        { allowPastExpiry: true },
+        { keyScopes: sourceKeyScopes, allowPastExpiry: true },
       );
     } catch (error) {
       if (!(error instanceof InvalidKeyOptionError)) throw error;

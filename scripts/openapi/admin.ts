@@ -24,11 +24,11 @@ import {
   UnknownProjectError,
 } from '../../shared/domain/errors.ts';
 import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from '../../shared/domain/quarantine.ts';
-import { duplicateSettings, keyEndpoints, socialPlatforms } from '../../shared/domain/lead.ts';
+import { duplicateSettings, socialPlatforms } from '../../shared/domain/lead.ts';
 import { adminRequestFailed } from '../../shared/http/admin-handler.ts';
 import { adminRoutes } from '../../shared/admin-routes.ts';
 import { ADMIN_BASE_PATH, type CoreAdminOperation } from '../../shared/routes.ts';
-import { leadSources } from '../../shared/sources/registry.ts';
+import { keyEndpointNames, leadSources, platformIdAttributes } from '../../shared/sources/registry.ts';
 import { accountMissing, failure, message, ref, success, text, type AdminOperationDoc, type JsonObject } from '../../shared/sources/admin-openapi.ts';
 
 export const ADMIN_TAG = 'Admin';
@@ -109,7 +109,7 @@ const coreSchemas: JsonObject = {
     additionalProperties: false,
     properties: {
       label: { type: ['string', 'null'], maxLength: 200 },
-      endpoints: { type: ['array', 'null'], items: { type: 'string', enum: [...keyEndpoints] }, description: 'null or absent: every endpoint.' },
+      endpoints: { type: ['array', 'null'], items: { type: 'string', enum: [...keyEndpointNames] }, description: 'null or absent: every endpoint.' },
       origins: { type: ['array', 'null'], items: { type: 'string' }, description: 'Browser origins `scheme://host[:port]`: a browser key, website only.' },
       expiresAt: { type: ['string', 'null'], description: 'ISO-8601, in the future.' },
       captcha: {
@@ -187,10 +187,8 @@ const coreSchemas: JsonObject = {
       fields: { type: 'object', description: 'The fields that failed, with their messages, bounded to 20.' },
       omittedFields: { type: 'integer' },
       key_id: { type: 'string' },
-      meta_leadgen_id: { type: 'string' },
-      google_lead_id: { type: 'string' },
-      provider: { type: 'string', description: 'A call’s record (endpoint `call`): the telephony provider.' },
-      call_id: { type: 'string', description: 'A call’s record (endpoint `call`): the provider’s call id.' },
+      // A platform's ids, under the attribute names its source's descriptor declares.
+      ...Object.fromEntries(platformIdAttributes.map(({ name, description }) => [name, { type: 'string', ...(description !== undefined && { description }) }])),
       submission: {
         type: 'object',
         description: 'A quarantine: the validated submission, whole, its fields under their request names (the website’s sub source as `sub_source`; a social lead’s `platform` among `details`).',

@@ -7,7 +7,10 @@
  * and its seed member (seed.ts). Its numbers are connected per account (numbers.ts, in the one connection store).
  */
 import type { AdminRoute } from '../routes.ts';
-import type { LeadSourceDescriptor } from '../sources/descriptor.ts';
+import type { KeyScopeDeclaration, LeadSourceDescriptor } from '../sources/descriptor.ts';
+
+/** Its key scope, apart so the admin function reads it without the descriptor (shared/sources/key-scopes.ts). */
+export const callsKeyScope = { name: 'calls', queryParameter: 'key' } as const satisfies KeyScopeDeclaration;
 
 /**
  * Its admin routes (the descriptor's `admin.routes`), a constant of their own so the admin function
@@ -28,9 +31,20 @@ export const callsSource = {
   entry: 'functions/call-lead-webhook/handler.ts',
   bodyFormat: 'json',
   authentication: 'scoped-api-key',
+  keyScope: callsKeyScope,
   browserFacing: false,
-  throttle: { rateLimit: 'callsThrottlingRateLimit', burstLimit: 'callsThrottlingBurstLimit' },
-  platformId: { field: 'call_id', idempotencyPrefix: 'call' },
+  // Apart from the lead endpoints': a provider notifies each call once (and retries what is not answered),
+  // so a flood here must not use up what the lead senders are allowed.
+  throttle: {
+    rateLimit: { name: 'callsThrottlingRateLimit', default: 20, min: 1, max: 10_000 },
+    burstLimit: { name: 'callsThrottlingBurstLimit', default: 40, min: 1, max: 5_000 },
+  },
+  platformId: {
+    field: 'call_id',
+    idempotencyPrefix: 'call',
+    qualifiedBy: ['provider'],
+    descriptions: { provider: 'A call’s record (endpoint `call`): the telephony provider.', call_id: 'A call’s record (endpoint `call`): the provider’s call id.' },
+  },
   acceptance: { status: 200, message: 'Call received', withLead: false },
   stack: { functionPath: ['CallLeadWebhook', 'Webhook'], integrationId: 'CallWebhookIntegration', monitoringName: 'calls' },
   banner: { label: 'Call webhook', note: 'GET or POST, {provider} exotel, knowlarity or generic, a key limited to calls in x-api-key or ?key=: {seed.callNumbers} number(s) in the seed; npm run admin -- add-call-number' },

@@ -11,17 +11,15 @@ import type { MiddlewareObj } from '@middy/core';
 import { withinFunctionDeadline } from '../deadline.ts';
 import type { AccountDirectory } from '../domain/account-directory.ts';
 import { UnknownCallProviderError } from './errors.ts';
-import { CALLS_KEY_ENDPOINT } from '../domain/lead.ts';
 import { jsonResponse } from '../http/envelope.ts';
 import type { LeadContext, LeadEvent, LeadResponse } from '../http/lambda.ts';
 import { MAX_BODY_BYTES } from '../http/lead-handler.ts';
-import { apiKeyAccount } from '../http/middleware/api-key-account.ts';
 import { httpEnvelope } from '../http/middleware/http-envelope.ts';
-import { keyScope } from '../http/middleware/key-scope.ts';
+import { scopedApiKey } from '../http/middleware/key-scope.ts';
 import type { LogSink } from '../log.ts';
 import { CALL_ENDPOINT, receiveCall, type CallLeadDependencies } from './call-lead.ts';
 import { callDeliveryOf, type CallDelivery } from './delivery.ts';
-import { callParametersOf, QUERY_KEY_PARAMETER } from './parameters.ts';
+import { callParametersOf } from './parameters.ts';
 import { callProviderNamed, type CallProvider } from './providers.ts';
 import { callsSource } from './source.ts';
 
@@ -64,8 +62,7 @@ const callWebhookChain = (runtime: CallWebhookRuntime) =>
   middy<LeadEvent, LeadResponse, Error, CallContext>({ timeoutEarlyInMillis: 0 })
     .use(httpEnvelope({ endpoint: CALL_ENDPOINT, log: runtime.log }))
     .use(callProvider())
-    .use(apiKeyAccount(runtime.directory, { queryParameter: QUERY_KEY_PARAMETER }))
-    .use(keyScope(CALLS_KEY_ENDPOINT))
+    .use(scopedApiKey(runtime.directory, callsSource.keyScope))
     .use(callDelivery())
     .handler(async (_event, context) => {
       const outcome = await receiveCall(context.call!, context.account!, context, runtime);

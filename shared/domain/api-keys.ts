@@ -6,7 +6,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { InvalidKeyOptionError, KeyAccountNotFoundError, KeyNotFoundError, KeyRevokedError } from './errors.ts';
-import { CALLS_KEY_ENDPOINT, keyEndpoints, type ApiKeyGrant, type KeyEndpoint } from './lead.ts';
+import { leadKeyEndpoints, type ApiKeyGrant, type KeyEndpoint } from './lead.ts';
 import type { AccountReader, ApiKeyRegistry, StoredApiKey } from './ports.ts';
 import { checkedChallenge, type ChallengeProvider, type ChallengeRequest, type ChallengeSecretCipher } from './challenge.ts';
 
@@ -18,12 +18,27 @@ export interface KeyAdminDependencies {
   readonly now?: () => Date;
   /** Seals a challenge's secret; creating a key with a challenge needs it. */
   readonly challengeSecrets?: Pick<ChallengeSecretCipher, 'seal'>;
+  /** The key scopes of the sources that have one (KeyRules). */
+  readonly keyScopes: readonly string[];
+}
+
+/** What a key's options are checked against besides its own text: the sources' key scopes, and whether a past expiry is allowed. */
+export interface KeyRules {
+  /**
+   * The key scopes of the sources whose key is limited to them alone (the call webhook's `calls`): names
+   * a key's endpoints may hold besides the four lead endpoints, each alone. The sources' descriptors
+   * declare them; the caller, which may read the registry (shared/sources/registry.ts `sourceKeyScopes`)
+   * where the domain may not, gives them.
+   */
+  readonly keyScopes: readonly string[];
+  /** Seed files may hold an expired key on purpose. */
+  readonly allowPastExpiry?: boolean;
 }
 
 /** The options a key may be created with; absent or null means "no limit". */
 export interface KeyOptions {
   readonly label?: string | null;
-  /** Endpoint names (`website`, `portala`, `portalb`, `social`, or `calls` alone). */
+  /** Endpoint names (`website`, `portala`, `portalb`, `social`, or a source's key scope alone: `calls`). */
   readonly endpoints?: readonly string[] | null;
   /** Browser origins, `scheme://host[:port]`; a key with origins is a browser key, website only. */
   readonly origins?: readonly string[] | null;
@@ -97,7 +112,7 @@ const LABEL_MAX = 200;
 /** Creates a key for an existing account; the plaintext is in the answer and nowhere else. */
 export const createKey = async (deps: KeyAdminDependencies, input: CreateKeyInput): Promise<IssuedKey> => {
   const now = clock(deps);
-  const options = keyOptions(input, now);
+  const options = keyOptions(input, now, { keyScopes: deps.keyScopes });
   const challenge = input.captcha == null ? undefined : checkedChallenge(input.captcha, options.origins !== null);
   if (!(await deps.accounts.loadAccount(input.accountId))) throw new KeyAccountNotFoundError(input.accountId);
   const captcha = challenge && {
@@ -186,15 +201,16 @@ export const rotateKey = async (deps: KeyAdminDependencies, input: RotateKeyInpu
 /**
  * Checks and normalises a key's options: endpoints known and without repeats, origins normalised,
  * origins only with the website endpoint (and meaning it when no endpoints are given), a label of
- * reasonable length, an expiry in the future (or, for seed files, `allowPastExpiry`).
+ * reasonable length, an expiry in the future (or, for seed files, `allowPastExpiry`), a source's key
+ * scope alone.
  */
 export const keyOptions = (
   options: KeyOptions,
   now: Date,
-  { allowPastExpiry = false }: { allowPastExpiry?: boolean } = {},
+  { keyScopes, allowPastExpiry = false }: KeyRules,
 ): Pick<StoredApiKey, 'label' | 'endpoints' | 'origins' | 'expiresAt'> => {
   const label = options.label == null ? null : checkedLabel(options.label);
-  let endpoints = options.endpoints == null ? null : checkedEndpoints(options.endpoints);
+  let endpoints = options.endpoints == null ? null : checkedEndpoints(options.endpoints, keyScopes);
   const origins = options.origins == null ? null : checkedOrigins(options.origins);
   if (origins) {
     const other = endpoints?.find((endpoint) => endpoint !== 'website');
@@ -224,13 +240,11 @@ export const normaliseOrigin = (text: string): string | undefined => {
 
 /**
  * Whether a key may post to an endpoint: one of its endpoints, or any lead endpoint for a key without
- * endpoints. The call webhook takes only a key limited to `calls` alone (CONTRACT.md section 13), so
- * a full key never travels in a provider's URL.
+ * endpoints. A source with a key scope of its own (`scoped`: the call webhook's `calls`) takes only a
+ * key limited to that scope alone (CONTRACT.md section 13), so a full key never travels in a provider's URL.
  */
-export const keyAllowsEndpoint = (grant: Pick<ApiKeyGrant, 'endpoints'>, endpoint: KeyEndpoint): boolean =>
-  endpoint === CALLS_KEY_ENDPOINT
-    ? grant.endpoints?.length === 1 && grant.endpoints[0] === CALLS_KEY_ENDPOINT
-    : grant.endpoints === undefined || grant.endpoints.includes(endpoint);
+export const keyAllowsEndpoint = (grant: Pick<ApiKeyGrant, 'endpoints'>, endpoint: KeyEndpoint, { scoped = false }: { scoped?: boolean } = {}): boolean =>
+  scoped ? grant.endpoints?.length === 1 && grant.endpoints[0] === endpoint : grant.endpoints === undefined || grant.endpoints.includes(endpoint);
 
 /** Whether a key stopped working at `now`: expired, or at the end of a rotation's grace. */
 export const keyHasLapsed = (grant: Pick<ApiKeyGrant, 'expiresAt' | 'graceEndsAt'>, now: Date): boolean => {
@@ -288,19 +302,21 @@ const checkedLabel = (label: string): string | null => {
   return trimmed;
 };
 
-const checkedEndpoints = (names: readonly string[]): KeyEndpoint[] => {
+const checkedEndpoints = (names: readonly string[], keyScopes: readonly string[]): KeyEndpoint[] => {
+  const known: readonly string[] = [...leadKeyEndpoints, ...keyScopes];
   const endpoints: KeyEndpoint[] = [];
   for (const raw of names) {
     const name = raw.trim();
-    if (!(keyEndpoints as readonly string[]).includes(name)) {
-      throw new InvalidKeyOptionError('endpoints', `unknown endpoint ${JSON.stringify(raw)}: the endpoints are ${keyEndpoints.join(', ')}`);
+    if (!known.includes(name)) {
+      throw new InvalidKeyOptionError('endpoints', `unknown endpoint ${JSON.stringify(raw)}: the endpoints are ${known.join(', ')}`);
     }
-    if (!endpoints.includes(name as KeyEndpoint)) endpoints.push(name as KeyEndpoint);
+    if (!endpoints.includes(name)) endpoints.push(name);
   }
-  if (endpoints.length === 0) throw new InvalidKeyOptionError('endpoints', `name at least one endpoint of ${keyEndpoints.join(', ')}`);
-  // A calls key travels in the providers' URLs (CONTRACT.md section 13): it must open nothing else.
-  if (endpoints.includes(CALLS_KEY_ENDPOINT) && endpoints.length > 1) {
-    throw new InvalidKeyOptionError('endpoints', `a ${CALLS_KEY_ENDPOINT} key may only use the ${CALLS_KEY_ENDPOINT} endpoint, not ${endpoints.find((e) => e !== CALLS_KEY_ENDPOINT)}`);
+  if (endpoints.length === 0) throw new InvalidKeyOptionError('endpoints', `name at least one endpoint of ${known.join(', ')}`);
+  // A scoped key travels where a full key must not (the call providers' URLs, CONTRACT.md section 13): it opens nothing else.
+  const scope = endpoints.find((endpoint) => keyScopes.includes(endpoint));
+  if (scope !== undefined && endpoints.length > 1) {
+    throw new InvalidKeyOptionError('endpoints', `a ${scope} key may only use the ${scope} endpoint, not ${endpoints.find((e) => e !== scope)}`);
   }
   return endpoints;
 };

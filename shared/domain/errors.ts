@@ -63,7 +63,7 @@ export const MAX_IDENTIFIER_LENGTH = 200;
 
 /**
  * A webhook delivery naming an identifier the service would store (a Google lead_id or form id, a
- * Meta leadgen id, later a call_id) longer than MAX_IDENTIFIER_LENGTH: refused whole, nothing stored.
+ * Meta leadgen id, a call_id) longer than MAX_IDENTIFIER_LENGTH: refused whole, nothing stored.
  */
 export class IdentifierTooLongError extends LeadIntakeError {
   readonly status = 400;

@@ -1,7 +1,13 @@
 /** The CRM's words for what this service reads and writes (CONTRACT.md sections 3 to 5). */
 import type { KeyChallenge } from './challenge.ts';
 
-/** Where a lead came from: the four endpoints, Google Ads lead forms (CONTRACT.md section 10) and calls to a project's number (section 13). */
+/**
+ * Where a lead came from: the four endpoints, Google Ads lead forms (CONTRACT.md section 10) and calls
+ * to a project's number (section 13). The contract's own words, stored on every lead and sent to the
+ * CRM, so they stay a union here, one word per source (its descriptor's `leadSource` is typed by it):
+ * derived from the registry it would be an import circle (the descriptors import this type), and as
+ * plain text it would let a descriptor store a word the CRM does not know.
+ */
 export type LeadSource = 'website' | 'portala' | 'portalb' | 'social' | 'google_ads' | 'call';
 
 /** What the account does with a lead whose mobile number its project already has. */
@@ -53,7 +59,7 @@ export interface ApiKeyGrant {
   readonly active: boolean;
   /** The key's public id (`key_...`); absent on keys stored before key ids existed. */
   readonly keyId?: string;
-  /** The endpoints the key may post to; absent: all four (never the call webhook, which takes only a `calls` key). */
+  /** The endpoints the key may post to; absent: all four lead endpoints (never a source with a key scope of its own, which takes only a key limited to it). */
   readonly endpoints?: readonly KeyEndpoint[];
   /** Browser origins, normalised (`https://shop.example`); present only on a browser key. */
   readonly origins?: readonly string[];
@@ -65,15 +71,16 @@ export interface ApiKeyGrant {
   readonly captcha?: KeyChallenge;
 }
 
-/**
- * The endpoints a key can be limited to: the four lead endpoints, under their lead sources' names, and
- * `calls`, the call webhook (CONTRACT.md section 13), which only a key limited to `calls` alone may use.
- */
-export const keyEndpoints = ['website', 'portala', 'portalb', 'social', 'calls'] as const;
-export type KeyEndpoint = (typeof keyEndpoints)[number];
+/** The four lead endpoints a key can be limited to (CONTRACT.md sections 1 and 7), under their lead sources' names. */
+export const leadKeyEndpoints = ['website', 'portala', 'portalb', 'social'] as const;
+export type LeadKeyEndpoint = (typeof leadKeyEndpoints)[number];
 
-/** The call webhook's key scope: a key whose endpoints are exactly this one (a full key never travels in a URL). */
-export const CALLS_KEY_ENDPOINT = 'calls' satisfies KeyEndpoint;
+/**
+ * What a key's endpoints name: a lead endpoint (leadKeyEndpoints), or the key scope of a source whose
+ * key is limited to it alone (the call webhook's `calls`, CONTRACT.md section 13). The scopes are the
+ * sources' own (their descriptors'): the key lifecycle is given them by its caller (api-keys.ts `keyOptions`).
+ */
+export type KeyEndpoint = LeadKeyEndpoint | (string & {});
 
 /** The stored lead, exactly as answered in `data` and listed by the admin CLI (CONTRACT.md section 4). */
 export interface LeadRecord {

@@ -250,8 +250,6 @@ export interface Rejection {
   readonly fields: Readonly<Record<string, unknown>>;
   /** Field problems left out of `fields` to keep the record within its bound (shared/domain/rejections.ts). */
   readonly omittedFields?: number;
-  /** Meta Lead Ads (endpoint `meta`): the leadgen id of the lead that could not be created. */
-  readonly meta_leadgen_id?: string;
   /** The key id of the API key the request came with (a browser key's records are bounded per key and minute). */
   readonly key_id?: string;
   /** The key is a browser key (public): its records are bounded per key and minute. Not stored. */
@@ -278,12 +276,20 @@ export interface Rejection {
    * Never stored as written: the store keeps keyed hashes of it in lookup items (shared/domain/person-data.ts).
    */
   readonly person?: PersonIdentifiers;
-  /** Google Ads lead forms (endpoint `google_ads`): the lead id of Google's delivery. */
-  readonly google_lead_id?: string;
-  /** Calls to a project's number (endpoint `call`): the telephony provider and its call id. */
-  readonly provider?: string;
-  readonly call_id?: string;
+  /**
+   * A platform's delivery (Meta's, Google's, a call): its own ids, under the attribute names its
+   * descriptor declares (`platformId`: `google_lead_id`, `call_id` with its `provider`). Kept beside
+   * the record's own attributes, as they always were: a stored record and the admin API's JSON carry
+   * them at its top level.
+   */
+  readonly platformIds?: PlatformIds;
 }
+
+/**
+ * The platform's ids of a delivery by attribute name: its lead id (`meta_leadgen_id`, `google_lead_id`,
+ * `call_id`) and what qualifies it (a call's `provider`), as its source's descriptor names them.
+ */
+export type PlatformIds = Readonly<Record<string, string>>;
 
 export interface RejectionLog {
   /**
@@ -301,8 +307,13 @@ export interface RejectionLog {
   recordOnce(accountId: string, rejection: Rejection, claim: IdempotencyClaim): Promise<'recorded' | 'already_decided'>;
 }
 
-/** A rejection record as it is read back. */
-export interface StoredRejection extends Rejection {
+/**
+ * A rejection record as it is read back: the record's own attributes, and the platform's ids of a
+ * delivery's record at its top level, as stored (their names are its source's descriptor's, so they
+ * are read by name: `record.call_id`).
+ */
+export interface StoredRejection extends Omit<Rejection, 'platformIds'> {
+  readonly [platformIdAttribute: string]: unknown;
   /** Unique in its account; a ULID whose time is `created_at`. */
   readonly id: string;
   readonly created_at: string;

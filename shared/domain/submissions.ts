@@ -10,7 +10,7 @@ import { maskMobile } from '../log.ts';
 import { quarantinedSubmission } from './create-lead.ts';
 import type { ApiKeyGrant, LeadRecord, LeadSource, LeadSubmission, SubSourceClaim } from './lead.ts';
 import { identifiersOfSubmission } from './person-data.ts';
-import type { IdempotencyClaim, Rejection } from './ports.ts';
+import type { IdempotencyClaim, PlatformIds, Rejection } from './ports.ts';
 
 /** How a source tags its submissions: its lead `source`, and the sub source its fields claim. */
 export interface SubmissionTagging {
@@ -41,8 +41,7 @@ export const submissionOf = (tagging: SubmissionTagging, fields: ValidatedFields
   };
 };
 
-/** The ad platform's ids of a refused lead, under the attribute names records carry (`google_lead_id`, ...). */
-export type PlatformIds = Pick<Rejection, 'google_lead_id' | 'meta_leadgen_id' | 'provider' | 'call_id'>;
+export type { PlatformIds } from './ports.ts';
 
 /** What was refused, in the rejection's words. */
 export interface Refusal {
@@ -51,7 +50,7 @@ export interface Refusal {
   readonly fields: Readonly<Record<string, unknown>>;
   /** A quarantine: the validated submission, kept whole so a person can release it. */
   readonly submission?: LeadSubmission;
-  /** The ad platform's id of the lead that was refused (Google Ads lead forms). */
+  /** The platform's ids of the delivery that was refused, under its descriptor's names (`platformId`). */
   readonly platformIds?: PlatformIds;
   /** A quarantine answered as a new lead: the lead of that answer (kept under the request's key, when it had one). */
   readonly answered?: LeadRecord;
@@ -92,7 +91,7 @@ export const rejectionOf = (endpoint: string, refusal: Refusal, request: Refused
     ...(refusal.answered && { answered: refusal.answered }),
     // Found again by access and erasure (CONTRACT.md section 12): the validated fields, else what the body held.
     person: identifiersOfSubmission(request.fields ?? plainText(request.body ?? {})),
-    ...refusal.platformIds,
+    ...(refusal.platformIds && { platformIds: refusal.platformIds }),
   };
 };
 

@@ -36,11 +36,17 @@ export const rejectionKeyOf = (accountId: string, rejectionId: string): { pk: st
 /** Before the shards: one partition per account, read (unfiltered) until its records expire. */
 export const legacyRejectionsPk = (accountId: string) => `REJECTIONS#${accountId}`;
 
-/** The item of a record: its keys and storage attributes around the rejection as kept (`browserKey` is not stored). */
+/**
+ * The item of a record: its keys and storage attributes around the rejection as kept (`browserKey` is
+ * not stored), with a delivery's platform ids as attributes of their own (`google_lead_id`, `call_id`
+ * and `provider`), where records have always kept them.
+ */
 export const rejectionItem = (accountId: string, id: string, createdAt: string, rejection: Rejection) => {
   const shard = rejectionShard(id);
-  const { browserKey: _browserKey, ...kept } = rejection;
+  const { browserKey: _browserKey, platformIds, ...kept } = rejection;
   return {
+    // First, so no name a descriptor declares can overwrite a key or an attribute of the record itself.
+    ...platformIds,
     pk: rejectionsPk(accountId, shard),
     sk: `${createdAt}#${id}`,
     [REJECTION_REASON_KEY]: reasonPk(accountId, shard, rejection.reason),

@@ -23,7 +23,7 @@ import type { ConnectionGuard, GoogleFormConnection, RejectionLog } from '../dom
 import { refusedFields } from '../domain/rejections.ts';
 import { rejectionOf, submissionOf, type SubmissionTagging } from '../domain/submissions.ts';
 import { leadFieldValidator } from '../domain/field-validation.ts';
-import { googleAdsLeadFields } from '../schemas/lead-fields.ts';
+import { googleAdsLeadFields } from './lead-fields.ts';
 import type { ValidatedFields } from '../schemas/validate.ts';
 import { leadFieldsOf, type GoogleDelivery } from './delivery.ts';
 import { googleAdsSource } from './source.ts';

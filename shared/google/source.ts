@@ -28,9 +28,14 @@ export const googleAdsSource = {
   bodyFormat: 'json',
   authentication: 'connection-key',
   browserFacing: false,
-  throttle: { rateLimit: 'googleAdsThrottlingRateLimit', burstLimit: 'googleAdsThrottlingBurstLimit' },
+  // Apart from the lead endpoints': Google delivers each lead once as it is submitted (and retries what is
+  // not answered 200), so a flood here is not Google's, and must not use up what the lead senders are allowed.
+  throttle: {
+    rateLimit: { name: 'googleAdsThrottlingRateLimit', default: 20, min: 1, max: 10_000 },
+    burstLimit: { name: 'googleAdsThrottlingBurstLimit', default: 40, min: 1, max: 5_000 },
+  },
   connection: 'google_form',
-  platformId: { field: 'google_lead_id', idempotencyPrefix: 'google-lead' },
+  platformId: { field: 'google_lead_id', idempotencyPrefix: 'google-lead', label: 'lead' },
   acceptance: { status: 200, message: 'Lead received', withLead: false },
   stack: { functionPath: ['GoogleAdsLeadForms', 'Webhook'], integrationId: 'GoogleAdsIntegration', monitoringName: 'googleAds' },
   banner: { label: 'Google Ads webhook', note: 'POST, each form with its own key: {seed.googleForms} form(s) in the seed; npm run admin -- add-google-form' },

@@ -28,6 +28,7 @@ import type { ValidatedFields } from '../schemas/validate.ts';
 import type { GraphLead, MetaLeadReader } from './graph.ts';
 import { socialBodyOf } from './lead-mapping.ts';
 import type { LeadgenChange } from './notification.ts';
+import { metaSource } from './source.ts';
 
 /** The endpoint name Meta leads carry in logs, metrics and rejection records. */
 export const META_ENDPOINT = 'meta';
@@ -62,7 +63,7 @@ export type LeadgenOutcome =
 const validateSocialFields = leadFieldValidator(socialEndpoint.fields, socialEndpoint.unknownFields);
 
 /** The leadgen id as idempotency claim: a key no Idempotency-Key header can spell (it holds a newline). */
-export const leadgenIdempotency = (leadgenId: string): IdempotencyClaim => platformLeadIdempotency('meta-leadgen', META_ENDPOINT, leadgenId);
+export const leadgenIdempotency = (leadgenId: string): IdempotencyClaim => platformLeadIdempotency(metaSource.platformId.idempotencyPrefix, META_ENDPOINT, leadgenId);
 
 /** Context of one change as it goes, for its log line and rejection record. */
 interface Progress {
@@ -208,7 +209,7 @@ const rejectionOf = (change: LeadgenChange, progress: Progress, error: unknown, 
     message: refusal?.message ?? (error instanceof LeadIntakeError ? error.message : 'The lead could not be stored after retries'),
     ...(mobileDigits.length >= 4 && { mobile: maskMobile(mobileDigits) }),
     fields: offendingFields(change, progress, error),
-    meta_leadgen_id: change.leadgenId,
+    platformIds: { [metaSource.platformId.field]: change.leadgenId },
     person: identifiersOfSubmission(progress.fields ?? progress.body ?? {}),
   };
 };

@@ -17,7 +17,7 @@ export const metaSource = {
   bodyFormat: 'signed-json',
   authentication: 'platform-signature',
   browserFacing: false,
-  platformId: { field: 'meta_leadgen_id', idempotencyPrefix: 'meta-leadgen' },
+  platformId: { field: 'meta_leadgen_id', idempotencyPrefix: 'meta-leadgen', label: 'leadgen' },
   acceptance: { status: 200, message: 'Notification received', withLead: false },
   stack: { functionPath: ['MetaLeadAds', 'Webhook'], integrationId: 'MetaWebhookIntegration', monitoringName: 'metaWebhook' },
   worker: { entry: 'functions/meta-worker/handler.ts' },

@@ -1,6 +1,7 @@
 /**
  * The fields of a lead, as valibot schemas: the common fields once, and each endpoint's own fields
- * as data. CONTRACT.md section 2 sets every rule here.
+ * as data. CONTRACT.md section 2 sets every rule here. A platform source's own fields are its own
+ * module's (shared/google/lead-fields.ts), made of the same parts (`text`, `optionalText`).
  */
 import { isIP } from 'node:net';
 import * as v from 'valibot';
@@ -12,7 +13,8 @@ import { normaliseIndianMobile } from './mobile.ts';
  */
 export const groupThousands = (n: number): string => String(n).replace(/\B(?=(\d{3})+$)/g, ',');
 
-const text = (field: string, max: number) =>
+/** A required text field of at most `max` characters, with the contract's messages. */
+export const text = (field: string, max: number) =>
   v.pipe(
     v.string(`${field} must be text`),
     v.minLength(1, `${field} is required`),
@@ -61,7 +63,8 @@ export const numericTextFields: ReadonlySet<string> = new Set([
   'campaignID',
 ]);
 
-const optionalText = (field: string, max: number) => v.optional(text(field, max));
+/** An optional text field of at most `max` characters. */
+export const optionalText = (field: string, max: number) => v.optional(text(field, max));
 
 export const websiteLeadFields = {
   ...commonLeadFields,
@@ -102,22 +105,6 @@ export const socialLeadFields = {
   social_campaign: optionalText('social_campaign', 500),
   social_adset: optionalText('social_adset', 500),
   social_ad: optionalText('social_ad', 500),
-};
-
-/**
- * A Google Ads lead form delivery, mapped (shared/google/delivery.ts): the common fields under the
- * social endpoint's rules, the optional fields Google's columns fill, and Google's ids (exact digits).
- */
-export const googleAdsLeadFields = {
-  ...commonLeadFields,
-  location: optionalText('location', 200),
-  notes: optionalText('notes', 5000),
-  gclid: optionalText('gclid', 500),
-  google_lead_id: text('google_lead_id', 200),
-  google_form_id: optionalText('google_form_id', 20),
-  google_campaign_id: optionalText('google_campaign_id', 20),
-  google_adgroup_id: optionalText('google_adgroup_id', 20),
-  google_creative_id: optionalText('google_creative_id', 20),
 };
 
 export type LeadFieldSchemas = Record<string, v.GenericSchema<unknown, unknown>>;

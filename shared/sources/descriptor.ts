@@ -46,13 +46,16 @@ export interface LeadSourceDescriptor {
    * `google_key`), or the platform's signature (Meta's).
    */
   readonly authentication: 'api-key' | 'scoped-api-key' | 'connection-key' | 'platform-signature';
+  /** A `scoped-api-key` source's key scope (KeyScopeDeclaration); only such a source has one. */
+  readonly keyScope?: KeyScopeDeclaration;
   /** Browser forms post here: it answers CORS preflight (OPTIONS) itself, with the browser keys' origins. */
   readonly browserFacing: boolean;
   /**
-   * The operator settings (lib/settings.ts) of its route's own throttle; absent: the stage's default
+   * Its route's own throttle, as two operator settings of the stack (lib/settings.ts derives them from
+   * here: CDK context keys, typed props, defaults, bounds); absent: the stage's default
    * (`throttlingRateLimit`, `throttlingBurstLimit`).
    */
-  readonly throttle?: { readonly rateLimit: string; readonly burstLimit: string };
+  readonly throttle?: RouteThrottleDeclaration;
   /**
    * The kind of connection its deliveries name (shared/dynamodb/connections.ts) when every write of a
    * delivery carries the connection's guard (Google's forms: a rotated key or removed form refuses at
@@ -61,11 +64,8 @@ export interface LeadSourceDescriptor {
    * configuration cache's TTL, like a revoked key.
    */
   readonly connection?: ConnectionKind;
-  /**
-   * The platform's own lead id: the attribute its rejection records carry it under, and the prefix of
-   * the idempotency key it is stored once under (shared/domain/platform-leads.ts).
-   */
-  readonly platformId?: { readonly field: 'google_lead_id' | 'meta_leadgen_id' | 'call_id'; readonly idempotencyPrefix: string };
+  /** The platform's own id of a delivery, when it has one (PlatformIdDeclaration). */
+  readonly platformId?: PlatformIdDeclaration;
   /** Its answer when a delivery is accepted (CONTRACT.md): status and message, with the lead in `data` or not. */
   readonly acceptance: { readonly status: 200; readonly message: string; readonly withLead: boolean };
   /**
@@ -113,4 +113,56 @@ export interface LeadSourceDescriptor {
   readonly seed?: { readonly member: string; readonly module: string };
   /** Sample API Gateway events of it in `events/`, for `npm run invoke`. */
   readonly sampleEvents: readonly string[];
+}
+
+/**
+ * A platform's own id of what it delivers (Meta's leadgen id, Google's lead id, a provider's call id):
+ * each delivery of one id is one lead or one rejection record (shared/domain/platform-leads.ts), and its
+ * records carry it, each under an attribute of its own at the record's top level (its stored item, the
+ * admin API's JSON), named here.
+ */
+export interface PlatformIdDeclaration {
+  /** The attribute its rejection records carry the id under: `google_lead_id`, `meta_leadgen_id`, `call_id`. */
+  readonly field: string;
+  /** The prefix of the idempotency key the id is stored once under. */
+  readonly idempotencyPrefix: string;
+  /**
+   * The attributes that, with the id, name one delivery, carried beside it on the record: a call id is
+   * unique within its provider's calls alone (`provider`).
+   */
+  readonly qualifiedBy?: readonly string[];
+  /** The word `admin rejections` shows before the id (`meta leadgen 1200...`); absent: its qualifiers alone (`call exotel c-1`). */
+  readonly label?: string;
+  /** What the admin API's OpenAPI document says of each of these attributes, by name, where it says anything. */
+  readonly descriptions?: Readonly<Record<string, string>>;
+}
+
+/** A route's throttle as operator settings: API Gateway's steady rate and its burst above it. */
+export interface RouteThrottleDeclaration {
+  /** Requests per second let through before API Gateway answers 429: any number within its bounds. */
+  readonly rateLimit: ThrottleSettingDeclaration;
+  /** Requests absorbed above the rate: a whole number within its bounds. */
+  readonly burstLimit: ThrottleSettingDeclaration;
+}
+
+/**
+ * One operator setting: its name (the stack's prop and CDK context key, `googleAdsThrottlingRateLimit`:
+ * deployed names, so they never change), its default, and the bounds a value is checked against at synth.
+ */
+export interface ThrottleSettingDeclaration {
+  readonly name: string;
+  readonly default: number;
+  readonly min: number;
+  readonly max: number;
+}
+
+/**
+ * The key scope of a source whose key is limited to it alone (`authentication: 'scoped-api-key'`): the
+ * name a key's endpoints hold to open it, and nothing else (`create-key --endpoints calls`; the key
+ * lifecycle is given the registry's scopes, shared/domain/api-keys.ts `KeyRules`), and the query
+ * parameter its key may travel in, for senders that cannot set headers (`x-api-key` wins when both are sent).
+ */
+export interface KeyScopeDeclaration {
+  readonly name: string;
+  readonly queryParameter?: string;
 }

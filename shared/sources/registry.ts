@@ -8,17 +8,46 @@
 import { callsSource } from '../calls/source.ts';
 import { googleAdsSource } from '../google/source.ts';
 import { metaSource } from '../meta/source.ts';
+import { leadKeyEndpoints } from '../domain/lead.ts';
 import type { EndpointName } from '../routes.ts';
 import type { LeadSourceDescriptor } from './descriptor.ts';
 import { portalaSource, portalbSource, socialSource, websiteSource } from './lead-endpoints.ts';
 
-export const leadSources: readonly LeadSourceDescriptor[] = [websiteSource, portalaSource, portalbSource, socialSource, metaSource, googleAdsSource, callsSource];
+const declaredSources = [websiteSource, portalaSource, portalbSource, socialSource, metaSource, googleAdsSource, callsSource] as const;
+
+export const leadSources: readonly LeadSourceDescriptor[] = declaredSources;
+
+/**
+ * The declared sources with their literal types, for what is typed from their names: the stack's
+ * throttle settings (lib/settings.ts `SourceThrottleSettings`).
+ */
+export type DeclaredLeadSource = (typeof declaredSources)[number];
 
 /** The sources whose function makes the lead in the request (all but the asynchronous ones, whose worker does). */
 export const requestSources = leadSources.filter((source) => !source.worker);
 
 /** The sources whose deliveries carry an API key: the four lead endpoints of CONTRACT.md section 1. */
 export const apiKeySources = leadSources.filter((source) => source.authentication === 'api-key');
+
+/** The sources whose deliveries carry a platform's own id (Meta, Google Ads, calls), in the registry's order. */
+export const platformIdSources = leadSources.filter((source): source is LeadSourceDescriptor & Required<Pick<LeadSourceDescriptor, 'platformId'>> => source.platformId !== undefined);
+
+/**
+ * The attributes a rejection record may carry a platform's ids under, each source's qualifiers before its
+ * id (`provider`, `call_id`), with what the admin API's OpenAPI document says of each.
+ */
+export const platformIdAttributes: readonly { readonly name: string; readonly description?: string }[] = platformIdSources.flatMap(({ platformId }) =>
+  [...(platformId.qualifiedBy ?? []), platformId.field].map((name) => ({ name, ...(platformId.descriptions?.[name] !== undefined && { description: platformId.descriptions[name] }) })),
+);
+
+/** The sources whose key is limited to them alone (`scoped-api-key`: the call webhook), with their key scope. */
+export const keyScopedSources = leadSources.filter((source): source is LeadSourceDescriptor & Required<Pick<LeadSourceDescriptor, 'keyScope'>> => source.keyScope !== undefined);
+
+/** Their scopes (`calls`): what the key lifecycle is given by those that may read the registry (shared/domain/api-keys.ts KeyRules). */
+export const sourceKeyScopes: readonly string[] = keyScopedSources.map(({ keyScope }) => keyScope.name);
+
+/** Every name a key's endpoints may hold: the four lead endpoints, then each source's key scope. */
+export const keyEndpointNames: readonly string[] = [...leadKeyEndpoints, ...sourceKeyScopes];
 
 /** The source of a name (`website`, `google_ads`, `meta`). */
 export const sourceNamed = (name: string): LeadSourceDescriptor | undefined => leadSources.find((source) => source.name === name);

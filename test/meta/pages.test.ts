@@ -142,7 +142,7 @@ describe('admin rejections', () => {
       reason: 'meta_form_not_mapped',
       message: 'Meta lead form is not mapped to a project and campaign',
       fields: { page_id: '500100', form_id: '600900' },
-      meta_leadgen_id: '1200000000000009',
+      platformIds: { meta_leadgen_id: '1200000000000009' },
     });
     const table = await admin(['rejections', '--account', 'acc-p']);
     expect(table.stdout).toMatch(/meta leadgen 1200000000000009\s+meta_form_not_mapped/);

@@ -16,7 +16,7 @@ import { apiGatewayEvent, lambdaContext } from '../../shared/http/api-gateway-ev
 import type { LeadContext, LeadResponse } from '../../shared/http/lambda.ts';
 import { leadHandler } from '../../shared/http/lead-handler.ts';
 import { type EndpointName } from '../../shared/routes.ts';
-import { leadRoutes } from '../../shared/sources/registry.ts';
+import { leadRoutes, sourceKeyScopes } from '../../shared/sources/registry.ts';
 import { leadRuntime } from '../../shared/runtime.ts';
 import type { ChallengeDependencies } from '../../shared/http/middleware/captcha-challenge.ts';
 import { challengeSecretScope } from '../../shared/captcha/secrets.ts';
@@ -125,6 +125,7 @@ export const testService = async (options: ServiceOptions = {}) => {
     keys: repository.keys,
     accounts: repository.accounts,
     challengeSecrets: localCipherFromEnvironment({}, challengeSecretScope),
+    keyScopes: sourceKeyScopes,
     ...(now && { now }),
   });
 

@@ -2,8 +2,11 @@ import { describe, expect, it } from '@jest/globals';
 import { keyOptions, normaliseOrigin } from '../../shared/domain/api-keys.ts';
 import { InvalidKeyOptionError } from '../../shared/domain/errors.ts';
 import { boundedRejection, MAX_REJECTION_BYTES } from '../../shared/domain/rejections.ts';
+import { sourceKeyScopes } from '../../shared/sources/registry.ts';
 
 const now = new Date('2030-01-01T00:00:00Z');
+/** The key scopes the admin CLI and API give the key lifecycle: the registry's. */
+const rules = { keyScopes: sourceKeyScopes };
 
 describe('origins of a browser key', () => {
   it.each([
@@ -27,7 +30,7 @@ describe('origins of a browser key', () => {
 
 describe('the options of a key', () => {
   it('makes origins without endpoints a website key, normalised and without repeats', () => {
-    expect(keyOptions({ origins: ['https://Shop.example:443', 'https://shop.example'] }, now)).toEqual({
+    expect(keyOptions({ origins: ['https://Shop.example:443', 'https://shop.example'] }, now, rules)).toEqual({
       label: null,
       endpoints: ['website'],
       origins: ['https://shop.example'],
@@ -36,7 +39,7 @@ describe('the options of a key', () => {
   });
 
   it('keeps endpoints in the order given, once each', () => {
-    expect(keyOptions({ endpoints: ['social', 'portala', 'social'] }, now).endpoints).toEqual(['social', 'portala']);
+    expect(keyOptions({ endpoints: ['social', 'portala', 'social'] }, now, rules).endpoints).toEqual(['social', 'portala']);
   });
 
   it.each([
@@ -49,12 +52,12 @@ describe('the options of a key', () => {
     [{ expiresAt: '31/12/2030' }, 'expires'],
     [{ label: 'a\nb' }, 'label'],
   ])('refuses %j, naming the option', (options, option) => {
-    expect(() => keyOptions(options, now)).toThrow(expect.objectContaining({ option }) as unknown as InvalidKeyOptionError);
+    expect(() => keyOptions(options, now, rules)).toThrow(expect.objectContaining({ option }) as unknown as InvalidKeyOptionError);
   });
 
   it('reads an expiry with an offset as UTC, and allows a past one only where asked (seed files)', () => {
-    expect(keyOptions({ expiresAt: '2030-06-01T10:00:00+05:30' }, now).expiresAt).toBe('2030-06-01T04:30:00.000Z');
-    expect(keyOptions({ expiresAt: '2001-01-01' }, now, { allowPastExpiry: true }).expiresAt).toBe('2001-01-01T00:00:00.000Z');
+    expect(keyOptions({ expiresAt: '2030-06-01T10:00:00+05:30' }, now, rules).expiresAt).toBe('2030-06-01T04:30:00.000Z');
+    expect(keyOptions({ expiresAt: '2001-01-01' }, now, { ...rules, allowPastExpiry: true }).expiresAt).toBe('2001-01-01T00:00:00.000Z');
   });
 });
 
@@ -88,7 +91,7 @@ describe('the bound of a rejection record', () => {
 
 describe('the calls scope of a key (CONTRACT.md section 13)', () => {
   it('makes a key limited to calls alone', () => {
-    expect(keyOptions({ endpoints: ['calls'] }, now).endpoints).toEqual(['calls']);
+    expect(keyOptions({ endpoints: ['calls'] }, now, rules).endpoints).toEqual(['calls']);
   });
 
   it.each([
@@ -96,6 +99,6 @@ describe('the calls scope of a key (CONTRACT.md section 13)', () => {
     [{ endpoints: ['social', 'calls'] }],
     [{ endpoints: ['calls'], origins: ['https://shop.example'] }],
   ])('refuses calls with another endpoint or with origins: %j', (options) => {
-    expect(() => keyOptions(options, now)).toThrow(expect.objectContaining({ option: 'endpoints' }) as unknown as InvalidKeyOptionError);
+    expect(() => keyOptions(options, now, rules)).toThrow(expect.objectContaining({ option: 'endpoints' }) as unknown as InvalidKeyOptionError);
   });
 });

@@ -5,8 +5,8 @@ import { header, type LeadContext, type LeadEvent, type LeadResponse } from '../
 
 export interface ApiKeyAccountOptions {
   /**
-   * A query parameter that may carry the key, for senders that cannot set headers (the call webhook's
-   * `key`, CONTRACT.md section 13); the header wins when both are sent.
+   * A query parameter that may carry the key, for senders that cannot set headers (a scoped key's, as its
+   * source's descriptor allows: the call webhook's `key`, CONTRACT.md section 13); the header wins when both are sent.
    */
   readonly queryParameter?: string;
 }

@@ -1,20 +1,24 @@
 import type { MiddlewareObj } from '@middy/core';
+import type { AccountDirectory } from '../../domain/account-directory.ts';
 import { keyAllowsEndpoint, normaliseOrigin } from '../../domain/api-keys.ts';
 import { DryRunNotAllowedError, KeyNotAllowedOnEndpointError, OriginNotAllowedError } from '../../domain/errors.ts';
 import type { KeyEndpoint } from '../../domain/lead.ts';
+import type { KeyScopeDeclaration } from '../../sources/descriptor.ts';
 import { header, type LeadContext, type LeadEvent, type LeadResponse } from '../lambda.ts';
+import { apiKeyAccount } from './api-key-account.ts';
 import { dryRunRequested } from './submission-options.ts';
 
 /**
  * What the request's key allows (CONTRACT.md section 7), right after the key's 401/404 and before the
  * size check, in the contract's order: its endpoints (403), its browser origins (403), and no dry runs
  * with a browser key (403: a public page must not be an "is this mobile a lead?" oracle). For a browser
- * key whose origin is allowed, every answer from here on echoes that origin to the page.
+ * key whose origin is allowed, every answer from here on echoes that origin to the page. A source with
+ * a key scope of its own (`scoped`) takes only a key limited to that scope alone.
  */
-export const keyScope = (endpoint: KeyEndpoint): MiddlewareObj<LeadEvent, LeadResponse, Error, LeadContext> => ({
+export const keyScope = (endpoint: KeyEndpoint, { scoped = false }: { scoped?: boolean } = {}): MiddlewareObj<LeadEvent, LeadResponse, Error, LeadContext> => ({
   before: ({ event, context }) => {
     const key = context.account!.key;
-    if (!keyAllowsEndpoint(key, endpoint)) throw new KeyNotAllowedOnEndpointError();
+    if (!keyAllowsEndpoint(key, endpoint, { scoped })) throw new KeyNotAllowedOnEndpointError();
     if (!key.origins) return;
     const origin = header(event, 'origin');
     const normalised = origin === undefined ? undefined : normaliseOrigin(origin.trim());
@@ -26,3 +30,12 @@ export const keyScope = (endpoint: KeyEndpoint): MiddlewareObj<LeadEvent, LeadRe
     if (dryRunRequested(event)) throw new DryRunNotAllowedError();
   },
 });
+
+/**
+ * The key checks of a source whose key is limited to it alone (`scoped-api-key`), from its descriptor's
+ * key scope: the key from `x-api-key` or the query parameter it allows (401, 404), then its scope (403).
+ */
+export const scopedApiKey = (directory: AccountDirectory, scope: KeyScopeDeclaration): MiddlewareObj<LeadEvent, LeadResponse, Error, LeadContext>[] => [
+  apiKeyAccount(directory, scope.queryParameter === undefined ? {} : { queryParameter: scope.queryParameter }),
+  keyScope(scope.name, { scoped: true }),
+];
