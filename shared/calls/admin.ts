@@ -7,7 +7,7 @@ import type { AccountConfigStore, ConnectionKind, ConnectionRegistry } from '../
 import { DynamoDbConnectionStore } from '../dynamodb/connections.ts';
 import { created, noContent, ok, sourceAdmin } from '../http/admin-operation.ts';
 import { AccountCallNumbers, CALL_NUMBER_CONNECTION } from './numbers.ts';
-import { callNumberAdminRoutes } from './source.ts';
+import { callNumberAdminRoutes } from './wire-names.ts';
 
 export default sourceAdmin({
   routes: callNumberAdminRoutes,

@@ -26,10 +26,10 @@ import { leadFieldValidator } from '../domain/field-validation.ts';
 import { commonLeadFields } from '../schemas/lead-fields.ts';
 import type { ValidatedFields } from '../schemas/validate.ts';
 import type { CallDelivery } from './delivery.ts';
-import { callsSource } from './source.ts';
+import { callsWireNames } from './wire-names.ts';
 
 /** The endpoint name calls carry in logs, metrics and rejection records; the lead's `source` is `call`. */
-export const CALL_ENDPOINT = callsSource.name;
+export const CALL_ENDPOINT = callsWireNames.name;
 export const CALL_LEAD_NAME = 'Unknown caller';
 export interface CallLeadDependencies extends CreateLeadDependencies {
   readonly callNumbers: CallNumberDirectory;
@@ -54,7 +54,7 @@ export type CallOutcome =
 const validateCommonFields = leadFieldValidator(commonLeadFields, 'ignore');
 
 /** Call leads as lead submissions: their source, and the provider as a sub source of their own (never checked against the account). */
-const callSource = (provider: string) => ({ source: callsSource.leadSource, subSource: () => ({ kind: 'of_source' as const, name: provider }) });
+const callSource = (provider: string) => ({ source: callsWireNames.leadSource, subSource: () => ({ kind: 'of_source' as const, name: provider }) });
 
 /** The lead's fields before validation: the caller as mobile number, the number's project and campaign, and the call's details. */
 export const callLeadFieldsOf = (call: CallDelivery, connection: Pick<CallNumberConnection, 'projectId' | 'campaignId'>): Record<string, string> => {
@@ -91,14 +91,14 @@ export const receiveCall = async (call: CallDelivery, account: AccountView, requ
   boundIdentifier('call_id', call.callId);
   if (!call.inbound) return { kind: 'ignored' };
   const accountId = account.config.id;
-  const claim = call.callId === undefined ? undefined : platformLeadIdempotency(callsSource.platformId.idempotencyPrefix, CALL_ENDPOINT, `${call.provider}\n${call.callId}`);
+  const claim = call.callId === undefined ? undefined : platformLeadIdempotency(callsWireNames.platformId.idempotencyPrefix, CALL_ENDPOINT, `${call.provider}\n${call.callId}`);
   // Who called, for the record's person (access and erasure find it): the caller, when a mobile.
   const caller = { ...(call.caller !== undefined && { mobile_number: call.caller }) };
   const refuse = async (error: LeadIntakeError, fields: Readonly<Record<string, unknown>>): Promise<CallOutcome> => {
     const reason = error instanceof FieldValidationError ? 'validation' : error.reason;
     const rejection = rejectionOf(
       CALL_ENDPOINT,
-      { reason, message: error.message, fields, platformIds: { provider: call.provider, ...(call.callId !== undefined && { [callsSource.platformId.field]: call.callId }) } },
+      { reason, message: error.message, fields, platformIds: { provider: call.provider, ...(call.callId !== undefined && { [callsWireNames.platformId.field]: call.callId }) } },
       { requestId: request.requestId, body: caller, ...(request.fields && { fields: request.fields }) },
     );
     if (!claim) {

@@ -10,11 +10,11 @@ import { header, type LeadEvent } from '../http/lambda.ts';
 import { JSON_CONTENT_TYPE, jsonObjectOf } from '../http/middleware/json-object-body.ts';
 import { JsonNumber } from '../schemas/json-number.ts';
 import type { CallParameters } from './delivery.ts';
-import { callsSource } from './source.ts';
+import { callsWireNames } from './wire-names.ts';
 
 const FORM_CONTENT_TYPE = /^application\/x-www-form-urlencoded\s*(;|$)/i;
 /** The query parameter that may carry the API key (its descriptor's): never kept as a call parameter. */
-export const QUERY_KEY_PARAMETER = callsSource.keyScope.queryParameter;
+export const QUERY_KEY_PARAMETER = callsWireNames.keyScope.queryParameter;
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 export interface CallParameterOptions {

@@ -3,35 +3,20 @@
  * notifies the service of each call, with an API key scoped to `calls` in `x-api-key` or `?key=`. What
  * is its own is beside it: the provider table (providers.ts), the parameters however sent
  * (parameters.ts), a call read through a provider's row (delivery.ts), the use case (call-lead.ts), the
- * chain (webhook-handler.ts); for the tools, its admin operations (admin.ts), its OpenAPI (openapi.ts)
+ * chain (webhook-handler.ts), the names its functions read (wire-names.ts); for the tools, its admin operations (admin.ts), its OpenAPI (openapi.ts)
  * and its seed member (seed.ts). Its numbers are connected per account (numbers.ts, in the one connection store).
  */
-import type { AdminRoute } from '../routes.ts';
-import type { KeyScopeDeclaration, LeadSourceDescriptor } from '../sources/descriptor.ts';
-
-/** Its key scope, apart so the admin function reads it without the descriptor (shared/sources/key-scopes.ts). */
-export const callsKeyScope = { name: 'calls', queryParameter: 'key' } as const satisfies KeyScopeDeclaration;
-
-/**
- * Its admin routes (the descriptor's `admin.routes`), a constant of their own so the admin function
- * (shared/calls/admin.ts) carries them without the rest of the descriptor.
- */
-export const callNumberAdminRoutes = [
-  { method: 'PUT', path: '/admin/v1/accounts/{accountId}/call-numbers/{number}', operation: 'connectCallNumber' },
-  { method: 'GET', path: '/admin/v1/accounts/{accountId}/call-numbers', operation: 'listCallNumbers' },
-  { method: 'DELETE', path: '/admin/v1/accounts/{accountId}/call-numbers/{number}', operation: 'removeCallNumber' },
-] as const satisfies readonly AdminRoute[];
+import type { LeadSourceDescriptor } from '../sources/descriptor.ts';
+import { callNumberAdminRoutes, callsWireNames } from './wire-names.ts';
 
 export const callsSource = {
-  name: 'call',
+  ...callsWireNames,
   invokeName: 'calls',
-  leadSource: 'call',
   title: 'Calls to project numbers',
   route: { path: '/api/call-lead-webhook/{provider}', methods: ['GET', 'POST'], queryString: true },
   entry: 'functions/call-lead-webhook/handler.ts',
   bodyFormat: 'json',
   authentication: 'scoped-api-key',
-  keyScope: callsKeyScope,
   browserFacing: false,
   // Apart from the lead endpoints': a provider notifies each call once (and retries what is not answered),
   // so a flood here must not use up what the lead senders are allowed.
@@ -40,12 +25,10 @@ export const callsSource = {
     burstLimit: { name: 'callsThrottlingBurstLimit', default: 40, min: 1, max: 5_000 },
   },
   platformId: {
-    field: 'call_id',
-    idempotencyPrefix: 'call',
+    ...callsWireNames.platformId,
     qualifiedBy: ['provider'],
     descriptions: { provider: 'A call’s record (endpoint `call`): the telephony provider.', call_id: 'A call’s record (endpoint `call`): the provider’s call id.' },
   },
-  acceptance: { status: 200, message: 'Call received', withLead: false },
   stack: { functionPath: ['CallLeadWebhook', 'Webhook'], integrationId: 'CallWebhookIntegration', monitoringName: 'calls' },
   banner: { label: 'Call webhook', note: 'GET or POST, {provider} exotel, knowlarity or generic, a key limited to calls in x-api-key or ?key=: {seed.callNumbers} number(s) in the seed; npm run admin -- add-call-number' },
   openapi: 'shared/calls/openapi.ts',

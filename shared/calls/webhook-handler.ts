@@ -21,9 +21,9 @@ import { CALL_ENDPOINT, receiveCall, type CallLeadDependencies } from './call-le
 import { callDeliveryOf, type CallDelivery } from './delivery.ts';
 import { callParametersOf } from './parameters.ts';
 import { callProviderNamed, type CallProvider } from './providers.ts';
-import { callsSource } from './source.ts';
+import { callsWireNames } from './wire-names.ts';
 
-export const CALL_RECEIVED = callsSource.acceptance.message;
+export const CALL_RECEIVED = callsWireNames.acceptance.message;
 
 export interface CallWebhookRuntime extends CallLeadDependencies {
   readonly directory: AccountDirectory;
@@ -62,7 +62,7 @@ const callWebhookChain = (runtime: CallWebhookRuntime) =>
   middy<LeadEvent, LeadResponse, Error, CallContext>({ timeoutEarlyInMillis: 0 })
     .use(httpEnvelope({ endpoint: CALL_ENDPOINT, log: runtime.log }))
     .use(callProvider())
-    .use(scopedApiKey(runtime.directory, callsSource.keyScope))
+    .use(scopedApiKey(runtime.directory, callsWireNames.keyScope))
     .use(callDelivery())
     .handler(async (_event, context) => {
       const outcome = await receiveCall(context.call!, context.account!, context, runtime);
@@ -72,5 +72,5 @@ const callWebhookChain = (runtime: CallWebhookRuntime) =>
       } else {
         context.outcome = outcome.kind === 'rejected' ? outcome.reason : outcome.kind;
       }
-      return jsonResponse(callsSource.acceptance.status, { status: true, message: CALL_RECEIVED });
+      return jsonResponse(callsWireNames.acceptance.status, { status: true, message: CALL_RECEIVED });
     });

@@ -7,7 +7,7 @@ import { AccountGoogleForms, GOOGLE_FORM_CONNECTION } from '../domain/google-for
 import type { AccountConfigStore, ConnectionRegistry } from '../domain/ports.ts';
 import { DynamoDbConnectionStore } from '../dynamodb/connections.ts';
 import { created, noContent, ok, sourceAdmin } from '../http/admin-operation.ts';
-import { googleFormAdminRoutes } from './source.ts';
+import { googleFormAdminRoutes } from './wire-names.ts';
 
 export default sourceAdmin({
   routes: googleFormAdminRoutes,

@@ -26,11 +26,11 @@ import { leadFieldValidator } from '../domain/field-validation.ts';
 import { googleAdsLeadFields } from './lead-fields.ts';
 import type { ValidatedFields } from '../schemas/validate.ts';
 import { leadFieldsOf, type GoogleDelivery } from './delivery.ts';
-import { googleAdsSource } from './source.ts';
+import { googleAdsWireNames } from './wire-names.ts';
 
 /** The endpoint name Google leads carry in logs, metrics and rejection records, and their lead `source`: its descriptor's. */
-export const GOOGLE_ADS_ENDPOINT = googleAdsSource.name;
-const { field: LEAD_ID_FIELD, idempotencyPrefix: LEAD_ID_PREFIX } = googleAdsSource.platformId;
+export const GOOGLE_ADS_ENDPOINT = googleAdsWireNames.name;
+const { field: LEAD_ID_FIELD, idempotencyPrefix: LEAD_ID_PREFIX } = googleAdsWireNames.platformId;
 
 export interface GoogleLeadDependencies extends CreateLeadDependencies {
   readonly directory: AccountDirectory;
@@ -50,7 +50,7 @@ export type GoogleLeadOutcome =
 const validateGoogleFields = leadFieldValidator(googleAdsLeadFields, 'ignore');
 
 /** Google leads as lead submissions: their source and a sub source of their own, never checked against the account. */
-const googleAdsTagging: SubmissionTagging = { source: googleAdsSource.leadSource, subSource: () => ({ kind: 'of_source', name: 'lead_form' }) };
+const googleAdsTagging: SubmissionTagging = { source: googleAdsWireNames.leadSource, subSource: () => ({ kind: 'of_source', name: 'lead_form' }) };
 
 export const receiveGoogleLead = async (
   delivery: GoogleDelivery,

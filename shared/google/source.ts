@@ -1,27 +1,15 @@
 /**
  * Google Ads lead forms (CONTRACT.md section 10) as a declared source: each form is a connection of
  * its own, with a key Google sends back in every delivery. What is Google's own is beside it: the
- * delivery and its column mapping (delivery.ts), the use case (google-lead.ts), the chain (webhook-handler.ts);
- * for the tools, its admin operations (admin.ts), its OpenAPI (openapi.ts) and its seed member (seed.ts).
+ * delivery and its column mapping (delivery.ts), the use case (google-lead.ts), the chain (webhook-handler.ts),
+ * the names its functions read (wire-names.ts); for the tools, its admin operations (admin.ts), its OpenAPI (openapi.ts) and its seed member (seed.ts).
  */
-import type { AdminRoute } from '../routes.ts';
 import type { LeadSourceDescriptor } from '../sources/descriptor.ts';
-
-/**
- * Its admin routes (the descriptor's `admin.routes`), a constant of their own so the admin function
- * (shared/google/admin.ts) carries them without the rest of the descriptor.
- */
-export const googleFormAdminRoutes = [
-  { method: 'PUT', path: '/admin/v1/accounts/{accountId}/google-forms/{formId}', operation: 'connectGoogleForm' },
-  { method: 'GET', path: '/admin/v1/accounts/{accountId}/google-forms', operation: 'listGoogleForms' },
-  { method: 'DELETE', path: '/admin/v1/accounts/{accountId}/google-forms/{formId}', operation: 'removeGoogleForm' },
-  { method: 'POST', path: '/admin/v1/accounts/{accountId}/google-forms/{formId}/rotate-key', operation: 'rotateGoogleFormKey' },
-] as const satisfies readonly AdminRoute[];
+import { googleAdsWireNames, googleFormAdminRoutes } from './wire-names.ts';
 
 export const googleAdsSource = {
-  name: 'google_ads',
+  ...googleAdsWireNames,
   invokeName: 'google-ads',
-  leadSource: 'google_ads',
   title: 'Google Ads lead forms',
   route: { path: '/api/google-ads-lead-webhook', methods: ['POST'] },
   entry: 'functions/google-ads/handler.ts',
@@ -35,8 +23,7 @@ export const googleAdsSource = {
     burstLimit: { name: 'googleAdsThrottlingBurstLimit', default: 40, min: 1, max: 5_000 },
   },
   connection: 'google_form',
-  platformId: { field: 'google_lead_id', idempotencyPrefix: 'google-lead', label: 'lead' },
-  acceptance: { status: 200, message: 'Lead received', withLead: false },
+  platformId: { ...googleAdsWireNames.platformId, label: 'lead' },
   stack: { functionPath: ['GoogleAdsLeadForms', 'Webhook'], integrationId: 'GoogleAdsIntegration', monitoringName: 'googleAds' },
   banner: { label: 'Google Ads webhook', note: 'POST, each form with its own key: {seed.googleForms} form(s) in the seed; npm run admin -- add-google-form' },
   openapi: 'shared/google/openapi.ts',

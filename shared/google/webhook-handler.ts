@@ -20,10 +20,10 @@ import { jsonObjectBody } from '../http/middleware/json-object-body.ts';
 import type { LogSink } from '../log.ts';
 import { deliveryOf, type GoogleDelivery } from './delivery.ts';
 import { GOOGLE_ADS_ENDPOINT, receiveGoogleLead, type GoogleLeadDependencies } from './google-lead.ts';
-import { googleAdsSource } from './source.ts';
+import { googleAdsWireNames } from './wire-names.ts';
 
 /** Its answer to every delivery its key lets in (its descriptor's). */
-export const LEAD_RECEIVED = googleAdsSource.acceptance.message;
+export const LEAD_RECEIVED = googleAdsWireNames.acceptance.message;
 
 export interface GoogleAdsRuntime extends GoogleLeadDependencies {
   readonly forms: GoogleFormDirectory;

@@ -28,7 +28,7 @@ import type { ValidatedFields } from '../schemas/validate.ts';
 import type { GraphLead, MetaLeadReader } from './graph.ts';
 import { socialBodyOf } from './lead-mapping.ts';
 import type { LeadgenChange } from './notification.ts';
-import { metaSource } from './source.ts';
+import { metaWireNames } from './wire-names.ts';
 
 /** The endpoint name Meta leads carry in logs, metrics and rejection records. */
 export const META_ENDPOINT = 'meta';
@@ -63,7 +63,7 @@ export type LeadgenOutcome =
 const validateSocialFields = leadFieldValidator(socialEndpoint.fields, socialEndpoint.unknownFields);
 
 /** The leadgen id as idempotency claim: a key no Idempotency-Key header can spell (it holds a newline). */
-export const leadgenIdempotency = (leadgenId: string): IdempotencyClaim => platformLeadIdempotency(metaSource.platformId.idempotencyPrefix, META_ENDPOINT, leadgenId);
+export const leadgenIdempotency = (leadgenId: string): IdempotencyClaim => platformLeadIdempotency(metaWireNames.platformId.idempotencyPrefix, META_ENDPOINT, leadgenId);
 
 /** Context of one change as it goes, for its log line and rejection record. */
 interface Progress {
@@ -209,7 +209,7 @@ const rejectionOf = (change: LeadgenChange, progress: Progress, error: unknown, 
     message: refusal?.message ?? (error instanceof LeadIntakeError ? error.message : 'The lead could not be stored after retries'),
     ...(mobileDigits.length >= 4 && { mobile: maskMobile(mobileDigits) }),
     fields: offendingFields(change, progress, error),
-    platformIds: { [metaSource.platformId.field]: change.leadgenId },
+    platformIds: { [metaWireNames.platformId.field]: change.leadgenId },
     person: identifiersOfSubmission(progress.fields ?? progress.body ?? {}),
   };
 };

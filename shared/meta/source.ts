@@ -2,23 +2,22 @@
  * Meta Lead Ads (CONTRACT.md section 8) as a declared source: the asynchronous one. Its webhook checks
  * Meta's signature and queues each leadgen change; the worker behind the queue reads the lead from the
  * Graph API (graph.ts, lead-mapping.ts) and makes it a `social` lead (leadgen.ts). Its queue, worker,
- * secrets and page-token key are its own construct's (lib/constructs/meta-lead-ads.ts). For the tools:
+ * secrets and page-token key are its own construct's (lib/constructs/meta-lead-ads.ts). The names its worker reads are wire-names.ts's. For the tools:
  * its OpenAPI (openapi.ts) and its seed member (seed.ts).
  */
 import type { LeadSourceDescriptor } from '../sources/descriptor.ts';
+import { metaWireNames } from './wire-names.ts';
 
 export const metaSource = {
-  name: 'meta',
+  ...metaWireNames,
   invokeName: 'meta',
-  leadSource: 'social',
   title: 'Meta Lead Ads',
   route: { path: '/api/meta-leadgen-webhook', methods: ['GET', 'POST'], queryString: true },
   entry: 'functions/meta-webhook/handler.ts',
   bodyFormat: 'signed-json',
   authentication: 'platform-signature',
   browserFacing: false,
-  platformId: { field: 'meta_leadgen_id', idempotencyPrefix: 'meta-leadgen', label: 'leadgen' },
-  acceptance: { status: 200, message: 'Notification received', withLead: false },
+  platformId: { ...metaWireNames.platformId, label: 'leadgen' },
   stack: { functionPath: ['MetaLeadAds', 'Webhook'], integrationId: 'MetaWebhookIntegration', monitoringName: 'metaWebhook' },
   worker: { entry: 'functions/meta-worker/handler.ts' },
   banner: { label: 'Meta webhook', note: 'GET verification, signed POST; {seed.metaPages} page(s) in the seed; leads read from {graph}' },

@@ -7,9 +7,10 @@
  * (`google_lead_id`, `googleAdsThrottlingRateLimit`, the construct ids of its function): declaring a
  * source changes no wire, no stored item and no deployed resource.
  *
- * Data only: a descriptor module imports types and nothing else, so a function's bundle holds its own
- * source's descriptor (when its code reads it) and never another's. The registry (registry.ts), which
- * lists them all, is for the stack and the local tools: no handler imports it.
+ * Data only: a descriptor module imports types and its source's wire-names.ts (what its functions read
+ * at run time), nothing else. No function imports a descriptor, so a function's bundle holds its own
+ * source's wire names and never another source. The registry (registry.ts), which lists them all, is
+ * for the stack and the local tools: no handler imports it.
  */
 import type { ConnectionKind } from '../domain/ports.ts';
 import type { LeadSource } from '../domain/lead.ts';

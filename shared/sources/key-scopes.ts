@@ -5,6 +5,6 @@
  * source declares it, and no descriptor. The registry (`sourceKeyScopes`) is the authority:
  * test/unit/source-declarations.test.ts holds this list to it, so a source declaring a scope adds it here too.
  */
-import { callsKeyScope } from '../calls/source.ts';
+import { callsKeyScope } from '../calls/wire-names.ts';
 
 export const adminKeyScopes: readonly string[] = [callsKeyScope.name];

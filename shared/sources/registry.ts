@@ -3,7 +3,7 @@
  * invoke`, the banner, OpenAPI, monitoring, the admin routes (shared/admin-routes.ts), the admin CLI and
  * the seed loop over. Adding a source adds its descriptor here: one import and one entry
  * (docs/adding-a-lead-source.md). Only the stack and the local tools import this module; a handler
- * imports its own source's descriptor, so no bundle carries another source.
+ * imports its own source's wire names (wire-names.ts), so no bundle carries another source.
  */
 import { callsSource } from '../calls/source.ts';
 import { googleAdsSource } from '../google/source.ts';
