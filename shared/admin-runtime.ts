@@ -23,7 +23,6 @@ import * as sourceAdmins from './admin-sources.ts';
 import { logLineSink, type LogSink } from './log.ts';
 import { runtimeSettings } from './routes.ts';
 import { challengeSecretCipherFromEnvironment } from './captcha/secrets.ts';
-import { adminKeyScopes } from './sources/key-scopes.ts';
 
 interface CoreAdminStores {
   readonly accounts: AccountConfigStore;
@@ -44,6 +43,9 @@ export type AdminStores = CoreAdminStores & Intersection<StoresOf<SourceAdmins[k
 /** Every source's operations, by name, each bound to what its module builds from the stores. */
 const sourceOperations = (stores: AdminStores) =>
   Object.assign({}, ...Object.values(sourceAdmins).map((admin) => boundOperations(admin as unknown as SourceAdmin<AdminStores, unknown>, stores))) as AdminRuntime['sources'];
+
+/** The key scopes the sources' admin modules declare: the admin function reads no descriptor (its bundle budget). */
+export const adminKeyScopes: readonly string[] = Object.values(sourceAdmins).flatMap((admin: { readonly keyScope?: { readonly name: string } }) => (admin.keyScope ? [admin.keyScope.name] : []));
 
 export const adminRuntime = (stores: AdminStores, log: LogSink = logLineSink({ message: 'admin request' })): AdminRuntime => {
   const { accounts, keys, rejections, leads, people } = stores;

@@ -7,10 +7,11 @@ import type { AccountConfigStore, ConnectionKind, ConnectionRegistry } from '../
 import { DynamoDbConnectionStore } from '../dynamodb/connections.ts';
 import { created, noContent, ok, sourceAdmin } from '../http/admin-operation.ts';
 import { AccountCallNumbers, CALL_NUMBER_CONNECTION } from './numbers.ts';
-import { callNumberAdminRoutes } from './wire-names.ts';
+import { callNumberAdminRoutes, callsKeyScope } from './wire-names.ts';
 
 export default sourceAdmin({
   routes: callNumberAdminRoutes,
+  keyScope: callsKeyScope,
   stores: (db, configTable) => ({ connections: (kind: ConnectionKind) => new DynamoDbConnectionStore(db, configTable, kind) }),
   dependencies: ({ connections, accounts }: { readonly connections: (kind: ConnectionKind) => ConnectionRegistry; readonly accounts: AccountConfigStore }) =>
     new AccountCallNumbers({ numbers: connections(CALL_NUMBER_CONNECTION), accounts }),

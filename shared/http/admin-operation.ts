@@ -6,6 +6,7 @@
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { AdminRoute } from '../routes.ts';
+import type { KeyScopeDeclaration } from '../sources/descriptor.ts';
 import { jsonResponse } from './envelope.ts';
 import type { LeadResponse } from './lambda.ts';
 
@@ -25,7 +26,7 @@ export type AdminOperationOn<Dependencies> = (dependencies: Dependencies, p: Adm
 export type BoundAdminOperation = (p: AdminParameters, body: AdminBody, request: AdminRequestParts) => Promise<LeadResponse>;
 
 /**
- * A lead source's admin module: its routes, its own stores on the Config table (the admin function's,
+ * A lead source's admin module: its routes, its key scope if it has one, its own stores on the Config table (the admin function's,
  * built once per container), how its dependencies are built from the admin function's stores (its own
  * and the core ones, shared/admin-runtime.ts `AdminStores`; the tests hand in their repository's), and
  * its operations by name, one for each of its routes.
@@ -37,6 +38,11 @@ export interface SourceAdmin<Stores, Dependencies> {
    * rest of the descriptor.
    */
   readonly routes: readonly AdminRoute[];
+  /**
+   * Its descriptor's key scope, for a source whose key is limited to it alone: the admin API's
+   * `create-key` then accepts it among a key's endpoints.
+   */
+  readonly keyScope?: KeyScopeDeclaration;
   readonly stores: (db: DynamoDBDocumentClient, configTable: string) => Partial<Stores>;
   readonly dependencies: (stores: Stores) => Dependencies;
   readonly operations: Readonly<Record<string, AdminOperationOn<Dependencies>>>;

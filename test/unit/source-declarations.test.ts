@@ -6,7 +6,7 @@ import { keyAllowsEndpoint, keyOptions } from '../../shared/domain/api-keys.ts';
 import { leadKeyEndpoints } from '../../shared/domain/lead.ts';
 import type { Rejection, StoredRejection } from '../../shared/domain/ports.ts';
 import { rejectionItem, rejectionOfItem } from '../../shared/dynamodb/rejection-items.ts';
-import { adminKeyScopes } from '../../shared/sources/key-scopes.ts';
+import { adminKeyScopes } from '../../shared/admin-runtime.ts';
 import { leadSources, platformIdAttributes, platformIdSources, sourceKeyScopes } from '../../shared/sources/registry.ts';
 
 const at = '2026-11-25T10:00:00.000Z';
@@ -103,7 +103,7 @@ describe("a source's key scope (the call webhook's `calls`)", () => {
     expect(new Set([...leadKeyEndpoints, ...sourceKeyScopes]).size).toBe(leadKeyEndpoints.length + sourceKeyScopes.length);
   });
 
-  it("is the admin function's too, which reads the scopes apart from the registry's descriptors", () => {
+  it("is the admin function's too, which reads the scopes from the sources' admin modules, not the registry's descriptors", () => {
     expect(adminKeyScopes).toEqual(sourceKeyScopes);
   });
 
