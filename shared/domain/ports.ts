@@ -396,5 +396,5 @@ export interface QuarantineRelease {
 /** What a lead write is conditioned on besides its own items: a delivery's connection, or a quarantine's release. */
 export type WriteGuard = ConnectionGuard | QuarantineRelease;
 
-/** What applying a seed did to one connection (a Google form, later a call number). */
+/** What applying a seed did to one connection (a Google form, a call number). */
 export type SeedOutcome = 'added' | 'reconnected' | 'kept_removed' | 'connected_to_another_account';
