@@ -4,7 +4,6 @@
  */
 import { CALL_RECEIVED } from './webhook-handler.ts';
 import { callProviders } from './providers.ts';
-import { ID_MAX } from '../domain/account-admin.ts';
 import { UnknownCallNumberError, UnknownCallProviderError } from './errors.ts';
 import {
   ApiKeyMissingError,
@@ -21,7 +20,7 @@ import {
   UnsupportedContentTypeError,
 } from '../domain/errors.ts';
 import { callsSource } from './source.ts';
-import { accountMissing, message, ref, success, text, type AdminOperationDoc } from '../sources/admin-openapi.ts';
+import { accountMissing, connectionTargetBody, message, ref, success, type AdminOperationDoc } from '../sources/admin-openapi.ts';
 import { acknowledgement, failure, requestId, type JsonObject } from '../sources/webhook-openapi.ts';
 
 export const CALLS_TAG: JsonObject = {
@@ -119,15 +118,7 @@ const callNumberMissing = message(UnknownCallNumberError);
 
 /** The schemas its admin operations name, among the document's components. */
 export const openApiAdminSchemas: JsonObject = {
-  CallNumberBody: {
-    type: 'object',
-    additionalProperties: false,
-    required: ['projectId', 'campaignId'],
-    properties: {
-      projectId: text(ID_MAX, 'An active project of the account.'),
-      campaignId: text(ID_MAX, 'An active campaign of that project.'),
-    },
-  },
+  CallNumberBody: connectionTargetBody(),
   CallNumber: {
     type: 'object',
     description: 'A project’s phone number (its last 10 digits) and where its calls become leads.',

@@ -2,7 +2,6 @@
  * The Google Ads lead form webhook in the OpenAPI document (CONTRACT.md section 10). Messages come
  * from the errors and the handler themselves.
  */
-import { ID_MAX } from '../domain/account-admin.ts';
 import {
   BodyNotAnObjectError,
   MalformedJsonBodyError,
@@ -14,7 +13,7 @@ import {
 } from '../domain/errors.ts';
 import { GoogleFormConflictError, InvalidGoogleKeyError, UnknownGoogleFormError } from '../domain/google-errors.ts';
 import { LEAD_RECEIVED } from './webhook-handler.ts';
-import { accountMissing, message, ref, success, text, type AdminOperationDoc } from '../sources/admin-openapi.ts';
+import { accountMissing, connectionTargetBody, message, ref, success, type AdminOperationDoc } from '../sources/admin-openapi.ts';
 import { acknowledgement, failure, requestId, type JsonObject } from '../sources/webhook-openapi.ts';
 
 export const GOOGLE_ADS_TAG: JsonObject = {
@@ -106,15 +105,7 @@ const googleFormMissing = message(UnknownGoogleFormError);
 
 /** The schemas its admin operations name, among the document's components. */
 export const openApiAdminSchemas: JsonObject = {
-  GoogleFormBody: {
-    type: 'object',
-    additionalProperties: false,
-    required: ['projectId', 'campaignId'],
-    properties: {
-      projectId: text(ID_MAX, 'An active project of the account.'),
-      campaignId: text(ID_MAX, 'An active campaign of that project.'),
-    },
-  },
+  GoogleFormBody: connectionTargetBody(),
   GoogleForm: {
     type: 'object',
     description: 'A Google Ads lead form and where its leads go. `key` only when a new key was made: shown this once, only its SHA-256 hash is stored.',

@@ -3,6 +3,7 @@
  * operations' and each lead source's own (its `openapi` module's `openApiAdminOperations()`).
  */
 import { AccountNotFoundError, type LeadIntakeError } from '../domain/errors.ts';
+import { ID_MAX } from '../domain/account-admin.ts';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
@@ -45,3 +46,14 @@ export const success = (status: string, description: string, schema?: JsonObject
 });
 
 export const accountMissing = message(AccountNotFoundError);
+
+/** The body that connects something a source's deliveries name (a form, a number) to a project and campaign. */
+export const connectionTargetBody = (): JsonObject => ({
+  type: 'object',
+  additionalProperties: false,
+  required: ['projectId', 'campaignId'],
+  properties: {
+    projectId: text(ID_MAX, 'An active project of the account.'),
+    campaignId: text(ID_MAX, 'An active campaign of that project.'),
+  },
+});
