@@ -12,6 +12,7 @@
  */
 import { accountIdProblem, campaignIdProblem, fieldProblems, projectIdProblem, reportUnknownFields } from '../domain/account-admin.ts';
 import { AccountNotFoundError, KeyAccountNotFoundError, ServiceUnavailableError, UnknownCampaignError, UnknownProjectError } from '../domain/errors.ts';
+import { ConnectionCache } from '../domain/connection-cache.ts';
 import { toAsciiDigits } from '../domain/mobile.ts';
 import type { AccountReader, Connection, ConnectionReader, ConnectionRegistry } from '../domain/ports.ts';
 import { CallNumberNotFoundError, CallNumberTargetNotFoundError, InvalidCallNumberError, UnknownCallNumberError } from './errors.ts';
@@ -60,11 +61,6 @@ const checkedNumber = (text: string): string => {
 
 // ---- The webhook's read --------------------------------------------------------------------------------
 
-interface Cached {
-  readonly connection: CallNumberConnection;
-  readonly expiresAt: number;
-}
-
 /**
  * Connected numbers, cached per container for the configuration TTL like API keys and accounts, so a
  * warm call spends no round trip on its number. Only connected numbers are cached: a number not
@@ -72,27 +68,22 @@ interface Cached {
  */
 export class CallNumberDirectory {
   readonly #reader: ConnectionReader;
-  readonly #ttlMs: number;
-  readonly #now: () => number;
-  readonly #cache = new Map<string, Cached>();
+  readonly #cache: ConnectionCache<CallNumberConnection>;
 
   /** `reader`: the connection store's reader of kind `call_number`. */
-  constructor(reader: ConnectionReader, { ttlMs, now = Date.now }: { ttlMs: number; now?: () => number }) {
+  constructor(reader: ConnectionReader, options: { ttlMs: number; now?: () => number }) {
     this.#reader = reader;
-    this.#ttlMs = ttlMs;
-    this.#now = now;
+    this.#cache = new ConnectionCache(options);
   }
 
   async connection(accountId: string, number: string): Promise<CallNumberConnection | undefined> {
     const key = `${accountId}\n${number}`;
-    const entry = this.#cache.get(key);
-    if (entry && entry.expiresAt > this.#now()) return entry.connection;
-    this.#cache.delete(key);
+    const cached = this.#cache.get(key);
+    if (cached) return cached;
     const found = await this.#reader.findConnection(number, accountId);
     if (!found) return undefined;
     const connection = callNumberConnectionOf(found);
-    if (this.#cache.size >= 1000) this.#cache.delete(this.#cache.keys().next().value!);
-    this.#cache.set(key, { connection, expiresAt: this.#now() + this.#ttlMs });
+    this.#cache.set(key, connection);
     return connection;
   }
 }

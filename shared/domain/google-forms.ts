@@ -7,6 +7,7 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { hashApiKey } from './api-keys.ts';
+import { ConnectionCache } from './connection-cache.ts';
 import { accountIdProblem, campaignIdProblem, fieldProblems, projectIdProblem, reportUnknownFields } from './account-admin.ts';
 import { AccountNotFoundError, KeyAccountNotFoundError, UnknownCampaignError, UnknownProjectError } from './errors.ts';
 import {
@@ -55,11 +56,6 @@ const NO_FORM_HASH = createHash('sha256').update('no form has this key').digest(
 
 // ---- The webhook's check ---------------------------------------------------------------------------
 
-interface Cached {
-  readonly form: GoogleFormConnection;
-  readonly expiresAt: number;
-}
-
 /**
  * Connected forms by id, cached per container for the configuration TTL like API keys, so a warm
  * delivery spends no round trip on its form. Only connected forms are cached; a key that does not
@@ -71,14 +67,11 @@ interface Cached {
  */
 export class GoogleFormDirectory {
   readonly #reader: ConnectionReader;
-  readonly #ttlMs: number;
-  readonly #now: () => number;
-  readonly #cache = new Map<string, Cached>();
+  readonly #cache: ConnectionCache<GoogleFormConnection>;
 
-  constructor(reader: ConnectionReader, { ttlMs, now = Date.now }: { ttlMs: number; now?: () => number }) {
+  constructor(reader: ConnectionReader, options: { ttlMs: number; now?: () => number }) {
     this.#reader = reader;
-    this.#ttlMs = ttlMs;
-    this.#now = now;
+    this.#cache = new ConnectionCache(options);
   }
 
   /**
@@ -87,10 +80,8 @@ export class GoogleFormDirectory {
    */
   async authenticate(formId: string | undefined, key: string | undefined): Promise<GoogleFormConnection> {
     if (formId === undefined || !isGoogleFormId(formId) || !key) throw new InvalidGoogleKeyError();
-    const entry = this.#cache.get(formId);
-    if (entry && entry.expiresAt > this.#now()) {
-      if (entry.form.keyHash !== undefined && keyMatches(key, entry.form.keyHash)) return entry.form;
-    }
+    const cached = this.#cache.get(formId);
+    if (cached?.keyHash !== undefined && keyMatches(key, cached.keyHash)) return cached;
     const form = await this.#load(formId);
     const matches = keyMatches(key, form?.keyHash ?? NO_FORM_HASH);
     // A form stored without a key hash is connected to no key: refused like an unknown form.
@@ -100,16 +91,14 @@ export class GoogleFormDirectory {
 
   /** Drops a cached form: its write found it rotated or removed, so the next delivery reads it afresh. */
   forget(formId: string): void {
-    this.#cache.delete(formId);
+    this.#cache.forget(formId);
   }
 
   async #load(formId: string): Promise<GoogleFormConnection | undefined> {
     // The reader is the google_form kind's store: what it finds is a form.
     const form = (await this.#reader.findConnection(formId)) as GoogleFormConnection | undefined;
-    this.#cache.delete(formId);
-    if (!form) return undefined;
-    if (this.#cache.size >= 1000) this.#cache.delete(this.#cache.keys().next().value!);
-    this.#cache.set(formId, { form, expiresAt: this.#now() + this.#ttlMs });
+    if (form) this.#cache.set(formId, form);
+    else this.#cache.forget(formId);
     return form;
   }
 }
