@@ -1,6 +1,6 @@
 /**
  * What the model's steps do, one request (or an operator's retried request) each: submit, retry with
- * the same bytes, release, erase, deliver from Google. `perform` sends and reads the answer without
+ * the same bytes, release, erase, deliver from Google, deliver a call. `perform` sends and reads the answer without
  * touching the model; `settle` (run once every action of the step has answered) checks the answer
  * against what the contract allows and records it in the model.
  */
@@ -8,7 +8,7 @@ import type { CreateKeyInput } from '../../shared/domain/api-keys.ts';
 import type { EndpointName } from '../../shared/routes.ts';
 import { deliveryJson } from '../support/google-service.ts';
 import type { Answer } from '../support/service.ts';
-import { broken, KEY_ENDPOINTS, type AnswerSeen, type KeyKind, type Model, type Submission } from './model.ts';
+import { broken, KEY_ENDPOINTS, type AnswerSeen, type CallDecision, type KeyKind, type Model, type Submission } from './model.ts';
 import { ACCOUNT, CAPTCHA_SECRET, EMAILS, MOBILES, PROJECTS, SHOP, type World } from './world.ts';
 
 export const ACCOUNT_KEYS_PATH = `/admin/v1/accounts/${ACCOUNT}/keys`;
@@ -242,6 +242,10 @@ const withoutAlternateNumber = (body: any): unknown => {
 };
 
 const settleRepeat = (m: Model, s: Submission, answer: Answer, context: StepContext, what: string): void => {
+  if (s.via === 'call') {
+    settleCallAgain(s, answer, context, what);
+    return;
+  }
   const firstOk = s.wasErased ? undefined : s.answers.find((a) => a.status === 200);
   if (s.via === 'google') {
     const form = m.forms.find((f) => f.formId === s.formId)!;
@@ -467,3 +471,119 @@ export class Deliver implements Action {
   }
 }
 
+
+export interface CallSpec {
+  /** The number called (CALL_NUMBERS), connected or not as the model's numbers say. */
+  readonly number: number;
+  readonly provider: 'exotel' | 'knowlarity' | 'generic';
+  /** The caller among the model's mobiles, or withheld (`anonymous`: no mobile, a validation record). */
+  readonly caller: number | undefined;
+  /** A call out: ignored, never stored. */
+  readonly outbound: boolean;
+  /** Where the calls key goes: `x-api-key`, or `?key=` for a provider that cannot set headers. */
+  readonly keyIn: 'header' | 'query';
+  /** Delivered twice at once (the provider's retry overtaking its first try). */
+  readonly twice: boolean;
+  /** How often the provider delivers it again after its answer. */
+  readonly redeliveries: number;
+}
+
+export const CALL_RECEIVED = 'Call received';
+
+/** A provider's notification, in its own field names and number spellings (CONTRACT.md section 13), by GET query, JSON or a form. */
+const callDelivery = (spec: CallSpec, callId: string, caller: string, called: string) => {
+  switch (spec.provider) {
+    case 'exotel':
+      // Exotel's Passthru is a GET, its values at times in double quotes.
+      return { provider: 'exotel', method: 'GET' as const, query: { CallSid: `"${callId}"`, CallFrom: caller === 'anonymous' ? caller : `0${caller}`, CallTo: `0${called}`, CallType: 'completed', Direction: spec.outbound ? 'outbound-api' : 'incoming' } };
+    case 'knowlarity':
+      return { provider: 'knowlarity', json: { callid: callId, caller_id: caller === 'anonymous' ? caller : `+91${caller}`, dispnumber: `+91${called}`, call_duration: 9, call_direction: spec.outbound ? 'outbound' : 'inbound' } };
+    case 'generic':
+      return { provider: 'generic', form: { call_id: callId, caller_number: caller, called_number: called, status: 'missed', direction: spec.outbound ? 'outbound' : 'inbound' } };
+  }
+};
+
+/** What the first delivery of a call decides in the model's state (section 13's order): the number, then the caller, then section 3's duplicates. */
+const callDecisionOf = (m: Model, spec: CallSpec): CallDecision => {
+  const connected = m.numbers[spec.number]!.project;
+  if (connected === undefined) return { kind: 'record', reason: 'call_number_not_connected' };
+  if (spec.caller === undefined) return { kind: 'record', reason: 'validation' };
+  const { projectID, campaignID } = PROJECTS[connected]!;
+  const original = m.originals.has(`${projectID}|${MOBILES[spec.caller]!}`);
+  if (original && m.setting === 'ignore') return { kind: 'record', reason: 'duplicate_lead' };
+  return { kind: 'lead', project: projectID, campaign: campaignID, repeat: original };
+};
+
+/** A telephony provider tells the service of a call to one of the model's numbers: a new call id. */
+export class Call implements Action {
+  readonly spec: CallSpec;
+
+  constructor(spec: CallSpec) {
+    this.spec = spec;
+  }
+
+  async perform(world: World, model: Model): Promise<Outcome> {
+    const { spec } = this;
+    const marker = model.newMarker();
+    const callId = `${spec.provider}-${marker}`;
+    const number = model.numbers[spec.number]!;
+    const connected = number.project;
+    const caller = spec.caller === undefined ? 'anonymous' : MOBILES[spec.caller]!;
+    const parts = callDelivery(spec, callId, caller, number.number);
+    const send = () => world.deliverCall(parts, spec.keyIn);
+    const first = spec.twice ? await Promise.all([send(), send()]) : [await send()];
+    const again: Answer[] = [];
+    for (let i = 0; i < spec.redeliveries; i++) again.push(await send());
+
+    return {
+      resends: [],
+      settle: (m, context) => {
+        first.forEach((answer) => expectAnswer(answer, [[200, CALL_RECEIVED]], context, `${this}`));
+        // In a step of its own nothing else changes the model's state: every delivery of it decides alike.
+        const decided = !spec.outbound && !context.concurrent && [...first, ...again].some((answer) => answer.status === 200);
+        const submission = {
+          marker,
+          via: 'call',
+          resend: send,
+          provider: spec.provider,
+          callId,
+          calledNumber: number.number,
+          ...(spec.outbound && { outbound: true }),
+          ...(decided && { callDecision: callDecisionOf(m, spec) }),
+          project: connected === undefined ? 'not connected' : PROJECTS[connected]!.projectID,
+          // A withheld caller names no one: its record is found by no mobile.
+          mobile: spec.caller === undefined ? 'not a mobile' : caller,
+          quarantined200: false,
+          answers: first.map(seen),
+          releases: [],
+          recordIds: [],
+        } as Submission;
+        m.submissions.push(submission);
+        again.forEach((answer, i) => settleCallAgain(submission, answer, context, `${this}, delivered again (${i + 1})`));
+      },
+    };
+  }
+
+  toString(): string {
+    const s = this.spec;
+    const extras = [s.outbound && 'a call out', s.keyIn === 'query' && 'key in the query', s.twice && 'twice at once', s.redeliveries > 0 && `delivered again x${s.redeliveries}`].filter(Boolean);
+    return `call(${s.provider}, number ${s.number}, ${s.caller === undefined ? 'withheld' : `m${s.caller}`}${extras.length ? `, ${extras.join(', ')}` : ''})`;
+  }
+}
+
+/**
+ * A call's id delivered again: 200 `Call received` whatever became of it, and nothing new stored (the
+ * first delivery decided, section 13). A call whose lead or record was erased stays erased (its claim
+ * outlives the erasure: a redelivery stores nothing); one that was never stored (its deliveries all
+ * answered 503) is, delivered after its caller's erasure, new data of the person.
+ */
+const settleCallAgain = (s: Submission, answer: Answer, context: StepContext, what: string): void => {
+  expectAnswer(answer, [[200, CALL_RECEIVED]], context, what);
+  const stored = s.leadSeen === true || s.recordSeen === true || s.answers.slice(s.since ?? 0).some((a) => a.status === 200);
+  s.answers.push(seen(answer));
+  if (s.erased?.role === 'person' && !stored && !s.outbound) {
+    s.erased = undefined;
+    s.wasErased = true;
+    s.since = s.answers.length - 1;
+  }
+};

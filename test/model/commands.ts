@@ -1,5 +1,5 @@
 /**
- * The model's commands: what a lead sender, a visitor, Google and an operator do to the service, as
+ * The model's commands: what a lead sender, a visitor, Google, a telephony provider and an operator do to the service, as
  * fast-check commands. A step is one action, or two or three actions at once (interleaved at DynamoDB
  * by fast-check's scheduler), under the faults the step draws (an answer lost after the write, a
  * transaction cancelled for a conflict). Each answer is checked against what the contract allows in
@@ -9,6 +9,7 @@ import * as fc from 'fast-check';
 import { deliveryJson, standardColumns } from '../support/google-service.ts';
 import {
   ACCOUNT_KEYS_PATH,
+  Call,
   Deliver,
   Erase,
   expectAnswer,
@@ -17,13 +18,14 @@ import {
   Retry,
   Submit,
   type Action,
+  type CallSpec,
   type DeliverSpec,
   type Outcome,
   type StepContext,
   type SubmitSpec,
 } from './actions.ts';
-import { checkInvariants, KEY_ENDPOINTS, KEY_KINDS, type KeyKind, type Model } from './model.ts';
-import { ACCOUNT, describeFaults, FORM_IDS, Interleaving, MOBILES, PROJECTS, SEED_FORM_KEY, SHOP, type StepFaults, type World } from './world.ts';
+import { broken, checkInvariants, KEY_ENDPOINTS, KEY_KINDS, type KeyKind, type Model } from './model.ts';
+import { ACCOUNT, CALL_NUMBERS, describeFaults, FORM_IDS, Interleaving, MOBILES, PROJECTS, SEED_FORM_KEY, SEEDED_CALL_NUMBER, SHOP, type StepFaults, type World } from './world.ts';
 
 type ModelCommand = fc.AsyncCommand<Model, World>;
 
@@ -175,14 +177,79 @@ export class ReconnectForm implements ModelCommand {
   toString = () => `reconnectForm(${this.form})`;
 }
 
+const numberPath = (number: string) => `/admin/v1/accounts/${ACCOUNT}/call-numbers/${encodeURIComponent(number)}`;
+
+/** The account's numbers as the admin API lists them are the model's: each connected one to its project and campaign, no other. */
+const checkNumbers = async (model: Model, world: World, when: string): Promise<void> => {
+  const answer = await world.admin('GET', `/admin/v1/accounts/${ACCOUNT}/call-numbers`);
+  expectAnswer(answer, [[200]], noContext, `list the call numbers ${when}`);
+  const listed = (answer.body as { number: string; project_id: string; campaign_id: string }[]).map(({ number, project_id, campaign_id }) => `${number} ${project_id}/${campaign_id}`).sort();
+  const expected = model.numbers.flatMap(({ number, project }) => (project === undefined ? [] : [`${number} ${PROJECTS[project]!.projectID}/${PROJECTS[project]!.campaignID}`])).sort();
+  if (JSON.stringify(listed) !== JSON.stringify(expected)) broken(`the call numbers listed ${when} are not the model's`, { listed, expected });
+};
+
+/**
+ * The operator connects a number to a project (`PUT .../call-numbers/{number}`, in another spelling at
+ * times): 201 when it was not connected, 200 when it moves (or stays); its next call is a lead there.
+ */
+export class ConnectNumber implements ModelCommand {
+  readonly number: number;
+  readonly project: number;
+  readonly spelling: 'digits' | 'international';
+
+  constructor(number: number, project: number, spelling: 'digits' | 'international') {
+    this.number = number;
+    this.project = project;
+    this.spelling = spelling;
+  }
+  check = () => true;
+  async run(model: Model, world: World): Promise<void> {
+    const state = model.numbers[this.number]!;
+    const { projectID, campaignID } = PROJECTS[this.project]!;
+    const path = numberPath(this.spelling === 'digits' ? state.number : `+91 ${state.number}`);
+    const answer = await world.admin('PUT', path, { projectId: projectID, campaignId: campaignID });
+    expectAnswer(answer, [[state.project === undefined ? 201 : 200]], noContext, `${this}`);
+    if (answer.body?.number !== state.number || answer.body?.project_id !== projectID || answer.body?.campaign_id !== campaignID) broken(`${this}: answered another number`, answer.body);
+    state.project = this.project;
+    await checkNumbers(model, world, `after ${this}`);
+    await checkInvariants(world, model);
+  }
+  toString = () => `connectNumber(${this.number}, P${this.project + 1}${this.spelling === 'international' ? ', +91 …' : ''})`;
+}
+
+/** The operator removes a number (`DELETE .../call-numbers/{number}`): 204, or 404 when it is not connected; its calls are then records. */
+export class RemoveNumber implements ModelCommand {
+  readonly number: number;
+
+  constructor(number: number) {
+    this.number = number;
+  }
+  check = () => true;
+  async run(model: Model, world: World): Promise<void> {
+    const state = model.numbers[this.number]!;
+    const answer = await world.admin('DELETE', numberPath(state.number));
+    expectAnswer(answer, state.project === undefined ? [[404, 'Call number not found']] : [[204]], noContext, `${this}`);
+    state.project = undefined;
+    await checkNumbers(model, world, `after ${this}`);
+    await checkInvariants(world, model);
+  }
+  toString = () => `removeNumber(${this.number})`;
+}
+
 /**
  * Applies the seed again (`npm start` does at every start), then tries every key the model holds dead
  * (each must answer 401) and every live form key (each must still work: a seed never changes a key).
+ * The seed moves its number back to the seed's project when it is connected, and never connects it
+ * back once removed (section 14).
  */
 export class Reseed implements ModelCommand {
   check = () => true;
   async run(model: Model, world: World): Promise<void> {
     await world.applyTheSeed();
+    for (const number of model.numbers) {
+      if (number.seeded && number.project !== undefined) number.project = PROJECTS.findIndex((p) => p.projectID === SEEDED_CALL_NUMBER.projectID);
+    }
+    await checkNumbers(model, world, 'after the seed was applied again');
     const body = { name: 'Probe Person', mobile_number: MOBILES[0], ...PROJECTS[0], notes: 'probe of a dead key' };
     for (const kind of KEY_KINDS) {
       const endpoint = KEY_ENDPOINTS[kind][0]!;
@@ -237,6 +304,16 @@ const deliverSpec: fc.Arbitrary<DeliverSpec> = fc.record({
   kind: fc.constantFrom('valid', 'valid', 'valid', 'test', 'invalid' as const),
 });
 
+const callSpec: fc.Arbitrary<CallSpec> = fc.record({
+  number: fc.integer({ min: 0, max: CALL_NUMBERS.length - 1 }),
+  provider: fc.constantFrom('exotel', 'knowlarity', 'generic' as const),
+  caller: fc.option(fc.integer({ min: 0, max: MOBILES.length - 1 }), { freq: 8, nil: undefined }),
+  outbound: rarely(10),
+  keyIn: fc.constantFrom('header', 'query' as const),
+  twice: rarely(4),
+  redeliveries: fc.constantFrom(0, 0, 0, 1),
+});
+
 const erase = fc.record({ by: fc.constantFrom('mobile', 'email' as const), index: fc.nat(2) }).map(({ by, index }) => new Erase(by, by === 'email' ? index % 2 : index));
 
 const action: fc.Arbitrary<Action> = fc.oneof(
@@ -245,6 +322,7 @@ const action: fc.Arbitrary<Action> = fc.oneof(
   { weight: 2, arbitrary: fc.nat(15).map((pick) => new Release(pick)) },
   { weight: 2, arbitrary: erase },
   { weight: 3, arbitrary: deliverSpec.map((spec) => new Deliver(spec)) },
+  { weight: 3, arbitrary: callSpec.map((spec) => new Call(spec)) },
 );
 
 const faults: fc.Arbitrary<StepFaults> = fc.oneof(
@@ -271,6 +349,13 @@ export const modelCommands = (maxCommands: number, replayPath?: string, size?: f
         { weight: 1, arbitrary: fc.integer({ min: 0, max: FORM_IDS.length - 1 }).map((form) => new RemoveForm(form)) },
         { weight: 1, arbitrary: fc.integer({ min: 0, max: FORM_IDS.length - 1 }).map((form) => new ReconnectForm(form)) },
         { weight: 1, arbitrary: fc.constant(new Reseed()) },
+        {
+          weight: 1,
+          arbitrary: fc
+            .tuple(fc.integer({ min: 0, max: CALL_NUMBERS.length - 1 }), fc.integer({ min: 0, max: PROJECTS.length - 1 }), fc.constantFrom('digits', 'international' as const))
+            .map(([number, project, spelling]) => new ConnectNumber(number, project, spelling)),
+        },
+        { weight: 1, arbitrary: fc.integer({ min: 0, max: CALL_NUMBERS.length - 1 }).map((number) => new RemoveNumber(number)) },
       ) as fc.Arbitrary<ModelCommand>,
     ],
     { maxCommands, ...(replayPath && { replayPath }), ...(size && { size }) },
