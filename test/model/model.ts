@@ -209,7 +209,8 @@ const checkCall = (s: Submission, lead: Record<string, any> | undefined, own: re
 
 /**
  * The invariants of issue 25, against everything in the Leads table:
- * one submission is at most one lead; every 200 that was not a lead left exactly one record; no lead
+ * one submission is at most one lead; one call id of one provider is at most one lead or one record;
+ * every 200 that was not a lead left exactly one record; no lead
  * without a 200 for it; no repeat without a stored original; nothing of an erased person anywhere
  * (leads, person lookup items, rejection records, idempotency records); the integrity check passes;
  * no log line holds a part of a person's mobile or e-mail. Refreshes what the model reads back from
