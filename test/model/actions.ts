@@ -20,11 +20,15 @@ export interface StepContext {
   readonly faulted: boolean;
   /** Earlier submissions that another action of this step sent again. */
   readonly resentBeside: ReadonlySet<string>;
+  /** Call numbers (indexes) another action of this step connected or removed. */
+  readonly numbersBeside: ReadonlySet<number>;
 }
 
 export interface Outcome {
   /** Earlier submissions this action sent again (a retry, a redelivery). */
   readonly resends: readonly string[];
+  /** Call numbers (indexes) this action connected or removed: the step then checks the numbers listed. */
+  readonly numbers?: readonly number[];
   readonly settle: (model: Model, context: StepContext) => void;
   /** After every action of the step has settled: the submissions the step added, and those it sent again. */
   readonly afterStep?: (model: Model, touched: readonly Submission[]) => void;
@@ -587,3 +591,107 @@ const settleCallAgain = (s: Submission, answer: Answer, context: StepContext, wh
     s.since = s.answers.length - 1;
   }
 };
+
+const numberPath = (number: string) => `/admin/v1/accounts/${ACCOUNT}/call-numbers/${encodeURIComponent(number)}`;
+
+/**
+ * The account's numbers as the admin API lists them are the model's: each connected one to its project
+ * and campaign, no other. After a step whose outcome for a number the model cannot know (its change
+ * answered 503 to the end, or another change of it ran at once), the list is what the model takes.
+ */
+export const checkNumbers = async (model: Model, world: World, when: string): Promise<void> => {
+  const answer = await world.admin('GET', `/admin/v1/accounts/${ACCOUNT}/call-numbers`);
+  expectAnswer(answer, [[200]], { concurrent: false, faulted: false, resentBeside: new Set(), numbersBeside: new Set() }, `list the call numbers ${when}`);
+  const listed = new Map((answer.body as { number: string; project_id: string; campaign_id: string }[]).map((n) => [n.number, n]));
+  for (const state of model.numbers) {
+    const found = listed.get(state.number);
+    const project = found && PROJECTS.findIndex((p) => p.projectID === found.project_id && p.campaignID === found.campaign_id);
+    if (state.unknown) {
+      state.project = project;
+      state.unknown = false;
+    } else if (project !== state.project) {
+      fail(`call number ${state.number} is listed ${found ? `connected to ${found.project_id}/${found.campaign_id}` : 'not connected'} ${when}; the model says ${state.project === undefined ? 'not connected' : PROJECTS[state.project]!.projectID}`, { listed: answer.body });
+    }
+    listed.delete(state.number);
+  }
+  if (listed.size > 0) fail(`call numbers the model never connected are listed ${when}`, [...listed.values()]);
+};
+
+/** Sends an operator's request, and again (as the operator does) after a 503, at most twice. */
+const operatorSends = async (send: () => Promise<Answer>): Promise<Answer[]> => {
+  const answers = [await send()];
+  while (answers.length < 3 && answers.at(-1)!.status === 503) answers.push(await send());
+  return answers;
+};
+
+/**
+ * The operator connects a number to a project (`PUT .../call-numbers/{number}`, in another spelling at
+ * times): 201 when it was not connected, 200 when it moves (or stays). After a 503 (its write may have
+ * landed) or beside another change of the number, either; its next call in a step of its own is a lead there.
+ */
+export class ConnectNumber implements Action {
+  readonly number: number;
+  readonly project: number;
+  readonly spelling: 'digits' | 'international';
+
+  constructor(number: number, project: number, spelling: 'digits' | 'international') {
+    this.number = number;
+    this.project = project;
+    this.spelling = spelling;
+  }
+
+  async perform(world: World, model: Model): Promise<Outcome> {
+    const state = model.numbers[this.number]!;
+    const wasConnected = state.project !== undefined;
+    const { projectID, campaignID } = PROJECTS[this.project]!;
+    const path = numberPath(this.spelling === 'digits' ? state.number : `+91 ${state.number}`);
+    const answers = await operatorSends(() => world.admin('PUT', path, { projectId: projectID, campaignId: campaignID }));
+    return {
+      resends: [],
+      numbers: [this.number],
+      settle: (m, context) => {
+        const either = context.numbersBeside.has(this.number) || answers.length > 1;
+        const allowed: Allowed[] = either ? [[201], [200]] : [[wasConnected ? 200 : 201]];
+        answers.forEach((answer, i) => expectAnswer(answer, allowed, context, `${this}${i > 0 ? `, sent again (${i})` : ''}`));
+        const last = answers.at(-1)!;
+        if (last.status === 200 || last.status === 201) {
+          if (last.body?.number !== state.number || last.body?.project_id !== projectID || last.body?.campaign_id !== campaignID) fail(`${this}: answered another number`, last.body);
+          state.project = this.project;
+        }
+        if (last.status === 503 || context.numbersBeside.has(this.number)) state.unknown = true;
+      },
+    };
+  }
+
+  toString = () => `connectNumber(${this.number}, P${this.project + 1}${this.spelling === 'international' ? ', +91 …' : ''})`;
+}
+
+/** The operator removes a number (`DELETE .../call-numbers/{number}`): 204, or 404 `Call number not found` when it is not connected; its calls are then records. */
+export class RemoveNumber implements Action {
+  readonly number: number;
+
+  constructor(number: number) {
+    this.number = number;
+  }
+
+  async perform(world: World, model: Model): Promise<Outcome> {
+    const state = model.numbers[this.number]!;
+    const wasConnected = state.project !== undefined;
+    const answers = await operatorSends(() => world.admin('DELETE', numberPath(state.number)));
+    return {
+      resends: [],
+      numbers: [this.number],
+      settle: (m, context) => {
+        const either = context.numbersBeside.has(this.number) || answers.length > 1;
+        const notConnected: Allowed = [404, 'Call number not found'];
+        const allowed: Allowed[] = either ? [[204], notConnected] : [wasConnected ? [204] : notConnected];
+        answers.forEach((answer, i) => expectAnswer(answer, allowed, context, `${this}${i > 0 ? `, sent again (${i})` : ''}`));
+        const last = answers.at(-1)!;
+        if (last.status === 204 || last.status === 404) state.project = undefined;
+        if (last.status === 503 || context.numbersBeside.has(this.number)) state.unknown = true;
+      },
+    };
+  }
+
+  toString = () => `removeNumber(${this.number})`;
+}

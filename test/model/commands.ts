@@ -10,11 +10,14 @@ import { deliveryJson, standardColumns } from '../support/google-service.ts';
 import {
   ACCOUNT_KEYS_PATH,
   Call,
+  checkNumbers,
+  ConnectNumber,
   Deliver,
   Erase,
   expectAnswer,
   keyOptionsOf,
   Release,
+  RemoveNumber,
   Retry,
   Submit,
   type Action,
@@ -24,10 +27,13 @@ import {
   type StepContext,
   type SubmitSpec,
 } from './actions.ts';
-import { broken, checkInvariants, KEY_ENDPOINTS, KEY_KINDS, type KeyKind, type Model } from './model.ts';
+import { checkInvariants, KEY_ENDPOINTS, KEY_KINDS, type KeyKind, type Model } from './model.ts';
 import { ACCOUNT, CALL_NUMBERS, describeFaults, FORM_IDS, Interleaving, MOBILES, PROJECTS, SEED_FORM_KEY, SEEDED_CALL_NUMBER, SHOP, type StepFaults, type World } from './world.ts';
 
 type ModelCommand = fc.AsyncCommand<Model, World>;
+
+/** The context of an operator's command run alone, between steps. */
+const noContext: StepContext = { concurrent: false, faulted: false, resentBeside: new Set(), numbersBeside: new Set() };
 
 /** One step: its actions (one, or several at once), its faults, and the scheduler that interleaves them. */
 export class Step implements ModelCommand {
@@ -59,12 +65,14 @@ export class Step implements ModelCommand {
     const known = model.submissions.length;
     outcomes.forEach((outcome, i) => {
       const others = new Set(outcomes.flatMap((other, j) => (j === i ? [] : other.resends)));
-      const context: StepContext = { concurrent: together, faulted: injected > 0, resentBeside: others };
+      const numbersBeside = new Set(outcomes.flatMap((other, j) => (j === i ? [] : (other.numbers ?? []))));
+      const context: StepContext = { concurrent: together, faulted: injected > 0, resentBeside: others, numbersBeside };
       outcome.settle(model, context);
     });
     const resent = new Set(outcomes.flatMap((outcome) => outcome.resends));
     const touched = [...model.submissions.slice(known), ...model.submissions.filter((s) => resent.has(s.marker))];
     for (const outcome of outcomes) outcome.afterStep?.(model, touched);
+    if (outcomes.some((outcome) => outcome.numbers !== undefined)) await checkNumbers(model, world, `after ${this}`);
     await checkInvariants(world, model);
   }
 
@@ -88,7 +96,7 @@ export class RotateKey implements ModelCommand {
   async run(model: Model, world: World): Promise<void> {
     const state = model.keys[this.kind];
     const answer = await world.admin('POST', `${ACCOUNT_KEYS_PATH}/${state.currentId}/rotate`, { graceSeconds: 0 });
-    expectAnswer(answer, [[201]], { concurrent: false, faulted: false, resentBeside: new Set() }, `rotate the ${this.kind} key`);
+    expectAnswer(answer, [[201]], noContext, `rotate the ${this.kind} key`);
     state.dead.push(state.current);
     state.current = answer.body.key;
     state.currentId = answer.body.key_id;
@@ -108,7 +116,7 @@ export class RevokeKey implements ModelCommand {
   async run(model: Model, world: World): Promise<void> {
     const state = model.keys[this.kind];
     const answer = await world.admin('DELETE', `${ACCOUNT_KEYS_PATH}/${state.currentId}`);
-    expectAnswer(answer, [[204]], { concurrent: false, faulted: false, resentBeside: new Set() }, `revoke the ${this.kind} key`);
+    expectAnswer(answer, [[204]], noContext, `revoke the ${this.kind} key`);
     state.dead.push(state.current);
     const issued = await world.service.issueScopedKey(keyOptionsOf(this.kind));
     state.current = issued.key;
@@ -119,7 +127,6 @@ export class RevokeKey implements ModelCommand {
 }
 
 const formPath = (formId: string) => `/admin/v1/accounts/${ACCOUNT}/google-forms/${formId}`;
-const noContext = { concurrent: false, faulted: false, resentBeside: new Set<string>() };
 
 /** `rotate-google-form-key`: the old key answers 401 at once. */
 export class RotateFormKey implements ModelCommand {
@@ -175,65 +182,6 @@ export class ReconnectForm implements ModelCommand {
     await checkInvariants(world, model);
   }
   toString = () => `reconnectForm(${this.form})`;
-}
-
-const numberPath = (number: string) => `/admin/v1/accounts/${ACCOUNT}/call-numbers/${encodeURIComponent(number)}`;
-
-/** The account's numbers as the admin API lists them are the model's: each connected one to its project and campaign, no other. */
-const checkNumbers = async (model: Model, world: World, when: string): Promise<void> => {
-  const answer = await world.admin('GET', `/admin/v1/accounts/${ACCOUNT}/call-numbers`);
-  expectAnswer(answer, [[200]], noContext, `list the call numbers ${when}`);
-  const listed = (answer.body as { number: string; project_id: string; campaign_id: string }[]).map(({ number, project_id, campaign_id }) => `${number} ${project_id}/${campaign_id}`).sort();
-  const expected = model.numbers.flatMap(({ number, project }) => (project === undefined ? [] : [`${number} ${PROJECTS[project]!.projectID}/${PROJECTS[project]!.campaignID}`])).sort();
-  if (JSON.stringify(listed) !== JSON.stringify(expected)) broken(`the call numbers listed ${when} are not the model's`, { listed, expected });
-};
-
-/**
- * The operator connects a number to a project (`PUT .../call-numbers/{number}`, in another spelling at
- * times): 201 when it was not connected, 200 when it moves (or stays); its next call is a lead there.
- */
-export class ConnectNumber implements ModelCommand {
-  readonly number: number;
-  readonly project: number;
-  readonly spelling: 'digits' | 'international';
-
-  constructor(number: number, project: number, spelling: 'digits' | 'international') {
-    this.number = number;
-    this.project = project;
-    this.spelling = spelling;
-  }
-  check = () => true;
-  async run(model: Model, world: World): Promise<void> {
-    const state = model.numbers[this.number]!;
-    const { projectID, campaignID } = PROJECTS[this.project]!;
-    const path = numberPath(this.spelling === 'digits' ? state.number : `+91 ${state.number}`);
-    const answer = await world.admin('PUT', path, { projectId: projectID, campaignId: campaignID });
-    expectAnswer(answer, [[state.project === undefined ? 201 : 200]], noContext, `${this}`);
-    if (answer.body?.number !== state.number || answer.body?.project_id !== projectID || answer.body?.campaign_id !== campaignID) broken(`${this}: answered another number`, answer.body);
-    state.project = this.project;
-    await checkNumbers(model, world, `after ${this}`);
-    await checkInvariants(world, model);
-  }
-  toString = () => `connectNumber(${this.number}, P${this.project + 1}${this.spelling === 'international' ? ', +91 …' : ''})`;
-}
-
-/** The operator removes a number (`DELETE .../call-numbers/{number}`): 204, or 404 when it is not connected; its calls are then records. */
-export class RemoveNumber implements ModelCommand {
-  readonly number: number;
-
-  constructor(number: number) {
-    this.number = number;
-  }
-  check = () => true;
-  async run(model: Model, world: World): Promise<void> {
-    const state = model.numbers[this.number]!;
-    const answer = await world.admin('DELETE', numberPath(state.number));
-    expectAnswer(answer, state.project === undefined ? [[404, 'Call number not found']] : [[204]], noContext, `${this}`);
-    state.project = undefined;
-    await checkNumbers(model, world, `after ${this}`);
-    await checkInvariants(world, model);
-  }
-  toString = () => `removeNumber(${this.number})`;
 }
 
 /**
@@ -323,6 +271,13 @@ const action: fc.Arbitrary<Action> = fc.oneof(
   { weight: 2, arbitrary: erase },
   { weight: 3, arbitrary: deliverSpec.map((spec) => new Deliver(spec)) },
   { weight: 3, arbitrary: callSpec.map((spec) => new Call(spec)) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(fc.integer({ min: 0, max: CALL_NUMBERS.length - 1 }), fc.integer({ min: 0, max: PROJECTS.length - 1 }), fc.constantFrom('digits', 'international' as const))
+      .map(([number, project, spelling]) => new ConnectNumber(number, project, spelling)),
+  },
+  { weight: 1, arbitrary: fc.integer({ min: 0, max: CALL_NUMBERS.length - 1 }).map((number) => new RemoveNumber(number)) },
 );
 
 const faults: fc.Arbitrary<StepFaults> = fc.oneof(
@@ -349,13 +304,7 @@ export const modelCommands = (maxCommands: number, replayPath?: string, size?: f
         { weight: 1, arbitrary: fc.integer({ min: 0, max: FORM_IDS.length - 1 }).map((form) => new RemoveForm(form)) },
         { weight: 1, arbitrary: fc.integer({ min: 0, max: FORM_IDS.length - 1 }).map((form) => new ReconnectForm(form)) },
         { weight: 1, arbitrary: fc.constant(new Reseed()) },
-        {
-          weight: 1,
-          arbitrary: fc
-            .tuple(fc.integer({ min: 0, max: CALL_NUMBERS.length - 1 }), fc.integer({ min: 0, max: PROJECTS.length - 1 }), fc.constantFrom('digits', 'international' as const))
-            .map(([number, project, spelling]) => new ConnectNumber(number, project, spelling)),
-        },
-        { weight: 1, arbitrary: fc.integer({ min: 0, max: CALL_NUMBERS.length - 1 }).map((number) => new RemoveNumber(number)) },
+
       ) as fc.Arbitrary<ModelCommand>,
     ],
     { maxCommands, ...(replayPath && { replayPath }), ...(size && { size }) },

@@ -39,6 +39,8 @@ export interface CallNumberState {
   project: number | undefined;
   /** In the seed file: applying the seed again moves it back to the seed's project, unless it was removed. */
   readonly seeded: boolean;
+  /** Its change answered 503 to the end, or ran beside another change of it: the list after the step says. */
+  unknown?: boolean;
 }
 
 /** What a call's first delivery decides (section 13), when the model knows it: a lead of a project, or a record of a reason. */
