@@ -1,8 +1,8 @@
 /**
  * What the model's steps do, one request (or an operator's retried request) each: submit, retry with
- * the same bytes, release, erase, deliver from Google, deliver a call. `perform` sends and reads the answer without
- * touching the model; `settle` (run once every action of the step has answered) checks the answer
- * against what the contract allows and records it in the model.
+ * the same bytes, release, erase, deliver from Google, deliver a call, connect or remove a number.
+ * `perform` sends and reads the answer without touching the model; `settle` (run once every action of
+ * the step has answered) checks the answer against what the contract allows and records it in the model.
  */
 import type { CreateKeyInput } from '../../shared/domain/api-keys.ts';
 import type { EndpointName } from '../../shared/routes.ts';
@@ -278,10 +278,15 @@ const settleRepeat = (m: Model, s: Submission, answer: Answer, context: StepCont
     );
   }
   s.answers.push(seen(answer));
-  // An erased lead's repeat stores nothing (Google's redelivery answers 200 all the same).
-  // (An erased alternate number leaves the lead, and its retry is answered by it: nothing new.)
-  if (s.erased?.role === 'person' && answer.status !== 409 && !s.erased.hadLead) {
-    // Not refused as erased: what it stores now is new data of the person.
+  // An erased lead's repeat stores nothing (Google's redelivery answers 200 all the same), and an
+  // erased alternate number leaves the lead, whose retry is answered by it: nothing new. A repeat of
+  // one that made no lead (a duplicate's 422, a failed challenge, a lead_id never a lead) is not
+  // replayed: not refused as erased, what it stores now (a record naming the erased person or
+  // alternate number again) is new data sent after the erasure (the alternate number's case found by
+  // the soak once calls joined the model). A 200 for an erased alternate number's submission is a
+  // replay, and may not bring the number back.
+  const anew = s.erased?.role === 'person' ? answer.status !== 409 : answer.status !== 409 && answer.status !== 200;
+  if (s.erased && anew && !s.erased.hadLead) {
     s.erased = undefined;
     s.wasErased = true;
     s.since = s.answers.length - 1;
@@ -474,7 +479,6 @@ export class Deliver implements Action {
     return `deliver(form ${s.form}, ${s.kind}, m${s.mobile}${s.email === undefined ? '' : ` e${s.email}`}${s.deadKey ? ', a dead key if any' : ''})`;
   }
 }
-
 
 export interface CallSpec {
   /** The number called (CALL_NUMBERS), connected or not as the model's numbers say. */
