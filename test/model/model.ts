@@ -327,16 +327,21 @@ export const checkInvariants = async (world: World, model: Model): Promise<void>
   }
 
   // No repeat without a stored original of its mobile in its project, but the documented orphans.
-  const originals = new Set(leads.filter((lead) => !lead.is_repeated).map((lead) => `${lead.pk}|${lead.mobile_number}`));
+  const originalOf = new Map(leads.filter((lead) => !lead.is_repeated).map((lead) => [`${lead.pk}|${lead.mobile_number}`, lead.id as string]));
   const erasure = model.emailErasure;
   model.emailErasure = undefined;
   for (const lead of leads) {
-    if (!lead.is_repeated || originals.has(`${lead.pk}|${lead.mobile_number}`) || model.orphans.has(lead.id)) continue;
+    if (!lead.is_repeated || model.orphans.has(lead.id)) continue;
+    const original = originalOf.get(`${lead.pk}|${lead.mobile_number}`);
+    if (original !== undefined && (lead.parent_lead_id == null || lead.parent_lead_id === original)) continue;
     const marker = leadMarker(lead);
     // Only a repeat stored before the e-mail erasure, and not sent again beside it: one stored beside
-    // an erasure that took its original must become the original (section 14).
+    // an erasure that took its original must become the original (section 14). Its mobile's next lead
+    // is an original, and may be stored in the same step: then the orphan links to the erased lead, not
+    // to that new original (docs/data-model.md; found by the soak with calls beside an e-mail erasure).
     if (erasure && marker && erasure.untouched.has(marker) && erasure.erased.has(`${lead.projectID}|${lead.mobile_number}`)) model.orphans.add(lead.id);
-    else broken(`repeat ${lead.id} has no stored original`, lead);
+    else if (original === undefined) broken(`repeat ${lead.id} has no stored original`, lead);
+    // (Linked to another lead than the stored original: the integrity check below names it.)
   }
   model.originals = new Set(leads.filter((lead) => !lead.is_repeated).map((lead) => `${lead.projectID}|${lead.mobile_number}`));
 
