@@ -33,7 +33,7 @@ import { ACCOUNT, CALL_NUMBERS, describeFaults, FORM_IDS, Interleaving, MOBILES,
 type ModelCommand = fc.AsyncCommand<Model, World>;
 
 /** The context of an operator's command run alone, between steps. */
-const noContext: StepContext = { concurrent: false, faulted: false, resentBeside: new Set(), numbersBeside: new Set() };
+const noContext: StepContext = { concurrent: false, faulted: false, resentBeside: new Set(), numbersBeside: new Set(), releasedBeside: new Set() };
 
 /** One step: its actions (one, or several at once), its faults, and the scheduler that interleaves them. */
 export class Step implements ModelCommand {
@@ -66,7 +66,8 @@ export class Step implements ModelCommand {
     outcomes.forEach((outcome, i) => {
       const others = new Set(outcomes.flatMap((other, j) => (j === i ? [] : other.resends)));
       const numbersBeside = new Set(outcomes.flatMap((other, j) => (j === i ? [] : (other.numbers ?? []))));
-      const context: StepContext = { concurrent: together, faulted: injected > 0, resentBeside: others, numbersBeside };
+      const releasedBeside = new Set(outcomes.flatMap((other, j) => (j === i ? [] : (other.released ?? []))));
+      const context: StepContext = { concurrent: together, faulted: injected > 0, resentBeside: others, numbersBeside, releasedBeside };
       outcome.settle(model, context);
     });
     const resent = new Set(outcomes.flatMap((outcome) => outcome.resends));
