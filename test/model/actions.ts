@@ -1,14 +1,14 @@
 /**
  * What the model's steps do, one request (or an operator's retried request) each: submit, retry with
- * the same bytes, release, erase, deliver from Google. `perform` sends and reads the answer without
- * touching the model; `settle` (run once every action of the step has answered) checks the answer
- * against what the contract allows and records it in the model.
+ * the same bytes, release, erase, deliver from Google, deliver a call, connect or remove a number.
+ * `perform` sends and reads the answer without touching the model; `settle` (run once every action of
+ * the step has answered) checks the answer against what the contract allows and records it in the model.
  */
 import type { CreateKeyInput } from '../../shared/domain/api-keys.ts';
 import type { EndpointName } from '../../shared/routes.ts';
 import { deliveryJson } from '../support/google-service.ts';
 import type { Answer } from '../support/service.ts';
-import { broken, KEY_ENDPOINTS, type AnswerSeen, type KeyKind, type Model, type Submission } from './model.ts';
+import { broken, KEY_ENDPOINTS, type AnswerSeen, type CallDecision, type KeyKind, type Model, type Submission } from './model.ts';
 import { ACCOUNT, CAPTCHA_SECRET, EMAILS, MOBILES, PROJECTS, SHOP, type World } from './world.ts';
 
 export const ACCOUNT_KEYS_PATH = `/admin/v1/accounts/${ACCOUNT}/keys`;
@@ -20,11 +20,19 @@ export interface StepContext {
   readonly faulted: boolean;
   /** Earlier submissions that another action of this step sent again. */
   readonly resentBeside: ReadonlySet<string>;
+  /** Call numbers (indexes) another action of this step connected or removed. */
+  readonly numbersBeside: ReadonlySet<number>;
+  /** Earlier submissions whose quarantine record another action of this step released. */
+  readonly releasedBeside: ReadonlySet<string>;
 }
 
 export interface Outcome {
   /** Earlier submissions this action sent again (a retry, a redelivery). */
   readonly resends: readonly string[];
+  /** Call numbers (indexes) this action connected or removed: the step then checks the numbers listed. */
+  readonly numbers?: readonly number[];
+  /** Earlier submissions whose quarantine record this action released. */
+  readonly released?: readonly string[];
   readonly settle: (model: Model, context: StepContext) => void;
   /** After every action of the step has settled: the submissions the step added, and those it sent again. */
   readonly afterStep?: (model: Model, touched: readonly Submission[]) => void;
@@ -242,6 +250,10 @@ const withoutAlternateNumber = (body: any): unknown => {
 };
 
 const settleRepeat = (m: Model, s: Submission, answer: Answer, context: StepContext, what: string): void => {
+  if (s.via === 'call') {
+    settleCallAgain(s, answer, context, what);
+    return;
+  }
   const firstOk = s.wasErased ? undefined : s.answers.find((a) => a.status === 200);
   if (s.via === 'google') {
     const form = m.forms.find((f) => f.formId === s.formId)!;
@@ -258,7 +270,11 @@ const settleRepeat = (m: Model, s: Submission, answer: Answer, context: StepCont
     if (answer.status === 200) {
       if (answer.headers['idempotent-replayed'] !== 'true') fail(`${what}: a repeat of an answered key was not replayed`, { first: firstOk, again: answer.body });
       // Beside an erasure of its alternate number, the replay may already be the lead without it (section 14: no replay brings an erased person back).
-      const sameAnswer = JSON.stringify(answer.body) === JSON.stringify(firstOk.body) || (context.concurrent && JSON.stringify(answer.body) === JSON.stringify(withoutAlternateNumber(firstOk.body)));
+      // Beside a release of its quarantine, the lead the release stored (section 14: the release and the request are one lead; found by the soak).
+      const sameAnswer =
+        JSON.stringify(answer.body) === JSON.stringify(firstOk.body) ||
+        (context.concurrent && JSON.stringify(answer.body) === JSON.stringify(withoutAlternateNumber(firstOk.body))) ||
+        (context.releasedBeside.has(s.marker) && s.quarantined200 && typeof answer.body?.data?.id === 'string');
       if (!sameAnswer) fail(`${what}: the replay differs from the first answer`, { first: firstOk.body, again: answer.body });
     }
   } else {
@@ -270,10 +286,15 @@ const settleRepeat = (m: Model, s: Submission, answer: Answer, context: StepCont
     );
   }
   s.answers.push(seen(answer));
-  // An erased lead's repeat stores nothing (Google's redelivery answers 200 all the same).
-  // (An erased alternate number leaves the lead, and its retry is answered by it: nothing new.)
-  if (s.erased?.role === 'person' && answer.status !== 409 && !s.erased.hadLead) {
-    // Not refused as erased: what it stores now is new data of the person.
+  // An erased lead's repeat stores nothing (Google's redelivery answers 200 all the same), and an
+  // erased alternate number leaves the lead, whose retry is answered by it: nothing new. A repeat of
+  // one that made no lead (a duplicate's 422, a failed challenge, a lead_id never a lead) is not
+  // replayed: not refused as erased, what it stores now (a record naming the erased person or
+  // alternate number again) is new data sent after the erasure (the alternate number's case found by
+  // the soak once calls joined the model). A 200 for an erased alternate number's submission is a
+  // replay, and may not bring the number back.
+  const anew = s.erased?.role === 'person' ? answer.status !== 409 : answer.status !== 409 && answer.status !== 200;
+  if (s.erased && anew && !s.erased.hadLead) {
     s.erased = undefined;
     s.wasErased = true;
     s.since = s.answers.length - 1;
@@ -299,6 +320,7 @@ export class Release implements Action {
     const answer = await world.admin('POST', `/admin/v1/accounts/${ACCOUNT}/rejections/${recordId}/release`);
     return {
       resends: [],
+      released: [submission.marker],
       settle: (m, context) => {
         const s = submission;
         const what = `${this} of ${s.marker} (record ${recordId})`;
@@ -467,3 +489,222 @@ export class Deliver implements Action {
   }
 }
 
+export interface CallSpec {
+  /** The number called (CALL_NUMBERS), connected or not as the model's numbers say. */
+  readonly number: number;
+  readonly provider: 'exotel' | 'knowlarity' | 'generic';
+  /** The caller among the model's mobiles, or withheld (`anonymous`: no mobile, a validation record). */
+  readonly caller: number | undefined;
+  /** A call out: ignored, never stored. */
+  readonly outbound: boolean;
+  /** Where the calls key goes: `x-api-key`, or `?key=` for a provider that cannot set headers. */
+  readonly keyIn: 'header' | 'query';
+  /** Delivered twice at once (the provider's retry overtaking its first try). */
+  readonly twice: boolean;
+  /** How often the provider delivers it again after its answer. */
+  readonly redeliveries: number;
+}
+
+export const CALL_RECEIVED = 'Call received';
+
+/** A provider's notification, in its own field names and number spellings (CONTRACT.md section 13), by GET query, JSON or a form. */
+const callDelivery = (spec: CallSpec, callId: string, caller: string, called: string) => {
+  switch (spec.provider) {
+    case 'exotel':
+      // Exotel's Passthru is a GET, its values at times in double quotes.
+      return { provider: 'exotel', method: 'GET' as const, query: { CallSid: `"${callId}"`, CallFrom: caller === 'anonymous' ? caller : `0${caller}`, CallTo: `0${called}`, CallType: 'completed', Direction: spec.outbound ? 'outbound-api' : 'incoming' } };
+    case 'knowlarity':
+      return { provider: 'knowlarity', json: { callid: callId, caller_id: caller === 'anonymous' ? caller : `+91${caller}`, dispnumber: `+91${called}`, call_duration: 9, call_direction: spec.outbound ? 'outbound' : 'inbound' } };
+    case 'generic':
+      return { provider: 'generic', form: { call_id: callId, caller_number: caller, called_number: called, status: 'missed', direction: spec.outbound ? 'outbound' : 'inbound' } };
+  }
+};
+
+/** What the first delivery of a call decides in the model's state (section 13's order): the number, then the caller, then section 3's duplicates. */
+const callDecisionOf = (m: Model, spec: CallSpec): CallDecision => {
+  const connected = m.numbers[spec.number]!.project;
+  if (connected === undefined) return { kind: 'record', reason: 'call_number_not_connected' };
+  if (spec.caller === undefined) return { kind: 'record', reason: 'validation' };
+  const { projectID, campaignID } = PROJECTS[connected]!;
+  const original = m.originals.has(`${projectID}|${MOBILES[spec.caller]!}`);
+  if (original && m.setting === 'ignore') return { kind: 'record', reason: 'duplicate_lead' };
+  return { kind: 'lead', project: projectID, campaign: campaignID, repeat: original };
+};
+
+/** A telephony provider tells the service of a call to one of the model's numbers: a new call id. */
+export class Call implements Action {
+  readonly spec: CallSpec;
+
+  constructor(spec: CallSpec) {
+    this.spec = spec;
+  }
+
+  async perform(world: World, model: Model): Promise<Outcome> {
+    const { spec } = this;
+    const marker = model.newMarker();
+    const callId = `${spec.provider}-${marker}`;
+    const number = model.numbers[spec.number]!;
+    const connected = number.project;
+    const caller = spec.caller === undefined ? 'anonymous' : MOBILES[spec.caller]!;
+    const parts = callDelivery(spec, callId, caller, number.number);
+    const send = () => world.deliverCall(parts, spec.keyIn);
+    const first = spec.twice ? await Promise.all([send(), send()]) : [await send()];
+    const again: Answer[] = [];
+    for (let i = 0; i < spec.redeliveries; i++) again.push(await send());
+
+    return {
+      resends: [],
+      settle: (m, context) => {
+        first.forEach((answer) => expectAnswer(answer, [[200, CALL_RECEIVED]], context, `${this}`));
+        // In a step of its own nothing else changes the model's state: every delivery of it decides alike.
+        const decided = !spec.outbound && !context.concurrent && [...first, ...again].some((answer) => answer.status === 200);
+        const submission = {
+          marker,
+          via: 'call',
+          resend: send,
+          provider: spec.provider,
+          callId,
+          calledNumber: number.number,
+          ...(spec.outbound && { outbound: true }),
+          ...(decided && { callDecision: callDecisionOf(m, spec) }),
+          project: connected === undefined ? 'not connected' : PROJECTS[connected]!.projectID,
+          // A withheld caller names no one: its record is found by no mobile.
+          mobile: spec.caller === undefined ? 'not a mobile' : caller,
+          quarantined200: false,
+          answers: first.map(seen),
+          releases: [],
+          recordIds: [],
+        } as Submission;
+        m.submissions.push(submission);
+        again.forEach((answer, i) => settleCallAgain(submission, answer, context, `${this}, delivered again (${i + 1})`));
+      },
+    };
+  }
+
+  toString(): string {
+    const s = this.spec;
+    const extras = [s.outbound && 'a call out', s.keyIn === 'query' && 'key in the query', s.twice && 'twice at once', s.redeliveries > 0 && `delivered again x${s.redeliveries}`].filter(Boolean);
+    return `call(${s.provider}, number ${s.number}, ${s.caller === undefined ? 'withheld' : `m${s.caller}`}${extras.length ? `, ${extras.join(', ')}` : ''})`;
+  }
+}
+
+/**
+ * A call's id delivered again: 200 `Call received` whatever became of it, and nothing new stored (the
+ * first delivery decided, section 13). A call whose lead or record was erased stays erased (its claim
+ * outlives the erasure: a redelivery stores nothing); one that was never stored (its deliveries all
+ * answered 503) is, delivered after its caller's erasure, new data of the person.
+ */
+const settleCallAgain = (s: Submission, answer: Answer, context: StepContext, what: string): void => {
+  expectAnswer(answer, [[200, CALL_RECEIVED]], context, what);
+  const stored = s.leadSeen === true || s.recordSeen === true || s.answers.slice(s.since ?? 0).some((a) => a.status === 200);
+  s.answers.push(seen(answer));
+  if (s.erased?.role === 'person' && !stored && !s.outbound) {
+    s.erased = undefined;
+    s.wasErased = true;
+    s.since = s.answers.length - 1;
+  }
+};
+
+const numberPath = (number: string) => `/admin/v1/accounts/${ACCOUNT}/call-numbers/${encodeURIComponent(number)}`;
+
+/**
+ * The account's numbers as the admin API lists them are the model's: each connected one to its project
+ * and campaign, no other. After a step whose outcome for a number the model cannot know (its change
+ * answered 503 to the end, or another change of it ran at once), the list is what the model takes.
+ */
+export const checkNumbers = async (model: Model, world: World, when: string): Promise<void> => {
+  const answer = await world.admin('GET', `/admin/v1/accounts/${ACCOUNT}/call-numbers`);
+  expectAnswer(answer, [[200]], { concurrent: false, faulted: false, resentBeside: new Set(), numbersBeside: new Set(), releasedBeside: new Set() }, `list the call numbers ${when}`);
+  const listed = new Map((answer.body as { number: string; project_id: string; campaign_id: string }[]).map((n) => [n.number, n]));
+  for (const state of model.numbers) {
+    const found = listed.get(state.number);
+    const project = found && PROJECTS.findIndex((p) => p.projectID === found.project_id && p.campaignID === found.campaign_id);
+    if (state.unknown) {
+      state.project = project;
+      state.unknown = false;
+    } else if (project !== state.project) {
+      fail(`call number ${state.number} is listed ${found ? `connected to ${found.project_id}/${found.campaign_id}` : 'not connected'} ${when}; the model says ${state.project === undefined ? 'not connected' : PROJECTS[state.project]!.projectID}`, { listed: answer.body });
+    }
+    listed.delete(state.number);
+  }
+  if (listed.size > 0) fail(`call numbers the model never connected are listed ${when}`, [...listed.values()]);
+};
+
+/** Sends an operator's request, and again (as the operator does) after a 503, at most twice. */
+const operatorSends = async (send: () => Promise<Answer>): Promise<Answer[]> => {
+  const answers = [await send()];
+  while (answers.length < 3 && answers.at(-1)!.status === 503) answers.push(await send());
+  return answers;
+};
+
+/**
+ * The operator connects a number to a project (`PUT .../call-numbers/{number}`, in another spelling at
+ * times): 201 when it was not connected, 200 when it moves (or stays). After a 503 (its write may have
+ * landed) or beside another change of the number, either; its next call in a step of its own is a lead there.
+ */
+export class ConnectNumber implements Action {
+  readonly number: number;
+  readonly project: number;
+  readonly spelling: 'digits' | 'international';
+
+  constructor(number: number, project: number, spelling: 'digits' | 'international') {
+    this.number = number;
+    this.project = project;
+    this.spelling = spelling;
+  }
+
+  async perform(world: World, model: Model): Promise<Outcome> {
+    const state = model.numbers[this.number]!;
+    const wasConnected = state.project !== undefined;
+    const { projectID, campaignID } = PROJECTS[this.project]!;
+    const path = numberPath(this.spelling === 'digits' ? state.number : `+91 ${state.number}`);
+    const answers = await operatorSends(() => world.admin('PUT', path, { projectId: projectID, campaignId: campaignID }));
+    return {
+      resends: [],
+      numbers: [this.number],
+      settle: (m, context) => {
+        const either = context.numbersBeside.has(this.number) || answers.length > 1;
+        const allowed: Allowed[] = either ? [[201], [200]] : [[wasConnected ? 200 : 201]];
+        answers.forEach((answer, i) => expectAnswer(answer, allowed, context, `${this}${i > 0 ? `, sent again (${i})` : ''}`));
+        const last = answers.at(-1)!;
+        if (last.status === 200 || last.status === 201) {
+          if (last.body?.number !== state.number || last.body?.project_id !== projectID || last.body?.campaign_id !== campaignID) fail(`${this}: answered another number`, last.body);
+          state.project = this.project;
+        }
+        if (last.status === 503 || context.numbersBeside.has(this.number)) state.unknown = true;
+      },
+    };
+  }
+
+  toString = () => `connectNumber(${this.number}, P${this.project + 1}${this.spelling === 'international' ? ', +91 …' : ''})`;
+}
+
+/** The operator removes a number (`DELETE .../call-numbers/{number}`): 204, or 404 `Call number not found` when it is not connected; its calls are then records. */
+export class RemoveNumber implements Action {
+  readonly number: number;
+
+  constructor(number: number) {
+    this.number = number;
+  }
+
+  async perform(world: World, model: Model): Promise<Outcome> {
+    const state = model.numbers[this.number]!;
+    const wasConnected = state.project !== undefined;
+    const answers = await operatorSends(() => world.admin('DELETE', numberPath(state.number)));
+    return {
+      resends: [],
+      numbers: [this.number],
+      settle: (m, context) => {
+        const either = context.numbersBeside.has(this.number) || answers.length > 1;
+        const notConnected: Allowed = [404, 'Call number not found'];
+        const allowed: Allowed[] = either ? [[204], notConnected] : [wasConnected ? [204] : notConnected];
+        answers.forEach((answer, i) => expectAnswer(answer, allowed, context, `${this}${i > 0 ? `, sent again (${i})` : ''}`));
+        const last = answers.at(-1)!;
+        if (last.status === 204 || last.status === 404) state.project = undefined;
+        if (last.status === 503 || context.numbersBeside.has(this.number)) state.unknown = true;
+      },
+    };
+  }
+
+  toString = () => `removeNumber(${this.number})`;
+}

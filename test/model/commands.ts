@@ -1,5 +1,5 @@
 /**
- * The model's commands: what a lead sender, a visitor, Google and an operator do to the service, as
+ * The model's commands: what a lead sender, a visitor, Google, a telephony provider and an operator do to the service, as
  * fast-check commands. A step is one action, or two or three actions at once (interleaved at DynamoDB
  * by fast-check's scheduler), under the faults the step draws (an answer lost after the write, a
  * transaction cancelled for a conflict). Each answer is checked against what the contract allows in
@@ -9,23 +9,31 @@ import * as fc from 'fast-check';
 import { deliveryJson, standardColumns } from '../support/google-service.ts';
 import {
   ACCOUNT_KEYS_PATH,
+  Call,
+  checkNumbers,
+  ConnectNumber,
   Deliver,
   Erase,
   expectAnswer,
   keyOptionsOf,
   Release,
+  RemoveNumber,
   Retry,
   Submit,
   type Action,
+  type CallSpec,
   type DeliverSpec,
   type Outcome,
   type StepContext,
   type SubmitSpec,
 } from './actions.ts';
 import { checkInvariants, KEY_ENDPOINTS, KEY_KINDS, type KeyKind, type Model } from './model.ts';
-import { ACCOUNT, describeFaults, FORM_IDS, Interleaving, MOBILES, PROJECTS, SEED_FORM_KEY, SHOP, type StepFaults, type World } from './world.ts';
+import { ACCOUNT, CALL_NUMBERS, describeFaults, FORM_IDS, Interleaving, MOBILES, PROJECTS, SEED_FORM_KEY, SEEDED_CALL_NUMBER, SHOP, type StepFaults, type World } from './world.ts';
 
 type ModelCommand = fc.AsyncCommand<Model, World>;
+
+/** The context of an operator's command run alone, between steps. */
+const noContext: StepContext = { concurrent: false, faulted: false, resentBeside: new Set(), numbersBeside: new Set(), releasedBeside: new Set() };
 
 /** One step: its actions (one, or several at once), its faults, and the scheduler that interleaves them. */
 export class Step implements ModelCommand {
@@ -57,12 +65,15 @@ export class Step implements ModelCommand {
     const known = model.submissions.length;
     outcomes.forEach((outcome, i) => {
       const others = new Set(outcomes.flatMap((other, j) => (j === i ? [] : other.resends)));
-      const context: StepContext = { concurrent: together, faulted: injected > 0, resentBeside: others };
+      const numbersBeside = new Set(outcomes.flatMap((other, j) => (j === i ? [] : (other.numbers ?? []))));
+      const releasedBeside = new Set(outcomes.flatMap((other, j) => (j === i ? [] : (other.released ?? []))));
+      const context: StepContext = { concurrent: together, faulted: injected > 0, resentBeside: others, numbersBeside, releasedBeside };
       outcome.settle(model, context);
     });
     const resent = new Set(outcomes.flatMap((outcome) => outcome.resends));
     const touched = [...model.submissions.slice(known), ...model.submissions.filter((s) => resent.has(s.marker))];
     for (const outcome of outcomes) outcome.afterStep?.(model, touched);
+    if (outcomes.some((outcome) => outcome.numbers !== undefined)) await checkNumbers(model, world, `after ${this}`);
     await checkInvariants(world, model);
   }
 
@@ -86,7 +97,7 @@ export class RotateKey implements ModelCommand {
   async run(model: Model, world: World): Promise<void> {
     const state = model.keys[this.kind];
     const answer = await world.admin('POST', `${ACCOUNT_KEYS_PATH}/${state.currentId}/rotate`, { graceSeconds: 0 });
-    expectAnswer(answer, [[201]], { concurrent: false, faulted: false, resentBeside: new Set() }, `rotate the ${this.kind} key`);
+    expectAnswer(answer, [[201]], noContext, `rotate the ${this.kind} key`);
     state.dead.push(state.current);
     state.current = answer.body.key;
     state.currentId = answer.body.key_id;
@@ -106,7 +117,7 @@ export class RevokeKey implements ModelCommand {
   async run(model: Model, world: World): Promise<void> {
     const state = model.keys[this.kind];
     const answer = await world.admin('DELETE', `${ACCOUNT_KEYS_PATH}/${state.currentId}`);
-    expectAnswer(answer, [[204]], { concurrent: false, faulted: false, resentBeside: new Set() }, `revoke the ${this.kind} key`);
+    expectAnswer(answer, [[204]], noContext, `revoke the ${this.kind} key`);
     state.dead.push(state.current);
     const issued = await world.service.issueScopedKey(keyOptionsOf(this.kind));
     state.current = issued.key;
@@ -117,7 +128,6 @@ export class RevokeKey implements ModelCommand {
 }
 
 const formPath = (formId: string) => `/admin/v1/accounts/${ACCOUNT}/google-forms/${formId}`;
-const noContext = { concurrent: false, faulted: false, resentBeside: new Set<string>() };
 
 /** `rotate-google-form-key`: the old key answers 401 at once. */
 export class RotateFormKey implements ModelCommand {
@@ -178,11 +188,17 @@ export class ReconnectForm implements ModelCommand {
 /**
  * Applies the seed again (`npm start` does at every start), then tries every key the model holds dead
  * (each must answer 401) and every live form key (each must still work: a seed never changes a key).
+ * The seed moves its number back to the seed's project when it is connected, and never connects it
+ * back once removed (section 14).
  */
 export class Reseed implements ModelCommand {
   check = () => true;
   async run(model: Model, world: World): Promise<void> {
     await world.applyTheSeed();
+    for (const number of model.numbers) {
+      if (number.seeded && number.project !== undefined) number.project = PROJECTS.findIndex((p) => p.projectID === SEEDED_CALL_NUMBER.projectID);
+    }
+    await checkNumbers(model, world, 'after the seed was applied again');
     const body = { name: 'Probe Person', mobile_number: MOBILES[0], ...PROJECTS[0], notes: 'probe of a dead key' };
     for (const kind of KEY_KINDS) {
       const endpoint = KEY_ENDPOINTS[kind][0]!;
@@ -237,6 +253,16 @@ const deliverSpec: fc.Arbitrary<DeliverSpec> = fc.record({
   kind: fc.constantFrom('valid', 'valid', 'valid', 'test', 'invalid' as const),
 });
 
+const callSpec: fc.Arbitrary<CallSpec> = fc.record({
+  number: fc.integer({ min: 0, max: CALL_NUMBERS.length - 1 }),
+  provider: fc.constantFrom('exotel', 'knowlarity', 'generic' as const),
+  caller: fc.option(fc.integer({ min: 0, max: MOBILES.length - 1 }), { freq: 8, nil: undefined }),
+  outbound: rarely(10),
+  keyIn: fc.constantFrom('header', 'query' as const),
+  twice: rarely(4),
+  redeliveries: fc.constantFrom(0, 0, 0, 1),
+});
+
 const erase = fc.record({ by: fc.constantFrom('mobile', 'email' as const), index: fc.nat(2) }).map(({ by, index }) => new Erase(by, by === 'email' ? index % 2 : index));
 
 const action: fc.Arbitrary<Action> = fc.oneof(
@@ -245,6 +271,14 @@ const action: fc.Arbitrary<Action> = fc.oneof(
   { weight: 2, arbitrary: fc.nat(15).map((pick) => new Release(pick)) },
   { weight: 2, arbitrary: erase },
   { weight: 3, arbitrary: deliverSpec.map((spec) => new Deliver(spec)) },
+  { weight: 3, arbitrary: callSpec.map((spec) => new Call(spec)) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(fc.integer({ min: 0, max: CALL_NUMBERS.length - 1 }), fc.integer({ min: 0, max: PROJECTS.length - 1 }), fc.constantFrom('digits', 'international' as const))
+      .map(([number, project, spelling]) => new ConnectNumber(number, project, spelling)),
+  },
+  { weight: 1, arbitrary: fc.integer({ min: 0, max: CALL_NUMBERS.length - 1 }).map((number) => new RemoveNumber(number)) },
 );
 
 const faults: fc.Arbitrary<StepFaults> = fc.oneof(
@@ -271,6 +305,7 @@ export const modelCommands = (maxCommands: number, replayPath?: string, size?: f
         { weight: 1, arbitrary: fc.integer({ min: 0, max: FORM_IDS.length - 1 }).map((form) => new RemoveForm(form)) },
         { weight: 1, arbitrary: fc.integer({ min: 0, max: FORM_IDS.length - 1 }).map((form) => new ReconnectForm(form)) },
         { weight: 1, arbitrary: fc.constant(new Reseed()) },
+
       ) as fc.Arbitrary<ModelCommand>,
     ],
     { maxCommands, ...(replayPath && { replayPath }), ...(size && { size }) },

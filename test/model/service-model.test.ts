@@ -4,7 +4,9 @@
  * (server, scoped, browser, browser with a challenge), retries with the same Idempotency-Key, answers
  * lost after the write and conflicting transactions (the fault relay), challenges that pass, fail or
  * cannot be checked, releases, erasures by mobile and by e-mail, key rotations and revocations, the seed
- * applied again, and Google deliveries and redeliveries; after every step, the invariants of model.ts.
+ * applied again, Google deliveries and redeliveries, calls to the project numbers (delivered again, at
+ * once, to a number not connected) and the operator connecting, moving and removing numbers; after
+ * every step, the invariants of model.ts.
  *
  * `npm test` runs a fixed seed at a bounded size; `npm run soak` runs random seeds for MODEL_MINUTES
  * (docs/reliability.md says how to replay a seed and path it prints).
@@ -17,7 +19,7 @@ import { startFaultRelay, type FaultRelay } from '../support/fault-relay.ts';
 import { modelCommands } from './commands.ts';
 import { keyOptionsOf } from './actions.ts';
 import { Model, toleratedBreaks } from './model.ts';
-import { ACCOUNT, buildWorld, CAPTCHA_SECRET, FORM_IDS, SEED_BROWSER_KEY, SEED_FORM_KEY, SEED_SERVER_KEY } from './world.ts';
+import { ACCOUNT, buildWorld, CALL_NUMBERS, CAPTCHA_SECRET, FORM_IDS, SEED_BROWSER_KEY, SEED_FORM_KEY, SEED_SERVER_KEY, SEEDED_CALL_NUMBER } from './world.ts';
 
 const env = process.env;
 const soakMinutes = Number(env.MODEL_MINUTES ?? 0);
@@ -65,6 +67,7 @@ const property = fc.asyncProperty(fc.constantFrom<DuplicateSetting>('ignore', 'c
           { formId: FORM_IDS[0], current: SEED_FORM_KEY, dead: [] },
           { formId: FORM_IDS[1], current: second.body.key, dead: [] },
         ],
+        CALL_NUMBERS.map((number) => ({ number, project: number === SEEDED_CALL_NUMBER.number ? 0 : undefined, seeded: number === SEEDED_CALL_NUMBER.number })),
       );
     await fc.asyncModelRun(() => ({ model: model(), real: world }), commands);
   } finally {

@@ -9,7 +9,7 @@ import { callWebhookHandler } from '../../shared/calls/webhook-handler.ts';
 import { apiGatewayEvent, lambdaContext } from '../../shared/http/api-gateway-event.ts';
 import type { LeadContext, LeadResponse } from '../../shared/http/lambda.ts';
 import { asFunction } from './aws-calls.ts';
-import { testService, type Answer, type ServiceOptions } from './service.ts';
+import { testService, type Answer, type ServiceOptions, type TestService } from './service.ts';
 
 export interface CallDeliveryParts {
   readonly provider?: string;
@@ -37,6 +37,14 @@ export const projectNumber = () => `80${String(Date.now() % 1e4).padStart(4, '0'
 
 export const callTestService = async (options: ServiceOptions = {}) => {
   const service = await testService(options);
+  return { ...service, ...callWebhookOn(service, options) };
+};
+
+/**
+ * The call webhook on a test service built already (the model-based test's, which also serves Google):
+ * its handler on that service's stores, caches and log lines.
+ */
+export const callWebhookOn = (service: TestService, options: ServiceOptions = {}) => {
   const callNumbers = new CallNumberDirectory(service.repository.connections(CALL_NUMBER_CONNECTION), { ttlMs: (options.configCacheTtlSeconds ?? 30) * 1000 });
   const runtime = { ...service.runtime, callNumbers };
   const handler = callWebhookHandler(runtime);
@@ -76,7 +84,7 @@ export const callTestService = async (options: ServiceOptions = {}) => {
   const leadsOf = (accountId: string, projects: string[] = ['PRJ-1']) => service.repository.leads.listLeads(accountId, projects);
   const rejectionsOf = (accountId: string) => service.repository.rejections.listRejections(accountId);
 
-  return { ...service, callNumbers, callRuntime: runtime, handler, numberAdmin, connectNumber, callsKey, deliver, leadsOf, rejectionsOf };
+  return { callNumbers, callRuntime: runtime, handler, numberAdmin, connectNumber, callsKey, deliver, leadsOf, rejectionsOf };
 };
 
 export type CallTestService = Awaited<ReturnType<typeof callTestService>>;
