@@ -160,7 +160,7 @@ export const connectCallNumber = async (deps: CallNumberAdminDependencies, input
   for (let attempt = 0; attempt < CONNECT_ATTEMPTS; attempt++) {
     const stored = await deps.numbers.findConnection(connection.number, connection.accountId);
     if (stored) {
-      if (await deps.numbers.reconnect(connection.number, connection.accountId, connection.projectId, connection.campaignId)) {
+      if (await deps.numbers.reconnect(stored, connection.projectId, connection.campaignId)) {
         return { created: false, number: summaryOf({ ...connection, connectedAt: stored.connectedAt }) };
       }
     } else if (await deps.numbers.insertConnection(connectionOfNumber(connection))) {

@@ -172,7 +172,7 @@ export const connectGoogleForm = async (deps: GoogleFormAdminDependencies, input
     const existing = await deps.forms.findConnection(target.formId);
     if (existing && existing.accountId !== target.accountId) throw new GoogleFormOfAnotherAccountError(target.formId);
     if (existing) {
-      if (await deps.forms.reconnect(target.formId, target.accountId, target.projectId, target.campaignId)) {
+      if (await deps.forms.reconnect(existing, target.projectId, target.campaignId)) {
         return { created: false, form: issuedOf({ ...target, id: target.formId }) };
       }
       continue;

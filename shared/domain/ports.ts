@@ -184,8 +184,11 @@ export interface ConnectionReader {
 export interface ConnectionRegistry extends ConnectionReader {
   /** Connects anew (over a removal tombstone too); false, and nothing written, when it is connected already. */
   insertConnection(connection: Connection): Promise<boolean>;
-  /** Moves a connection of the account to another project and campaign; false when it is not the account's. */
-  reconnect(id: string, accountId: string, projectId: string, campaignId: string): Promise<boolean>;
+  /**
+   * Moves a connection, as the caller just read it, to another project and campaign; false, and nothing
+   * written, when it is no longer connected to that account (the write is conditioned on it).
+   */
+  reconnect(connection: Omit<Connection, 'keyHash'>, projectId: string, campaignId: string): Promise<boolean>;
   /** Replaces the connection's key hash; undefined when none (of that account, when given) is connected. */
   replaceKey(id: string, keyHash: string, accountId?: string): Promise<Connection | undefined>;
   /** Disconnects, leaving a removal tombstone a seed never brings back; false when none (of that account, when given) is connected. */

@@ -76,9 +76,8 @@ export class DynamoDbConnectionStore extends DynamoDbConnectionReader implements
     return this.#insert(connection, `attribute_not_exists(pk) OR ${REMOVED}`);
   }
 
-  async reconnect(id: string, accountId: string, projectId: string, campaignId: string): Promise<boolean> {
-    const existing = await this.findConnection(id, accountId);
-    if (existing?.accountId !== accountId) return false;
+  async reconnect(existing: Omit<Connection, 'keyHash'>, projectId: string, campaignId: string): Promise<boolean> {
+    const { id, accountId } = existing;
     return this.#transact({
       TransactItems: [
         {
@@ -86,8 +85,9 @@ export class DynamoDbConnectionStore extends DynamoDbConnectionReader implements
             TableName: this.table,
             Key: itemKey(this.shape, id, accountId),
             UpdateExpression: 'SET project_id = :project, campaign_id = :campaign',
-            ConditionExpression: `account_id = :account AND ${CONNECTED}`,
-            ExpressionAttributeValues: { ':project': projectId, ':campaign': campaignId, ':account': accountId },
+            // Still the connection read: removed and connected again since, it is read again (its listing keeps its time).
+            ConditionExpression: `account_id = :account AND connected_at = :connectedAt AND ${CONNECTED}`,
+            ExpressionAttributeValues: { ':project': projectId, ':campaign': campaignId, ':account': accountId, ':connectedAt': existing.connectedAt },
           },
         },
         ...this.#listingPuts({ ...existing, projectId, campaignId }),
@@ -167,7 +167,7 @@ export class DynamoDbConnectionStore extends DynamoDbConnectionReader implements
       accountOf: (stored) => stored.accountId,
       // Only where no item is: a tombstone left by a removal refuses it.
       insert: () => this.#insert(connection, 'attribute_not_exists(pk)'),
-      reconnect: () => this.reconnect(connection.id, connection.accountId, connection.projectId, connection.campaignId),
+      reconnect: (stored) => this.reconnect(stored, connection.projectId, connection.campaignId),
       accountId: connection.accountId,
     });
   }
@@ -227,8 +227,8 @@ export interface SeededConnection<C> {
   accountOf(connection: C): string;
   /** Writes the seed's connection only where no item is (conditioned so); false when one appeared. */
   insert(): Promise<boolean>;
-  /** Moves the account's connection to the seed's project and campaign, its key untouched; false when it is no longer the account's. */
-  reconnect(): Promise<boolean>;
+  /** Moves the account's connection, as read, to the seed's project and campaign, its key untouched; false when it is no longer the account's. */
+  reconnect(stored: C): Promise<boolean>;
 }
 
 /**
@@ -241,7 +241,7 @@ export const seedConnection = async <C>(seed: SeededConnection<C>): Promise<Seed
     if (stored.state === 'removed') return 'kept_removed';
     if (stored.state === 'connected') {
       if (seed.accountOf(stored.connection) !== seed.accountId) return 'connected_to_another_account';
-      if (await seed.reconnect()) return 'reconnected';
+      if (await seed.reconnect(stored.connection)) return 'reconnected';
       continue;
     }
     if (await seed.insert()) return 'added';
