@@ -14,15 +14,21 @@ type SourceThrottleSettingName = Extract<DeclaredLeadSource, { readonly throttle
 
 /**
  * Each source's own route throttle, throttled apart from the server-to-server routes' default: the
- * settings its descriptor's `throttle` declares, with their defaults and bounds (the website's, Google
+ * settings its descriptor's `throttle` declares, with their defaults (the website's, Google
  * Ads lead forms', the call webhook's: `<name>ThrottlingRateLimit`, requests per second, and
  * `<name>ThrottlingBurstLimit`, the burst above it; docs/deployment.md).
  */
 export type SourceThrottleSettings = { readonly [name in SourceThrottleSettingName]: number };
 
-/** Each declared throttle setting, with whether API Gateway takes it as a whole number (a burst). */
+/** The bounds of every route throttle's two settings, the stage default's and each source's: a burst is a whole number. */
+export const routeThrottleBounds = {
+  rateLimit: { min: 1, max: 10_000, integer: false },
+  burstLimit: { min: 1, max: 5_000, integer: true },
+} as const;
+
+/** Each declared throttle setting, with the bounds of its kind. */
 const sourceThrottleSettings = leadSources.flatMap(({ throttle }) =>
-  throttle ? [{ ...throttle.rateLimit, integer: false }, { ...throttle.burstLimit, integer: true }] : [],
+  throttle ? [{ ...throttle.rateLimit, ...routeThrottleBounds.rateLimit }, { ...throttle.burstLimit, ...routeThrottleBounds.burstLimit }] : [],
 );
 
 export interface LeadIntakeSettings extends SourceThrottleSettings {
@@ -104,7 +110,7 @@ type SettingName = keyof LeadIntakeSettings;
 /** Props, then context, then defaults; every value is checked, so a typo fails the synth, not the deploy. */
 export function resolveSettings(node: Node, props: Partial<LeadIntakeSettings> = {}): LeadIntakeSettings {
   const raw = (name: SettingName): unknown => props[name] ?? node.tryGetContext(name) ?? defaultSettings[name];
-  // The sources' throttles, checked against the bounds their descriptors declare.
+  // The sources' throttles, checked against the bounds of every route throttle.
   const sourceThrottles = Object.fromEntries(
     sourceThrottleSettings.map(({ name, min, max, integer }) => [name, number(name as SettingName, raw(name as SettingName), { min, max, integer })]),
   ) as SourceThrottleSettings;
@@ -120,8 +126,8 @@ export function resolveSettings(node: Node, props: Partial<LeadIntakeSettings> =
   }
   return {
     stage: stageName(raw('stage')),
-    throttlingRateLimit: number('throttlingRateLimit', raw('throttlingRateLimit'), { min: 1, max: 10_000 }),
-    throttlingBurstLimit: number('throttlingBurstLimit', raw('throttlingBurstLimit'), { min: 1, max: 5_000, integer: true }),
+    throttlingRateLimit: number('throttlingRateLimit', raw('throttlingRateLimit'), routeThrottleBounds.rateLimit),
+    throttlingBurstLimit: number('throttlingBurstLimit', raw('throttlingBurstLimit'), routeThrottleBounds.burstLimit),
     ...sourceThrottles,
     corsAllowedOrigins: origins(raw('corsAllowedOrigins')),
     logRetentionDays: retentionDays(raw('logRetentionDays')),

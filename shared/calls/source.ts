@@ -21,8 +21,8 @@ export const callsSource = {
   // Apart from the lead endpoints': a provider notifies each call once (and retries what is not answered),
   // so a flood here must not use up what the lead senders are allowed.
   throttle: {
-    rateLimit: { name: 'callsThrottlingRateLimit', default: 20, min: 1, max: 10_000 },
-    burstLimit: { name: 'callsThrottlingBurstLimit', default: 40, min: 1, max: 5_000 },
+    rateLimit: { name: 'callsThrottlingRateLimit', default: 20 },
+    burstLimit: { name: 'callsThrottlingBurstLimit', default: 40 },
   },
   platformId: {
     ...callsWireNames.platformId,

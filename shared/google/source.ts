@@ -19,8 +19,8 @@ export const googleAdsSource = {
   // Apart from the lead endpoints': Google delivers each lead once as it is submitted (and retries what is
   // not answered 200), so a flood here is not Google's, and must not use up what the lead senders are allowed.
   throttle: {
-    rateLimit: { name: 'googleAdsThrottlingRateLimit', default: 20, min: 1, max: 10_000 },
-    burstLimit: { name: 'googleAdsThrottlingBurstLimit', default: 40, min: 1, max: 5_000 },
+    rateLimit: { name: 'googleAdsThrottlingRateLimit', default: 20 },
+    burstLimit: { name: 'googleAdsThrottlingBurstLimit', default: 40 },
   },
   connection: 'google_form',
   platformId: { ...googleAdsWireNames.platformId, label: 'lead' },

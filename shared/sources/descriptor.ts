@@ -140,21 +140,20 @@ export interface PlatformIdDeclaration {
 
 /** A route's throttle as operator settings: API Gateway's steady rate and its burst above it. */
 export interface RouteThrottleDeclaration {
-  /** Requests per second let through before API Gateway answers 429: any number within its bounds. */
+  /** Requests per second let through before API Gateway answers 429 (from 1 to 10,000, lib/settings.ts). */
   readonly rateLimit: ThrottleSettingDeclaration;
-  /** Requests absorbed above the rate: a whole number within its bounds. */
+  /** Requests absorbed above the rate: a whole number (from 1 to 5,000). */
   readonly burstLimit: ThrottleSettingDeclaration;
 }
 
 /**
  * One operator setting: its name (the stack's prop and CDK context key, `googleAdsThrottlingRateLimit`:
- * deployed names, so they never change), its default, and the bounds a value is checked against at synth.
+ * deployed names, so they never change) and its default. Every route throttle is checked against the
+ * same bounds at synth, the stage default's (lib/settings.ts `routeThrottleBounds`).
  */
 export interface ThrottleSettingDeclaration {
   readonly name: string;
   readonly default: number;
-  readonly min: number;
-  readonly max: number;
 }
 
 /**

@@ -18,8 +18,8 @@ export const websiteSource = {
   // Apart from the server-to-server routes (POST and its preflight, each), so a flood on the public form
   // cannot starve the portals; API Gateway cannot throttle per key or per IP (docs/deployment.md).
   throttle: {
-    rateLimit: { name: 'websiteThrottlingRateLimit', default: 20, min: 1, max: 10_000 },
-    burstLimit: { name: 'websiteThrottlingBurstLimit', default: 40, min: 1, max: 5_000 },
+    rateLimit: { name: 'websiteThrottlingRateLimit', default: 20 },
+    burstLimit: { name: 'websiteThrottlingBurstLimit', default: 40 },
   },
   acceptance: { status: 200, message: 'Lead created successfully', withLead: true },
   stack: { functionPath: ['websiteLead'], integrationId: 'websiteIntegration', monitoringName: 'website' },

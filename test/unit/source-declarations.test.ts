@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { App } from 'aws-cdk-lib';
-import { resolveSettings, type LeadIntakeSettings } from '../../lib/settings.ts';
+import { resolveSettings, routeThrottleBounds, type LeadIntakeSettings } from '../../lib/settings.ts';
 import { rejectionTable } from '../../scripts/admin/rejections.ts';
 import { keyAllowsEndpoint, keyOptions } from '../../shared/domain/api-keys.ts';
 import { leadKeyEndpoints } from '../../shared/domain/lead.ts';
@@ -68,7 +68,9 @@ describe("a platform's ids on a rejection record (the names its source's descrip
 });
 
 describe("a source's route throttle (the settings its descriptor declares)", () => {
-  const declared = leadSources.flatMap(({ throttle }) => (throttle ? [throttle.rateLimit, throttle.burstLimit] : []));
+  const declared = leadSources.flatMap(({ throttle }) =>
+    throttle ? [{ ...throttle.rateLimit, ...routeThrottleBounds.rateLimit }, { ...throttle.burstLimit, ...routeThrottleBounds.burstLimit }] : [],
+  );
   const settingsOf = (context: Record<string, unknown>, props: Partial<LeadIntakeSettings> = {}) =>
     resolveSettings(new App({ context }).node, props) as unknown as Record<string, unknown>;
 
@@ -78,7 +80,7 @@ describe("a source's route throttle (the settings its descriptor declares)", () 
     for (const { name, default: value } of declared) expect(defaults[name]).toBe(value);
   });
 
-  it('is checked against the bounds its descriptor declares, a burst as a whole number', () => {
+  it('is checked against the bounds of every route throttle, a burst as a whole number', () => {
     for (const { name, min, max } of declared) {
       expect(settingsOf({ [name]: String(max) })[name]).toBe(max);
       expect(() => settingsOf({ [name]: String(min - 1) })).toThrow(`${name} must be`);
@@ -86,7 +88,7 @@ describe("a source's route throttle (the settings its descriptor declares)", () 
     }
     const { rateLimit: rate, burstLimit: burst } = leadSources.find(({ throttle }) => throttle)!.throttle!;
     expect(settingsOf({ [rate.name]: '2.5' })[rate.name]).toBe(2.5);
-    expect(() => settingsOf({ [burst.name]: '2.5' })).toThrow(`${burst.name} must be an integer from ${burst.min} to ${burst.max}; got "2.5"`);
+    expect(() => settingsOf({ [burst.name]: '2.5' })).toThrow(`${burst.name} must be an integer from ${routeThrottleBounds.burstLimit.min} to ${routeThrottleBounds.burstLimit.max}; got "2.5"`);
   });
 
   it('is a typed prop of the stack under its declared name, and no other name is', () => {
