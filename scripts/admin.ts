@@ -16,7 +16,7 @@ import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { InvalidKeyOptionError, KeyAdminError } from '../shared/domain/errors.ts';
 import type { DynamoDbRepository } from '../shared/dynamodb/repository.ts';
-import { CommandError, UsageError, type AdminIo, type Command, type CommandArgs } from './admin/command.ts';
+import { CommandError, terminalSafeIo, UsageError, type AdminIo, type Command, type CommandArgs } from './admin/command.ts';
 import { databaseFor, type AdminDatabase } from './admin/database.ts';
 import * as coreModules from './admin/modules.ts';
 import { leadSources } from '../shared/sources/registry.ts';
@@ -86,8 +86,12 @@ const joinNegativeNumbers = (args: readonly string[], command: Command): string[
   return joined;
 };
 
-/** Runs one admin command; returns the exit code. */
-export const runAdmin = async (argv: readonly string[], io: AdminIo): Promise<number> => {
+/**
+ * Runs one admin command; returns the exit code. Everything it writes passes terminalSafe: stored
+ * strings are any sender's (a call id, a lead's name) and reach the operator's terminal.
+ */
+export const runAdmin = async (argv: readonly string[], terminal: AdminIo): Promise<number> => {
+  const io = terminalSafeIo(terminal);
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     (name === undefined ? io.stderr : io.stdout)(generalUsage());

@@ -80,13 +80,44 @@ export const isoTime = (value: string, option: string, command: string): string 
   return time;
 };
 
+/**
+ * What a terminal would act on instead of showing: C0 controls but tab and newline (ESC starts the
+ * sequences that clear a screen or retitle a window, BEL, backspace and CR overwrite), DEL, C1 controls
+ * (0x9b is a CSI on its own), and the invisible marks that reorder or break what follows (bidi
+ * overrides, embeddings and isolates, the Arabic letter mark, U+2028/U+2029). Stored strings carry them
+ * as any sender typed them (a call id, a lead's name).
+ */
+const UNSAFE_FOR_TERMINAL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/g;
+
+/**
+ * The text with each of those characters written as `\uXXXX`: visible in a table, and inside a JSON
+ * string the escape JSON.parse reads back to the same character, so `--json` stays valid and exact
+ * (JSON.stringify escapes C0 controls itself, but writes DEL, C1 and the bidi marks raw). Tab, newline
+ * and space, the only other characters JSON puts outside strings, are left as they are.
+ */
+export const terminalSafe = (text: string): string =>
+  text.replace(UNSAFE_FOR_TERMINAL, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
+/**
+ * The io every command is given (scripts/admin.ts): each output passes terminalSafe, so no command,
+ * table, message or `--json` answer can write a stored string raw.
+ */
+export const terminalSafeIo = (io: AdminIo): AdminIo => ({
+  ...io,
+  stdout: (text) => io.stdout(terminalSafe(text)),
+  stderr: (text) => io.stderr(terminalSafe(text)),
+});
+
 /** An answer as JSON on standard output (`--json`), or as a table for a terminal. */
 export const printJsonOr = (io: AdminIo, json: boolean | string | undefined, value: unknown, asText: () => string) =>
   io.stdout(json === true ? `${JSON.stringify(value, null, 2)}\n` : asText());
 
+/** A table's cell on one line: escaped before it is measured, so the columns line up; other whitespace runs as one space. */
+export const cellText = (value: unknown): string => terminalSafe(String(value ?? '')).replace(/\s+/g, ' ');
+
 /** A header line and one line per item, in padded columns. */
 export const table = <T,>(columns: readonly [string, (item: T) => unknown][], items: readonly T[]): string => {
-  const rows = items.map((item) => columns.map(([, cell]) => String(cell(item) ?? '').replace(/\s+/g, ' ')));
+  const rows = items.map((item) => columns.map(([, cell]) => cellText(cell(item))));
   const widths = columns.map(([title], i) => Math.max(title.length, ...rows.map((row) => row[i]!.length)));
   const line = (cells: string[]) => `${cells.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()}\n`;
   return line(columns.map(([title]) => title)) + rows.map(line).join('');

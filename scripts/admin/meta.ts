@@ -5,7 +5,7 @@
  */
 import type { StoredMetaPage } from '../../shared/domain/meta-pages.ts';
 import { pageTokenCipherFromEnvironment } from '../../shared/meta/token-cipher.ts';
-import { CommandError, existingAccount, HELP, UsageError, type CommandModule, type OptionValues } from './command.ts';
+import { cellText, CommandError, existingAccount, HELP, UsageError, type CommandModule, type OptionValues } from './command.ts';
 
 export const PAGE_TOKEN_VARIABLE = 'META_PAGE_ACCESS_TOKEN';
 const META_ID = /^[\w.-]{1,100}$/;
@@ -127,6 +127,7 @@ const pageTable = (pages: readonly ListedPage[]): string => {
     if (page.forms.length === 0) rows.push([page.pageId, token, '(no form mapped)', '', '']);
     page.forms.forEach((form, i) => rows.push([i === 0 ? page.pageId : '', i === 0 ? token : '', form.formId, form.projectID, form.campaignID]));
   }
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
-  return `${rows.map((row) => row.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n')}\n${pages.length} page(s)\n`;
+  const cells = rows.map((row) => row.map(cellText));
+  const widths = cells[0]!.map((_, i) => Math.max(...cells.map((row) => row[i]!.length)));
+  return `${cells.map((row) => row.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n')}\n${pages.length} page(s)\n`;
 };
