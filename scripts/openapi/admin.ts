@@ -191,7 +191,20 @@ const coreSchemas: JsonObject = {
       ...Object.fromEntries(platformIdAttributes.map(({ name, description }) => [name, { type: 'string', ...(description !== undefined && { description }) }])),
       submission: {
         type: 'object',
-        description: 'A quarantine: the validated submission, whole, its fields under their request names (the website’s sub source as `sub_source`; a social lead’s `platform` among `details`).',
+        description:
+          'A quarantine: the validated submission, whole, in one flat shape: `source` (the endpoint) and every field the request gave, under its request name, side by side ' +
+          '(the website’s sub source as `sub_source`, `profession` and `location` beside `name` and `mobile_number`). Records stored before hold the endpoint’s other fields in `details` until they expire.',
+        example: {
+          source: 'website',
+          name: 'Asha Verma',
+          mobile_number: '9876543210',
+          projectID: 'PRJ-1',
+          campaignID: 'CMP-1',
+          sub_source: 'Skyline landing page',
+          profession: 'Architect',
+          location: 'Pune',
+          notes: 'Call after 6',
+        },
       },
       idempotency_key: { type: 'string', description: 'A quarantine of a request that had an Idempotency-Key: that key. Its release and a later request with the key are one lead.' },
       idempotency_request_hash: { type: 'string', description: 'With idempotency_key: the digest of the request it was sent with (the endpoint and the body without captcha_token).' },

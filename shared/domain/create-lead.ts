@@ -8,32 +8,49 @@ import {
   ProjectNotFoundError,
   SubSourceNotFoundError,
 } from './errors.ts';
-import { socialPlatforms, type AccountConfig, type LeadRecord, type LeadSubmission, type QuarantinedSubmission, type SubSourceClaim } from './lead.ts';
+import { socialPlatforms, type AccountConfig, type LeadRecord, type LeadSubmission, type LegacyQuarantinedSubmission, type QuarantinedSubmission, type SubSourceClaim } from './lead.ts';
 import type { IdempotencyClaim, IdempotentReplay, LeadStore, MarkerTaken, WriteGuard } from './ports.ts';
 
 // Declared with the lead's other words (lead.ts), where the ports can name them without a circle.
-export type { LeadSubmission, QuarantinedSubmission, SubSourceClaim };
+export type { LeadSubmission, LegacyQuarantinedSubmission, QuarantinedSubmission, SubSourceClaim };
 
-export const quarantinedSubmission = ({ subSource, ...fields }: LeadSubmission): QuarantinedSubmission => ({
-  ...fields,
+/** The record's own names for the lead's parts; any other name of a kept submission is an endpoint's field. */
+const LEAD_PARTS = ['source', 'name', 'mobile_number', 'email', 'alternate_number', 'projectID', 'campaignID'] as const;
+
+/**
+ * The submission as a quarantine record keeps it: one flat shape, every field under its request name.
+ * The lead's own parts are written last: an endpoint's field never takes their names.
+ */
+export const quarantinedSubmission = ({ subSource, details, ...parts }: LeadSubmission): QuarantinedSubmission => ({
+  ...details,
+  ...parts,
   ...(subSource?.kind === 'website' && { sub_source: subSource.name }),
 });
 
+const isLeadPart = (name: string): boolean => (LEAD_PARTS as readonly string[]).includes(name);
+
 /**
- * The submission a quarantine record holds, as a lead is made of it. Records written before the
- * request's names were kept hold the claim itself (`subSource`): read as they are, until they expire.
+ * The submission a quarantine record holds, as a lead is made of it, whichever shape the record was
+ * stored in: today's flat one, or one of before (LegacyQuarantinedSubmission), read as they are until
+ * they expire.
  */
-export const submissionOfQuarantined = (kept: QuarantinedSubmission & { readonly subSource?: SubSourceClaim | null }): LeadSubmission => {
-  const { sub_source, subSource: legacy, ...fields } = kept;
+export const submissionOfQuarantined = (kept: QuarantinedSubmission | LegacyQuarantinedSubmission): LeadSubmission => {
+  const { sub_source, subSource: legacyClaim, ...named } = kept as Readonly<Record<string, unknown>>;
+  const parts = Object.fromEntries(Object.entries(named).filter(([name]) => isLeadPart(name))) as Omit<LeadSubmission, 'subSource' | 'details'>;
+  // Before, the endpoint's fields were nested in a `details` object; a request's own field is text or a number.
+  const nested = named.details;
+  const details = (
+    typeof nested === 'object' && nested !== null ? nested : Object.fromEntries(Object.entries(named).filter(([name]) => !isLeadPart(name)))
+  ) as Readonly<Record<string, string | number>>;
   const claim: SubSourceClaim | null =
-    legacy !== undefined
-      ? legacy
-      : fields.source === 'website' && sub_source !== undefined
+    legacyClaim !== undefined
+      ? (legacyClaim as SubSourceClaim | null)
+      : parts.source === 'website' && typeof sub_source === 'string'
         ? { kind: 'website', name: sub_source }
-        : fields.source === 'social' && fields.details.platform !== undefined
-          ? { kind: 'social', name: String(fields.details.platform) }
+        : parts.source === 'social' && details.platform !== undefined
+          ? { kind: 'social', name: String(details.platform) }
           : null;
-  return { ...fields, subSource: claim };
+  return { ...parts, details, subSource: claim };
 };
 
 export interface CreateLeadOptions {

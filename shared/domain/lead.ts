@@ -124,12 +124,33 @@ export interface LeadSubmission {
 }
 
 /**
- * A submission as a quarantine record keeps it (CONTRACT.md section 11): its fields under the names the
- * request gave them, so the Website sub source is `sub_source` (a social lead's `platform` is among its
- * details, as sent), never the domain's claim.
+ * A submission as a quarantine record keeps it (CONTRACT.md section 11): the endpoint it came to
+ * (`source`) and every field the request gave, under the request's name, side by side, as the lead
+ * record lists them (section 4): the Website sub source as `sub_source`, `profession`, `notes` or a
+ * social lead's `platform` beside `name` and `mobile_number`. An operator or a CRM reading a field by
+ * its request name finds it there, whichever field it is.
  */
-export interface QuarantinedSubmission extends Omit<LeadSubmission, 'subSource'> {
+export interface QuarantinedSubmission {
+  readonly source: LeadSource;
+  readonly name: string;
+  readonly mobile_number: string;
+  readonly email?: string;
+  readonly alternate_number?: string;
+  readonly projectID: string;
+  readonly campaignID: string;
   readonly sub_source?: string;
+  /** The endpoint's other fields that were given (notes, profession, location, utm_*, platform, ...). */
+  readonly [field: string]: string | number | undefined;
+}
+
+/**
+ * The shapes quarantine records were stored in before, read and released as they are until they expire
+ * (no migration): the endpoint's other fields nested under `details`; before that, the domain's claim
+ * as `subSource` instead of `sub_source`.
+ */
+export interface LegacyQuarantinedSubmission extends Omit<LeadSubmission, 'subSource'> {
+  readonly sub_source?: string;
+  readonly subSource?: SubSourceClaim | null;
 }
 
 /** A person as an access or erasure request names them (CONTRACT.md section 12). */

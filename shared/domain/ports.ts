@@ -12,6 +12,7 @@ import type {
   LeadRecord,
   KeyEndpoint,
   PersonHandle,
+  LegacyQuarantinedSubmission,
   PersonIdentifiers,
   Project,
   QuarantinedSubmission,
@@ -315,8 +316,10 @@ export interface RejectionLog {
  * delivery's record at its top level, as stored (their names are its source's descriptor's, so they
  * are read by name: `record.call_id`).
  */
-export interface StoredRejection extends Omit<Rejection, 'platformIds'> {
+export interface StoredRejection extends Omit<Rejection, 'platformIds' | 'submission'> {
   readonly [platformIdAttribute: string]: unknown;
+  /** A quarantined submission as stored: today's shape, or one of before until it expires. */
+  readonly submission?: QuarantinedSubmission | LegacyQuarantinedSubmission;
   /** Unique in its account; a ULID whose time is `created_at`. */
   readonly id: string;
   readonly created_at: string;

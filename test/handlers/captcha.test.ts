@@ -85,7 +85,7 @@ describe('a challenge that fails', () => {
     expect(await newestRecord()).toMatchObject({
       requestId: answer.headers['x-request-id'],
       reason: 'captcha_failed',
-      submission: { source: 'website', name: body.name, mobile_number: body.mobile_number, email: 'asha@example.com', details: { notes: 'Call after 6' } },
+      submission: { source: 'website', name: body.name, mobile_number: body.mobile_number, email: 'asha@example.com', notes: 'Call after 6' },
     });
   });
 

@@ -238,7 +238,7 @@ export const checkInvariants = async (world: World, model: Model): Promise<void>
   }
   const recordsOf = new Map<string, Record<string, any>[]>();
   for (const record of records) {
-    const marker = requestMarker.get(record.requestId) ?? markerOf(record.google_lead_id) ?? markerOf(record.call_id) ?? markerOf(record.submission?.details?.notes);
+    const marker = requestMarker.get(record.requestId) ?? markerOf(record.google_lead_id) ?? markerOf(record.call_id) ?? markerOf(record.submission?.notes);
     if (!marker) continue; // a probe of a dead key, refused before any record could name it
     recordsOf.set(marker, [...(recordsOf.get(marker) ?? []), record]);
   }

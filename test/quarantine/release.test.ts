@@ -57,7 +57,7 @@ describe('a honeypot catch is quarantined', () => {
       id: expect.stringMatching(/^[0-9A-Z]{26}$/),
       created_at: record.at,
       reason: 'honeypot',
-      submission: { source: 'website', name: body.name, mobile_number: body.mobile_number, email: 'asha@example.com', projectID: 'PRJ-1', campaignID: 'CMP-1', details: { notes: 'Call after 6' } },
+      submission: { source: 'website', name: body.name, mobile_number: body.mobile_number, email: 'asha@example.com', projectID: 'PRJ-1', campaignID: 'CMP-1', notes: 'Call after 6' },
     });
     expect(Array.from(record.fields.company_website as string)).toHaveLength(200);
     expect(await service.repository.rejections.find(accountFor('ignore'), record.id)).toEqual(record);
