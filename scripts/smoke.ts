@@ -1,7 +1,9 @@
 /**
- * `npm run smoke -- --base-url URL --key KEY [--account ID] [--region REGION] [--write]`: the check an
- * operator runs against the real URL right after `cdk deploy` (docs/deployment.md, "Smoke test after
- * deploy"), and against `npm start` too.
+ * `LEAD_INTAKE_SMOKE_KEY=... npm run smoke -- --base-url URL [--account ID] [--region REGION] [--write]`
+ * (or the key on standard input with `--key-stdin`): the check an operator runs against the real URL
+ * right after `cdk deploy` (docs/deployment.md, "Smoke test after deploy"), and against `npm start` too.
+ * The key is never an argument: npm prints the whole command line in its header, into every CI log, and
+ * shells and process lists keep it too; `--key VALUE` is refused, the value not repeated.
  *
  * By default it stores nothing: the website preflight, a dry run on each of the four endpoints, their
  * 401s (no key, a wrong key), a wrong Google key and a wrong Meta verify token refused, an unsigned
@@ -10,7 +12,8 @@
  * got through). With --write (needs --account) it stores one lead on the portal A endpoint, finds it
  * through the person-access route, and erases it.
  *
- * One line per check; exit 0 only when every check passes, 1 otherwise, 2 on bad arguments.
+ * One line per check; exit 0 only when every check passes, 1 otherwise, 2 on bad arguments; `--help`
+ * prints the usage.
  */
 import { parseArgs } from 'node:util';
 import { randomInt, randomUUID } from 'node:crypto';
@@ -36,7 +39,21 @@ interface Answer {
   readonly body: any;
 }
 
-const usage = 'usage: npm run smoke -- --base-url URL --key KEY [--account ID] [--region REGION] [--write]';
+/** Where the key comes from when `--key-stdin` is not given. */
+export const SMOKE_KEY_VARIABLE = 'LEAD_INTAKE_SMOKE_KEY';
+
+const usage = [
+  `usage: ${SMOKE_KEY_VARIABLE}=KEY npm run smoke -- --base-url URL [--account ID] [--region REGION] [--write]`,
+  '       printf %s "$KEY" | npm run smoke -- --base-url URL --key-stdin [--account ID] [--region REGION] [--write]',
+  '',
+  '  --base-url URL   the API (the stack output BaseUrl, or http://127.0.0.1:3000 for npm start)',
+  `  --key-stdin      read the account's API key from standard input instead of ${SMOKE_KEY_VARIABLE}`,
+  "  --account ID     the key's account: its project and sub sources make the dry runs go all the way",
+  "  --region REGION  the region admin requests are signed for (default: the execute-api host's)",
+  '  --write          also store one lead on portala, find it through person access and erase it (needs --account)',
+  '',
+  "The key is never an argument: npm prints the command line in its header.",
+].join('\n');
 
 /** The API's region: from the execute-api host name, else AWS_REGION (a local server takes any). */
 const regionOf = (baseUrl: string, region?: string) =>
@@ -182,29 +199,56 @@ export const runSmoke = async (options: SmokeOptions, print: (line: string) => v
   return allPassed;
 };
 
+const readStdin = async (): Promise<string> => {
+  if (process.stdin.isTTY) process.stderr.write('Paste the API key, then press Enter and Ctrl-D:\n');
+  let text = '';
+  for await (const chunk of process.stdin) text += chunk;
+  return text.trim();
+};
+
 const main = async () => {
+  const refuse = (message: string) => {
+    process.stderr.write(`${message}\n${usage}\n`);
+    return 2;
+  };
   let values;
+  let positionals;
   try {
-    ({ values } = parseArgs({
+    ({ values, positionals } = parseArgs({
       options: {
         'base-url': { type: 'string' },
+        // Declared only to refuse it with its own message: parseArgs would otherwise call it unknown.
         key: { type: 'string' },
+        'key-stdin': { type: 'boolean', default: false },
         account: { type: 'string' },
         region: { type: 'string' },
         write: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
       },
+      // Taken, then refused without echoing them: a stray argument may be the key.
+      allowPositionals: true,
     }));
   } catch (error) {
-    process.stderr.write(`${(error as Error).message}\n${usage}\n`);
-    return 2;
+    return refuse((error as Error).message);
   }
-  if (!values['base-url'] || !values.key || (values.write && !values.account)) {
-    process.stderr.write(`${values.write && !values.account ? '--write needs --account (the account of the key)\n' : ''}${usage}\n`);
-    return 2;
+  if (values.help) {
+    process.stdout.write(`${usage}\n`);
+    return 0;
   }
+  if (values.key !== undefined) {
+    return refuse(
+      `--key is refused: a key on the command line is printed in npm's header (and kept in shell history and process lists). ` +
+        `Pass it in ${SMOKE_KEY_VARIABLE}, or on standard input with --key-stdin.`,
+    );
+  }
+  if (positionals.length > 0) return refuse(`smoke takes no positional arguments (${positionals.length} given, not repeated here)`);
+  if (!values['base-url']) return refuse('--base-url is required');
+  if (values.write && !values.account) return refuse('--write needs --account (the account of the key)');
+  const key = values['key-stdin'] ? await readStdin() : (process.env[SMOKE_KEY_VARIABLE] ?? '').trim();
+  if (!key) return refuse(values['key-stdin'] ? 'standard input held no key' : `no key: set ${SMOKE_KEY_VARIABLE}, or pass it on standard input with --key-stdin`);
   const passed = await runSmoke({
     baseUrl: values['base-url'],
-    key: values.key,
+    key,
     write: values.write!,
     ...(values.account && { account: values.account }),
     ...(values.region && { region: values.region }),

@@ -309,7 +309,13 @@ const main = async () => {
   server = createLocalServer({
     handlers: Object.fromEntries(sources.map(({ source, handler }) => [source.name, handler])),
     functionTimeoutMs: requestTimeoutMs,
-    admin: { handler: await loadAdminHandler(), credentials: adminCredentials, ...(region && { region }) },
+    admin: {
+      handler: await loadAdminHandler(),
+      credentials: adminCredentials,
+      ...(region && { region }),
+      // API Gateway answers a bad signature with a bare 403; locally the developer is told why.
+      onRefused: (line) => process.stdout.write(`admin auth: ${line}\n`),
+    },
     onHandlerError: (error) => process.stderr.write(`npm start: a handler failed: ${describeError(error)}\n`),
   });
   if (webhook) {

@@ -37,7 +37,10 @@ export interface RouteThrottle {
 /**
  * One JSON object per request. No header, body, path or query string is logged: the API key travels in a
  * header (or, for the call webhook's providers, in the `key` query parameter) and lead data in the body,
- * and none of it may reach the logs. The route is logged as its template (`routeKey`).
+ * and none of it may reach the logs. The route is logged as its template (`routeKey`). A request API
+ * Gateway answers itself is logged by its error's type (a gateway response type, such as `THROTTLED`),
+ * never by its error message: for a refused SigV4 signature that message can hold the canonical request,
+ * query included (`/people?mobile_number=...`).
  */
 export const accessLogFields = {
   requestId: '$context.requestId',
@@ -52,7 +55,7 @@ export const accessLogFields = {
   integrationStatus: '$context.integrationStatus',
   integrationLatency: '$context.integrationLatency',
   integrationError: '$context.integrationErrorMessage',
-  error: '$context.error.message',
+  errorType: '$context.error.responseType',
 } as const;
 
 export class LeadApi extends Construct {

@@ -10,7 +10,7 @@ import { apiGatewayEvent, lambdaContext } from '../../shared/http/api-gateway-ev
 import type { LeadContext } from '../../shared/http/lambda.ts';
 import { ADMIN_BASE_PATH, FUNCTION_TIMEOUT_SECONDS, pathParametersOf, routeKeyOf } from '../../shared/routes.ts';
 import { matchAdminPath } from '../../shared/admin-routes.ts';
-import { isSignedByAdmin, type AdminCredentials } from './admin-auth.ts';
+import { checkAdminSignature, describeRefusal, safeTarget, type AdminCredentials } from './admin-auth.ts';
 import { leadSources } from '../../shared/sources/registry.ts';
 import { localFunctionName, type LambdaHandler, type LeadHandlers } from './environment.ts';
 import { serveDocs } from './docs-routes.ts';
@@ -27,6 +27,11 @@ export interface LocalAdminApi {
   readonly credentials: AdminCredentials;
   /** The region signatures must name; any when undefined (AWS_REGION unset). */
   readonly region?: string;
+  /**
+   * Told of each request refused for its signature, in one line: the method, the path and the query
+   * (values redacted but the page size and reason), and why (admin-auth.ts describeRefusal).
+   */
+  readonly onRefused?: (line: string) => void;
 }
 
 export interface LocalServerOptions {
@@ -124,7 +129,12 @@ const serveAdmin = async (admin: LocalAdminApi | undefined, method: string, path
   }
   const raw = await readBody(request, MAX_READ_BYTES);
   const headers = headersOf(request);
-  if (!(await isSignedByAdmin({ method, url: request.url ?? pathname, headers, body: raw }, admin))) return forbidden(response);
+  const url = request.url ?? pathname;
+  const check = await checkAdminSignature({ method, url, headers, body: raw }, admin);
+  if (!check.signed) {
+    admin.onRefused?.(`403 ${method} ${safeTarget(url)}: ${describeRefusal(check.refusal)}`);
+    return forbidden(response);
+  }
   const body = bodyOf(raw);
   const event = apiGatewayEvent({
     method,
@@ -135,7 +145,7 @@ const serveAdmin = async (admin: LocalAdminApi | undefined, method: string, path
     requestId: randomUUID(),
     routeKey: routeKeyOf(route),
     pathParameters: match.pathParameters,
-    rawQueryString: (request.url ?? '').split('?')[1] ?? '',
+    rawQueryString: url.split('?')[1] ?? '',
   });
   const answer = await admin.handler(event, lambdaContext('lead-intake-admin') as LeadContext);
   const payload = answer.body ?? '';

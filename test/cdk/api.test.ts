@@ -146,4 +146,12 @@ describe('The HTTP API', () => {
     });
     expect(Format).not.toMatch(/header|body|querystring|x-api-key/i);
   });
+
+  test("logs a refused request's error type, never API Gateway's error message (for a refused signature it can hold the canonical request, query included)", () => {
+    const stage = Object.values(resources(template, 'AWS::ApiGatewayV2::Stage'))[0]!;
+    const format = stage.Properties!.AccessLogSettings.Format as string;
+    expect(format).not.toMatch(/\$context\.(error|authorizer)\.message/i);
+    expect(format).not.toMatch(/\$context\.authorizer\.error/i);
+    expect(JSON.parse(format)).toMatchObject({ errorType: '$context.error.responseType' });
+  });
 });

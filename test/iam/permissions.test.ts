@@ -6,7 +6,8 @@
  */
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import { iamRequestsOf } from '../support/aws-calls.ts';
-import { ACCOUNT, evaluate, lambdaOnlyCalls, replayServiceCalls, requestOfRecorded, serviceCalls, stackModel, type IamRequest, type StackModel } from './policy-check.ts';
+import { ACCOUNT, checkedRoles, evaluate, grantsOf, isWildcard, lambdaOnlyCalls, replayServiceCalls, requestOfRecorded, serviceCalls, stackModel, type IamRequest, type StackModel } from './policy-check.ts';
+import { wildcardGrants } from './wildcard-grants.ts';
 
 let model: StackModel;
 // A synth: seconds on an idle machine, far more on a busy one.
@@ -116,6 +117,16 @@ describe('Least privilege: what the roles must not be able to do', () => {
     const challenge = { 'kms:EncryptionContextKeys': ['lead_intake_captcha_account'], 'kms:EncryptionContext/lead_intake_captcha_account': 'acc-1' };
     expect(await refused({ principal: role('meta-worker'), action: 'kms:Decrypt', resource: key, context: challenge })).toBe('ImplicitlyDenied');
     expect(await refused({ principal: role('meta-worker'), action: 'kms:Decrypt', resource: key })).toBe('ImplicitlyDenied');
+  });
+});
+
+describe('Wildcard grants (an action or resource with * or ?)', () => {
+  test('each is named with its reason in test/iam/wildcard-grants.ts, and each name is one of the stack’s grants', () => {
+    const wildcards = grantsOf(model, checkedRoles(model)).filter(isWildcard).map((grant) => grant.label);
+    const named = wildcardGrants(model);
+    expect(wildcards.filter((label) => !(label in named))).toEqual([]);
+    expect(Object.keys(named).filter((label) => !wildcards.includes(label))).toEqual([]);
+    expect(Object.entries(named).filter(([, reason]) => reason.trim().length < 40)).toEqual([]);
   });
 });
 

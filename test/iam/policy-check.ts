@@ -12,7 +12,8 @@
  * The stack is the one that delivers to the CRM (test/cdk/synth.ts crmDeliveryContext): its replay
  * path exists only then.
  * A denied call is a deploy that would not work. A granted action no call used is more than the
- * service needs: it fails unless `unexercisedGrants` names it with a reason.
+ * service needs: it fails unless `unexercisedGrants` names it with a reason. A wildcard grant is more
+ * than any call can show the service needs: it fails unless `wildcardGrants` names it with a reason.
  */
 import { runSimulation } from '@cloud-copilot/iam-simulate';
 import { crmDeliveryContext, synthesize } from '../cdk/synth.ts';
@@ -104,6 +105,18 @@ export const resolverOf = (template: Template) => {
   return { resolve, ref, getAtt };
 };
 
+/** Each role's identity policies (by the role's logical id), resolved. */
+export const rolePoliciesOf = (template: Template): Map<string, Policy[]> => {
+  const { resolve } = resolverOf(template);
+  const rolePolicies = new Map<string, Policy[]>();
+  for (const policy of Object.values(template.Resources).filter((r) => r.Type === 'AWS::IAM::Policy')) {
+    for (const role of policy.Properties.Roles as Array<{ Ref: string }>) {
+      rolePolicies.set(role.Ref, [...(rolePolicies.get(role.Ref) ?? []), resolve(policy.Properties.PolicyDocument)]);
+    }
+  }
+  return rolePolicies;
+};
+
 /** The functions of the stack by the names the recorder uses, found by their descriptions. */
 const functionDescriptions: Record<FunctionName, RegExp> = {
   ...(Object.fromEntries(leadRoutes.map((route) => [route.endpoint, new RegExp(`POST ${route.path}$`)])) as Record<EndpointName, RegExp>),
@@ -123,12 +136,7 @@ export const stackModel = (template: Template = synthesize({ context: crmDeliver
   const entries = Object.entries(template.Resources);
   const ofType = (t: string) => entries.filter(([, r]) => r.Type === t);
 
-  const rolePolicies = new Map<string, Policy[]>();
-  for (const [, policy] of ofType('AWS::IAM::Policy')) {
-    for (const role of policy.Properties.Roles as Array<{ Ref: string }>) {
-      rolePolicies.set(role.Ref, [...(rolePolicies.get(role.Ref) ?? []), resolve(policy.Properties.PolicyDocument)]);
-    }
-  }
+  const rolePolicies = rolePoliciesOf(template);
   const functions = Object.fromEntries(
     functionNames.map((name) => {
       const found = ofType('AWS::Lambda::Function').filter(([, fn]) => functionDescriptions[name].test(fn.Properties.Description));
@@ -174,7 +182,7 @@ export type StackModel = ReturnType<typeof stackModel>;
 const principalArn = (principal: string) => (principal.includes('.amazonaws.com') ? principal : `arn:aws:iam::${ACCOUNT}:role/${principal}`);
 
 /** Runs one request through the evaluator: identity policies of the role (none for a service principal) and the resource's policy. */
-export const evaluate = async (model: StackModel, request: IamRequest): Promise<Evaluated> => {
+export const evaluate = async (model: Pick<StackModel, 'rolePolicies'>, request: IamRequest): Promise<Evaluated> => {
   const identityPolicies = request.principal.includes('.amazonaws.com')
     ? []
     : (model.rolePolicies.get(request.principal) ?? []).map((policy, i) => ({ name: `${request.principal}-${i}`, policy }));
@@ -421,30 +429,63 @@ export interface Grant {
   readonly role: string;
   readonly action: string;
   readonly resource: string;
-  /** `role: action on resource`, with the account and region left out: the key of `unexercisedGrants`. */
+  /** `role: action on resource`, with the account and region left out: the key of `unexercisedGrants` and `wildcardGrants`. */
   readonly label: string;
 }
 
+/** A grant's label: the role's name in the check, the action, and the resource without the account and region. */
+export const grantLabel = (name: string, action: string, resource: string) =>
+  `${name}: ${action} on ${resource.replace(`${REGION}:${ACCOUNT}:`, '').replace(`::${ACCOUNT}:`, '::')}`;
+
 /** Every action each checked role is allowed, on each resource, as the template writes it. */
-export const grantsOf = (model: StackModel, roles: Record<string, string>): Grant[] =>
+export const grantsOf = (model: Pick<StackModel, 'rolePolicies'>, roles: Record<string, string>): Grant[] =>
   Object.entries(roles).flatMap(([name, role]) =>
     (model.rolePolicies.get(role) ?? []).flatMap((policy) =>
       policy.Statement.filter((s) => s.Effect === 'Allow').flatMap((s) =>
-        [s.Action].flat().flatMap((action: string) =>
-          [s.Resource].flat().map((resource: string) => ({
-            role,
-            action,
-            resource,
-            label: `${name}: ${action} on ${resource.replace(`${REGION}:${ACCOUNT}:`, '').replace(`::${ACCOUNT}:`, '::')}`,
-          })),
-        ),
+        [s.Action].flat().flatMap((action: string) => [s.Resource].flat().map((resource: string) => ({ role, action, resource, label: grantLabel(name, action, resource) }))),
       ),
     ),
   );
 
-/** The grants no allowed call used. */
-export const unusedGrants = (grants: readonly Grant[], allowed: readonly Evaluated[]): Grant[] =>
-  grants.filter((grant) => !allowed.some((call) => call.principal === grant.role && matches(grant.action, call.action) && matches(grant.resource, call.resource)));
+/** An action or resource IAM matches as a pattern (`*`, `?`): what it grants is more than any one call shows. */
+export const isWildcard = (grant: Grant) => /[*?]/.test(grant.action) || /[*?]/.test(grant.resource);
+
+/** Grants kept for a reason the calls cannot show, by label: unused ones, and wildcard ones. */
+export interface NamedGrants {
+  readonly unexercised: Readonly<Record<string, string>>;
+  readonly wildcards: Readonly<Record<string, string>>;
+}
+
+export interface GrantReview {
+  /** Wildcard grants no entry of `wildcards` names, used or not. */
+  readonly unnamedWildcards: Grant[];
+  /** Grants no allowed call used, not named in `unexercised`. */
+  readonly unused: Grant[];
+  /** Grants no allowed call used, named in `unexercised`: kept for its reason. */
+  readonly keptUnused: Grant[];
+  /** Entries of `unexercised` that name no unused grant: used now, or gone. */
+  readonly staleUnexercised: string[];
+  /** Entries of `wildcards` that name no wildcard grant: narrowed, or gone. */
+  readonly staleWildcards: string[];
+}
+
+/**
+ * The unused-grant rule. A grant is needed when an allowed call uses it, or when `unexercised` says why
+ * it stays unused. A wildcard grant is needed only when `wildcards` says why: any call of the role
+ * matches `dynamodb:*` or `table/*`, so a call shows that one action on one resource is needed, never
+ * the rest of what the pattern grants.
+ */
+export const reviewGrants = (grants: readonly Grant[], allowed: readonly Evaluated[], named: NamedGrants): GrantReview => {
+  const notUsed = grants.filter((grant) => !allowed.some((call) => call.principal === grant.role && matches(grant.action, call.action) && matches(grant.resource, call.resource)));
+  const wildcards = grants.filter(isWildcard);
+  return {
+    unnamedWildcards: wildcards.filter((grant) => !(grant.label in named.wildcards)),
+    unused: notUsed.filter((grant) => !(grant.label in named.unexercised)),
+    keptUnused: notUsed.filter((grant) => grant.label in named.unexercised),
+    staleUnexercised: Object.keys(named.unexercised).filter((label) => !notUsed.some((grant) => grant.label === label)),
+    staleWildcards: Object.keys(named.wildcards).filter((label) => !wildcards.some((grant) => grant.label === label)),
+  };
+};
 
 /** The roles the check covers: each function's, and the pipes'. */
 export const checkedRoles = (model: StackModel): Record<string, string> => ({

@@ -19,6 +19,8 @@ let service: TestService;
 let server: Server;
 let baseUrl: string;
 let invocations = 0;
+/** The lines the server logs for the requests it refuses (npm start writes each to its output). */
+const refusals: string[] = [];
 
 beforeAll(async () => {
   service = await testService();
@@ -30,7 +32,7 @@ beforeAll(async () => {
   const lead = service.handlers.website as unknown as LambdaHandler;
   server = createLocalServer({
     handlers: { website: lead, portala: lead, portalb: lead, social: lead },
-    admin: { handler: counted, credentials: DEFAULT_ADMIN_CREDENTIALS, region: 'ap-south-1' },
+    admin: { handler: counted, credentials: DEFAULT_ADMIN_CREDENTIALS, region: 'ap-south-1', onRefused: (line) => refusals.push(line) },
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -210,5 +212,49 @@ describe('admin paths the API has no route for', () => {
     expect(await adminClient(baseUrl)({ method: 'POST', path: '/admin/v1/accounts/acc-signed' })).toMatchObject({ status: 404, body: { message: 'Not Found' } });
     const unsigned = await fetch(`${baseUrl}/admin/v1/nothing`);
     expect(unsigned.status).toBe(404);
+  });
+});
+
+describe('the line logged for a refused request: why, and nothing that signs or names anyone', () => {
+  /** The one line logged while `refuse` ran. */
+  const lineOf = async (refuse: () => Promise<{ status: number }>) => {
+    const before = refusals.length;
+    expect((await refuse()).status).toBe(403);
+    expect(refusals.slice(before)).toHaveLength(1);
+    const line = refusals.at(-1)!;
+    expect(line).not.toContain(DEFAULT_ADMIN_CREDENTIALS.secretAccessKey);
+    return line;
+  };
+  const read = { method: 'GET', path: '/admin/v1/accounts/acc-signed' };
+
+  it('names a missing signature', async () => {
+    expect(await lineOf(() => fetch(`${baseUrl}/admin/v1/accounts/acc-signed`))).toMatch(/^403 GET \/admin\/v1\/accounts\/acc-signed: no AWS Signature Version 4/);
+  });
+
+  it('names another access key id without repeating it, another region, and a stale date', async () => {
+    const otherKey = await lineOf(() => adminClient(baseUrl, { credentials: { accessKeyId: 'AKIDSOMEONEELSE', secretAccessKey: 'x' } })(read));
+    expect(otherKey).toContain('signed with another access key id');
+    expect(otherKey).not.toContain('AKIDSOMEONEELSE');
+    expect(await lineOf(() => adminClient(baseUrl, { region: 'us-east-1' })(read))).toContain('signed for region "us-east-1", not "ap-south-1"');
+    expect(await lineOf(() => adminClient(baseUrl, { signingDate: new Date(Date.now() - 6 * 60_000) })(read))).toMatch(/x-amz-date is 3[6-9]\d s from now, more than 300 s/);
+  });
+
+  it('names a signature that does not match, with what the service signed', async () => {
+    const wrongSecret = adminClient(baseUrl, { credentials: { accessKeyId: DEFAULT_ADMIN_CREDENTIALS.accessKeyId, secretAccessKey: 'not-the-secret' } });
+    expect(await lineOf(() => wrongSecret({ method: 'GET', path: '/admin/v1/accounts/acc-signed/rejections?limit=2&reason=honeypot' }))).toBe(
+      '403 GET /admin/v1/accounts/acc-signed/rejections?limit=2&reason=honeypot: signature mismatch: check the secret, the body, and that path and query are signed apart, as sent ' +
+        '(the service signed path /admin/v1/accounts/acc-signed/rejections, query "limit=2&reason=honeypot", headers host;x-amz-content-sha256;x-amz-date)',
+    );
+  });
+
+  it('names a query left out of the signature, and redacts an e-mail in the query', async () => {
+    const url = new URL(baseUrl);
+    const email = 'priya.sharma@example.in';
+    const signed = await new SignatureV4({ credentials: DEFAULT_ADMIN_CREDENTIALS, region: 'ap-south-1', service: 'execute-api', sha256: NodeSha256 }).sign({
+      method: 'GET', protocol: 'http:', hostname: url.hostname, port: Number(url.port), path: '/admin/v1/accounts/acc-signed/people', query: {}, headers: { host: url.host },
+    });
+    const line = await lineOf(() => fetch(`${baseUrl}/admin/v1/accounts/acc-signed/people?email=${encodeURIComponent(email)}`, { headers: signed.headers }));
+    expect(line).toMatch(/^403 GET \/admin\/v1\/accounts\/acc-signed\/people\?email=<redacted>: signature mismatch: the query was left out of the signature/);
+    expect(line).not.toMatch(/priya|example\.in/);
   });
 });

@@ -44,18 +44,34 @@ const cleanEnv = (extra: Record<string, string>): NodeJS.ProcessEnv => {
   return env;
 };
 
-const smoke = (args: string[]) =>
-  new Promise<{ code: number; lines: string[] }>((resolve) => {
-    execFile(
+interface SmokeRun {
+  readonly code: number;
+  /** Standard output's lines, npm's header included when it printed one. */
+  readonly lines: string[];
+  readonly stderr: string;
+}
+
+/**
+ * `npm run smoke -- ARGS` as an operator runs it: the key in LEAD_INTAKE_SMOKE_KEY unless `key` says
+ * otherwise (`stdin`: piped in for --key-stdin; `none`: not given), and npm's header printed unless `silent`.
+ */
+const smoke = (args: string[], { key = 'env', silent = true }: { key?: 'env' | 'stdin' | 'none'; silent?: boolean } = {}) =>
+  new Promise<SmokeRun>((resolve) => {
+    const child = execFile(
       'npm',
-      ['run', '--silent', 'smoke', '--', ...args],
+      ['run', ...(silent ? ['--silent'] : []), 'smoke', '--', ...args],
       {
         cwd: projectRoot,
-        env: cleanEnv({ AWS_ACCESS_KEY_ID: DEFAULT_ADMIN_CREDENTIALS.accessKeyId, AWS_SECRET_ACCESS_KEY: DEFAULT_ADMIN_CREDENTIALS.secretAccessKey }),
+        env: cleanEnv({
+          AWS_ACCESS_KEY_ID: DEFAULT_ADMIN_CREDENTIALS.accessKeyId,
+          AWS_SECRET_ACCESS_KEY: DEFAULT_ADMIN_CREDENTIALS.secretAccessKey,
+          ...(key === 'env' && { LEAD_INTAKE_SMOKE_KEY: KEY }),
+        }),
         timeout: 120_000,
       },
-      (error, stdout) => resolve({ code: error ? Number(error.code ?? 1) : 0, lines: stdout.split('\n').filter(Boolean) }),
+      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, lines: stdout.split('\n').filter(Boolean), stderr }),
     );
+    child.stdin!.end(key === 'stdin' ? `${KEY}\n` : '');
   });
 
 describe('npm run smoke', () => {
@@ -119,7 +135,7 @@ describe('npm run smoke', () => {
   });
 
   it('passes every check against npm start, storing nothing by default', async () => {
-    const { code, lines } = await smoke(['--base-url', baseUrl, '--key', KEY, '--account', ACCOUNT]);
+    const { code, lines } = await smoke(['--base-url', baseUrl, '--account', ACCOUNT]);
     expect(lines.filter((line) => !line.startsWith('ok   '))).toEqual([]);
     // The signed admin read, the unsigned refusal, the preflight, three checks per endpoint, Google and Meta.
     expect(lines).toHaveLength(2 + 1 + 4 * 3 + 2);
@@ -128,7 +144,7 @@ describe('npm run smoke', () => {
   }, 120_000);
 
   it('with --write stores one lead, finds it through person access and erases it', async () => {
-    const { code, lines } = await smoke(['--base-url', baseUrl, '--key', KEY, '--account', ACCOUNT, '--write']);
+    const { code, lines } = await smoke(['--base-url', baseUrl, '--account', ACCOUNT, '--write']);
     expect(lines.filter((line) => !line.startsWith('ok   '))).toEqual([]);
     expect(lines.slice(-3)).toEqual([
       'ok   write: one lead stored on portala',
@@ -139,13 +155,64 @@ describe('npm run smoke', () => {
   }, 120_000);
 
   it('exits non-zero against a broken target, with the failing check on its own line', async () => {
-    const { code, lines } = await smoke(['--base-url', brokenUrl, '--key', KEY, '--account', ACCOUNT]);
+    const { code, lines } = await smoke(['--base-url', brokenUrl, '--account', ACCOUNT]);
     expect(code).toBe(1);
     expect(lines.filter((line) => !line.startsWith('ok   '))).toEqual(['FAIL admin call without a signature refused: answered 200 {}, expected 403']);
   }, 120_000);
 
   it('refuses to run without a base URL and a key, or --write without the account', async () => {
-    expect((await smoke(['--key', KEY])).code).toBe(2);
-    expect((await smoke(['--base-url', baseUrl, '--key', KEY, '--write'])).code).toBe(2);
+    expect((await smoke([])).code).toBe(2);
+    expect((await smoke(['--base-url', baseUrl, '--account', ACCOUNT], { key: 'none' })).code).toBe(2);
+    expect((await smoke(['--base-url', baseUrl, '--write'])).code).toBe(2);
   }, 60_000);
+
+  describe('keeps the key out of every log', () => {
+    /** What a CI log would hold: npm's header (which repeats the command line), each check's line, and standard error. */
+    const expectNoKeyIn = (run: SmokeRun, args: string[]) => {
+      expect(run.lines).toContain(`> node scripts/smoke.ts ${args.join(' ')}`);
+      expect([...run.lines, ...run.stderr.split('\n')].filter((line) => line.includes(KEY))).toEqual([]);
+    };
+
+    it('passes every check with the key in LEAD_INTAKE_SMOKE_KEY, run the documented way through npm, its header included, and no line holds the key', async () => {
+      const args = ['--base-url', baseUrl, '--account', ACCOUNT];
+      const run = await smoke(args, { silent: false });
+      expect(run.lines.filter((line) => line.startsWith('ok   '))).toHaveLength(2 + 1 + 4 * 3 + 2);
+      expect(run.lines.filter((line) => line.startsWith('FAIL'))).toEqual([]);
+      expectNoKeyIn(run, args);
+      expect(run.code).toBe(0);
+    }, 120_000);
+
+    it('passes every check with the key on standard input (--key-stdin), and no line holds the key', async () => {
+      const args = ['--base-url', baseUrl, '--account', ACCOUNT, '--key-stdin'];
+      const run = await smoke(args, { key: 'stdin', silent: false });
+      expect(run.lines.filter((line) => line.startsWith('ok   '))).toHaveLength(2 + 1 + 4 * 3 + 2);
+      expect(run.lines.filter((line) => line.startsWith('FAIL'))).toEqual([]);
+      expectNoKeyIn(run, args);
+      expect(run.code).toBe(0);
+    }, 120_000);
+
+    it('refuses --key VALUE (exit 2), saying how to pass the key instead, without repeating it', async () => {
+      for (const args of [['--key', KEY], [`--key=${KEY}`]]) {
+        const run = await smoke(['--base-url', baseUrl, ...args], { key: 'none' });
+        expect(run.code).toBe(2);
+        expect(run.stderr).toContain('--key is refused');
+        expect(run.stderr).toContain('LEAD_INTAKE_SMOKE_KEY');
+        expect(run.stderr).toContain('--key-stdin');
+        expect([...run.lines, run.stderr].join('\n')).not.toContain(KEY);
+      }
+    }, 60_000);
+
+    it('refuses a stray argument (it may be the key) without repeating it', async () => {
+      const run = await smoke(['--base-url', baseUrl, KEY]);
+      expect(run.code).toBe(2);
+      expect([...run.lines, run.stderr].join('\n')).not.toContain(KEY);
+    }, 60_000);
+
+    it('prints its usage with --help, and exits 0', async () => {
+      const run = await smoke(['--help'], { key: 'none' });
+      expect(run.code).toBe(0);
+      expect(run.lines[0]).toMatch(/^usage: LEAD_INTAKE_SMOKE_KEY=KEY npm run smoke -- --base-url URL/);
+      expect(run.lines.join('\n')).toContain('--key-stdin');
+    }, 60_000);
+  });
 });
