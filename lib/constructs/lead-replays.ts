@@ -9,7 +9,9 @@
  * (one GetItem of the lead per Lead Created: an erased lead's item is gone), and the pipe posts each to
  * the same API destination as the live delivery, so the same connection, secret and rate limit apply.
  * A batch the function or the CRM fails goes back to the queue; after 24 hours of receives, to a
- * dead-letter queue whose depth raises an alarm.
+ * dead-letter queue whose depth raises an alarm. One event per execution, so each lead is checked
+ * just before its own post; and each `Lead Created` passed on leaves a re-check on the same queue,
+ * which delivers a `Lead Erased` if an erasure came in between (docs/decisions/0010-nothing-waits-unerased.md).
  */
 import { Duration, Stack } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
@@ -23,6 +25,7 @@ import * as pipes from 'aws-cdk-lib/aws-pipes';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { LEAD_PK_PREFIX } from '../../shared/dynamodb/lead-stream.ts';
+import { LEAD_REPLAY_QUEUE_URL } from '../../shared/lead-replay-queue.ts';
 import { deadLetterQueue, deliveredEvent, leadCreatedEvent, leadEventTypes } from './lead-events.ts';
 import type { Monitoring } from './monitoring.ts';
 
@@ -47,8 +50,8 @@ export interface LeadReplaysProps {
   readonly destination: events.IApiDestination;
   /** Where the filter looks each replayed lead up. */
   readonly leadsTable: dynamodb.ITable;
-  /** The pipe's enrichment (functions/lead-replays/handler.ts): gets GetItem on lead items only. */
-  readonly filter: lambda.IFunction;
+  /** The pipe's enrichment (functions/lead-replays/handler.ts): gets GetItem on lead items only, and sends re-checks to the queue. */
+  readonly filter: lambda.Function;
   /** The pipes' error log (LeadEvents.logGroup). */
   readonly logGroup: logs.ILogGroup;
   readonly monitoring: Monitoring;
@@ -89,6 +92,10 @@ export class LeadReplays extends Construct {
       resourceArns: [props.leadsTable.tableArn],
       conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${LEAD_PK_PREFIX}*`] } },
     });
+    // SendMessage alone (grantSendMessages adds GetQueueAttributes and GetQueueUrl, never called): the
+    // filter's re-checks, ids only.
+    iam.Grant.addToPrincipal({ grantee: props.filter, actions: ['sqs:SendMessage'], resourceArns: [this.queue.queueArn] });
+    props.filter.addEnvironment(LEAD_REPLAY_QUEUE_URL, this.queue.queueUrl);
 
     this.role = new iam.Role(this, 'PipeRole', {
       assumedBy: new iam.ServicePrincipal('pipes.amazonaws.com', {
@@ -109,7 +116,8 @@ export class LeadReplays extends Construct {
       description: 'Replayed lead events to the CRM, without the Lead Created events of leads erased since',
       roleArn: this.role.roleArn,
       source: this.queue.queueArn,
-      sourceParameters: { sqsQueueParameters: { batchSize: 10, maximumBatchingWindowInSeconds: 1 } },
+      // One event per execution: its lead is checked right before its own post, not before nine others'.
+      sourceParameters: { sqsQueueParameters: { batchSize: 1 } },
       enrichment: props.filter.functionArn,
       // The API destination takes one event per call: the pipe posts each event the filter returns, as is.
       target: props.destination.apiDestinationArn,

@@ -7,6 +7,7 @@ import { describe, expect, test } from '@jest/globals';
 import { Match } from 'aws-cdk-lib/assertions';
 import { liveLeadEvents } from '../../lib/constructs/lead-events.ts';
 import { REPLAY_MAX_RECEIVES, REPLAY_RETRY_INTERVAL, replayedLeadEvents } from '../../lib/constructs/lead-replays.ts';
+import { RECHECK_DELAY_SECONDS } from '../../shared/lead-replays.ts';
 import { crmDeliveryContext, logicalIdOf, resources, synthesize } from './synth.ts';
 
 const { template } = synthesize({ context: crmDeliveryContext });
@@ -73,10 +74,11 @@ describe('Replays to the CRM', () => {
     });
   });
 
-  test('go from the queue through the filter function (the pipe enrichment) to the same API destination as the live delivery', () => {
+  test('go from the queue through the filter function (the pipe enrichment) to the same API destination as the live delivery, one event per execution', () => {
     const pipe = replayPipe.Properties!;
     expect(pipe.Source).toEqual({ 'Fn::GetAtt': [queueId, 'Arn'] });
-    expect(pipe.SourceParameters).toEqual({ SqsQueueParameters: { BatchSize: 10, MaximumBatchingWindowInSeconds: 1 } });
+    // One event each: a lead is checked right before its own post, not before a batch's.
+    expect(pipe.SourceParameters).toEqual({ SqsQueueParameters: { BatchSize: 1 } });
     expect(pipe.Enrichment).toEqual({ 'Fn::GetAtt': [filterId, 'Arn'] });
     expect(pipe.Target).toEqual({ 'Fn::GetAtt': [destinationId, 'Arn'] });
     expect(liveRule.Properties!.Targets[0].Arn).toEqual({ 'Fn::GetAtt': [destinationId, 'Arn'] });
@@ -132,6 +134,16 @@ describe('Replays to the CRM', () => {
         Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['LEADS#*'] } },
       },
     ]);
+  });
+
+  test("leave their re-checks on the replay queue: the filter may send to it, and nothing else of SQS", () => {
+    const fn = resources(template, 'AWS::Lambda::Function')[filterId]!.Properties!;
+    expect(fn.Environment.Variables.LEAD_REPLAY_QUEUE_URL).toEqual({ Ref: queueId });
+    const sqsStatements = statementsOf(fn.Role['Fn::GetAtt'][0]).filter((s) => JSON.stringify(s.Action).includes('sqs:'));
+    expect(sqsStatements).toEqual([{ Effect: 'Allow', Action: 'sqs:SendMessage', Resource: { 'Fn::GetAtt': [queueId, 'Arn'] } }]);
+    // Past the pipe's 5-minute visibility timeout: a post that followed the check has ended by then.
+    expect(RECHECK_DELAY_SECONDS).toBeGreaterThan(resources(template, 'AWS::SQS::Queue')[queueId]!.Properties!.VisibilityTimeout);
+    expect(RECHECK_DELAY_SECONDS).toBeLessThanOrEqual(900); // SQS's longest message timer
   });
 
   test('have no path of their own unless the stack delivers to the CRM', () => {
