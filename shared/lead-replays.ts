@@ -43,7 +43,7 @@ export interface QueuedReplay {
 }
 
 /** Why a queued replayed event was not delivered. */
-export type Dropped = 'erased' | 'malformed' | 'unchanged';
+export type Dropped = 'erased' | 'malformed' | 'unchanged' | 'held';
 
 export interface ReplayVerdict {
   readonly deliver?: DeliveredEvent;
@@ -147,12 +147,33 @@ const recheckVerdict = async (recheck: Record<string, unknown>, leads: StoredLea
   return { deliver: leadErased({ account_id: accountId, lead_id: leadId, fields: lost }, now) };
 };
 
+/**
+ * A live `Lead Erased` queued to be delivered again (lib/constructs/lead-replays.ts, the erasure
+ * repeats rule): before it is due, sent back to the queue for as long as a message timer allows; once
+ * due, delivered as a new event.
+ */
+const repeatVerdict = async (repeat: Record<string, unknown>, queue: ReplayQueue, now: Date): Promise<ReplayVerdict> => {
+  const published = typeof repeat.time === 'string' ? Date.parse(repeat.time) : Number.NaN;
+  const { detail } = repeat;
+  if (repeat.source !== leadErasedEvent.source || repeat['detail-type'] !== leadErasedEvent.detailType || !isObject(detail) || !isId(detail.account_id) || !isId(detail.lead_id) || Number.isNaN(published)) {
+    return { dropped: 'malformed' };
+  }
+  const waitSeconds = Math.ceil((published + ERASURE_REPEAT_AFTER_HOURS * 3_600_000 - now.getTime()) / 1000);
+  if (waitSeconds > 0) {
+    await queue.later(JSON.stringify({ repeat }), Math.min(waitSeconds, MAX_DELAY_SECONDS));
+    return { dropped: 'held' };
+  }
+  return { deliver: leadErased(detail, now) };
+};
+
 /** The verdict on one queued replayed event: deliver it (as the lead is now), or drop it. */
 export const replayVerdict = async (message: QueuedReplay, { leads, queue, now = () => new Date() }: Omit<ReplayFilterOptions, 'log'>): Promise<ReplayVerdict> => {
   const queued = parse(isObject(message) && typeof message.body === 'string' ? message.body : undefined);
   if (!queued) return { dropped: 'malformed' };
   const recheck = (queued as { recheck?: unknown }).recheck;
   if (isObject(recheck)) return recheckVerdict(recheck, leads, now());
+  const repeat = (queued as { repeat?: unknown }).repeat;
+  if (isObject(repeat)) return repeatVerdict(repeat, queue, now());
   const event = queued;
   if (event.source !== leadCreatedEvent.source || !isObject(event.detail)) return { dropped: 'malformed' };
   if (event['detail-type'] === leadErasedEvent.detailType) return { deliver: event };
@@ -181,6 +202,7 @@ export const replayFilterHandler = (options: ReplayFilterOptions) => async (mess
     message: 'replayed events filtered',
     delivered: delivered.length,
     erased: count('erased'),
+    held: count('held'),
     malformed: malformed.length,
     ...(malformed.length > 0 && { malformedMessageIds: malformed }),
   });

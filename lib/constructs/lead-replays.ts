@@ -26,7 +26,7 @@ import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { LEAD_PK_PREFIX } from '../../shared/dynamodb/lead-stream.ts';
 import { LEAD_REPLAY_QUEUE_URL } from '../../shared/lead-replay-queue.ts';
-import { deadLetterQueue, deliveredEvent, leadCreatedEvent, leadEventTypes } from './lead-events.ts';
+import { deadLetterQueue, deliveredEvent, leadCreatedEvent, leadErasedEvent, leadEventTypes } from './lead-events.ts';
 import type { Monitoring } from './monitoring.ts';
 
 /** What the replay rule takes: replayed events only (the live delivery rule takes the others). */
@@ -34,6 +34,18 @@ export const replayedLeadEvents = {
   source: [leadCreatedEvent.source],
   detailType: leadEventTypes,
   'replay-name': [{ exists: true }],
+} as events.EventPattern;
+
+/**
+ * The live `Lead Erased` events, queued to be delivered again once no `Lead Created` of their lead can
+ * still be on its way to the CRM (shared/lead-replays.ts ERASURE_REPEAT_AFTER_HOURS): the live
+ * delivery's retries do not keep events in order, so after an outage the CRM could take a lead's
+ * `Lead Created` after its `Lead Erased`.
+ */
+export const liveLeadErasedEvents = {
+  source: [leadErasedEvent.source],
+  detailType: [leadErasedEvent.detailType],
+  'replay-name': [{ exists: false }],
 } as events.EventPattern;
 
 /**
@@ -59,6 +71,8 @@ export interface LeadReplaysProps {
 
 export class LeadReplays extends Construct {
   readonly rule: events.Rule;
+  /** Live Lead Erased events to the queue, held there and delivered again. */
+  readonly erasureRepeats: events.Rule;
   readonly queue: sqs.Queue;
   readonly deadLetterQueue: sqs.Queue;
   readonly pipe: pipes.CfnPipe;
@@ -82,6 +96,26 @@ export class LeadReplays extends Construct {
       eventBus: props.bus,
       eventPattern: replayedLeadEvents,
       targets: [new targets.SqsQueue(this.queue, { message: deliveredEvent() })],
+    });
+
+    // The body wraps the delivered shape, so the filter tells a repeat to hold from a replay to deliver now.
+    this.erasureRepeats = new events.Rule(this, 'ErasureRepeats', {
+      description: 'Each live Lead Erased event, to the replay queue, to be delivered to the CRM again once no Lead Created of its lead can still be on its way',
+      eventBus: props.bus,
+      eventPattern: liveLeadErasedEvents,
+      targets: [
+        new targets.SqsQueue(this.queue, {
+          message: events.RuleTargetInput.fromObject({
+            repeat: {
+              id: events.EventField.eventId,
+              source: events.EventField.source,
+              'detail-type': events.EventField.detailType,
+              time: events.EventField.time,
+              detail: events.EventField.fromPath('$.detail'),
+            },
+          }),
+        }),
+      ],
     });
 
     // GetItem alone, on lead items alone (their partitions are LEADS#...): never an idempotency record

@@ -401,6 +401,14 @@ export const replayServiceCalls = (model: StackModel): IamRequest[] => {
       context: { 'aws:SourceArn': model.getAtt(ruleId, 'Arn') },
       why: 'EventBridge: the replay rule queues each replayed event',
     },
+    {
+      principal: 'events.amazonaws.com',
+      action: 'sqs:SendMessage',
+      resource: model.getAtt(queueId, 'Arn'),
+      resourcePolicy: model.resourcePolicyOf(queueId),
+      context: { 'aws:SourceArn': model.getAtt(model.idOf('AWS::Events::Rule', /^Each live Lead Erased/), 'Arn') },
+      why: 'EventBridge: the erasure repeats rule queues each live Lead Erased, to be delivered again',
+    },
     ...['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes'].map((action) => ({
       principal: pipe,
       action,

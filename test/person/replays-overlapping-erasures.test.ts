@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { startLeadStreamReader, type DeliveredEvent, type LeadStreamReader } from '../../scripts/local/lead-events.ts';
 import { createDocumentClient } from '../../shared/dynamodb/client.ts';
 import { DynamoDbStoredLeads } from '../../shared/dynamodb/stored-leads.ts';
-import { RECHECK_DELAY_SECONDS, replayFilterHandler, type QueuedReplay } from '../../shared/lead-replays.ts';
+import { ERASURE_REPEAT_AFTER_HOURS, RECHECK_DELAY_SECONDS, replayFilterHandler, type QueuedReplay } from '../../shared/lead-replays.ts';
 import { adminApi } from '../support/admin-handler.ts';
 import { asFunction } from '../support/aws-calls.ts';
 import { waitFor } from '../support/processes.ts';
@@ -29,6 +29,8 @@ describe('A replay overlapping an erasure', () => {
   const queued: Array<{ body: string; delaySeconds: number }> = [];
   let filter: ReturnType<typeof replayFilterHandler>;
   let failQueue = false;
+  /** The filter's clock: the real one unless a test moves it. */
+  let clock: (() => Date) | undefined;
 
   const message = (body: string): QueuedReplay => ({ messageId: randomUUID(), body });
   const replay = (bodies: string[]) => asFunction('lead-replays', () => filter(bodies.map(message)));
@@ -68,6 +70,7 @@ describe('A replay overlapping an erasure', () => {
         },
       },
       log: () => undefined,
+      now: () => (clock ? clock() : new Date()),
     });
   }, 90_000);
 
@@ -152,5 +155,70 @@ describe('A replay overlapping an erasure', () => {
     } finally {
       failQueue = false;
     }
+  });
+});
+
+describe('A live Lead Erased (deployed: the live delivery retries out of order for 24 hours during a CRM outage)', () => {
+  let service: TestService;
+  let reader: LeadStreamReader;
+  const published: DeliveredEvent[] = [];
+  const queued: Array<{ body: string; delaySeconds: number }> = [];
+  let now = new Date();
+  let filter: ReturnType<typeof replayFilterHandler>;
+  /** What the erasure repeats rule queues for a live Lead Erased: the delivered shape, wrapped. */
+  const repeatOf = (event: DeliveredEvent) => JSON.stringify({ repeat: event });
+  const replay = (bodies: string[]) => asFunction('lead-replays', () => filter(bodies.map((body) => ({ messageId: randomUUID(), body }))));
+
+  beforeAll(async () => {
+    service = await testService();
+    await service.seedAccount({ id: ACCOUNT, projects: { 'PRJ-1': ['CMP-1'] } });
+    reader = await startLeadStreamReader({
+      dynamodb: service.client,
+      endpoint: process.env.TEST_DYNAMODB_ENDPOINT!,
+      leadsTable: service.tables.leads,
+      onEvent: (event) => void published.push(event),
+      pollIntervalMs: 50,
+    });
+    filter = replayFilterHandler({
+      leads: new DynamoDbStoredLeads(createDocumentClient({ client: service.client }), service.tables.leads),
+      queue: { later: async (body, delaySeconds) => void queued.push({ body, delaySeconds }) },
+      log: () => undefined,
+      now: () => now,
+    });
+  }, 90_000);
+
+  afterAll(async () => {
+    await reader?.stop();
+  });
+
+  it('is held on the queue, 15 minutes at a time, then delivered again as a new event once no Lead Created of its lead can still be on its way', async () => {
+    const key = await service.issueKey(ACCOUNT);
+    const mobile = uniqueMobile();
+    const lead = (await service.call('portala', { apiKey: key, body: validBody('portala', p1, { name: 'Pooja Outage', mobile_number: mobile }) })).body.data;
+    expect((await adminApi(service)('POST', `/admin/v1/accounts/${ACCOUNT}/erasures`, { mobile_number: mobile })).status).toBe(200);
+    await waitFor(() => published.some((event) => event['detail-type'] === 'Lead Erased' && (event.detail as any).lead_id === lead.id), 'the live Lead Erased');
+    const live = published.find((event) => event['detail-type'] === 'Lead Erased' && (event.detail as any).lead_id === lead.id)!;
+    const due = Date.parse(live.time) + ERASURE_REPEAT_AFTER_HOURS * 3_600_000;
+
+    now = new Date(Date.parse(live.time) + 60_000);
+    expect(await replay([repeatOf(live)])).toEqual([]);
+    expect(queued.splice(0)).toEqual([{ body: repeatOf(live), delaySeconds: 900 }]);
+
+    now = new Date(due - 100_000); // the last hop waits only what is left
+    expect(await replay([repeatOf(live)])).toEqual([]);
+    expect(queued.splice(0)).toEqual([{ body: repeatOf(live), delaySeconds: 100 }]);
+
+    now = new Date(due);
+    const [again, ...more] = await replay([repeatOf(live)]);
+    expect(more).toEqual([]);
+    expect(queued).toEqual([]);
+    expect(again).toEqual({ id: expect.any(String), source: 'crm.lead-intake', 'detail-type': 'Lead Erased', time: now.toISOString().replace(/\.\d{3}Z$/, 'Z'), detail: { account_id: ACCOUNT, lead_id: lead.id } });
+    expect(again!.id).not.toBe(live.id);
+  });
+
+  it('that is not one (no lead id, another type, no time) is dropped, not held', async () => {
+    const erased = { id: 'e-1', source: 'crm.lead-intake', 'detail-type': 'Lead Erased', time: '2026-11-25T10:00:00Z', detail: { account_id: ACCOUNT, lead_id: 'L-1' } };
+    expect(await replay([repeatOf({ ...erased, detail: { account_id: ACCOUNT } } as never), repeatOf({ ...erased, 'detail-type': 'Lead Created' } as never), repeatOf({ ...erased, time: 'soon' } as never)])).toEqual([]);
+    expect(queued).toEqual([]);
   });
 });
