@@ -53,6 +53,8 @@ export const liveLeadErasedEvents = {
  * REPLAY_MAX_RECEIVES times: 24 hours, the live delivery's bound (CONTRACT.md section 9).
  */
 export const REPLAY_RETRY_INTERVAL = Duration.minutes(5);
+/** Longer than its messages stay (REPLAY_MAX_RECEIVES receives, then the dead-letter queue): never what ends one. */
+export const REPLAY_QUEUE_RETENTION = Duration.days(4);
 export const REPLAY_MAX_RECEIVES = 288;
 
 export interface LeadReplaysProps {
@@ -86,7 +88,7 @@ export class LeadReplays extends Construct {
       encryption: sqs.QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
       visibilityTimeout: REPLAY_RETRY_INTERVAL,
-      retentionPeriod: Duration.days(4),
+      retentionPeriod: REPLAY_QUEUE_RETENTION,
       deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: REPLAY_MAX_RECEIVES },
     });
 
