@@ -62,9 +62,9 @@ export interface ReplayQueue {
 const MAX_DELAY_SECONDS = 900;
 
 /**
- * How long after a `Lead Created` is passed on its lead is checked again. A pipe execution posts what
- * the filter returned within the replay queue's visibility timeout (5 minutes: after that the message
- * is received and checked again anyway); the re-check comes three times that late.
+ * How long after a `Lead Created` is passed on its lead is checked again: SQS's longest timer. A pipe
+ * execution holds one event, so its post follows the filter's answer within seconds (the API
+ * destination gives up after 5 s); the replay queue's visibility timeout, 5 minutes, is a third of this.
  */
 export const RECHECK_DELAY_SECONDS = MAX_DELAY_SECONDS;
 
