@@ -78,7 +78,7 @@ export const RECHECK_DELAY_SECONDS = MAX_DELAY_SECONDS;
 export const ERASURE_REPEAT_AFTER_HOURS = 30;
 
 /** A re-check the filter left on the queue: ids and field names only, never the person's data. */
-interface Recheck {
+export interface Recheck {
   readonly account_id: string;
   readonly project_id: string;
   readonly lead_id: string;
@@ -121,8 +121,9 @@ const leadErased = (detail: Record<string, unknown>, now: Date): DeliveredEvent 
 const isStringList = (value: unknown): value is string[] => Array.isArray(value) && value.every((item) => typeof item === 'string');
 
 /**
- * A replayed `Lead Created` as the lead is now: undefined when it is gone, without the fields an
- * erasure took since; with what the table said, for the re-check.
+ * A `Lead Created` (replayed, or `npm start`'s about to be sent) as its lead is now: nothing to deliver
+ * when the lead is gone, and without the fields an erasure took since; with what the table said, for
+ * the re-check. One strongly consistent GetItem.
  */
 export const currentLeadCreated = async (event: DeliveredEvent, leads: StoredLeads): Promise<{ deliver?: DeliveredEvent; recheck?: Recheck } | 'malformed'> => {
   if (event.source !== leadCreatedEvent.source || event['detail-type'] !== leadCreatedEvent.detailType || !isObject(event.detail)) return 'malformed';
