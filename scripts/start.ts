@@ -25,6 +25,7 @@ import { createServer as createNetServer } from 'node:net';
 import * as path from 'node:path';
 import type { Server } from 'node:http';
 import { createDocumentClient, createDynamoDbClient } from '../shared/dynamodb/client.ts';
+import { DynamoDbStoredLeads } from '../shared/dynamodb/stored-leads.ts';
 import { DynamoDbRepository } from '../shared/dynamodb/repository.ts';
 import { ADMIN_BASE_PATH, runtimeSettings } from '../shared/routes.ts';
 import { apiKeySources, leadSources } from '../shared/sources/registry.ts';
@@ -32,7 +33,7 @@ import { JavaMissingError, startDynamoDbLocal, type RunningDynamoDbLocal } from 
 import { adminCredentialsFrom, adminCredentialSettings, DEFAULT_ADMIN_CREDENTIALS, type AdminCredentials } from './local/admin-auth.ts';
 import { DEFAULT_SEED_FILE, describeDatabaseFailure, describeError, ensureTables, functionTimeoutMs, loadAdminHandler, loadSourceHandlers, localTableNames } from './local/environment.ts';
 import { createLocalServer } from './local/http-server.ts';
-import { startLeadStreamReader, webhookSender, type LeadStreamReader, type WebhookSender } from './local/lead-events.ts';
+import { asTheLeadIsNow, startLeadStreamReader, webhookSender, type LeadStreamReader, type WebhookSender } from './local/lead-events.ts';
 import { applyLocalMetaDefaults, startLocalMeta } from './local/meta.ts';
 import { standInUnlessConfigured, type GraphStandIn } from './local/graph-stand-in.ts';
 import { applySeed, demoKeyOf, readSeedFile, type Seed } from './local/seed.ts';
@@ -319,10 +320,16 @@ const main = async () => {
     onHandlerError: (error) => process.stderr.write(`npm start: a handler failed: ${describeError(error)}\n`),
   });
   if (webhook) {
-    const sender = webhookSender({ ...webhook, log: (line) => process.stdout.write(`lead events: ${line}\n`) });
+    const dynamodb = createDynamoDbClient({ endpoint });
+    const sender = webhookSender({
+      ...webhook,
+      // Each Lead Created is sent as its lead is now: an erasure that came while it waited is not undone.
+      current: asTheLeadIsNow(new DynamoDbStoredLeads(createDocumentClient({ client: dynamodb }), tables.leads)),
+      log: (line) => process.stdout.write(`lead events: ${line}\n`),
+    });
     try {
       const reader = await startLeadStreamReader({
-        dynamodb: createDynamoDbClient({ endpoint }),
+        dynamodb,
         endpoint,
         leadsTable: tables.leads,
         onEvent: (event) => void sender.deliver(event),

@@ -64,6 +64,15 @@ export const deliveredEvent = () =>
     detail: events.EventField.fromPath('$.detail'),
   });
 
+/**
+ * How long a dead-letter queue keeps what failed. The CRM delivery's holds whole `Lead Created` events,
+ * which no erasure can reach: docs/reference.md "Backups and erasure" names it (test/cdk/retention.test.ts).
+ */
+export const DEAD_LETTER_RETENTION = Duration.days(14);
+
+/** The oldest stream record the Lead Created and Lead Erased pipes still publish (then dead-lettered). */
+export const STREAM_MAX_RECORD_AGE = Duration.hours(6);
+
 /** API destinations retry 429, 5xx and timeouts; these bound it to the contract's 24 hours. */
 export const DELIVERY_MAX_EVENT_AGE = Duration.hours(24);
 export const DELIVERY_RETRY_ATTEMPTS = 185;
@@ -91,11 +100,11 @@ export const deadLetterQueue = (scope: Construct, id: string, what: string) => {
   const queue = new sqs.Queue(scope, id, {
     encryption: sqs.QueueEncryption.SQS_MANAGED,
     enforceSSL: true,
-    retentionPeriod: Duration.days(14),
+    retentionPeriod: DEAD_LETTER_RETENTION,
   });
   Validations.of(queue.node.defaultChild!).acknowledge({
     id: 'AwsSolutions-SQS3',
-    reason: `This queue is itself the dead-letter queue of ${what} (cdk-nag only recognises DLQs of other queues); its messages are kept 14 days and its depth raises an alarm.`,
+    reason: `This queue is itself the dead-letter queue of ${what} (cdk-nag only recognises DLQs of other queues); its messages are kept ${DEAD_LETTER_RETENTION.toDays()} days and its depth raises an alarm.`,
   });
   return queue;
 };
@@ -177,7 +186,7 @@ export class LeadEvents extends Construct {
             batchSize: 10, // PutEvents takes up to 10 entries
             maximumBatchingWindowInSeconds: 1,
             maximumRetryAttempts: 10,
-            maximumRecordAgeInSeconds: 6 * 60 * 60,
+            maximumRecordAgeInSeconds: STREAM_MAX_RECORD_AGE.toSeconds(),
             onPartialBatchItemFailure: 'AUTOMATIC_BISECT',
             deadLetterConfig: { arn: this.deadLetterQueue.queueArn },
           },

@@ -9,7 +9,9 @@
  * (one GetItem of the lead per Lead Created: an erased lead's item is gone), and the pipe posts each to
  * the same API destination as the live delivery, so the same connection, secret and rate limit apply.
  * A batch the function or the CRM fails goes back to the queue; after 24 hours of receives, to a
- * dead-letter queue whose depth raises an alarm.
+ * dead-letter queue whose depth raises an alarm. One event per execution, so each lead is checked
+ * just before its own post; and each `Lead Created` passed on leaves a re-check on the same queue,
+ * which delivers a `Lead Erased` if an erasure came in between (docs/decisions/0010-nothing-waits-unerased.md).
  */
 import { Duration, Stack } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
@@ -23,7 +25,8 @@ import * as pipes from 'aws-cdk-lib/aws-pipes';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { LEAD_PK_PREFIX } from '../../shared/dynamodb/lead-stream.ts';
-import { deadLetterQueue, deliveredEvent, leadCreatedEvent, leadEventTypes } from './lead-events.ts';
+import { LEAD_REPLAY_QUEUE_URL } from '../../shared/lead-replay-queue.ts';
+import { deadLetterQueue, deliveredEvent, leadCreatedEvent, leadErasedEvent, leadEventTypes } from './lead-events.ts';
 import type { Monitoring } from './monitoring.ts';
 
 /** What the replay rule takes: replayed events only (the live delivery rule takes the others). */
@@ -34,10 +37,24 @@ export const replayedLeadEvents = {
 } as events.EventPattern;
 
 /**
+ * The live `Lead Erased` events, queued to be delivered again once no `Lead Created` of their lead can
+ * still be on its way to the CRM (shared/lead-replays.ts ERASURE_REPEAT_AFTER_HOURS): the live
+ * delivery's retries do not keep events in order, so after an outage the CRM could take a lead's
+ * `Lead Created` after its `Lead Erased`.
+ */
+export const liveLeadErasedEvents = {
+  source: [leadErasedEvent.source],
+  detailType: [leadErasedEvent.detailType],
+  'replay-name': [{ exists: false }],
+} as events.EventPattern;
+
+/**
  * A queued replayed event is received again after this long when its batch failed, up to
  * REPLAY_MAX_RECEIVES times: 24 hours, the live delivery's bound (CONTRACT.md section 9).
  */
 export const REPLAY_RETRY_INTERVAL = Duration.minutes(5);
+/** Longer than its messages stay (REPLAY_MAX_RECEIVES receives, then the dead-letter queue): never what ends one. */
+export const REPLAY_QUEUE_RETENTION = Duration.days(4);
 export const REPLAY_MAX_RECEIVES = 288;
 
 export interface LeadReplaysProps {
@@ -47,8 +64,8 @@ export interface LeadReplaysProps {
   readonly destination: events.IApiDestination;
   /** Where the filter looks each replayed lead up. */
   readonly leadsTable: dynamodb.ITable;
-  /** The pipe's enrichment (functions/lead-replays/handler.ts): gets GetItem on lead items only. */
-  readonly filter: lambda.IFunction;
+  /** The pipe's enrichment (functions/lead-replays/handler.ts): gets GetItem on lead items only, and sends re-checks to the queue. */
+  readonly filter: lambda.Function;
   /** The pipes' error log (LeadEvents.logGroup). */
   readonly logGroup: logs.ILogGroup;
   readonly monitoring: Monitoring;
@@ -56,6 +73,8 @@ export interface LeadReplaysProps {
 
 export class LeadReplays extends Construct {
   readonly rule: events.Rule;
+  /** Live Lead Erased events to the queue, held there and delivered again. */
+  readonly erasureRepeats: events.Rule;
   readonly queue: sqs.Queue;
   readonly deadLetterQueue: sqs.Queue;
   readonly pipe: pipes.CfnPipe;
@@ -69,7 +88,7 @@ export class LeadReplays extends Construct {
       encryption: sqs.QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
       visibilityTimeout: REPLAY_RETRY_INTERVAL,
-      retentionPeriod: Duration.days(4),
+      retentionPeriod: REPLAY_QUEUE_RETENTION,
       deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: REPLAY_MAX_RECEIVES },
     });
 
@@ -81,6 +100,26 @@ export class LeadReplays extends Construct {
       targets: [new targets.SqsQueue(this.queue, { message: deliveredEvent() })],
     });
 
+    // The body wraps the delivered shape, so the filter tells a repeat to hold from a replay to deliver now.
+    this.erasureRepeats = new events.Rule(this, 'ErasureRepeats', {
+      description: 'Each live Lead Erased event, to the replay queue, to be delivered to the CRM again once no Lead Created of its lead can still be on its way',
+      eventBus: props.bus,
+      eventPattern: liveLeadErasedEvents,
+      targets: [
+        new targets.SqsQueue(this.queue, {
+          message: events.RuleTargetInput.fromObject({
+            repeat: {
+              id: events.EventField.eventId,
+              source: events.EventField.source,
+              'detail-type': events.EventField.detailType,
+              time: events.EventField.time,
+              detail: events.EventField.fromPath('$.detail'),
+            },
+          }),
+        }),
+      ],
+    });
+
     // GetItem alone, on lead items alone (their partitions are LEADS#...): never an idempotency record
     // or a person lookup item.
     iam.Grant.addToPrincipal({
@@ -89,6 +128,10 @@ export class LeadReplays extends Construct {
       resourceArns: [props.leadsTable.tableArn],
       conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${LEAD_PK_PREFIX}*`] } },
     });
+    // SendMessage alone (grantSendMessages adds GetQueueAttributes and GetQueueUrl, never called): the
+    // filter's re-checks, ids only.
+    iam.Grant.addToPrincipal({ grantee: props.filter, actions: ['sqs:SendMessage'], resourceArns: [this.queue.queueArn] });
+    props.filter.addEnvironment(LEAD_REPLAY_QUEUE_URL, this.queue.queueUrl);
 
     this.role = new iam.Role(this, 'PipeRole', {
       assumedBy: new iam.ServicePrincipal('pipes.amazonaws.com', {
@@ -109,7 +152,8 @@ export class LeadReplays extends Construct {
       description: 'Replayed lead events to the CRM, without the Lead Created events of leads erased since',
       roleArn: this.role.roleArn,
       source: this.queue.queueArn,
-      sourceParameters: { sqsQueueParameters: { batchSize: 10, maximumBatchingWindowInSeconds: 1 } },
+      // One event per execution: its lead is checked right before its own post, not before nine others'.
+      sourceParameters: { sqsQueueParameters: { batchSize: 1 } },
       enrichment: props.filter.functionArn,
       // The API destination takes one event per call: the pipe posts each event the filter returns, as is.
       target: props.destination.apiDestinationArn,

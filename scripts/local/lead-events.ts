@@ -5,11 +5,18 @@
  * event to LEAD_EVENTS_WEBHOOK_URL the way the deployed API destination does: JSON
  * `{"id", "source", "detail-type", "time", "detail"}`, retrying 429, 5xx, refused connections and
  * answers slower than 5 s with back-off, until a 2xx.
+ *
+ * Here the service posts itself, so it checks at delivery (docs/decisions/0010-nothing-waits-unerased.md):
+ * each attempt of a `Lead Created` asks the Leads table first and sends the lead as it is now (not at
+ * all once erased; without the fields an erasure took), and a lead's `Lead Erased` waits until its
+ * `Lead Created` still being delivered has ended, so the CRM never ends holding an erased lead.
  */
 import { randomUUID } from 'node:crypto';
 import { DescribeTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DescribeStreamCommand, DynamoDBStreamsClient, GetRecordsCommand, GetShardIteratorCommand } from '@aws-sdk/client-dynamodb-streams';
-import { leadCreatedEvent, leadEventOf, type LeadCreatedDetail, type LeadErasedDetail, type LeadEvent, type LeadStreamRecord } from '../../shared/dynamodb/lead-stream.ts';
+import { leadCreatedEvent, leadErasedEvent, leadEventOf, type LeadCreatedDetail, type LeadErasedDetail, type LeadEvent, type LeadStreamRecord } from '../../shared/dynamodb/lead-stream.ts';
+import type { StoredLeads } from '../../shared/dynamodb/stored-leads.ts';
+import { currentLeadCreated } from '../../shared/lead-replays.ts';
 
 /** An event as the CRM's endpoint receives it, deployed or local. */
 export interface DeliveredEvent {
@@ -169,9 +176,29 @@ export interface WebhookOptions {
   readonly giveUpAfterMs?: number;
   /** One line per outcome, for the terminal. */
   readonly log?: (line: string) => void;
+  /**
+   * The event as it may go out now, asked before each attempt (`asTheLeadIsNow`): undefined when it may
+   * not go out at all. Throws when it cannot tell: the attempt is retried. @default the event as it is
+   */
+  readonly current?: (event: DeliveredEvent) => Promise<DeliveredEvent | undefined>;
 }
 
-export type DeliveryOutcome = 'delivered' | 'refused' | 'given_up' | 'stopped';
+export type DeliveryOutcome = 'delivered' | 'refused' | 'given_up' | 'stopped' | 'erased';
+
+/**
+ * A `Lead Created` as the Leads table holds its lead now (the replay filter's own check,
+ * shared/lead-replays.ts): undefined when the lead was erased, without the fields an erasure took
+ * since. Any other event goes out as it is.
+ */
+export const asTheLeadIsNow =
+  (leads: StoredLeads) =>
+  async (event: DeliveredEvent): Promise<DeliveredEvent | undefined> => {
+    if (event['detail-type'] !== leadCreatedEvent.detailType) return event;
+    const current = await currentLeadCreated(event, leads);
+    // The reader makes every event itself: one it could not read back is sent as made.
+    if (current === 'malformed') return event;
+    return current.deliver as DeliveredEvent | undefined;
+  };
 
 export interface WebhookSender {
   deliver(event: DeliveredEvent): Promise<DeliveryOutcome>;
@@ -190,56 +217,98 @@ export const webhookSender = ({
   maxDelayMs = 30_000,
   giveUpAfterMs = 24 * 60 * 60 * 1000,
   log = () => undefined,
+  current = async (event) => event,
 }: WebhookOptions): WebhookSender => {
   const stopping = new AbortController();
-  const wait = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      stopping.signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+  /**
+   * Waits `ms`, or less when the delivery is stopped or woken (its lead was erased meanwhile: check
+   * again now); true when woken.
+   */
+  const wait = (ms: number, woken: Promise<void>) =>
+    new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => resolve(false), ms);
+      stopping.signal.addEventListener('abort', () => (clearTimeout(timer), resolve(false)), { once: true });
+      void woken.then(() => (clearTimeout(timer), resolve(true)));
     });
+  const never = new Promise<void>(() => undefined);
+  /** Each lead's `Lead Created` still being delivered: its `Lead Erased` goes out after it has ended. */
+  const creating = new Map<string, { ended: Promise<unknown>; wake: () => void }>();
+
+  const send = async (event: DeliveredEvent, wakeUp: Promise<void>): Promise<DeliveryOutcome> => {
+    let woken = wakeUp;
+    const leadId = leadIdOf(event);
+    const what = event['detail-type'];
+    const started = Date.now();
+    let delay = firstDelayMs;
+    for (let attempt = 1; ; attempt += 1) {
+      if (stopping.signal.aborted) return 'stopped';
+      let problem: string;
+      try {
+        let sending: DeliveredEvent | undefined;
+        try {
+          sending = await current(event);
+        } catch {
+          throw new CheckFailed();
+        }
+        if (!sending) {
+          log(`${what} ${leadId} not delivered to ${url}: the lead was erased`);
+          return 'erased';
+        }
+        const response = await fetch(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...(authorization && { authorization }) },
+          body: JSON.stringify(sending),
+          signal: AbortSignal.any([AbortSignal.timeout(timeoutMs), stopping.signal]),
+        });
+        await response.arrayBuffer().catch(() => undefined);
+        if (response.ok) {
+          log(`${what} ${leadId} delivered to ${url} (HTTP ${response.status}, attempt ${attempt})`);
+          return 'delivered';
+        }
+        if (!retryable(response.status)) {
+          log(`${what} ${leadId} refused by ${url} (HTTP ${response.status}): not retried`);
+          return 'refused';
+        }
+        problem = `HTTP ${response.status}`;
+      } catch (error) {
+        if (stopping.signal.aborted) return 'stopped';
+        problem =
+          error instanceof CheckFailed ? 'the Leads table could not be read to check the lead' : (error as Error).name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : connectionProblem(error);
+      }
+      if (Date.now() - started + delay > giveUpAfterMs) {
+        log(`${what} ${leadId} given up after ${attempt} attempts to ${url} (${problem})`);
+        return 'given_up';
+      }
+      log(`${what} ${leadId} not delivered to ${url} (${problem}); retrying in ${delay} ms`);
+      // Woken once: the retries after it keep their back-off (an erasure that took only a field leaves the lead to send).
+      if (await wait(delay, woken)) woken = never;
+      delay = Math.min(delay * 2, maxDelayMs);
+    }
+  };
 
   return {
-    deliver: async (event) => {
+    deliver: (event) => {
       const leadId = leadIdOf(event);
-      const what = event['detail-type'];
-      const started = Date.now();
-      let delay = firstDelayMs;
-      for (let attempt = 1; ; attempt += 1) {
-        if (stopping.signal.aborted) return 'stopped';
-        let problem: string;
-        try {
-          const response = await fetch(url, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json', ...(authorization && { authorization }) },
-            body: JSON.stringify(event),
-            signal: AbortSignal.any([AbortSignal.timeout(timeoutMs), stopping.signal]),
-          });
-          await response.arrayBuffer().catch(() => undefined);
-          if (response.ok) {
-            log(`${what} ${leadId} delivered to ${url} (HTTP ${response.status}, attempt ${attempt})`);
-            return 'delivered';
-          }
-          if (!retryable(response.status)) {
-            log(`${what} ${leadId} refused by ${url} (HTTP ${response.status}): not retried`);
-            return 'refused';
-          }
-          problem = `HTTP ${response.status}`;
-        } catch (error) {
-          if (stopping.signal.aborted) return 'stopped';
-          problem = (error as Error).name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : connectionProblem(error);
-        }
-        if (Date.now() - started + delay > giveUpAfterMs) {
-          log(`${what} ${leadId} given up after ${attempt} attempts to ${url} (${problem})`);
-          return 'given_up';
-        }
-        log(`${what} ${leadId} not delivered to ${url} (${problem}); retrying in ${delay} ms`);
-        await wait(delay);
-        delay = Math.min(delay * 2, maxDelayMs);
+      if (event['detail-type'] === leadErasedEvent.detailType) {
+        const pending = creating.get(leadId);
+        if (!pending) return send(event, never);
+        pending.wake();
+        return pending.ended.then(() => send(event, never));
       }
+      let wake!: () => void;
+      const woken = new Promise<void>((resolve) => (wake = resolve));
+      const ended = send(event, woken);
+      const entry = { ended, wake };
+      creating.set(leadId, entry);
+      void ended.finally(() => creating.get(leadId) === entry && creating.delete(leadId));
+      return ended;
     },
     stop: () => stopping.abort(),
   };
 };
+
+/** The check before an attempt failed (the table could not answer): the attempt is retried, nothing sent unchecked. */
+class CheckFailed extends Error {}
 
 const connectionProblem = (error: unknown): string => {
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;

@@ -5,8 +5,9 @@
  */
 import { describe, expect, test } from '@jest/globals';
 import { Match } from 'aws-cdk-lib/assertions';
-import { liveLeadEvents } from '../../lib/constructs/lead-events.ts';
+import { DELIVERY_MAX_EVENT_AGE, liveLeadEvents } from '../../lib/constructs/lead-events.ts';
 import { REPLAY_MAX_RECEIVES, REPLAY_RETRY_INTERVAL, replayedLeadEvents } from '../../lib/constructs/lead-replays.ts';
+import { ERASURE_REPEAT_AFTER_HOURS, RECHECK_DELAY_SECONDS } from '../../shared/lead-replays.ts';
 import { crmDeliveryContext, logicalIdOf, resources, synthesize } from './synth.ts';
 
 const { template } = synthesize({ context: crmDeliveryContext });
@@ -73,10 +74,11 @@ describe('Replays to the CRM', () => {
     });
   });
 
-  test('go from the queue through the filter function (the pipe enrichment) to the same API destination as the live delivery', () => {
+  test('go from the queue through the filter function (the pipe enrichment) to the same API destination as the live delivery, one event per execution', () => {
     const pipe = replayPipe.Properties!;
     expect(pipe.Source).toEqual({ 'Fn::GetAtt': [queueId, 'Arn'] });
-    expect(pipe.SourceParameters).toEqual({ SqsQueueParameters: { BatchSize: 10, MaximumBatchingWindowInSeconds: 1 } });
+    // One event each: a lead is checked right before its own post, not before a batch's.
+    expect(pipe.SourceParameters).toEqual({ SqsQueueParameters: { BatchSize: 1 } });
     expect(pipe.Enrichment).toEqual({ 'Fn::GetAtt': [filterId, 'Arn'] });
     expect(pipe.Target).toEqual({ 'Fn::GetAtt': [destinationId, 'Arn'] });
     expect(liveRule.Properties!.Targets[0].Arn).toEqual({ 'Fn::GetAtt': [destinationId, 'Arn'] });
@@ -132,6 +134,43 @@ describe('Replays to the CRM', () => {
         Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['LEADS#*'] } },
       },
     ]);
+  });
+
+  test("leave their re-checks on the replay queue: the filter may send to it, and nothing else of SQS", () => {
+    const fn = resources(template, 'AWS::Lambda::Function')[filterId]!.Properties!;
+    expect(fn.Environment.Variables.LEAD_REPLAY_QUEUE_URL).toEqual({ Ref: queueId });
+    const sqsStatements = statementsOf(fn.Role['Fn::GetAtt'][0]).filter((s) => JSON.stringify(s.Action).includes('sqs:'));
+    expect(sqsStatements).toEqual([{ Effect: 'Allow', Action: 'sqs:SendMessage', Resource: { 'Fn::GetAtt': [queueId, 'Arn'] } }]);
+    // Past the pipe's 5-minute visibility timeout: a post that followed the check has ended by then.
+    expect(RECHECK_DELAY_SECONDS).toBeGreaterThan(resources(template, 'AWS::SQS::Queue')[queueId]!.Properties!.VisibilityTimeout);
+    expect(RECHECK_DELAY_SECONDS).toBeLessThanOrEqual(900); // SQS's longest message timer
+  });
+
+  test('the live Lead Erased events are queued again, wrapped as repeats, to be delivered once no Lead Created of their lead can still be on its way', () => {
+    const [repeatsRuleId, repeatsRule] = rules.find(([, r]) => r.Properties!.Description.startsWith('Each live Lead Erased'))!;
+    const pattern = repeatsRule.Properties!.EventPattern;
+    expect(pattern).toEqual({ source: ['crm.lead-intake'], 'detail-type': ['Lead Erased'], 'replay-name': [{ exists: false }] });
+    expect(matches(pattern, { ...published, 'detail-type': 'Lead Erased' })).toBe(true);
+    expect(matches(pattern, published)).toBe(false);
+    expect(matches(pattern, { ...replayed, 'detail-type': 'Lead Erased' })).toBe(false);
+    const [target] = repeatsRule.Properties!.Targets;
+    expect(target.Arn).toEqual({ 'Fn::GetAtt': [queueId, 'Arn'] });
+    const live = liveRule.Properties!.Targets[0].InputTransformer;
+    expect(target.InputTransformer.InputPathsMap).toEqual(live.InputPathsMap);
+    expect(JSON.parse(target.InputTransformer.InputTemplate.replace(/<[^>]+>/g, '0'))).toEqual({ repeat: JSON.parse(live.InputTemplate.replace(/<[^>]+>/g, '0')) });
+    template.hasResourceProperties('AWS::SQS::QueuePolicy', {
+      Queues: [{ Ref: queueId }],
+      PolicyDocument: {
+        Statement: Match.arrayWith([
+          Match.objectLike({ Effect: 'Allow', Action: Match.arrayWith(['sqs:SendMessage']), Principal: { Service: 'events.amazonaws.com' }, Condition: { ArnEquals: { 'aws:SourceArn': { 'Fn::GetAtt': [repeatsRuleId, 'Arn'] } } } }),
+        ]),
+      },
+    });
+    // Held past the live delivery's retries and the oldest stream record the Lead Created pipe still publishes.
+    const streamPipe = Object.values(resources(template, 'AWS::Pipes::Pipe')).find((p) => p.Properties!.Description.startsWith('Lead Created events'))!;
+    const recordAgeSeconds = streamPipe.Properties!.SourceParameters.DynamoDBStreamParameters.MaximumRecordAgeInSeconds;
+    expect(ERASURE_REPEAT_AFTER_HOURS * 3600).toBeGreaterThanOrEqual(DELIVERY_MAX_EVENT_AGE.toSeconds() + recordAgeSeconds);
+    expect(liveRule.Properties!.Targets[0].RetryPolicy.MaximumEventAgeInSeconds).toBe(DELIVERY_MAX_EVENT_AGE.toSeconds());
   });
 
   test('have no path of their own unless the stack delivers to the CRM', () => {

@@ -35,13 +35,13 @@ describe('What AWS services do with the stack once deployed', () => {
     expect(await denied(serviceCalls(model).filter((call) => call.principal === model.pipeRole))).toEqual([]);
   });
 
-  test('EventBridge may queue replays for the replay rule only; the replay pipe may take them off the queue, invoke the filter, post to the CRM and log', async () => {
+  test('EventBridge may queue replays for the replay rule and live erasures for the repeats rule only; the replay pipe may take them off the queue, invoke the filter, post to the CRM and log', async () => {
     const replays = replayServiceCalls(model);
     expect(replays.map((call) => call.action).sort()).toEqual(
-      ['events:InvokeApiDestination', 'lambda:InvokeFunction', 'logs:CreateLogStream', 'logs:PutLogEvents', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes', 'sqs:ReceiveMessage', 'sqs:SendMessage'],
+      ['events:InvokeApiDestination', 'lambda:InvokeFunction', 'logs:CreateLogStream', 'logs:PutLogEvents', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes', 'sqs:ReceiveMessage', 'sqs:SendMessage', 'sqs:SendMessage'],
     );
     expect(await denied(replays)).toEqual([]);
-    const queueing = replays.find((call) => call.principal === 'events.amazonaws.com')!;
+    const queueing = replays.find((call) => call.principal === 'events.amazonaws.com')!; // the replay rule's
     const otherRule = `arn:aws:events:ap-south-1:${ACCOUNT}:rule/another-rule`;
     expect((await evaluate(model, { ...queueing, context: { 'aws:SourceArn': otherRule } })).result).not.toBe('Allowed');
   });

@@ -283,6 +283,22 @@ export const lambdaOnlyCalls = (model: StackModel): IamRequest[] => {
       resourcePolicy: queuePolicy,
       why: "meta-worker: its back-off, a failed change's visibility (shared/meta/queue.ts)",
     },
+    ...replayQueueSends(model),
+  ];
+};
+
+/** The replay filter's re-checks and held erasures, back onto the replay queue (shared/lead-replay-queue.ts). */
+const replayQueueSends = (model: StackModel): IamRequest[] => {
+  const definition = model.template.Resources[model.idOf('AWS::Pipes::Pipe', /^Replayed lead events/)]!.Properties;
+  const queueId = definition.Source['Fn::GetAtt'][0] as string;
+  return [
+    {
+      principal: model.functions['lead-replays'].role,
+      action: 'sqs:SendMessage',
+      resource: model.getAtt(queueId, 'Arn'),
+      resourcePolicy: model.resourcePolicyOf(queueId),
+      why: 'lead-replays: a re-check of each lead passed on, onto the replay queue (shared/lead-replay-queue.ts)',
+    },
   ];
 };
 
@@ -392,6 +408,14 @@ export const replayServiceCalls = (model: StackModel): IamRequest[] => {
       resourcePolicy: model.resourcePolicyOf(queueId),
       context: { 'aws:SourceArn': model.getAtt(ruleId, 'Arn') },
       why: 'EventBridge: the replay rule queues each replayed event',
+    },
+    {
+      principal: 'events.amazonaws.com',
+      action: 'sqs:SendMessage',
+      resource: model.getAtt(queueId, 'Arn'),
+      resourcePolicy: model.resourcePolicyOf(queueId),
+      context: { 'aws:SourceArn': model.getAtt(model.idOf('AWS::Events::Rule', /^Each live Lead Erased/), 'Arn') },
+      why: 'EventBridge: the erasure repeats rule queues each live Lead Erased, to be delivered again',
     },
     ...['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes'].map((action) => ({
       principal: pipe,

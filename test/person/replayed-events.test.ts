@@ -83,7 +83,11 @@ describe('Replaying the archive to the CRM skips erased leads', () => {
       { step: 'initialize', name: 'countReplayFilterGets' },
     );
     getItems = () => [...calls];
-    filter = replayFilterHandler(new DynamoDbStoredLeads(createDocumentClient({ client: service.client }), service.tables.leads), (line) => void logs.push({ ...line }));
+    filter = replayFilterHandler({
+      leads: new DynamoDbStoredLeads(createDocumentClient({ client: service.client }), service.tables.leads),
+      queue: { later: async () => undefined },
+      log: (line) => void logs.push({ ...line }),
+    });
   }, 90_000);
 
   afterAll(async () => {
@@ -158,7 +162,11 @@ describe('Replaying the archive to the CRM skips erased leads', () => {
     });
 
     it('fails whole when the table cannot answer: nothing is delivered unchecked, and the pipe receives the batch again', async () => {
-      const missingTable = replayFilterHandler(new DynamoDbStoredLeads(createDocumentClient({ client: service.client }), `${service.tables.leads}-missing`), () => undefined);
+      const missingTable = replayFilterHandler({
+        leads: new DynamoDbStoredLeads(createDocumentClient({ client: service.client }), `${service.tables.leads}-missing`),
+        queue: { later: async () => undefined },
+        log: () => undefined,
+      });
       await expect(missingTable([queuedEvent(createdEventOf(leads.live.id)), queuedEvent(erasedEventsOf(leads.erased.id)[0]!)])).rejects.toThrow();
     });
   });
