@@ -50,4 +50,20 @@ export const PINNED_CASES: readonly PinnedCase[] = [
       alone(new Retry(1)),
     ],
   },
+  {
+    // Issue 37: a replay answered after the challenge asks the provider about a single-use token again, and refuses the stored lead's retry.
+    name: 'a challenge key\'s request sent again with its Idempotency-Key gets its first answer, not a second challenge',
+    setting: 'create',
+    steps: () => [alone(submit({ kind: 'captcha', token: 'once', retries: 1 })), alone(new Retry(0))],
+  },
+  {
+    // Issue 37: a quarantine record dropped when its transaction conflicts once leaves a 200 with nothing kept.
+    name: 'a quarantine record whose write conflicts is written again: the honeypot\'s and the unanswered challenge\'s 200 each keep their record',
+    setting: 'merge',
+    steps: () => [
+      alone(submit({ kind: 'browser', honeypot: true, idempotent: false }), { conflictTransaction: 1, conflictTimes: 1 }),
+      alone(submit({ kind: 'captcha', token: 'down', mobile: 1 }), { conflictTransaction: 1, conflictTimes: 2 }),
+      alone(submit({ kind: 'browser', honeypot: true, mobile: 2 }), { conflictTransaction: 1, conflictTimes: 6 }),
+    ],
+  },
 ];
