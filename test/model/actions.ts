@@ -291,9 +291,13 @@ const settleRepeat = (m: Model, s: Submission, answer: Answer, context: StepCont
   // one that made no lead (a duplicate's 422, a failed challenge, a lead_id never a lead) is not
   // replayed: not refused as erased, what it stores now (a record naming the erased person or
   // alternate number again) is new data sent after the erasure (the alternate number's case found by
-  // the soak once calls joined the model). A 200 for an erased alternate number's submission is a
-  // replay, and may not bring the number back.
-  const anew = s.erased?.role === 'person' ? answer.status !== 409 : answer.status !== 409 && answer.status !== 200;
+  // the soak once calls joined the model). So is a lead: a duplicate's 422 is a refusal, not kept
+  // (README, retry-safe submissions), and once an erasure took the original it refused against, its
+  // repeat is checked again and stored as a new original (section 12) with the alternate number it
+  // names (found by the soak: seed 1256128586). A replayed 200 for an erased alternate number's
+  // submission (a quarantine's) is the answer it had, and may not bring the number back.
+  const replayed = answer.status === 200 && answer.headers['idempotent-replayed'] === 'true';
+  const anew = s.erased?.role === 'person' ? answer.status !== 409 : answer.status !== 409 && !replayed;
   if (s.erased && anew && !s.erased.hadLead) {
     s.erased = undefined;
     s.wasErased = true;

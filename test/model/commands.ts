@@ -237,10 +237,12 @@ const submitSpec: fc.Arbitrary<SubmitSpec> = fc.constantFrom(...KEY_KINDS).chain
     mobile: fc.integer({ min: 0, max: MOBILES.length - 1 }),
     email: fc.option(fc.integer({ min: 0, max: 1 }), { freq: 2, nil: undefined }),
     alternate: fc.option(fc.integer({ min: 0, max: MOBILES.length - 1 }), { freq: 3, nil: undefined }),
-    honeypot: rarely(5),
+    // Quarantines meet conflicts, replays and releases often enough for `npm test`'s search (issue 37).
+    honeypot: rarely(4),
     token: fc.constantFrom('once', 'once', 'once', 'fail', 'down', 'missing' as const),
     idempotent: fc.integer({ min: 0, max: 3 }).map((n) => n > 0),
-    retries: fc.constantFrom(0, 0, 1, 2),
+    // A keyed request mostly sent again: its replay is where the challenge and the quarantine meet the key (issue 37).
+    retries: fc.constantFrom(0, 1, 1, 2),
   }),
 );
 
@@ -281,10 +283,15 @@ const action: fc.Arbitrary<Action> = fc.oneof(
   { weight: 1, arbitrary: fc.integer({ min: 0, max: CALL_NUMBERS.length - 1 }).map((number) => new RemoveNumber(number)) },
 );
 
+/**
+ * A conflict mostly on a step's first transaction: a step of one action often writes only one (a lead's,
+ * a quarantine record's), and a conflict on a later one would often find none (issue 37: a quarantine
+ * record dropped on a conflict went unseen by `npm test`).
+ */
 const faults: fc.Arbitrary<StepFaults> = fc.oneof(
-  { weight: 4, arbitrary: fc.constant({}) },
+  { weight: 3, arbitrary: fc.constant({}) },
   { weight: 1, arbitrary: fc.record({ loseWrite: fc.integer({ min: 1, max: 3 }) }) },
-  { weight: 1, arbitrary: fc.record({ conflictTransaction: fc.integer({ min: 1, max: 3 }), conflictTimes: fc.constantFrom(1, 2, 6) }) },
+  { weight: 2, arbitrary: fc.record({ conflictTransaction: fc.constantFrom(1, 1, 2, 3), conflictTimes: fc.constantFrom(1, 2, 6) }) },
 );
 
 /** `replayPath`: the one fast-check prints with a counterexample, to replay its commands as they ran. */

@@ -8,8 +8,9 @@
  * once, to a number not connected) and the operator connecting, moving and removing numbers; after
  * every step, the invariants of model.ts.
  *
- * `npm test` runs a fixed seed at a bounded size; `npm run soak` runs random seeds for MODEL_MINUTES
- * (docs/reliability.md says how to replay a seed and path it prints).
+ * `npm test` runs a fixed seed at a bounded size, and the pinned cases (pinned.ts) whatever it draws;
+ * `npm run soak` runs random seeds for MODEL_MINUTES (docs/reliability.md says how to replay a seed
+ * and path it prints, and when to pin a case).
  */
 import { afterAll, beforeAll, describe, it } from '@jest/globals';
 import * as fc from 'fast-check';
@@ -19,7 +20,8 @@ import { startFaultRelay, type FaultRelay } from '../support/fault-relay.ts';
 import { modelCommands } from './commands.ts';
 import { keyOptionsOf } from './actions.ts';
 import { Model, toleratedBreaks } from './model.ts';
-import { ACCOUNT, buildWorld, CALL_NUMBERS, CAPTCHA_SECRET, FORM_IDS, SEED_BROWSER_KEY, SEED_FORM_KEY, SEED_SERVER_KEY, SEEDED_CALL_NUMBER } from './world.ts';
+import { PINNED_CASES } from './pinned.ts';
+import { ACCOUNT, buildWorld, CALL_NUMBERS, CAPTCHA_SECRET, FORM_IDS, SEED_BROWSER_KEY, SEED_FORM_KEY, SEED_SERVER_KEY, SEEDED_CALL_NUMBER, type World } from './world.ts';
 
 const env = process.env;
 const soakMinutes = Number(env.MODEL_MINUTES ?? 0);
@@ -47,7 +49,7 @@ afterAll(async () => {
 });
 
 /** One run: a fresh service, the model of its seeded state, and the commands. */
-const property = fc.asyncProperty(fc.constantFrom<DuplicateSetting>('ignore', 'create', 'merge'), modelCommands(maxCommands, commandsReplayPath, size), async (setting, commands) => {
+const runCommands = async (setting: DuplicateSetting, commands: Iterable<fc.AsyncCommand<Model, World>>): Promise<void> => {
   const world = await buildWorld({ relay, provider, setting });
   try {
     const scoped = await world.service.issueScopedKey(keyOptionsOf('scoped'));
@@ -73,7 +75,9 @@ const property = fc.asyncProperty(fc.constantFrom<DuplicateSetting>('ignore', 'c
   } finally {
     await world.dispose();
   }
-});
+};
+
+const property = fc.asyncProperty(fc.constantFrom<DuplicateSetting>('ignore', 'create', 'merge'), modelCommands(maxCommands, commandsReplayPath, size), runCommands);
 
 const check = async (seed: number | undefined, numRuns: number) => {
   const parameters: fc.Parameters<[DuplicateSetting, Iterable<fc.AsyncCommand<Model, unknown>>]> = {
@@ -113,4 +117,10 @@ describe('the whole service, driven by a model of the contract', () => {
     },
     soakMinutes > 0 ? soakMinutes * 60_000 + 10 * 60_000 : 4 * 60_000,
   );
+});
+
+describe('cases the soak found and issue 37 names, run whatever the random search draws', () => {
+  it.each(PINNED_CASES.map((pinned) => [pinned.name, pinned] as const))('%s', async (_name, { setting, steps }) => {
+    await runCommands(setting, steps());
+  });
 });

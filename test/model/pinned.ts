@@ -1,0 +1,69 @@
+/**
+ * Cases the model test runs in every `npm test`, whatever its random search draws: a soak's finds and
+ * the defects the search must not miss (issue 37), written out as the steps they are. A seed and a
+ * path would replay another case as soon as an arbitrary of commands.ts changes; steps do not.
+ */
+import type { DuplicateSetting } from '../../shared/domain/lead.ts';
+import { Erase, Retry, Submit, type SubmitSpec } from './actions.ts';
+import { Step } from './commands.ts';
+import type { StepFaults } from './world.ts';
+
+export interface PinnedCase {
+  /** What the case holds the service to, as a sentence. */
+  readonly name: string;
+  readonly setting: DuplicateSetting;
+  readonly steps: () => readonly Step[];
+}
+
+/** A submission through the website endpoint with the server key, of person m0 in P1: each case says what differs. */
+const submit = (spec: Partial<SubmitSpec>) =>
+  new Submit({
+    kind: 'server',
+    endpoint: 'website',
+    deadKey: false,
+    pick: 0,
+    project: 0,
+    mobile: 0,
+    email: undefined,
+    alternate: undefined,
+    honeypot: false,
+    token: 'once',
+    idempotent: true,
+    retries: 0,
+    ...spec,
+  });
+
+const alone = (action: Submit | Retry | Erase, faults: StepFaults = {}) => new Step([action], faults);
+
+export const PINNED_CASES: readonly PinnedCase[] = [
+  {
+    // The soak's seed 1256128586 (issue 37): the model took the retry's new lead for a replay that brought the number back.
+    name: 'a retry of a duplicate refused before its original and its alternate number were erased is checked again: a new original naming that number, new data sent after the erasure',
+    setting: 'ignore',
+    steps: () => [
+      alone(submit({ mobile: 1, email: 0 })),
+      // A duplicate of it (422), naming m0 as its alternate number: a refusal, not kept under its key.
+      alone(submit({ mobile: 1, alternate: 0 })),
+      alone(new Erase('email', 0)),
+      alone(new Erase('mobile', 0)),
+      // The latest of the two keyed submissions: the duplicate, sent again.
+      alone(new Retry(1)),
+    ],
+  },
+  {
+    // Issue 37: a replay answered after the challenge asks the provider about a single-use token again, and refuses the stored lead's retry.
+    name: 'a challenge key\'s request sent again with its Idempotency-Key gets its first answer, not a second challenge',
+    setting: 'create',
+    steps: () => [alone(submit({ kind: 'captcha', token: 'once', retries: 1 })), alone(new Retry(0))],
+  },
+  {
+    // Issue 37: a quarantine record dropped when its transaction conflicts once leaves a 200 with nothing kept.
+    name: 'a quarantine record whose write conflicts is written again: the honeypot\'s and the unanswered challenge\'s 200 each keep their record',
+    setting: 'merge',
+    steps: () => [
+      alone(submit({ kind: 'browser', honeypot: true, idempotent: false }), { conflictTransaction: 1, conflictTimes: 1 }),
+      alone(submit({ kind: 'captcha', token: 'down', mobile: 1 }), { conflictTransaction: 1, conflictTimes: 2 }),
+      alone(submit({ kind: 'browser', honeypot: true, mobile: 2 }), { conflictTransaction: 1, conflictTimes: 6 }),
+    ],
+  },
+];
