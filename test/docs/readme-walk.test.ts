@@ -16,7 +16,7 @@
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -150,6 +150,9 @@ describe('the README, walked top to bottom', () => {
   let env: NodeJS.ProcessEnv;
 
   beforeAll(async () => {
+    // The README's examples are shell, curl, jq and openssl: a machine without one cannot walk them, and says which.
+    const missing = ['bash', 'curl', 'jq', 'openssl'].filter((tool) => !(process.env.PATH ?? '').split(path.delimiter).some((dir) => existsSync(path.join(dir, tool))));
+    if (missing.length > 0) throw new Error(`the README's examples need ${missing.join(', ')} on PATH`);
     port = await freePort();
     dynamoPort = await freePort();
     env = { ...process.env, PORT: String(port), DYNAMODB_PORT: String(dynamoPort), LEAD_INTAKE_DATA_DIR: mkdtempSync(path.join(tmpdir(), 'lead-intake-readme-')) };
