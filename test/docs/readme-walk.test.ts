@@ -17,7 +17,7 @@
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
@@ -160,6 +160,7 @@ describe('the README, walked top to bottom', () => {
   let port: number;
   let dynamoPort: number;
   let env: NodeJS.ProcessEnv;
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'lead-intake-readme-'));
 
   beforeAll(async () => {
     // The README's examples are shell, curl, jq and openssl: a machine without one cannot walk them, and says which.
@@ -167,7 +168,7 @@ describe('the README, walked top to bottom', () => {
     if (missing.length > 0) throw new Error(`the README's examples need ${missing.join(', ')} on PATH`);
     port = await freePort();
     dynamoPort = await freePort();
-    env = { ...process.env, PORT: String(port), DYNAMODB_PORT: String(dynamoPort), LEAD_INTAKE_DATA_DIR: mkdtempSync(path.join(tmpdir(), 'lead-intake-readme-')) };
+    env = { ...process.env, PORT: String(port), DYNAMODB_PORT: String(dynamoPort), LEAD_INTAKE_DATA_DIR: dataDir };
     // A reader's shell has none of the test run's database settings.
     for (const name of ['DYNAMODB_ENDPOINT', 'CONFIG_TABLE_NAME', 'LEADS_TABLE_NAME', 'CONFIG_CACHE_TTL_SECONDS', 'LEAD_INTAKE_SEED', 'AWS_REGION', 'AWS_PROFILE']) delete env[name];
     service = spawnNpmStart(projectRoot, env);
@@ -175,9 +176,11 @@ describe('the README, walked top to bottom', () => {
     terminal = new Terminal(env);
   }, 150_000);
 
-  afterAll(() => {
+  afterAll(async () => {
     terminal?.close();
     killGroup(service?.child.pid);
+    await service?.exited;
+    rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('gives every documented answer, in the order written', async () => {
