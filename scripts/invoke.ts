@@ -88,7 +88,10 @@ export const runInvoke = async (argv: readonly string[], io: InvokeIo): Promise<
     const tables = localTableNames(io.env);
     let databaseEndpoint = io.env[runtimeSettings.dynamodbEndpoint];
     if (!databaseEndpoint) {
-      const seed = await readSeedFile(path.resolve(io.env.LEAD_INTAKE_SEED || DEFAULT_SEED_FILE));
+      const seedFile = io.env.LEAD_INTAKE_SEED || DEFAULT_SEED_FILE;
+      const seed = await readSeedFile(path.resolve(seedFile));
+      // Java's start is most of the run's time (seconds): say what it is before it.
+      io.stdout(`invoke: starting a throw-away in-memory DynamoDB Local (Java) with the seed ${path.relative(process.cwd(), path.resolve(seedFile)) || seedFile} (set DYNAMODB_ENDPOINT to use a running one)...\n`);
       dynamo = await startDynamoDbLocal();
       databaseEndpoint = dynamo.endpoint;
       const client = createDynamoDbClient({ endpoint: databaseEndpoint });

@@ -244,6 +244,7 @@ const main = async () => {
   if (external) {
     endpoint = external;
     storage = 'DYNAMODB_ENDPOINT: not started here';
+    process.stdout.write(`npm start: preparing the tables and the seed on the DynamoDB at ${endpoint}, then the service on http://${HOST}:${port}...\n`);
   } else {
     if (!(await portIsFree(dynamoPort, '0.0.0.0'))) {
       return fail(
@@ -253,6 +254,8 @@ const main = async () => {
     const dataDir = inMemory ? undefined : path.resolve(dataDirSetting);
     if (dataDir) await mkdir(dataDir, { recursive: true });
     storage = dataDir ? `data in ${path.relative(process.cwd(), dataDir) || dataDir}, kept across restarts` : 'in memory, nothing is kept';
+    // Java's start is most of the wait before the banner (seconds; more on a busy machine): say what it is at once.
+    process.stdout.write(`npm start: starting DynamoDB Local (Java) on port ${dynamoPort} (${storage}), then the tables, the seed and the service on http://${HOST}:${port}...\n`);
     dynamoStarting = startDynamoDbLocal({ port: dynamoPort, ...(dataDir && { dataDir }) });
     let dynamo: RunningDynamoDbLocal;
     try {

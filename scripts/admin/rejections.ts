@@ -66,6 +66,25 @@ const quarantine = (repository: DynamoDbRepository) => ({
   now: () => new Date(),
 });
 
+/** A word as a POSIX shell reads it: quoted only when it has to be. */
+const shellWord = (text: string) => (/^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`);
+
+/**
+ * The command that prints the next page: the one just run, with the same page size, reason and output
+ * form (a reader paging through `--json | jq` gets JSON again), `-s` so npm's header stays out of a pipe,
+ * and the cursor last.
+ */
+export const nextPageCommand = (accountId: string, options: { readonly limit?: string; readonly reason?: string; readonly json: boolean }, cursor: string): string =>
+  [
+    'npm run -s admin -- rejections --account',
+    shellWord(accountId),
+    ...(options.limit !== undefined ? ['--limit', shellWord(options.limit)] : []),
+    ...(options.reason !== undefined ? ['--reason', shellWord(options.reason)] : []),
+    ...(options.json ? ['--json'] : []),
+    '--cursor',
+    shellWord(cursor),
+  ].join(' ');
+
 /** The admin API's 400 for a bad limit, reason or cursor is the CLI's exit 2. */
 const asUsage = async <T>(command: string, run: () => Promise<T>): Promise<T> => {
   try {
@@ -100,7 +119,7 @@ const rejections: CommandModule = {
         }
       });
       printJsonOr(io, values.json, page.items, () => rejectionTable(page.items));
-      if (page.next) io.stderr(`More: npm run admin -- rejections --account ${accountId}${reason ? ` --reason ${reason}` : ''} --cursor ${page.next}\n`);
+      if (page.next) io.stderr(`More: ${nextPageCommand(accountId, { limit: values.limit as string | undefined, reason, json: values.json === true }, page.next)}\n`);
     },
   },
   release: {

@@ -57,17 +57,33 @@ const page = `<!doctype html>
 /** The server entry that is the server showing the page, whatever its host and PORT. */
 const THIS_SERVER_URL = '/';
 
+interface ServedDocument {
+  servers?: { url: string }[];
+  security?: Record<string, unknown>[];
+  components?: { securitySchemes?: Record<string, unknown> };
+}
+
 /**
- * The committed document with the server showing the page listed first: Swagger UI selects the first
- * server, so "Try it out" posts to this very server (on whatever PORT it runs), not to the deployed
- * `{base_url}` placeholder or a fixed local port. Nothing else in the document changes.
+ * The committed document as this page needs it; nothing else in it changes.
+ * - The server showing the page first: Swagger UI selects the first server, so "Try it out" posts to
+ *   this very server (on whatever PORT it runs), not to the deployed `{base_url}` placeholder or a fixed
+ *   local port.
+ * - The scheme the document's own `security` names (the lead endpoints' `x-api-key`) first among the
+ *   security schemes: Swagger UI's Authorize dialog lists them in the document's order, and the admin
+ *   API's SigV4 box, which it cannot sign with, would otherwise be the first a reader fills with the demo key.
  */
-export const thisServerFirst = (text: string): string => {
-  const document = JSON.parse(text) as { servers?: { url: string }[] };
+export const forThisPage = (text: string): string => {
+  const document = JSON.parse(text) as ServedDocument;
   const servers = document.servers ?? [];
   const own = servers.findIndex((server) => server.url === THIS_SERVER_URL);
-  if (own <= 0) return text;
-  return serialiseOpenApiDocument({ ...document, servers: [servers[own]!, ...servers.filter((_, i) => i !== own)] });
+  const schemes = document.components?.securitySchemes ?? {};
+  const defaults = new Set((document.security ?? []).flatMap((requirement) => Object.keys(requirement)));
+  const ordered = Object.fromEntries([...Object.entries(schemes).filter(([name]) => defaults.has(name)), ...Object.entries(schemes).filter(([name]) => !defaults.has(name))]);
+  return serialiseOpenApiDocument({
+    ...document,
+    ...(own > 0 && { servers: [servers[own]!, ...servers.filter((_, i) => i !== own)] }),
+    ...(document.components?.securitySchemes && { components: { ...document.components, securitySchemes: ordered } }),
+  });
 };
 
 const send = (response: ServerResponse, type: string, body: string | Buffer) => {
@@ -91,7 +107,7 @@ export const serveDocs = async (method: string, pathname: string, response: Serv
     return true;
   }
   if (pathname === OPENAPI_PATH) {
-    send(response, 'application/json; charset=utf-8', thisServerFirst(await readFile(OPENAPI_FILE, 'utf8')));
+    send(response, 'application/json; charset=utf-8', forThisPage(await readFile(OPENAPI_FILE, 'utf8')));
     return true;
   }
   if (pathname.startsWith(ASSETS_PATH)) {

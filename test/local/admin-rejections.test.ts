@@ -106,6 +106,16 @@ describe('admin rejections', () => {
     expect((await admin('rejections', '--account', ACCOUNT, '--json')).stderr).toBe('');
   });
 
+  it('names the next page with the same page size, reason and --json, quiet for a pipe, so it can be run as printed', async () => {
+    const { stderr } = await admin('rejections', '--account', ACCOUNT, '--reason', 'sub_source_not_found', '--limit', '1', '--json');
+    const cursor = /--cursor (\S+)\n$/.exec(stderr)![1]!;
+    expect(stderr).toBe(`More: npm run -s admin -- rejections --account ${ACCOUNT} --limit 1 --reason sub_source_not_found --json --cursor ${cursor}\n`);
+    const [, ...argv] = stderr.trim().split(' -- ');
+    const next = await admin(...argv.join(' -- ').split(' '));
+    expect(next.code).toBe(0);
+    expect(JSON.parse(next.stdout)).toEqual([expect.objectContaining({ reason: 'sub_source_not_found' })]);
+  });
+
   it('lists one reason with --reason', async () => {
     const notFound = await listed('--reason', 'sub_source_not_found');
     expect(notFound.map((r) => r.fields)).toEqual([{ sub_source: 'Unknown page' }, { platform: 'ig' }]);

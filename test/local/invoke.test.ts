@@ -209,5 +209,7 @@ describe('npm run invoke', () => {
     const statuses = [...stdout.matchAll(/"statusCode": (\d+)/g)].map((match) => Number(match[1]));
     expect(statuses).toEqual([200, 422]);
     expect(stdout).toContain('# events/website-duplicate.json');
+    // Java's start is the wait: the first line says what it is.
+    expect(stdout.split('\n')[0]).toBe('invoke: starting a throw-away in-memory DynamoDB Local (Java) with the seed seed/demo.json (set DYNAMODB_ENDPOINT to use a running one)...');
   }, 60_000);
 });

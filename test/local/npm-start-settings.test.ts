@@ -61,6 +61,7 @@ describe('npm start with DYNAMODB_ENDPOINT', () => {
     started = spawnNpmStart(projectRoot, shellEnv({ DYNAMODB_ENDPOINT: endpoint, CONFIG_TABLE_NAME: tables.config, LEADS_TABLE_NAME: tables.leads, PORT: String(port) }));
     const banner = await bannerOf(started);
     expect(banner).toContain(`DynamoDB:            ${endpoint} (DYNAMODB_ENDPOINT: not started here)`);
+    expect(banner).toContain(`npm start: preparing the tables and the seed on the DynamoDB at ${endpoint}, then the service on http://127.0.0.1:${port}...\n`);
     expect(javaIn(started.child.pid!)).toEqual([]);
 
     const { TableNames = [] } = await new DynamoDBClient({ endpoint, region: 'local', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }).send(new ListTablesCommand({}));

@@ -75,6 +75,12 @@ describe('npm start', () => {
     expect(curls.map((line) => line.match(/\/api\/(\w+)-lead-create/)?.[1])).toEqual(['website', 'portala', 'portalb', 'social']);
   });
 
+  it('says at once what it is starting, before the wait for Java: its first line, ahead of the banner', () => {
+    const own = service.output().split('\n').filter((line) => line.trim() && !line.startsWith('> '));
+    expect(own[0]).toBe(`npm start: starting DynamoDB Local (Java) on port ${dynamoPort} (in memory, nothing is kept), then the tables, the seed and the service on ${baseUrl}...`);
+    expect(own[1]).toBe(`Lead intake service: ${baseUrl}`);
+  });
+
   it('creates a lead on each endpoint with the curl lines exactly as printed', () => {
     const curls = service.output().split('\n').filter((line) => line.startsWith('curl '));
     const answers: any[] = curls.map((line) => JSON.parse(execFileSync('sh', ['-c', line], { encoding: 'utf8' })));

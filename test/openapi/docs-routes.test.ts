@@ -75,6 +75,18 @@ describe('GET /docs', () => {
     expect(selected!.url).not.toMatch(/[{}]|:\d+/);
     expect(new URL(selected!.url, `${baseUrl}/docs`).origin).toBe(baseUrl);
   });
+
+  it("lists the lead endpoints' x-api-key scheme first, so the Authorize dialog's first box is the one the demo key goes in", async () => {
+    const served = (await (await fetch(`${baseUrl}/docs/openapi.json`)).json()) as {
+      security: Record<string, unknown>[];
+      components: { securitySchemes: Record<string, { in: string; name: string }> };
+    };
+    const [first] = Object.entries(served.components.securitySchemes);
+    expect(Object.keys(served.security[0]!)).toEqual([first![0]]);
+    expect(first![1]).toMatchObject({ in: 'header', name: 'x-api-key' });
+    const committed = JSON.parse(readFileSync(OPENAPI_FILE, 'utf8'));
+    expect(Object.keys(served.components.securitySchemes).sort()).toEqual(Object.keys(committed.components.securitySchemes).sort());
+  });
 });
 
 describe('what it does not serve', () => {
