@@ -146,6 +146,29 @@ describe('the caller', () => {
   });
 });
 
+describe('what a refused caller leaves behind', () => {
+  const masked = (record: object) => Object.values(record).filter((value) => typeof value === 'string' && /\*{6}\d{4}/.test(value));
+
+  it('keeps no digit of a caller that is not an Indian mobile: no person reference names it, so no erasure could reach them', async () => {
+    const id = callId();
+    expect(await calls.deliver({ headerKey: key, json: { call_id: id, caller_number: '+1 202 555 0100', called_number: number } })).toMatchObject({ status: 200, body: received });
+    const [record] = await recordsOf(id);
+    expect(record).toMatchObject({ reason: 'validation', fields: { mobile_number: [expect.any(String)] } });
+    expect(record).not.toHaveProperty('mobile');
+    expect(masked(record!)).toEqual([]);
+  });
+
+  it('keeps the last four digits of an Indian caller, whom erasure by that mobile reaches', async () => {
+    const id = callId();
+    const mobile = uniqueMobile();
+    const other = projectNumber();
+    await calls.deliver({ headerKey: key, json: { call_id: id, caller_number: `+91 ${mobile}`, called_number: other } });
+    expect(await recordsOf(id)).toEqual([expect.objectContaining({ reason: 'call_number_not_connected', mobile: `******${mobile.slice(-4)}` })]);
+    expect(await calls.repository.people.erasePerson(ACCOUNT, { kind: 'mobile', value: mobile })).toMatchObject({ rejections: 1 });
+    expect(await recordsOf(id)).toEqual([]);
+  });
+});
+
 describe('calls that cannot become leads', () => {
   it('refuses a call to a number the account has not connected, whoever called: a call_number_not_connected record', async () => {
     const id = callId();

@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { maskMobile, redact } from '../../shared/log.ts';
+import { rejectionOf } from '../../shared/domain/submissions.ts';
 
 describe('contact details in free text bound for a log line', () => {
   it('removes numbers and e-mails whole: no last digits, no domain, no first letter', () => {
@@ -13,5 +14,20 @@ describe('contact details in free text bound for a log line', () => {
 describe("a rejection record's trace of the mobile", () => {
   it('keeps the last four digits of a mobile number (in the record, which erasure reaches)', () => {
     expect(maskMobile('9876543210')).toBe('******3210');
+  });
+
+  it.each([
+    ['a foreign number', '+1 202 555 0100'],
+    ['a landline', '011-2345-6789'],
+    ['too few digits', '5550100'],
+  ])('keeps no digit of %s, which names no one that an erasure could find', (_case, mobile_number) => {
+    const record = rejectionOf('website', { reason: 'validation', message: 'bad', fields: {} }, { requestId: 'r1', body: { mobile_number, name: 'Asha' } });
+    expect(record).not.toHaveProperty('mobile');
+    expect(record.person).toBeUndefined();
+  });
+
+  it('keeps the last four digits of a mobile that names the person, found as section 2 reads it', () => {
+    const record = rejectionOf('website', { reason: 'validation', message: 'bad', fields: {} }, { requestId: 'r1', body: { mobile_number: '+91 98765 43210' } });
+    expect(record).toMatchObject({ mobile: '******3210', person: { mobile_number: '9876543210' } });
   });
 });
