@@ -9,6 +9,30 @@ describe('contact details in free text bound for a log line', () => {
     expect(text).not.toContain('3210');
     expect(text).not.toContain('example.com');
   });
+
+  it.each([
+    ['a plain number', '9876543210'],
+    ['a spaced number', '98765 43210'],
+    ['a spaced number after +91', '+91 98765 43210'],
+    ['a dashed number', '+91-98765-43210'],
+    ['a dashed number after 0091', '0091-98765-43210'],
+    ['a number after a bracketed +91', '(+91) 98765 43210'],
+    ['a number with brackets inside', '+91 (98765) 43210'],
+    ['a dotted number', '98765.43210'],
+    ['a dotted number after +91', '+91.98765.43210'],
+    ['a number mixing every separator', '+91 (987) 654-32.10'],
+    ['a number in Devanagari digits', '+९१ ९८७६५ ४३२१०'],
+    ['a number in full-width digits', '９８７６５ ４３２１０'],
+  ])('removes %s whole, leaving no digit of it', (_case, number) => {
+    const text = redact(`ConditionalCheckFailed for {mobile: ${number}} at key`);
+    expect(text).toContain('[number]');
+    expect(text).not.toMatch(/\p{Nd}/u);
+    expect(text).toMatch(/^ConditionalCheckFailed for \{mobile: \(?\[number\]\} at key$/);
+  });
+
+  it('leaves short numbers of a message alone (a status, a count, a port)', () => {
+    expect(redact('status 503 after 3 attempts on 127.0.0.1:8000')).toBe('status 503 after 3 attempts on 127.0.0.1:8000');
+  });
 });
 
 describe("a rejection record's trace of the mobile", () => {
