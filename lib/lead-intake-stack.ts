@@ -97,6 +97,7 @@ export class LeadIntakeStack extends Stack {
             logRetentionDays: settings.logRetentionDays,
             configCacheTtlSeconds: settings.configCacheTtlSeconds,
             rejectionRecordsPerMinute: settings.rejectionRecordsPerMinute,
+            callRequestsPerKeyPerMinute: settings.callRequestsPerKeyPerMinute,
             corsAllowedOrigins: settings.corsAllowedOrigins,
           }),
       );

@@ -71,6 +71,13 @@ export interface LeadIntakeSettings extends SourceThrottleSettings {
    */
   readonly rejectionRecordsPerMinute: number;
   /**
+   * Deliveries one calls key may send to the call webhook in one calendar minute (UTC); past it that
+   * key's deliveries are answered 429 with Retry-After until the minute ends, and every other key keeps
+   * its own allowance. The tenant-facing bound: the route's throttle (callsThrottling...) is the
+   * platform's safety net above it. @default 300
+   */
+  readonly callRequestsPerKeyPerMinute: number;
+  /**
    * HTTPS URL of the CRM's endpoint that receives every Lead Created event (an EventBridge API destination
    * POSTs `{"id", "source", "detail-type", "time", "detail"}` to it, retrying 429, 5xx and timeouts for up
    * to 24 hours). @default none: events stay on the bus for subscribers in AWS
@@ -100,6 +107,7 @@ export const defaultSettings: LeadIntakeSettings = {
   memorySize: 512,
   configCacheTtlSeconds: 30,
   rejectionRecordsPerMinute: 60,
+  callRequestsPerKeyPerMinute: 300,
   crmWebhookAuthorizationHeader: 'Authorization',
   crmWebhookRateLimitPerSecond: 20,
   eventArchiveDays: 30,
@@ -135,6 +143,7 @@ export function resolveSettings(node: Node, props: Partial<LeadIntakeSettings> =
     memorySize: number('memorySize', raw('memorySize'), { min: 128, max: 10_240, integer: true }),
     configCacheTtlSeconds: number('configCacheTtlSeconds', raw('configCacheTtlSeconds'), { min: 0, max: 3_600, integer: true }),
     rejectionRecordsPerMinute: number('rejectionRecordsPerMinute', raw('rejectionRecordsPerMinute'), { min: 1, max: 100_000, integer: true }),
+    callRequestsPerKeyPerMinute: number('callRequestsPerKeyPerMinute', raw('callRequestsPerKeyPerMinute'), { min: 1, max: 100_000, integer: true }),
     ...(crmWebhookUrl !== undefined && { crmWebhookUrl }),
     ...(crmWebhookAuthorizationSecret !== undefined && { crmWebhookAuthorizationSecret }),
     crmWebhookAuthorizationHeader: headerName(raw('crmWebhookAuthorizationHeader')),

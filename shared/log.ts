@@ -19,7 +19,15 @@ export const maskMobile = (mobile: string): string => `******${mobile.slice(-4)}
  */
 export const redact = (text: string): string =>
   // An address has a local part and a dotted domain: a path such as node_modules/@smithy/... in a stack is not one.
-  text.replace(/[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+/g, '[e-mail]').replace(/\d[\d\s-]{8,}\d/g, '[number]');
+  text.replace(/[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+/g, '[e-mail]').replace(PHONE_LIKE, '[number]');
+
+/**
+ * A run of ten or more of the characters section 2 allows in a mobile (any script's digits, space,
+ * `+ - ( ) .`), from a digit to a digit, with a leading `+` or `(` and a closing `)`: `98765 43210`,
+ * `+91-98765-43210`, `(+91) 98765.43210`, `+९१ ९८७६५ ४३२१०` are each one. Dates and dotted addresses
+ * that long go too: a log line loses a detail rather than keep a number.
+ */
+const PHONE_LIKE = /[+(]?\p{Nd}[\p{Nd}\s+().-]{8,}\p{Nd}\)?/gu;
 
 /** Powertools Logger's levels and their numbers: a line is written when its level is at or above the setting. */
 export const LOG_LEVELS = { TRACE: 6, DEBUG: 8, INFO: 12, WARN: 16, ERROR: 20, CRITICAL: 24, SILENT: 28 } as const;

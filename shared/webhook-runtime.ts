@@ -31,7 +31,9 @@ export interface WebhookStores {
  * `fromEnvironment` builds it once per container; `primed` also primes the DynamoDB client at init,
  * like the lead functions' (shared/runtime.ts).
  */
-export const connectionWebhookRuntime = <C extends object>(connections: (db: DynamoDBDocumentClient, configTable: string, ttlMs: number) => C) => {
+export const connectionWebhookRuntime = <C extends object>(
+  connections: (db: DynamoDBDocumentClient, configTable: string, ttlMs: number, container: { readonly leadsTable: string; readonly env: NodeJS.ProcessEnv }) => C,
+) => {
   let container: (WebhookStores & C) | undefined;
   const fromEnvironment = (env: NodeJS.ProcessEnv = process.env): WebhookStores & C => {
     if (container) return container;
@@ -45,7 +47,7 @@ export const connectionWebhookRuntime = <C extends object>(connections: (db: Dyn
       newLeadId,
       now: () => new Date(),
       log: telemetrySink(),
-      ...connections(db, tableNamesFromEnvironment(env).config, ttlMs),
+      ...connections(db, tableNamesFromEnvironment(env).config, ttlMs, { leadsTable: tableNamesFromEnvironment(env).leads, env }),
     };
     return container;
   };

@@ -31,6 +31,8 @@ export interface LeadSourceFunctionProps {
   readonly configCacheTtlSeconds: number;
   /** For API key sources: a browser key's rejection records per minute. */
   readonly rejectionRecordsPerMinute: number;
+  /** For sources whose key is scoped to them alone (the call webhook): a key's deliveries per minute. */
+  readonly callRequestsPerKeyPerMinute: number;
   /** For browser-facing sources: the origins allowed to post from a browser. */
   readonly corsAllowedOrigins: readonly string[];
 }
@@ -78,17 +80,20 @@ export class LeadSourceFunction {
         ...props.tables.environment,
         [runtimeSettings.configCacheTtlSeconds]: String(props.configCacheTtlSeconds),
         ...(source.authentication === 'api-key' && { [runtimeSettings.rejectionRecordsPerMinute]: String(props.rejectionRecordsPerMinute) }),
+        ...(source.authentication === 'scoped-api-key' && { [runtimeSettings.callRequestsPerKeyPerMinute]: String(props.callRequestsPerKeyPerMinute) }),
         ...(source.browserFacing && { [runtimeSettings.corsAllowedOrigins]: props.corsAllowedOrigins.join(',') }),
       },
     });
     // What the lead functions may do: read configuration (its key's or its connection's item among it),
     // write leads and rejections. A source whose deliveries name a connection writes every lead and
     // record in a transaction with the connection's check (no BatchWriteItem); only a browser-facing
-    // source counts a browser key's rejection records (UpdateItem).
+    // source counts a browser key's rejection records (UpdateItem), and only a source whose key is
+    // scoped to it alone counts its keys' requests (UpdateItem, on those counters alone).
     props.tables.grantLeadIntake(this.function.function, {
       keyLookups: true,
       batchWrites: source.connection === undefined,
       rejectionCounter: source.browserFacing,
+      keyRequestCounter: source.authentication === 'scoped-api-key',
     });
     // And the check of its connection in each write it makes, so a rotated key answers 401 at once.
     if (source.connection) props.tables.grantConnectionGuard(this.function.function, source.connection);

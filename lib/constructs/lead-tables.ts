@@ -10,6 +10,7 @@ import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import type { ConnectionKind } from '../../shared/domain/ports.ts';
 import { connectionShapes } from '../../shared/dynamodb/connection-items.ts';
+import { KEY_RATE_PREFIX } from '../../shared/dynamodb/request-rates.ts';
 import { configTable, leadsTable, rejectionReasonIndex, type TableDefinition } from '../../shared/dynamodb/tables.ts';
 import { personKeySettings } from '../../shared/person-keyring.ts';
 
@@ -35,10 +36,15 @@ export const leadFunctionTableAccess = {
   rejectionCounter: ['dynamodb:UpdateItem'],
   // Every lead function: a repeat settled after an erasure took its original (only in the partitions below).
   repeatSettling: ['dynamodb:UpdateItem'],
+  // The call webhook: a calls key's requests counted per minute (shared/dynamodb/request-rates.ts), only in its counters' partitions.
+  keyRequestCounter: ['dynamodb:UpdateItem'],
 } as const;
 
 /** The Leads partitions a repeat's settling updates: its lead's (LEADS#) and its key's record (IDEMPOTENCY#). */
 const REPEAT_SETTLING_PARTITIONS = ['LEADS#*', 'IDEMPOTENCY#*'];
+
+/** The Leads partitions of the per-key request counters (shared/dynamodb/request-rates.ts KEY_RATE_PREFIX). */
+const KEY_REQUEST_COUNTER_PARTITIONS = [`${KEY_RATE_PREFIX}#*`];
 
 /** What a lead function writes beyond a lead and its read-back (see `leadFunctionTableAccess`). */
 export interface LeadIntakeAccess {
@@ -48,6 +54,8 @@ export interface LeadIntakeAccess {
   readonly batchWrites: boolean;
   /** UpdateItem on Leads: the per-key counter of a browser key's rejection records. */
   readonly rejectionCounter: boolean;
+  /** UpdateItem on Leads, on the per-key request counters alone: a scoped key's requests per minute. */
+  readonly keyRequestCounter?: boolean;
 }
 
 /**
@@ -121,6 +129,14 @@ export class LeadTables extends Construct {
       resourceArns: [this.leads.tableArn],
       conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': REPEAT_SETTLING_PARTITIONS } },
     });
+    if (access.keyRequestCounter) {
+      iam.Grant.addToPrincipal({
+        grantee,
+        actions: [...leadFunctionTableAccess.keyRequestCounter],
+        resourceArns: [this.leads.tableArn],
+        conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': KEY_REQUEST_COUNTER_PARTITIONS } },
+      });
+    }
     this.grantPersonKey(grantee);
   }
 

@@ -12,14 +12,14 @@
  * is ignored and not recorded. A database outage propagates (503), and the provider's retry stores
  * the call once.
  */
-import type { AccountView } from '../domain/account-directory.ts';
+import type { KeyAccountView } from '../domain/account-directory.ts';
 import { CallNumberNotConnectedError } from './errors.ts';
 import type { CallNumberConnection, CallNumberDirectory } from './numbers.ts';
 import { createLead, type CreateLeadDependencies } from '../domain/create-lead.ts';
-import { boundIdentifier, FieldValidationError, IdempotencyKeyReusedError, isRejection, LeadErasedError, type LeadIntakeError } from '../domain/errors.ts';
+import { boundIdentifier, FieldValidationError, IdempotencyKeyReusedError, isRejection, KeyRateExceededError, LeadErasedError, type LeadIntakeError } from '../domain/errors.ts';
 import type { LeadRecord } from '../domain/lead.ts';
 import { platformLeadIdempotency } from '../domain/platform-leads.ts';
-import type { RejectionLog } from '../domain/ports.ts';
+import type { KeyRequestBound, RejectionLog } from '../domain/ports.ts';
 import { refusedFields } from '../domain/rejections.ts';
 import { rejectionOf, submissionOf } from '../domain/submissions.ts';
 import { leadFieldValidator } from '../domain/field-validation.ts';
@@ -34,6 +34,8 @@ export const CALL_LEAD_NAME = 'Unknown caller';
 export interface CallLeadDependencies extends CreateLeadDependencies {
   readonly callNumbers: CallNumberDirectory;
   readonly rejections: RejectionLog;
+  /** Each calls key's deliveries per minute (CONTRACT.md section 13's webhook; docs/reference.md). */
+  readonly keyRequests: KeyRequestBound;
 }
 
 /** The request as it goes: its id, and the validated fields for its log line (masked there). */
@@ -84,12 +86,18 @@ const callSubmission = (provider: string, fields: ValidatedFields) => {
 
 /**
  * The call's identifiers are bounded before anything else (a longer call id is refused, 400, nothing
- * stored); a call out is ignored; then the rules in the contract's order.
+ * stored); a call out is ignored; a key past its deliveries of this minute is refused (429); then the
+ * rules in the contract's order.
  */
-export const receiveCall = async (call: CallDelivery, account: AccountView, request: CallRequest, deps: CallLeadDependencies): Promise<CallOutcome> => {
+export const receiveCall = async (call: CallDelivery, account: KeyAccountView, request: CallRequest, deps: CallLeadDependencies): Promise<CallOutcome> => {
   // Section 14: an identifier the service would store is at most 200 characters, or nothing is stored.
   boundIdentifier('call_id', call.callId);
   if (!call.inbound) return { kind: 'ignored' };
+  // Counted only here, where the delivery goes on to DynamoDB's writes: what was refused before (no key,
+  // another key, a body that cannot be read) and calls out write nothing, and cost the counter nothing.
+  // A key stored before key ids existed cannot be a calls key; its account stands in for it all the same.
+  const at = deps.now();
+  if (!(await deps.keyRequests.admit(account.key.keyId ?? `account:${account.config.id}`, at))) throw new KeyRateExceededError(secondsToNextMinute(at));
   const accountId = account.config.id;
   const claim = call.callId === undefined ? undefined : platformLeadIdempotency(callsWireNames.platformId.idempotencyPrefix, CALL_ENDPOINT, `${call.provider}\n${call.callId}`);
   // Who called, for the record's person (access and erasure find it): the caller, when a mobile.
@@ -134,3 +142,6 @@ export const receiveCall = async (call: CallDelivery, account: AccountView, requ
     return refuse(error, refusedFields(error, request.fields ?? {}) ?? {});
   }
 };
+
+/** Whole seconds until the next calendar minute (UTC), when a full key counts again; at least 1. */
+const secondsToNextMinute = (at: Date): number => Math.max(1, Math.ceil((60_000 - (at.getTime() % 60_000)) / 1000));

@@ -12,6 +12,7 @@ import {
   IdentifierTooLongError,
   InvalidApiCredentialsError,
   KeyNotAllowedOnEndpointError,
+  KeyRateExceededError,
   MalformedJsonBodyError,
   PayloadTooLargeError,
   ServiceUnavailableError,
@@ -67,6 +68,13 @@ const responses = (): JsonObject => ({
   '404': failure(new UnknownCallProviderError().message, `A provider not in the table; or \`${new ClientNotFoundError().message}\` for a key whose account does not exist.`),
   '413': failure(new PayloadTooLargeError().message, 'Body over 64 KiB: nothing stored.'),
   '415': failure(new UnsupportedContentTypeError().message, 'A body neither JSON nor form-encoded: nothing stored.'),
+  '429': {
+    ...failure(
+      new KeyRateExceededError(1).message,
+      'The key sent more calls this minute (UTC) than its bound (`callRequestsPerKeyPerMinute`, 300 by default): nothing read or stored; retry after `Retry-After` seconds, when the next minute begins. Other keys keep their own bound. (API Gateway’s own 429 past the route’s safety-net throttle is `{"message": "Too Many Requests"}`.)',
+    ),
+    headers: { 'x-request-id': requestId, 'Retry-After': { $ref: '#/components/headers/RetryAfter' } },
+  },
   '503': {
     ...failure(new ServiceUnavailableError(1).message, 'The database is unavailable: nothing stored; the provider retries, and the retry stores the call once.'),
     headers: { 'x-request-id': requestId, 'Retry-After': { $ref: '#/components/headers/RetryAfter' } },

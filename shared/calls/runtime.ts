@@ -1,11 +1,23 @@
-/** The call webhook's wiring (shared/webhook-runtime.ts), with the account's connected numbers. */
+/** The call webhook's wiring (shared/webhook-runtime.ts), with the account's connected numbers and the per-key bound on requests. */
 import { DynamoDbConnectionReader } from '../dynamodb/connections.ts';
+import { DEFAULT_CALL_REQUESTS_PER_KEY_PER_MINUTE, DynamoDbKeyRequestRate } from '../dynamodb/request-rates.ts';
+import { runtimeSettings } from '../routes.ts';
 import { connectionWebhookRuntime } from '../webhook-runtime.ts';
 import { CALL_NUMBER_CONNECTION, CallNumberDirectory } from './numbers.ts';
 import type { CallWebhookRuntime } from './webhook-handler.ts';
 
-const runtime = connectionWebhookRuntime((db, configTable, ttlMs) => ({
+/** Requests per calls key and minute, from CALL_REQUESTS_PER_KEY_PER_MINUTE (300 when unset). */
+export const callRequestsPerKeyPerMinuteFromEnvironment = (env: NodeJS.ProcessEnv = process.env): number => {
+  const text = env[runtimeSettings.callRequestsPerKeyPerMinute];
+  if (text === undefined || text === '') return DEFAULT_CALL_REQUESTS_PER_KEY_PER_MINUTE;
+  const perMinute = Number(text);
+  if (!Number.isSafeInteger(perMinute) || perMinute < 1) throw new Error(`${runtimeSettings.callRequestsPerKeyPerMinute} must be a whole number, 1 or more`);
+  return perMinute;
+};
+
+const runtime = connectionWebhookRuntime((db, configTable, ttlMs, { leadsTable, env }) => ({
   callNumbers: new CallNumberDirectory(new DynamoDbConnectionReader(db, configTable, CALL_NUMBER_CONNECTION), { ttlMs }),
+  keyRequests: new DynamoDbKeyRequestRate(db, leadsTable, callRequestsPerKeyPerMinuteFromEnvironment(env)),
 }));
 
 export const callWebhookRuntimeFromEnvironment: (env?: NodeJS.ProcessEnv) => CallWebhookRuntime = runtime.fromEnvironment;

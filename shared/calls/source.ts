@@ -19,10 +19,14 @@ export const callsSource = {
   authentication: 'scoped-api-key',
   browserFacing: false,
   // Apart from the lead endpoints': a provider notifies each call once (and retries what is not answered),
-  // so a flood here must not use up what the lead senders are allowed.
+  // so a flood here must not use up what the lead senders are allowed. API Gateway throttles a route, not
+  // a caller: this is the platform's safety net, set well above what every tenant's calls need together,
+  // and the bound a tenant meets is its key's own (callRequestsPerKeyPerMinute, shared/calls/call-lead.ts).
+  // A flood without a key is refused by the function before any write; a per-caller bound on it, in
+  // front of the gateway, is the opt-in WAF rate rule of docs/deployment.md.
   throttle: {
-    rateLimit: { name: 'callsThrottlingRateLimit', default: 20 },
-    burstLimit: { name: 'callsThrottlingBurstLimit', default: 40 },
+    rateLimit: { name: 'callsThrottlingRateLimit', default: 200 },
+    burstLimit: { name: 'callsThrottlingBurstLimit', default: 400 },
   },
   platformId: {
     ...callsWireNames.platformId,

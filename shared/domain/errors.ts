@@ -130,13 +130,32 @@ export class InvalidConfigurationError extends FieldsRefusal {
  * The database throttled or could not be reached after the SDK's own retries. The request stored
  * nothing it answered for; the sender should retry after `retryAfterSeconds`.
  */
-export class ServiceUnavailableError extends LeadIntakeError {
+/** A refusal that names when to ask again: answered with `Retry-After`, a whole number of seconds, at least 1. */
+export abstract class RetryLaterError extends LeadIntakeError {
+  readonly retryAfterSeconds: number;
+  constructor(message: string, retryAfterSeconds: number, options?: { cause?: unknown }) {
+    super(message, options);
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}
+
+export class ServiceUnavailableError extends RetryLaterError {
   readonly status = 503;
   readonly reason = 'database_unavailable';
-  readonly retryAfterSeconds: number;
   constructor(retryAfterSeconds: number, options?: { cause?: unknown }) {
-    super('Service temporarily unavailable, please retry', options);
-    this.retryAfterSeconds = retryAfterSeconds;
+    super('Service temporarily unavailable, please retry', retryAfterSeconds, options);
+  }
+}
+
+/**
+ * A scoped key past its requests of this minute (KeyRequestBound): 429, to be retried when the next
+ * minute begins. Nothing was read or written for the request.
+ */
+export class KeyRateExceededError extends RetryLaterError {
+  readonly status = 429;
+  readonly reason = 'key_rate_exceeded';
+  constructor(retryAfterSeconds: number) {
+    super('Too many requests for this API key, please retry', retryAfterSeconds);
   }
 }
 

@@ -12,6 +12,7 @@ import { AccountNotFoundError, InvalidPersonError } from './errors.ts';
 import type { LeadRecord, PersonHandle, PersonIdentifiers } from './lead.ts';
 import type { AccountReader, ErasureCounts, PersonDataStore, PersonRecords } from './ports.ts';
 import { normaliseIndianMobile } from '../schemas/mobile.ts';
+import { maskMobile } from '../log.ts';
 
 // Declared with the lead's other words (lead.ts), where the ports can name them without a circle.
 export type { PersonHandle, PersonIdentifiers };
@@ -59,6 +60,15 @@ export const identifiersOfSubmission = (fields: Readonly<Record<string, unknown>
   const kept = Object.fromEntries(Object.entries(identifiers).filter(([, value]) => value !== undefined)) as PersonIdentifiers;
   return Object.keys(kept).length > 0 ? kept : undefined;
 };
+
+/**
+ * A record's trace of the mobile it was refused with: the last four digits of the person's mobile, and
+ * only when that mobile is one of the record's person references, so the erasure that finds the person
+ * by it erases the digits with the record. A number section 2 cannot read (a foreign caller, a
+ * landline) names no one: nothing could ever erase a trace of it, so no digit of it is kept.
+ */
+export const mobileTraceOf = (person: PersonIdentifiers | undefined): { readonly mobile?: string } =>
+  person?.mobile_number === undefined ? {} : { mobile: maskMobile(person.mobile_number) };
 
 /**
  * Keyed hashes of handles (HMAC-SHA256 with the service's secret), the only form in which a mobile or

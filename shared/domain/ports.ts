@@ -295,6 +295,16 @@ export interface Rejection {
  */
 export type PlatformIds = Readonly<Record<string, string>>;
 
+/**
+ * The bound on the requests one scoped key sends in a calendar minute (UTC): a provider's webhook
+ * (the call webhook's `calls` keys). Past it, the key's requests are refused until the next minute,
+ * and nothing else is read or written for them.
+ */
+export interface KeyRequestBound {
+  /** True when the key's request is within its minute's bound (and is counted); false past it. */
+  admit(keyId: string, at: Date): Promise<boolean>;
+}
+
 export interface RejectionLog {
   /**
    * Keeps the rejection for its account, with an id and `created_at` of its own. A browser key's

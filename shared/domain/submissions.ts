@@ -6,10 +6,9 @@
 import { commonLeadFields } from '../schemas/lead-fields.ts';
 import { JsonNumber } from '../schemas/json-number.ts';
 import type { ValidatedFields } from '../schemas/validate.ts';
-import { maskMobile } from '../log.ts';
 import { quarantinedSubmission } from './create-lead.ts';
 import type { ApiKeyGrant, LeadRecord, LeadSource, LeadSubmission, SubSourceClaim } from './lead.ts';
-import { identifiersOfSubmission } from './person-data.ts';
+import { identifiersOfSubmission, mobileTraceOf } from './person-data.ts';
 import type { IdempotencyClaim, PlatformIds, Rejection } from './ports.ts';
 
 /** How a source tags its submissions: its lead `source`, and the sub source its fields claim. */
@@ -69,9 +68,13 @@ export interface RefusedRequest {
   readonly idempotency?: IdempotencyClaim;
 }
 
-/** The record of a refusal: the request's id, the refusal, and the mobile's last four digits, never more. */
+/**
+ * The record of a refusal: the request's id, the refusal, and the last four digits of the person's
+ * mobile (never more, and none of a number that names no one: mobileTraceOf).
+ */
 export const rejectionOf = (endpoint: string, refusal: Refusal, request: RefusedRequest): Rejection => {
-  const mobile = request.fields?.mobile_number ?? digitsOf(request.body?.mobile_number);
+  // Found again by access and erasure (CONTRACT.md section 12): the validated fields, else what the body held.
+  const person = identifiersOfSubmission(request.fields ?? plainText(request.body ?? {}));
   // Requests without an API key (Google's webhook) have no key to name or to bound.
   const key = request.account?.key;
   return {
@@ -80,7 +83,7 @@ export const rejectionOf = (endpoint: string, refusal: Refusal, request: Refused
     endpoint,
     reason: refusal.reason,
     message: refusal.message,
-    ...(mobile && mobile.length >= 4 && { mobile: maskMobile(mobile) }),
+    ...mobileTraceOf(person),
     fields: refusal.fields,
     ...(key?.keyId !== undefined && { key_id: key.keyId }),
     // A browser key is public: its records are bounded per key and minute (CONTRACT.md section 11).
@@ -89,8 +92,7 @@ export const rejectionOf = (endpoint: string, refusal: Refusal, request: Refused
     ...(refusal.submission && { submission: quarantinedSubmission(refusal.submission) }),
     ...(refusal.submission && request.idempotency && { idempotency_key: request.idempotency.key, idempotency_request_hash: request.idempotency.requestHash }),
     ...(refusal.answered && { answered: refusal.answered }),
-    // Found again by access and erasure (CONTRACT.md section 12): the validated fields, else what the body held.
-    person: identifiersOfSubmission(request.fields ?? plainText(request.body ?? {})),
+    person,
     ...(refusal.platformIds && { platformIds: refusal.platformIds }),
   };
 };
@@ -98,5 +100,3 @@ export const rejectionOf = (endpoint: string, refusal: Refusal, request: Refused
 /** Mobiles sent as JSON numbers are read as their digits, as section 2 reads them. */
 const plainText = (body: Readonly<Record<string, unknown>>) =>
   Object.fromEntries(Object.entries(body).map(([name, value]) => [name, value instanceof JsonNumber ? value.source : value]));
-
-const digitsOf = (value: unknown): string | undefined => (typeof value === 'string' ? value.replace(/\D/g, '') : undefined);

@@ -2,7 +2,7 @@
  * Refused requests kept for their account, in the Leads table (docs/data-model.md):
  *   REJECTIONS#<account>#<shard> / <created_at>#<id>   a rejection record, expiring after 30 days
  *     reason_pk = REJECTIONS#<account>#<shard>#<reason>  (index by_reason, sort key sk)
- *   REJECTIONRATE#<key id>#<minute> / RATE              records stored for a browser key in a minute
+ *   REJECTIONRATE#<key id>#<minute> / RATE              records stored for a browser key in a minute (minute-counters.ts)
  * The id is a ULID whose time is created_at, and the shard is from the id: the item is found from the
  * id alone (one GetItem). A flood of refusals spreads over REJECTION_SHARDS partition keys.
  *
@@ -26,6 +26,7 @@ import { containerPersonKeyring } from '../person-keyring.ts';
 import { rejectionLookups } from './people.ts';
 import { epochSeconds, putAll, TableStore } from './requests.ts';
 import { contendedWrite } from './contended-write.ts';
+import { MinuteCounters } from './minute-counters.ts';
 
 /** Records of a browser key stored per minute, UTC, unless the settings say otherwise (lib/settings.ts). */
 export const DEFAULT_REJECTION_RECORDS_PER_MINUTE = 60;
@@ -51,9 +52,8 @@ export interface RejectionLogOptions {
 
 /** The request path's write of a rejection. */
 export class DynamoDbRejectionLog extends TableStore implements RejectionLog {
-  readonly #perMinute: number;
-  /** Browser keys whose minute is known full in this container: their next refusals go straight to the counter. */
-  readonly #full = new Map<string, string>();
+  /** A browser key's records per minute; a bucket known full in this container sends its next refusals straight to the suppressed count. */
+  readonly #rate: MinuteCounters;
   readonly #ids = ulidsAt();
 
   readonly #keyring: PersonKeyring;
@@ -62,7 +62,7 @@ export class DynamoDbRejectionLog extends TableStore implements RejectionLog {
 
   constructor(db: DynamoDBDocumentClient, table: string, options: RejectionLogOptions = {}, keyring: PersonKeyring = containerPersonKeyring(), configTable?: string) {
     super(db, table);
-    this.#perMinute = options.recordsPerMinute ?? DEFAULT_REJECTION_RECORDS_PER_MINUTE;
+    this.#rate = new MinuteCounters(table, { prefix: 'REJECTIONRATE', attribute: 'stored', itemType: 'rejection_rate' }, options.recordsPerMinute ?? DEFAULT_REJECTION_RECORDS_PER_MINUTE);
     this.#keyring = keyring;
     this.#configTable = configTable;
   }
@@ -83,7 +83,7 @@ export class DynamoDbRejectionLog extends TableStore implements RejectionLog {
     // The record's time is the refusal's: the minute of the bound, its created_at and the time in its id.
     const createdAt = new Date(rejection.at);
     const bounded = !guard && rejection.key_id !== undefined && rejection.browserKey === true;
-    const minute = createdAt.toISOString().slice(0, 16);
+    const minute = MinuteCounters.minuteOf(createdAt);
     // Visitors whose challenge could not be checked have a bound of their own (CONTRACT.md section 14):
     // a flood of refusals on the same public key cannot crowd their quarantine records out.
     const bucket = rejection.reason === 'captcha_unavailable' ? `${rejection.key_id}#captcha_unavailable` : `${rejection.key_id}`;
@@ -92,7 +92,7 @@ export class DynamoDbRejectionLog extends TableStore implements RejectionLog {
     const claim = answered && idempotency_key !== undefined && idempotency_request_hash !== undefined ? { key: idempotency_key, requestHash: idempotency_request_hash } : undefined;
     // A flood past the bound costs its counter write and nothing else: no record, no lookup hashes. A
     // request under a key goes on to the write, whose condition on the key tells a repeat (not counted again).
-    if (bounded && !claim && this.#full.get(bucket) === minute) {
+    if (bounded && !claim && this.#rate.isKnownFull(bucket, minute)) {
       await this.#suppress(accountId, rejection, minute);
       return undefined;
     }
@@ -118,21 +118,10 @@ export class DynamoDbRejectionLog extends TableStore implements RejectionLog {
       await contendedWrite({ send, isApplied });
       return undefined;
     }
-    const rateKey = `${bucket}#${minute}`;
-    if (this.#full.size > 10_000) this.#full.clear();
     // Each item named where it is added: the cancellation is read by these names.
     const transaction = new NamedItems<'rejection_rate' | 'rejection' | 'idempotency_key' | 'person_lookup'>();
     if (bounded) {
-      transaction.add('rejection_rate', {
-        Update: {
-          TableName: this.table,
-          Key: { pk: `REJECTIONRATE#${rateKey}`, sk: 'RATE' },
-          UpdateExpression: 'ADD #stored :one SET item_type = :type, expires_at = if_not_exists(expires_at, :expires)',
-          ConditionExpression: 'attribute_not_exists(#stored) OR #stored < :max',
-          ExpressionAttributeNames: { '#stored': 'stored' },
-          ExpressionAttributeValues: { ':one': 1, ':max': this.#perMinute, ':type': 'rejection_rate', ':expires': epochSeconds(createdAt.toISOString()) + 3600 },
-        },
-      });
+      transaction.add('rejection_rate', { Update: this.#rate.countUpdate(bucket, minute, createdAt) });
     }
     transaction.add('rejection', { Put: { TableName: this.table, Item: item } });
     if (claim) transaction.add('idempotency_key', idempotencyPut(this.table, accountId, answered!, claim, true, { quarantine_id: id }));
@@ -156,7 +145,7 @@ export class DynamoDbRejectionLog extends TableStore implements RejectionLog {
       isApplied,
     });
     if (outcome !== 'full') return outcome.kind === 'stored' ? undefined : outcome;
-    this.#full.set(bucket, minute);
+    this.#rate.markFull(bucket, minute);
     await this.#suppress(accountId, rejection, minute);
     return undefined;
   }
@@ -260,7 +249,7 @@ export class DynamoDbRejectionLog extends TableStore implements RejectionLog {
             ':start': start,
             ':endpoint': rejection.endpoint,
             ':suppressed': 'suppressed',
-            ':message': `Rejection records of this key past ${this.#perMinute} in this minute: counted, not stored`,
+            ':message': `Rejection records of this key past ${this.#rate.perMinute} in this minute: counted, not stored`,
             ':key': rejection.key_id,
             ':fields': {},
             ':reasonPk': reasonPk(accountId, shard, 'suppressed'),

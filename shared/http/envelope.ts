@@ -1,5 +1,5 @@
 /** The contract's response envelope (CONTRACT.md section 1), written once for the four endpoints. */
-import { FieldsRefusal, LeadIntakeError, ServiceUnavailableError } from '../domain/errors.ts';
+import { FieldsRefusal, LeadIntakeError, RetryLaterError } from '../domain/errors.ts';
 import type { LeadRecord } from '../domain/lead.ts';
 import type { LeadResponse } from './lambda.ts';
 
@@ -27,7 +27,7 @@ export const failure = (error: unknown, requestId: string, unexpected: (requestI
   if (error instanceof FieldsRefusal) {
     return jsonResponse(error.status, { status: false, message: error.message, errors: error.errors });
   }
-  if (error instanceof ServiceUnavailableError) {
+  if (error instanceof RetryLaterError) {
     return jsonResponse(error.status, { status: false, message: error.message }, { 'retry-after': String(error.retryAfterSeconds) });
   }
   if (error instanceof LeadIntakeError) {

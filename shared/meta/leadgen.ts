@@ -16,13 +16,13 @@ import type { LeadRecord } from '../domain/lead.ts';
 import { GraphReadError, isRejection, MetaFormNotMappedError, MetaGraphReadFailedError, MetaTokenRefusedError } from '../domain/meta-errors.ts';
 import type { MetaFormMapping, MetaPage, MetaPageDirectory, MetaPageView } from '../domain/meta-pages.ts';
 import type { IdempotencyClaim, Rejection, RejectionLog } from '../domain/ports.ts';
-import { identifiersOfSubmission } from '../domain/person-data.ts';
+import { identifiersOfSubmission, mobileTraceOf } from '../domain/person-data.ts';
 import { PLATFORM_LEAD_IDEMPOTENCY_SECONDS, platformLeadIdempotency } from '../domain/platform-leads.ts';
 import { refusedFields } from '../domain/rejections.ts';
 import { socialEndpoint } from '../endpoints.ts';
 import { submissionOf } from '../domain/submissions.ts';
 import { describe } from '../http/middleware/http-envelope.ts';
-import { maskMobile, type LogSink } from '../log.ts';
+import type { LogSink } from '../log.ts';
 import { leadFieldValidator } from '../domain/field-validation.ts';
 import type { ValidatedFields } from '../schemas/validate.ts';
 import type { GraphLead, MetaLeadReader } from './graph.ts';
@@ -199,7 +199,7 @@ const settleFailure = async (change: LeadgenChange, deps: LeadgenDependencies, a
 };
 
 const rejectionOf = (change: LeadgenChange, progress: Progress, error: unknown, refusal: LeadIntakeError | undefined, reason: string): Rejection => {
-  const mobileDigits = progress.fields?.mobile_number ?? (typeof progress.body?.mobile_number === 'string' ? progress.body.mobile_number.replace(/\D/g, '') : '');
+  const person = identifiersOfSubmission(progress.fields ?? progress.body ?? {});
   return {
     at: new Date().toISOString(),
     // Unique per change: one notification may carry several.
@@ -207,10 +207,10 @@ const rejectionOf = (change: LeadgenChange, progress: Progress, error: unknown, 
     endpoint: META_ENDPOINT,
     reason,
     message: refusal?.message ?? (error instanceof LeadIntakeError ? error.message : 'The lead could not be stored after retries'),
-    ...(mobileDigits.length >= 4 && { mobile: maskMobile(mobileDigits) }),
+    ...mobileTraceOf(person),
     fields: offendingFields(change, progress, error),
     platformIds: { [metaWireNames.platformId.field]: change.leadgenId },
-    person: identifiersOfSubmission(progress.fields ?? progress.body ?? {}),
+    person,
   };
 };
 

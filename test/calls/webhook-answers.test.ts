@@ -124,6 +124,29 @@ describe('generic (the neutral fields)', () => {
   });
 });
 
+describe('generic: the caller is caller_number, never the agent’s number', () => {
+  it('makes the caller the lead’s mobile and the agent its call_agent_number', async () => {
+    const id = callId();
+    const caller = uniqueMobile();
+    const agent = uniqueMobile();
+    await calls.deliver({ headerKey: key, json: { call_id: id, caller_number: caller, agent_number: agent, called_number: number } });
+    expect(await leadOf(id)).toEqual([expect.objectContaining({ mobile_number: caller, call_agent_number: agent })]);
+  });
+
+  it.each([
+    ['a caller that is not an Indian mobile', { caller_number: '+1 202 555 0100' }],
+    ['no caller at all', {}],
+  ])('refuses %s even when the agent’s number is an Indian mobile: no lead for the agent', async (_case, callerField) => {
+    const id = callId();
+    const agent = uniqueMobile();
+    expect(await calls.deliver({ headerKey: key, json: { call_id: id, ...callerField, agent_number: agent, called_number: number } })).toMatchObject({ status: 200, body: received });
+    expect(await leadOf(id)).toEqual([]);
+    expect((await calls.leadsOf(ACCOUNT)).filter((lead) => lead.mobile_number === agent)).toEqual([]);
+    expect(await recordsOf(id)).toEqual([expect.objectContaining({ reason: 'validation', fields: { mobile_number: [expect.any(String)] } })]);
+    expect((await recordsOf(id))[0]).not.toHaveProperty('mobile');
+  });
+});
+
 describe('the caller', () => {
   it('reads a +91 caller as its 10 digits', async () => {
     const id = callId();
@@ -143,6 +166,29 @@ describe('the caller', () => {
     expect(answer).toMatchObject({ status: 200, body: received });
     expect(await leadOf(id)).toEqual([]);
     expect(await recordsOf(id)).toEqual([expect.objectContaining({ endpoint: 'call', provider: 'generic', call_id: id, reason: 'validation', fields: { mobile_number: [expect.any(String)] } })]);
+  });
+});
+
+describe('what a refused caller leaves behind', () => {
+  const masked = (record: object) => Object.values(record).filter((value) => typeof value === 'string' && /\*{6}\d{4}/.test(value));
+
+  it('keeps no digit of a caller that is not an Indian mobile: no person reference names it, so no erasure could reach them', async () => {
+    const id = callId();
+    expect(await calls.deliver({ headerKey: key, json: { call_id: id, caller_number: '+1 202 555 0100', called_number: number } })).toMatchObject({ status: 200, body: received });
+    const [record] = await recordsOf(id);
+    expect(record).toMatchObject({ reason: 'validation', fields: { mobile_number: [expect.any(String)] } });
+    expect(record).not.toHaveProperty('mobile');
+    expect(masked(record!)).toEqual([]);
+  });
+
+  it('keeps the last four digits of an Indian caller, whom erasure by that mobile reaches', async () => {
+    const id = callId();
+    const mobile = uniqueMobile();
+    const other = projectNumber();
+    await calls.deliver({ headerKey: key, json: { call_id: id, caller_number: `+91 ${mobile}`, called_number: other } });
+    expect(await recordsOf(id)).toEqual([expect.objectContaining({ reason: 'call_number_not_connected', mobile: `******${mobile.slice(-4)}` })]);
+    expect(await calls.repository.people.erasePerson(ACCOUNT, { kind: 'mobile', value: mobile })).toMatchObject({ rejections: 1 });
+    expect(await recordsOf(id)).toEqual([]);
   });
 });
 
@@ -260,11 +306,21 @@ describe('the key', () => {
   it.each([
     ['a full key (all endpoints)', async () => calls.issueKey(ACCOUNT)],
     ['a key of other endpoints', async () => (await calls.issueScopedKey({ accountId: ACCOUNT, endpoints: ['website', 'social'] })).key],
+    ['a key of one other endpoint alone (portala)', async () => (await calls.issueScopedKey({ accountId: ACCOUNT, endpoints: ['portala'] })).key],
   ])('refuses %s with 403, storing nothing', async (_case, makeKey) => {
     const delivery = f();
     expect(await calls.deliver({ queryKey: await makeKey(), json: delivery })).toMatchObject({ status: 403, body: { status: false, message: 'API key not allowed on this endpoint' } });
     expect(await leadOf(delivery.call_id)).toEqual([]);
     expect(await recordsOf(delivery.call_id)).toEqual([]);
+  });
+
+  it('accepts a key limited to calls alone, in the header or the query', async () => {
+    const callsOnly = await calls.callsKey(ACCOUNT);
+    const inHeader = f();
+    const inQuery = f();
+    expect(await calls.deliver({ headerKey: callsOnly, json: inHeader })).toMatchObject({ status: 200, body: received });
+    expect(await calls.deliver({ queryKey: callsOnly, json: inQuery })).toMatchObject({ status: 200, body: received });
+    for (const delivery of [inHeader, inQuery]) expect(await leadOf(delivery.call_id)).toHaveLength(1);
   });
 
   it('keeps a calls key off the lead endpoints (403)', async () => {

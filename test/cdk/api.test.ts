@@ -111,8 +111,8 @@ describe('The HTTP API', () => {
       // Google Ads lead forms on their own (test/cdk/google-ads.test.ts).
       'POST /api/google-ads-lead-webhook': { ThrottlingRateLimit: 20, ThrottlingBurstLimit: 40 },
       // Calls on their own (test/cdk/calls.test.ts).
-      'GET /api/call-lead-webhook/{provider}': { ThrottlingRateLimit: 20, ThrottlingBurstLimit: 40 },
-      'POST /api/call-lead-webhook/{provider}': { ThrottlingRateLimit: 20, ThrottlingBurstLimit: 40 },
+      'GET /api/call-lead-webhook/{provider}': { ThrottlingRateLimit: 200, ThrottlingBurstLimit: 400 },
+      'POST /api/call-lead-webhook/{provider}': { ThrottlingRateLimit: 200, ThrottlingBurstLimit: 400 },
     });
     // The routes named by the settings exist before the stage is updated.
     const routeIds = Object.entries(resources(template, 'AWS::ApiGatewayV2::Route'))

@@ -30,10 +30,18 @@ describe('calls to project numbers in the stack', () => {
       LEADS_TABLE_NAME: { Ref: 'LeadsTable' },
       PERSON_KEY_SECRET_ARN: { Ref: expect.stringMatching(/^TablesPersonKey/) },
       CONFIG_CACHE_TTL_SECONDS: '30',
+      CALL_REQUESTS_PER_KEY_PER_MINUTE: '300',
     });
   });
 
-  test('grant it the lead functions’ table access and nothing more (no Google form guard, no rejection counter, no admin writes)', () => {
+  test('give the function its per-key bound from the callRequestsPerKeyPerMinute setting (300 by default), and no other function', () => {
+    const custom = synthesize({ context: { callRequestsPerKeyPerMinute: '40' } }).template;
+    expect(resources(custom, 'AWS::Lambda::Function')[functionId]!.Properties!.Environment.Variables.CALL_REQUESTS_PER_KEY_PER_MINUTE).toBe('40');
+    const others = Object.entries(resources(template, 'AWS::Lambda::Function')).filter(([id]) => id !== functionId);
+    for (const [id, other] of others) expect([id, other.Properties!.Environment?.Variables?.CALL_REQUESTS_PER_KEY_PER_MINUTE]).toEqual([id, undefined]);
+  });
+
+  test('grant it the lead functions’ table access and its key counters, nothing more (no Google form guard, no rejection counter, no admin writes)', () => {
     const roleId = fn.Role['Fn::GetAtt'][0];
     const statements = Object.values(resources(template, 'AWS::IAM::Policy'))
       .filter((policy) => policy.Properties!.Roles.some((role: { Ref: string }) => role.Ref === roleId))
@@ -46,15 +54,20 @@ describe('calls to project numbers in the stack', () => {
         ...leadFunctionTableAccess.leads,
         ...leadFunctionTableAccess.batchWrites,
         ...leadFunctionTableAccess.repeatSettling,
+        ...leadFunctionTableAccess.keyRequestCounter,
       ]),
     );
-    // UpdateItem only where a repeat is settled after an erasure (its lead's and its key's items): never a rejection counter.
+    // UpdateItem only where a repeat is settled after an erasure (its lead's and its key's items) and on
+    // the per-key request counters: never a rejection counter.
     const updates = statements.filter((statement: { Action: string | string[] }) => [statement.Action].flat().includes('dynamodb:UpdateItem'));
-    expect(updates).toEqual([expect.objectContaining({ Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['LEADS#*', 'IDEMPOTENCY#*'] } } })]);
+    expect(updates).toEqual([
+      expect.objectContaining({ Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['LEADS#*', 'IDEMPOTENCY#*'] } } }),
+      expect.objectContaining({ Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['KEYRATE#*'] } } }),
+    ]);
   });
 
-  test('throttle the webhook routes on their own setting, 20 a second with bursts of 40 by default, or from context', () => {
-    for (const key of routeKeys) expect(stageOf(template).RouteSettings[key]).toEqual({ ThrottlingRateLimit: 20, ThrottlingBurstLimit: 40 });
+  test('throttle the webhook routes on their own setting, a safety net of 200 a second with bursts of 400 by default (each key has its own bound), or from context', () => {
+    for (const key of routeKeys) expect(stageOf(template).RouteSettings[key]).toEqual({ ThrottlingRateLimit: 200, ThrottlingBurstLimit: 400 });
     const custom = synthesize({ context: { callsThrottlingRateLimit: '3', callsThrottlingBurstLimit: '6' } }).template;
     for (const key of routeKeys) expect(stageOf(custom).RouteSettings[key]).toEqual({ ThrottlingRateLimit: 3, ThrottlingBurstLimit: 6 });
     expect(stageOf(custom).RouteSettings['POST /api/google-ads-lead-webhook']).toEqual({ ThrottlingRateLimit: 20, ThrottlingBurstLimit: 40 });

@@ -107,7 +107,7 @@ describe('The lead functions', () => {
       expect(onConfig).toEqual(path === googleAdsRoute.path ? [reads, formChecks] : [reads]);
     });
 
-    test("writes the Leads table with PutItem (and, but for Google Ads, BatchWriteItem: a record or a repeat with its person lookup items), reads back a lead with GetItem, updates only a lead's or its key's item (a repeat settled after an erasure), and only the website function counts rejection records with UpdateItem (no index)", () => {
+    test("writes the Leads table with PutItem (and, but for Google Ads, BatchWriteItem: a record or a repeat with its person lookup items), reads back a lead with GetItem, updates only a lead's or its key's item (a repeat settled after an erasure), only the website function counts rejection records with UpdateItem, and only the call webhook its keys' requests (no index)", () => {
       const onLeads = statementsOf(path).filter((s) => JSON.stringify(s.Resource).includes('"LeadsTable"'));
       const actions = [
         ...(path === googleAdsRoute.path ? [] : ['dynamodb:BatchWriteItem']),
@@ -123,6 +123,16 @@ describe('The lead functions', () => {
           Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['LEADS#*', 'IDEMPOTENCY#*'] } },
           Resource: { 'Fn::GetAtt': ['LeadsTable', 'Arn'] },
         },
+        ...(path === callsSource.route.path
+          ? [
+              {
+                Effect: 'Allow',
+                Action: 'dynamodb:UpdateItem',
+                Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['KEYRATE#*'] } },
+                Resource: { 'Fn::GetAtt': ['LeadsTable', 'Arn'] },
+              },
+            ]
+          : []),
       ]);
     });
 

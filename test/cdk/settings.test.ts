@@ -10,7 +10,8 @@ describe('Operator settings', () => {
       stage: 'dev', throttlingRateLimit: 50, throttlingBurstLimit: 100, websiteThrottlingRateLimit: 20, websiteThrottlingBurstLimit: 40, corsAllowedOrigins: ['*'],
       logRetentionDays: 30, alarmEmail: undefined, memorySize: 512, configCacheTtlSeconds: 30, rejectionRecordsPerMinute: 60,
       crmWebhookAuthorizationHeader: 'Authorization', crmWebhookRateLimitPerSecond: 20, eventArchiveDays: 30,
-      googleAdsThrottlingRateLimit: 20, googleAdsThrottlingBurstLimit: 40, callsThrottlingRateLimit: 20, callsThrottlingBurstLimit: 40,
+      googleAdsThrottlingRateLimit: 20, googleAdsThrottlingBurstLimit: 40, callsThrottlingRateLimit: 200, callsThrottlingBurstLimit: 400,
+      callRequestsPerKeyPerMinute: 300,
     });
     expect(defaultSettings.crmWebhookUrl).toBeUndefined();
     expect(defaultSettings.alarmEmail).toBeUndefined();
@@ -22,13 +23,13 @@ describe('Operator settings', () => {
       logRetentionDays: '365', alarmEmail: 'ops@example.com', memorySize: '1024', configCacheTtlSeconds: '0', rejectionRecordsPerMinute: '120',
       crmWebhookUrl: 'https://crm.example/leads', crmWebhookAuthorizationSecret: 'crm/webhook', crmWebhookAuthorizationHeader: 'X-Crm-Token',
       crmWebhookRateLimitPerSecond: '5', eventArchiveDays: '7', googleAdsThrottlingRateLimit: '2.5', googleAdsThrottlingBurstLimit: '5',
-      callsThrottlingRateLimit: '4', callsThrottlingBurstLimit: '8',
+      callsThrottlingRateLimit: '4', callsThrottlingBurstLimit: '8', callRequestsPerKeyPerMinute: '30',
     }))).toEqual({
       stage: 'prod', throttlingRateLimit: 12.5, throttlingBurstLimit: 20, websiteThrottlingRateLimit: 5, websiteThrottlingBurstLimit: 10, corsAllowedOrigins: ['https://a.example'],
       logRetentionDays: 365, alarmEmail: 'ops@example.com', memorySize: 1024, configCacheTtlSeconds: 0, rejectionRecordsPerMinute: 120,
       crmWebhookUrl: 'https://crm.example/leads', crmWebhookAuthorizationSecret: 'crm/webhook', crmWebhookAuthorizationHeader: 'X-Crm-Token',
       crmWebhookRateLimitPerSecond: 5, eventArchiveDays: 7, googleAdsThrottlingRateLimit: 2.5, googleAdsThrottlingBurstLimit: 5,
-      callsThrottlingRateLimit: 4, callsThrottlingBurstLimit: 8,
+      callsThrottlingRateLimit: 4, callsThrottlingBurstLimit: 8, callRequestsPerKeyPerMinute: 30,
     });
   });
 
@@ -40,7 +41,7 @@ describe('Operator settings', () => {
     ['stage', 'prod env'], ['memorySize', '100'], ['memorySize', '512.5'], ['logRetentionDays', '10'],
     ['throttlingBurstLimit', 'lots'], ['corsAllowedOrigins', 'https://a.example/path'], ['alarmEmail', 'ops'],
     ['configCacheTtlSeconds', '-1'], ['websiteThrottlingRateLimit', '0'], ['websiteThrottlingBurstLimit', '2.5'],
-    ['eventArchiveDays', '0'], ['crmWebhookRateLimitPerSecond', '0'],
+    ['eventArchiveDays', '0'], ['crmWebhookRateLimitPerSecond', '0'], ['callRequestsPerKeyPerMinute', '0'], ['callRequestsPerKeyPerMinute', '2.5'],
     ['crmWebhookAuthorizationHeader', 'Bad Header'], ['crmWebhookUrl', 'ftp://crm.example'],
   ])('refuse an invalid %s (%s) at synth time', (name, value) => {
     expect(() => resolveSettings(withContext({ [name]: value }))).toThrow(name);

@@ -73,12 +73,14 @@ describe('the mobile number', () => {
     expect((await leadOf([{ column_id: 'FULL_NAME', string_value: 'A' }, { column_id: 'PHONE_NUMBER', string_value: spaced }])).mobile_number).toBe(mobile);
   });
 
-  it('refuses a non-Indian number as a validation rejection, recorded with the google_lead_id', async () => {
+  it('refuses a non-Indian number as a validation rejection, recorded with the google_lead_id and no digit of the number', async () => {
     const leadId = googleLeadId();
     const answer = await google.deliver({ leadId, formId: FORM, key, columns: [{ column_id: 'FULL_NAME', string_value: 'John' }, { column_id: 'PHONE_NUMBER', string_value: '+44 20 7946 0958' }] });
     expect(answer.status).toBe(200);
     const record = (await google.rejectionsOf('acc-map')).find((rejection) => rejection.google_lead_id === leadId);
-    expect(record).toMatchObject({ reason: 'field_validation', endpoint: 'google_ads', mobile: '******0958' });
+    expect(record).toMatchObject({ reason: 'field_validation', endpoint: 'google_ads' });
+    // A number that names no one: no erasure could reach a trace of it (CONTRACT.md section 12).
+    expect(record).not.toHaveProperty('mobile');
     expect(Object.keys(record!.fields)).toEqual(['mobile_number']);
   });
 });

@@ -100,6 +100,18 @@ describe('Least privilege: what the roles must not be able to do', () => {
     expect(await refused({ principal: model.pipeRole, action: 'events:InvokeApiDestination', resource: destination })).toBe('ImplicitlyDenied');
   });
 
+  // The website function's rejection counter is granted on the whole table (no partition condition), so it is left out here.
+  test("the call webhook updates the per-key request counters, and no rejection counter or record; no other function but the website's may update them", async () => {
+    const updating = (fn: keyof StackModel['functions'], partition: string) =>
+      refused({ principal: role(fn), action: 'dynamodb:UpdateItem', resource: leadsArn(), context: { 'dynamodb:LeadingKeys': [partition] } });
+    expect(await updating('calls', 'KEYRATE#key_1#2026-11-25T10:00')).toBe('Allowed');
+    expect(await updating('calls', 'REJECTIONRATE#key_1#2026-11-25T10:00')).toBe('ImplicitlyDenied');
+    expect(await updating('calls', 'REJECTIONS#acc-1#0')).toBe('ImplicitlyDenied');
+    for (const fn of ['portala', 'portalb', 'social', 'google-ads', 'meta-worker'] as const) {
+      expect([fn, await updating(fn, 'KEYRATE#key_1#2026-11-25T10:00')]).toEqual([fn, 'ImplicitlyDenied']);
+    }
+  });
+
   test('the Google Ads webhook cannot BatchWriteItem on Leads', async () => {
     expect(await refused({ principal: role('google-ads'), action: 'dynamodb:BatchWriteItem', resource: leadsArn() })).toBe('ImplicitlyDenied');
   });

@@ -237,6 +237,14 @@ describe('what stops a Meta lead is recorded for its account', () => {
     ]);
   });
 
+  it('a phone that is not an Indian mobile: the record keeps no digit of it, since no erasure could find it by that number', async () => {
+    const a = metaLead('acc-ignore', { phone_number: '+1 202 555 0100' });
+    await deliver(a.change);
+    const [record] = await rejectionOf('acc-ignore', a.leadgenId);
+    expect(record).toMatchObject({ reason: 'field_validation', fields: { mobile_number: [expect.any(String)] } });
+    expect(record).not.toHaveProperty('mobile');
+  });
+
   it('a lead with no name: name is required', async () => {
     const a = metaLead('acc-ignore', { full_name: '' });
     await deliver(a.change);

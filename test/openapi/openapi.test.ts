@@ -147,7 +147,9 @@ describe('the document', () => {
     for (const operation of [item.get, item.post]) {
       expect(operation.parameters).toContainEqual(expect.objectContaining({ name: 'provider', in: 'path', schema: { type: 'string', enum: ['exotel', 'knowlarity', 'generic'] } }));
       expect(operation.security).toEqual([{ apiKey: [] }, { callsKeyInQuery: [] }]);
-      expect(Object.keys(operation.responses).sort()).toEqual(['200', '400', '401', '403', '404', '413', '415', '503']);
+      expect(Object.keys(operation.responses).sort()).toEqual(['200', '400', '401', '403', '404', '413', '415', '429', '503']);
+      expect(operation.responses['429'].content['application/json; charset=utf-8'].example).toEqual({ status: false, message: 'Too many requests for this API key, please retry' });
+      expect(operation.responses['429'].headers).toHaveProperty('Retry-After');
       expect(operation.responses['200'].content['application/json; charset=utf-8'].example).toEqual({ status: true, message: 'Call received' });
       expect(operation.responses['403'].content['application/json; charset=utf-8'].example).toEqual({ status: false, message: 'API key not allowed on this endpoint' });
       expect(operation.responses['404'].content['application/json; charset=utf-8'].example).toEqual({ status: false, message: 'Unknown call provider' });

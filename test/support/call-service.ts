@@ -1,11 +1,13 @@
 /**
  * The call webhook on a test service (test/support/service.ts): its handler on the same stores and
- * caches, numbers connected as `admin add-call-number` connects them, calls keys made as `admin
+ * caches (and the per-key bound on the same table), numbers connected as `admin add-call-number` connects them, calls keys made as `admin
  * create-key --endpoints calls` makes them, and deliveries sent as each provider sends them.
  */
 import { randomUUID } from 'node:crypto';
 import { CALL_NUMBER_CONNECTION, CallNumberDirectory, connectCallNumber } from '../../shared/calls/numbers.ts';
 import { callWebhookHandler } from '../../shared/calls/webhook-handler.ts';
+import { createDocumentClient } from '../../shared/dynamodb/client.ts';
+import { DynamoDbKeyRequestRate } from '../../shared/dynamodb/request-rates.ts';
 import { apiGatewayEvent, lambdaContext } from '../../shared/http/api-gateway-event.ts';
 import type { LeadContext, LeadResponse } from '../../shared/http/lambda.ts';
 import { asFunction } from './aws-calls.ts';
@@ -35,7 +37,12 @@ export const callId = () => `call-${Date.now().toString(36)}-${(sequence++).toSt
 /** A fresh 10-digit project number. */
 export const projectNumber = () => `80${String(Date.now() % 1e4).padStart(4, '0')}${String(sequence++ % 10_000).padStart(4, '0')}`;
 
-export const callTestService = async (options: ServiceOptions = {}) => {
+export interface CallServiceOptions extends ServiceOptions {
+  /** The webhook's clock (the minute a key's deliveries count in, a lead's created_at); the real one by default. */
+  readonly now?: () => Date;
+}
+
+export const callTestService = async (options: CallServiceOptions = {}) => {
   const service = await testService(options);
   return { ...service, ...callWebhookOn(service, options) };
 };
@@ -44,9 +51,10 @@ export const callTestService = async (options: ServiceOptions = {}) => {
  * The call webhook on a test service built already (the model-based test's, which also serves Google):
  * its handler on that service's stores, caches and log lines.
  */
-export const callWebhookOn = (service: TestService, options: ServiceOptions = {}) => {
+export const callWebhookOn = (service: TestService, options: CallServiceOptions = {}) => {
   const callNumbers = new CallNumberDirectory(service.repository.connections(CALL_NUMBER_CONNECTION), { ttlMs: (options.configCacheTtlSeconds ?? 30) * 1000 });
-  const runtime = { ...service.runtime, callNumbers };
+  const keyRequests = new DynamoDbKeyRequestRate(createDocumentClient({ client: service.client }), service.tables.leads, options.callRequestsPerKeyPerMinute);
+  const runtime = { ...service.runtime, callNumbers, keyRequests, ...(options.now && { now: options.now }) };
   const handler = callWebhookHandler(runtime);
   const numberAdmin = { numbers: service.repository.connections(CALL_NUMBER_CONNECTION), accounts: service.repository.accounts };
 

@@ -60,6 +60,8 @@ export interface ServiceOptions {
   readonly challenges?: ChallengeDependencies;
   /** A browser key's rejection records stored per minute (setting rejectionRecordsPerMinute); default 60. */
   readonly rejectionRecordsPerMinute?: number;
+  /** A calls key's deliveries per minute (setting callRequestsPerKeyPerMinute); default 300. */
+  readonly callRequestsPerKeyPerMinute?: number;
 }
 
 export const testService = async (options: ServiceOptions = {}) => {
