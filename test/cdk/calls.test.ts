@@ -33,7 +33,7 @@ describe('calls to project numbers in the stack', () => {
     });
   });
 
-  test('grant it the lead functions’ table access and nothing more (no Google form guard, no rejection counter, no admin writes)', () => {
+  test('grant it the lead functions’ table access, the check of its own numbers in its writes, and nothing more (no Google form guard, no rejection counter, no admin writes)', () => {
     const roleId = fn.Role['Fn::GetAtt'][0];
     const statements = Object.values(resources(template, 'AWS::IAM::Policy'))
       .filter((policy) => policy.Properties!.Roles.some((role: { Ref: string }) => role.Ref === roleId))
@@ -46,8 +46,12 @@ describe('calls to project numbers in the stack', () => {
         ...leadFunctionTableAccess.leads,
         ...leadFunctionTableAccess.batchWrites,
         ...leadFunctionTableAccess.repeatSettling,
+        // The guard of each write a call to a connected number makes (CONTRACT.md section 14).
+        'dynamodb:ConditionCheckItem',
       ]),
     );
+    const checks = statements.filter((statement: { Action: string | string[] }) => [statement.Action].flat().includes('dynamodb:ConditionCheckItem'));
+    expect(checks).toEqual([expect.objectContaining({ Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['CALLNUMBERS#*'] } } })]);
     // UpdateItem only where a repeat is settled after an erasure (its lead's and its key's items): never a rejection counter.
     const updates = statements.filter((statement: { Action: string | string[] }) => [statement.Action].flat().includes('dynamodb:UpdateItem'));
     expect(updates).toEqual([expect.objectContaining({ Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['LEADS#*', 'IDEMPOTENCY#*'] } } })]);
