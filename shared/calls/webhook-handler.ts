@@ -70,7 +70,11 @@ const callWebhookChain = (runtime: CallWebhookRuntime) =>
       const account = context.account!;
       // On the number as it is now, whatever the cache (CONTRACT.md section 14): moved, its call is a lead of its new project; removed, a call to a number not connected.
       const outcome = await receivedAtOnce(
-        () => receiveCall(call, account, context, runtime),
+        (afresh) => {
+          // The fields validated against the number as cached are not this attempt's.
+          if (afresh) context.fields = undefined;
+          return receiveCall(call, account, context, runtime);
+        },
         () => call.callNumber !== undefined && runtime.callNumbers.forget(account.config.id, call.callNumber),
       );
       if (outcome.kind === 'created') {
