@@ -71,9 +71,9 @@ export class DynamoDbRejectionLog extends TableStore implements RejectionLog {
    * The record, with the lookup items that find it by the person it names (CONTRACT.md section 12), in
    * the one request it costs: a put alone, one BatchWriteItem with them, or (a browser key's) the
    * transaction with the minute's count. The person's details are not kept beside the record, only
-   * their keyed hashes, in the lookup items' keys. A Google delivery's record (given its guard) is one
-   * transaction of them and the guard's ConditionCheck instead: nothing is kept when the form was
-   * rotated or removed since its key was checked (ConnectionChangedError).
+   * their keyed hashes, in the lookup items' keys. A webhook delivery's record (given its guard) is one
+   * transaction of them and the guard's ConditionCheck instead: nothing is kept when its connection was
+   * rotated, removed or moved since it was read (ConnectionChangedError).
    */
   async record(
     accountId: string,
