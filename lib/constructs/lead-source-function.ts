@@ -86,16 +86,19 @@ export class LeadSourceFunction {
     });
     // What the lead functions may do: read configuration (its key's or its connection's item among it),
     // write leads and rejections. A source whose deliveries name a connection writes every lead and
-    // record in a transaction with the connection's check (no BatchWriteItem); only a browser-facing
-    // source counts a browser key's rejection records (UpdateItem), and only a source whose key is
-    // scoped to it alone counts its keys' requests (UpdateItem, on those counters alone).
+    // record that names it in a transaction with the connection's check; one authenticated by its
+    // connection's key (Google's forms) writes nothing else, so it has no BatchWriteItem, while the call
+    // webhook, authenticated by an account's key, records a call that names no number (no call id or
+    // called number) as any refusal. Only a browser-facing source counts a browser key's rejection
+    // records (UpdateItem), and only a source whose key is scoped to it alone counts its keys' requests
+    // (UpdateItem, on those counters alone).
     props.tables.grantLeadIntake(this.function.function, {
       keyLookups: true,
-      batchWrites: source.connection === undefined,
+      batchWrites: source.connection === undefined || source.authentication !== 'connection-key',
       rejectionCounter: source.browserFacing,
       keyRequestCounter: source.authentication === 'scoped-api-key',
     });
-    // And the check of its connection in each write it makes, so a rotated key answers 401 at once.
+    // And the check of its connection in each write it makes, so a rotated key, a removed or a moved connection takes effect at once.
     if (source.connection) props.tables.grantConnectionGuard(this.function.function, source.connection);
 
     const routes = props.api.api.addRoutes({

@@ -147,7 +147,7 @@ export class LeadTables extends Construct {
 
   /**
    * A connection guard (shared/dynamodb/connections.ts), for a source whose deliveries name a connection
-   * (Google's forms): each lead or rejection record it writes carries a ConditionCheck of its
+   * (Google's forms, call numbers): each lead or rejection record it writes carries a ConditionCheck of its
    * connection's item, so ConditionCheckItem on the Config table, and only on items whose partition key
    * is one of that kind's (IAM authorises a transaction's check on its own).
    */

@@ -8,18 +8,22 @@
  * A call that cannot become a lead (no call id, caller or called number; a number the account has not
  * connected; a caller that is withheld or not a mobile; a retired project or campaign; a duplicate
  * under `ignore`) is kept in the account's rejection log with its provider and call id, claimed like
- * a lead, so the first delivery of a call id decides and its redeliveries change nothing. A call out
- * is ignored and not recorded. A database outage propagates (503), and the provider's retry stores
- * the call once.
+ * a lead (recordRefusal), so the first delivery of a call id decides and its redeliveries change
+ * nothing. A call out is ignored and not recorded. A database outage propagates (503), and the
+ * provider's retry stores the call once.
+ *
+ * Every write a call to a connected number makes carries the number's guard (callNumberGuard): a
+ * number removed or moved since the container cached it stores nothing (ConnectionChangedError; the
+ * webhook reads the number afresh, receivedAtOnce).
  */
 import type { KeyAccountView } from '../domain/account-directory.ts';
 import { CallNumberNotConnectedError } from './errors.ts';
-import type { CallNumberConnection, CallNumberDirectory } from './numbers.ts';
+import { callNumberGuard, type CallNumberConnection, type CallNumberDirectory } from './numbers.ts';
 import { createLead, type CreateLeadDependencies } from '../domain/create-lead.ts';
 import { boundIdentifier, FieldValidationError, IdempotencyKeyReusedError, isRejection, KeyRateExceededError, LeadErasedError, type LeadIntakeError } from '../domain/errors.ts';
 import type { LeadRecord } from '../domain/lead.ts';
-import { platformLeadIdempotency } from '../domain/platform-leads.ts';
-import type { KeyRequestBound, RejectionLog } from '../domain/ports.ts';
+import { platformLeadIdempotency, recordRefusal } from '../domain/platform-leads.ts';
+import type { ConnectionGuard, KeyRequestBound, RejectionLog } from '../domain/ports.ts';
 import { refusedFields } from '../domain/rejections.ts';
 import { rejectionOf, submissionOf } from '../domain/submissions.ts';
 import { leadFieldValidator } from '../domain/field-validation.ts';
@@ -89,7 +93,14 @@ const callSubmission = (provider: string, fields: ValidatedFields) => {
  * stored); a call out is ignored; a key past its deliveries of this minute is refused (429); then the
  * rules in the contract's order.
  */
-export const receiveCall = async (call: CallDelivery, account: KeyAccountView, request: CallRequest, deps: CallLeadDependencies): Promise<CallOutcome> => {
+export const receiveCall = async (
+  call: CallDelivery,
+  account: KeyAccountView,
+  request: CallRequest,
+  deps: CallLeadDependencies,
+  // A delivery run again on its number read afresh (receivedAtOnce) was counted on its first run.
+  { counted = false }: { readonly counted?: boolean } = {},
+): Promise<CallOutcome> => {
   // Section 14: an identifier the service would store is at most 200 characters, or nothing is stored.
   boundIdentifier('call_id', call.callId);
   if (!call.inbound) return { kind: 'ignored' };
@@ -97,23 +108,19 @@ export const receiveCall = async (call: CallDelivery, account: KeyAccountView, r
   // another key, a body that cannot be read) and calls out write nothing, and cost the counter nothing.
   // A key stored before key ids existed cannot be a calls key; its account stands in for it all the same.
   const at = deps.now();
-  if (!(await deps.keyRequests.admit(account.key.keyId ?? `account:${account.config.id}`, at))) throw new KeyRateExceededError(secondsToNextMinute(at));
+  if (!counted && !(await deps.keyRequests.admit(account.key.keyId ?? `account:${account.config.id}`, at))) throw new KeyRateExceededError(secondsToNextMinute(at));
   const accountId = account.config.id;
   const claim = call.callId === undefined ? undefined : platformLeadIdempotency(callsWireNames.platformId.idempotencyPrefix, CALL_ENDPOINT, `${call.provider}\n${call.callId}`);
   // Who called, for the record's person (access and erasure find it): the caller, when a mobile.
   const caller = { ...(call.caller !== undefined && { mobile_number: call.caller }) };
-  const refuse = async (error: LeadIntakeError, fields: Readonly<Record<string, unknown>>): Promise<CallOutcome> => {
+  const refuse = async (error: LeadIntakeError, fields: Readonly<Record<string, unknown>>, guard?: ConnectionGuard): Promise<CallOutcome> => {
     const reason = error instanceof FieldValidationError ? 'validation' : error.reason;
     const rejection = rejectionOf(
       CALL_ENDPOINT,
       { reason, message: error.message, fields, platformIds: { provider: call.provider, ...(call.callId !== undefined && { [callsWireNames.platformId.field]: call.callId }) } },
       { requestId: request.requestId, body: caller, ...(request.fields && { fields: request.fields }) },
     );
-    if (!claim) {
-      await deps.rejections.record(accountId, rejection);
-      return { kind: 'rejected', reason };
-    }
-    const kept = await deps.rejections.recordOnce(accountId, rejection, claim);
+    const kept = await recordRefusal(deps.rejections, accountId, rejection, claim, guard);
     return kept === 'recorded' ? { kind: 'rejected', reason } : { kind: 'already_decided' };
   };
 
@@ -128,10 +135,12 @@ export const receiveCall = async (call: CallDelivery, account: KeyAccountView, r
   const connection = await deps.callNumbers.connection(accountId, call.callNumber!);
   if (!connection) return refuse(new CallNumberNotConnectedError(), { call_number: call.callNumber });
 
+  // Whatever this call writes is refused if the number was removed or moved since it was read.
+  const guard = callNumberGuard(connection);
   try {
     const fields = callLeadFieldsOf(call, connection);
     request.fields = { ...validateCommonFields(fields), ...Object.fromEntries(Object.entries(fields).filter(([name]) => name.startsWith('call_'))) };
-    const { lead, replayed } = await createLead(callSubmission(call.provider, request.fields), account, deps, { idempotency: claim! });
+    const { lead, replayed } = await createLead(callSubmission(call.provider, request.fields), account, deps, { idempotency: claim!, guard });
     return { kind: 'created', lead, replayed };
   } catch (error) {
     // The call id's first delivery was kept as a rejection record: it decided.
@@ -139,7 +148,7 @@ export const receiveCall = async (call: CallDelivery, account: KeyAccountView, r
     // A redelivery of a call whose lead its person had erased (CONTRACT.md section 12): nothing is recorded about them again.
     if (error instanceof LeadErasedError) return { kind: 'already_decided' };
     if (!isRejection(error)) throw error;
-    return refuse(error, refusedFields(error, request.fields ?? {}) ?? {});
+    return refuse(error, refusedFields(error, request.fields ?? {}) ?? {}, guard);
   }
 };
 

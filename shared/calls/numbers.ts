@@ -14,7 +14,7 @@ import { accountIdProblem, campaignIdProblem, fieldProblems, projectIdProblem, r
 import { AccountNotFoundError, KeyAccountNotFoundError, ServiceUnavailableError, UnknownCampaignError, UnknownProjectError } from '../domain/errors.ts';
 import { ConnectionCache } from '../domain/connection-cache.ts';
 import { toAsciiDigits } from '../domain/mobile.ts';
-import type { AccountReader, Connection, ConnectionReader, ConnectionRegistry } from '../domain/ports.ts';
+import type { AccountReader, Connection, ConnectionGuard, ConnectionReader, ConnectionRegistry } from '../domain/ports.ts';
 import { CallNumberNotFoundError, CallNumberTargetNotFoundError, InvalidCallNumberError, UnknownCallNumberError } from './errors.ts';
 
 /** The kind of connection a call number is in the connection store. */
@@ -64,7 +64,9 @@ const checkedNumber = (text: string): string => {
 /**
  * Connected numbers, cached per container for the configuration TTL like API keys and accounts, so a
  * warm call spends no round trip on its number. Only connected numbers are cached: a number not
- * connected is read again on every call, so a number connected a moment ago works at once.
+ * connected is read again on every call, so a number connected a moment ago works at once. A cached
+ * number may be older than a removal or a move: the call's write checks it as cached
+ * (callNumberGuard) and, refused, the webhook forgets it here and reads it afresh (receivedAtOnce).
  */
 export class CallNumberDirectory {
   readonly #reader: ConnectionReader;
@@ -86,7 +88,21 @@ export class CallNumberDirectory {
     this.#cache.set(key, connection);
     return connection;
   }
+
+  /** Drops a cached number: a call's write found it removed or moved, so the next read is afresh. */
+  forget(accountId: string, number: string): void {
+    this.#cache.forget(`${accountId}\n${number}`);
+  }
 }
+
+/** The guard of a call's writes: the number still connected to the account, to the project and campaign it was read with. */
+export const callNumberGuard = (connection: CallNumberConnection): ConnectionGuard => ({
+  kind: CALL_NUMBER_CONNECTION,
+  id: connection.number,
+  accountId: connection.accountId,
+  projectId: connection.projectId,
+  campaignId: connection.campaignId,
+});
 
 // ---- The number lifecycle (admin CLI, seed, admin API) ----------------------------------------------
 

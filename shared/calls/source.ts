@@ -17,6 +17,8 @@ export const callsSource = {
   entry: 'functions/call-lead-webhook/handler.ts',
   bodyFormat: 'json',
   authentication: 'scoped-api-key',
+  // Its deliveries name a number: each write carries the number's guard (a ConditionCheck on its item).
+  connection: 'call_number',
   browserFacing: false,
   // Apart from the lead endpoints': a provider notifies each call once (and retries what is not answered),
   // so a flood here must not use up what the lead senders are allowed. API Gateway throttles a route, not

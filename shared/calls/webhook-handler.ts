@@ -10,6 +10,7 @@ import middy from '@middy/core';
 import type { MiddlewareObj } from '@middy/core';
 import { withinFunctionDeadline } from '../deadline.ts';
 import type { AccountDirectory } from '../domain/account-directory.ts';
+import { receivedAtOnce } from '../domain/connection-cache.ts';
 import { UnknownCallProviderError } from './errors.ts';
 import { jsonResponse } from '../http/envelope.ts';
 import type { LeadContext, LeadEvent, LeadResponse } from '../http/lambda.ts';
@@ -65,7 +66,17 @@ const callWebhookChain = (runtime: CallWebhookRuntime) =>
     .use(scopedApiKey(runtime.directory, callsWireNames.keyScope))
     .use(callDelivery())
     .handler(async (_event, context) => {
-      const outcome = await receiveCall(context.call!, context.account!, context, runtime);
+      const call = context.call!;
+      const account = context.account!;
+      // On the number as it is now, whatever the cache (CONTRACT.md section 14): moved, its call is a lead of its new project; removed, a call to a number not connected.
+      const outcome = await receivedAtOnce(
+        (afresh) => {
+          // The fields validated against the number as cached are not this attempt's.
+          if (afresh) context.fields = undefined;
+          return receiveCall(call, account, context, runtime, { counted: afresh });
+        },
+        () => call.callNumber !== undefined && runtime.callNumbers.forget(account.config.id, call.callNumber),
+      );
       if (outcome.kind === 'created') {
         context.leadId = outcome.lead.id;
         context.outcome = outcome.replayed ? 'idempotent_replay' : outcome.lead.is_repeated ? 'repeated' : 'created';

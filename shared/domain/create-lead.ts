@@ -58,7 +58,7 @@ export interface CreateLeadOptions {
   readonly idempotency?: IdempotencyClaim;
   /** Run every check, including the duplicate check, and store nothing. */
   readonly dryRun?: boolean;
-  /** A delivery's connection (a Google Ads form, see ConnectionGuard), or a quarantine's release, checked in the lead's own write. */
+  /** A delivery's connection (a Google Ads form, a call number: see ConnectionGuard), or a quarantine's release, checked in the lead's own write. */
   readonly guard?: WriteGuard;
   /** A quarantine's release marker, written with the lead without a copy of it; taken: AlreadyReleasedError. */
   readonly releaseMarker?: IdempotencyClaim;

@@ -42,9 +42,10 @@ export class LeadErasedError extends refusal(409, 'lead_erased', 'Lead was erase
 export class InvalidIdempotencyKeyError extends refusal(400, 'invalid_idempotency_key', 'Idempotency-Key must be 1 to 255 printable ASCII characters') {}
 
 /**
- * A write guarded by a connection (ConnectionGuard, ports.ts) found it no longer the account's, or its
- * key changed: rotated or removed since the container trusted it. Nothing was written; the source
- * answers as for a wrong key (Google's webhook: 401 `Invalid google_key`).
+ * A write guarded by a connection (ConnectionGuard, ports.ts) found it changed since the container read
+ * it: no longer the account's, removed, moved to another project or campaign, or its key rotated.
+ * Nothing was written; the source reads the connection afresh and receives the delivery on what is
+ * connected now (receivedAtOnce, connection-cache.ts).
  */
 export class ConnectionChangedError extends Error {
   readonly kind: string;

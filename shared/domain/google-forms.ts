@@ -61,9 +61,10 @@ const NO_FORM_HASH = createHash('sha256').update('no form has this key').digest(
  * delivery spends no round trip on its form. Only connected forms are cached; a key that does not
  * match a cached form re-reads the form once (its key may have just been rotated), and a form not
  * found is read again on every delivery, so a form connected a moment ago works at once. A cached
- * form may be older than a rotation or removal: the delivery's write checks the form as cached
- * (ConnectionGuard) and, refused, the webhook forgets it here and answers 401, so an old key stores
- * nothing from the moment it is rotated or removed (CONTRACT.md section 10).
+ * form may be older than a rotation, a removal or a move: the delivery's write checks the form as
+ * cached (ConnectionGuard) and, refused, the webhook forgets it here and authenticates the delivery
+ * again on a fresh read (receivedAtOnce), so an old key stores nothing from the moment it is rotated or
+ * removed (CONTRACT.md section 10), and a moved form's lead lands in its new project (section 14).
  */
 export class GoogleFormDirectory {
   readonly #reader: ConnectionReader;
@@ -89,7 +90,7 @@ export class GoogleFormDirectory {
     return form;
   }
 
-  /** Drops a cached form: its write found it rotated or removed, so the next delivery reads it afresh. */
+  /** Drops a cached form: its write found it rotated, removed or moved, so the next read is afresh. */
   forget(formId: string): void {
     this.#cache.forget(formId);
   }

@@ -4,7 +4,7 @@
  * simultaneous deliveries, of one id store one lead. Written once for every platform.
  */
 import { createHash } from 'node:crypto';
-import type { IdempotencyClaim } from './ports.ts';
+import type { ConnectionGuard, IdempotencyClaim, Rejection, RejectionLog } from './ports.ts';
 
 /**
  * How long a platform's lead id holds: past Meta's ~36 hours and Google's retries, and past a
@@ -21,3 +21,24 @@ export const platformLeadIdempotency = (keyPrefix: string, platform: string, lea
   requestHash: createHash('sha256').update(`${platform}\n${leadId}`).digest('hex'),
   ttlSeconds: PLATFORM_LEAD_IDEMPOTENCY_SECONDS,
 });
+
+/**
+ * A webhook delivery's refusal, kept once per platform id (CONTRACT.md section 14: one platform id
+ * stores at most one lead or one rejection record, never both, whether its deliveries come one after
+ * another or at once; the first delivery decides). With the id's claim (the one its lead would be
+ * stored under), the record and the claim are one write: `already_decided` when a lead or a record took
+ * the claim first, and nothing is kept. A delivery without a platform id has nothing to keep once: its
+ * record is kept as any. Given the delivery's connection, nothing is kept when it changed since it was
+ * read (ConnectionChangedError). One function for every webhook source.
+ */
+export const recordRefusal = async (
+  rejections: RejectionLog,
+  accountId: string,
+  rejection: Rejection,
+  claim: IdempotencyClaim | undefined,
+  guard?: ConnectionGuard,
+): Promise<'recorded' | 'already_decided'> => {
+  if (claim) return rejections.recordOnce(accountId, rejection, claim, guard);
+  await rejections.record(accountId, rejection, guard);
+  return 'recorded';
+};

@@ -161,14 +161,18 @@ export interface Connection {
 
 /**
  * The connection a delivery was authenticated against, as the container trusted it (its cache may be
- * older than a rotation or removal). A write given a guard stores nothing, and throws
- * ConnectionChangedError, unless the connection is still the account's (with that key hash, when it
- * has one), checked in the write itself (CONTRACT.md section 10: a rotated or removed key answers 401 at once).
+ * older than a rotation, a removal or a move). A write given a guard stores nothing, and throws
+ * ConnectionChangedError, unless the connection is still the account's, still to that project and
+ * campaign (and with that key hash, when it has one), checked in the write itself (CONTRACT.md section
+ * 10: a rotated or removed key answers 401 at once; section 14: a removed or moved connection takes
+ * effect at once, whatever the cache).
  */
 export interface ConnectionGuard {
   readonly kind: ConnectionKind;
   readonly id: string;
   readonly accountId: string;
+  readonly projectId: string;
+  readonly campaignId: string;
   readonly keyHash?: string;
 }
 
@@ -316,9 +320,10 @@ export interface RejectionLog {
   /**
    * Keeps the rejection once per claim (a platform's delivery id, platform-leads.ts): the record and
    * the claim are one write, so of repeated or simultaneous deliveries of one id at most one record is
-   * kept, and none when the claim was taken before (by a lead or a record): `already_decided`.
+   * kept, and none when the claim was taken before (by a lead or a record): `already_decided`. Given
+   * a guard, nothing is kept when the delivery's connection changed since it was read (ConnectionChangedError).
    */
-  recordOnce(accountId: string, rejection: Rejection, claim: IdempotencyClaim): Promise<'recorded' | 'already_decided'>;
+  recordOnce(accountId: string, rejection: Rejection, claim: IdempotencyClaim, guard?: ConnectionGuard): Promise<'recorded' | 'already_decided'>;
 }
 
 /**

@@ -62,19 +62,29 @@ export const listingPartition = (shape: ConnectionShape, accountId: string) => (
 export const listingKey = (shape: PlatformWideShape, accountId: string, id: string) => ({ pk: listingPartition(shape, accountId), sk: `${shape.listingSortPrefix}${id}` });
 
 /**
- * A delivery's guard as a transaction item: the connection's item still names that account (and that
- * key hash, for a kind with keys). It rides in the write the delivery makes anyway (the lead's
- * transaction, or its rejection record's), so a rotated or removed connection is refused at once at no
- * extra round trip, whatever the container cached. The functions may ConditionCheckItem only items of
- * their kind's partition shape (lib/constructs/lead-tables.ts).
+ * A delivery's guard as a transaction item: the connection's item still names that account, that
+ * project and that campaign (and that key hash, for a kind with keys). It rides in the write the
+ * delivery makes anyway (the lead's transaction, or its rejection record's), so a connection rotated,
+ * removed or moved to another project is refused at once at no extra round trip, whatever the
+ * container cached (CONTRACT.md section 14). The project and campaign are what a move changes, so they
+ * are what is compared: a connection moved away and back again passes, and its lead lands where it
+ * points now. The functions may ConditionCheckItem only items of their kind's partition shape
+ * (lib/constructs/lead-tables.ts).
  */
 export const connectionGuardCheck = (configTable: string, guard: ConnectionGuard): TransactItem => ({
   ConditionCheck: {
     TableName: configTable,
     Key: itemKey(connectionShapes[guard.kind], guard.id, guard.accountId),
-    // A tombstone keeps its account but no key hash: a kind without keys checks that it is not one.
-    ConditionExpression: guard.keyHash === undefined ? 'account_id = :guardAccount AND attribute_not_exists(removed_at)' : 'key_hash = :guardHash AND account_id = :guardAccount',
-    ExpressionAttributeValues: { ':guardAccount': guard.accountId, ...(guard.keyHash !== undefined && { ':guardHash': guard.keyHash }) },
+    // A tombstone keeps its account but no target and no key hash: it never passes.
+    ConditionExpression:
+      'account_id = :guardAccount AND project_id = :guardProject AND campaign_id = :guardCampaign AND attribute_not_exists(removed_at)' +
+      (guard.keyHash === undefined ? '' : ' AND key_hash = :guardHash'),
+    ExpressionAttributeValues: {
+      ':guardAccount': guard.accountId,
+      ':guardProject': guard.projectId,
+      ':guardCampaign': guard.campaignId,
+      ...(guard.keyHash !== undefined && { ':guardHash': guard.keyHash }),
+    },
   },
 });
 

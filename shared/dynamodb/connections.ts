@@ -16,8 +16,8 @@
  * campaign, never its key; and a removal leaves the connection's item as a **removal tombstone**
  * (`removed_at`, no key hash, no target) instead of deleting it, so a later seed can tell "removed"
  * from "never connected". An operator's explicit connect may reuse a tombstone. The reads treat a
- * tombstone as no connection, and a guard never holds on one (it names an account a tombstone keeps,
- * but a key hash it does not; for kinds without keys, the guard checks `removed_at` too).
+ * tombstone as no connection, and a guard never holds on one (it checks `removed_at`, and a project,
+ * campaign and key hash a tombstone does not keep).
  */
 import { GetCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Connection, ConnectionKind, ConnectionReader, ConnectionRegistry, SeedOutcome } from '../domain/ports.ts';

@@ -239,7 +239,7 @@ export class DynamoDbLeadStore extends TableStore implements LeadStore {
 
   /**
    * The guard's item, when there is one (none for the four endpoints and Meta), under its name: a
-   * connection's ConditionCheck (a Google form's), or the released record's mark (quarantine release),
+   * connection's ConditionCheck (a Google form's, a call number's), or the released record's mark (quarantine release),
    * written with the lead.
    */
   #addGuard(items: NamedItems<LeadItemName>, accountId: string, lead: LeadRecord, guard: WriteGuard | undefined): void {

@@ -71,9 +71,9 @@ export class DynamoDbRejectionLog extends TableStore implements RejectionLog {
    * The record, with the lookup items that find it by the person it names (CONTRACT.md section 12), in
    * the one request it costs: a put alone, one BatchWriteItem with them, or (a browser key's) the
    * transaction with the minute's count. The person's details are not kept beside the record, only
-   * their keyed hashes, in the lookup items' keys. A Google delivery's record (given its guard) is one
-   * transaction of them and the guard's ConditionCheck instead: nothing is kept when the form was
-   * rotated or removed since its key was checked (ConnectionChangedError).
+   * their keyed hashes, in the lookup items' keys. A webhook delivery's record (given its guard) is one
+   * transaction of them and the guard's ConditionCheck instead: nothing is kept when its connection was
+   * rotated, removed or moved since it was read (ConnectionChangedError).
    */
   async record(
     accountId: string,
@@ -161,11 +161,10 @@ export class DynamoDbRejectionLog extends TableStore implements RejectionLog {
    * SDK's retries spent) is read back before a 503, so Google's redelivery after it adds no second record.
    */
   async #guarded(item: Record<string, unknown> & { pk: string; sk: string }, lookups: readonly TransactItem[], guard: ConnectionGuard): Promise<void> {
-    if (this.#configTable === undefined) throw new Error('a guarded rejection record needs the Config table');
     const items = new NamedItems<'rejection' | 'person_lookup' | typeof CONNECTION_GUARD>()
       .add('rejection', { Put: { TableName: this.table, Item: item } })
       .add('person_lookup', ...lookups)
-      .add(CONNECTION_GUARD, connectionGuardCheck(this.#configTable, guard));
+      .add(CONNECTION_GUARD, connectionGuardCheck(this.#requireConfigTable(), guard));
     await contendedWrite({
       send: () => this.db.send(new TransactWriteCommand({ TransactItems: items.items })),
       // A connection changed or removed since it was checked: nothing stored, 401 (ConnectionChangedError).
@@ -181,7 +180,12 @@ export class DynamoDbRejectionLog extends TableStore implements RejectionLog {
    * under it is refused as a reused key. Sent as every contended write is (contended-write.ts): a
    * conflict retried within the deadline, then 503 after a read-back (CONTRACT.md section 14).
    */
-  async recordOnce(accountId: string, { person, answered: _answered, ...rejection }: Rejection, { key, requestHash, ttlSeconds = 24 * 60 * 60 }: IdempotencyClaim): Promise<'recorded' | 'already_decided'> {
+  async recordOnce(
+    accountId: string,
+    { person, answered: _answered, ...rejection }: Rejection,
+    { key, requestHash, ttlSeconds = 24 * 60 * 60 }: IdempotencyClaim,
+    guard?: ConnectionGuard,
+  ): Promise<'recorded' | 'already_decided'> {
     const createdAt = new Date(rejection.at);
     const at = createdAt.toISOString();
     const id = this.#ids(createdAt.getTime());
@@ -189,7 +193,7 @@ export class DynamoDbRejectionLog extends TableStore implements RejectionLog {
     const lookups = await rejectionLookups(this.#keyring, this.table, accountId, { pk: record.pk, sk: record.sk }, person, record.expires_at);
     const item = { ...record, ...(lookups.personRefs.length > 0 && { person_refs: lookups.personRefs }) };
     // Each item named where it is added: the cancellation is read by these names.
-    const transaction = new NamedItems<'rejection' | 'person_lookup' | 'idempotency_key'>()
+    const transaction = new NamedItems<'rejection' | 'person_lookup' | 'idempotency_key' | typeof CONNECTION_GUARD>()
       .add('rejection', { Put: { TableName: this.table, Item: item } })
       .add('person_lookup', ...lookups.puts)
       .add('idempotency_key', {
@@ -200,13 +204,24 @@ export class DynamoDbRejectionLog extends TableStore implements RejectionLog {
           ExpressionAttributeValues: { ':now': epochSeconds(at) },
         },
       });
+    // The delivery's connection, checked in the same write (no extra round trip): moved or removed since it was read, nothing kept.
+    if (guard) transaction.add(CONNECTION_GUARD, connectionGuardCheck(this.#requireConfigTable(), guard));
     const outcome = await contendedWrite({
       send: () => this.db.send(new TransactWriteCommand({ TransactItems: transaction.items })),
-      // The claim taken already: this delivery's call was decided by an earlier one.
-      refusal: (reasons) => (transaction.failed(reasons, 'idempotency_key') ? ('already_decided' as const) : undefined),
+      // The claim taken already: this delivery's platform id was decided by an earlier one, wherever its connection points now.
+      refusal: (reasons) => {
+        if (transaction.failed(reasons, 'idempotency_key')) return 'already_decided' as const;
+        checkConnectionGuard(transaction, reasons, guard);
+        return undefined;
+      },
       isApplied: () => this.#isStored(item),
     });
     return outcome === 'already_decided' ? outcome : 'recorded';
+  }
+
+  #requireConfigTable(): string {
+    if (this.#configTable === undefined) throw new Error('a guarded rejection record needs the Config table');
+    return this.#configTable;
   }
 
   /** One counter item per key and minute: the records not stored, in all and per reason. */

@@ -5,20 +5,23 @@
  * transaction, so a redelivery, or simultaneous deliveries, of one lead_id store one lead.
  *
  * Whatever cannot become a lead (a test lead, a duplicate under `ignore`, a validation failure, a
- * retired project or campaign) is recorded in the account's rejection log with its google_lead_id;
- * the caller answers 200 all the same, since no retry by Google could fix it. A database outage,
- * including one that keeps the rejection from being recorded, propagates: the caller answers 503,
- * and Google's retry stores the lead once.
+ * retired project or campaign) is recorded in the account's rejection log with its google_lead_id,
+ * claimed like a lead (recordRefusal), so the first delivery of a lead_id decides: of its repeated or
+ * simultaneous deliveries at most one lead or one record is kept (CONTRACT.md section 14). The caller
+ * answers 200 all the same, since no retry by Google could fix it. A database outage, including one
+ * that keeps the rejection from being recorded, propagates: the caller answers 503, and Google's retry
+ * stores the lead once.
  *
  * Every write a delivery makes carries the form's guard (ConnectionGuard): a key rotated, or a form
- * removed, since the container cached the form stores nothing (ConnectionChangedError, answered 401).
+ * removed or moved, since the container cached the form stores nothing (ConnectionChangedError; the
+ * webhook reads the form afresh, receivedAtOnce).
  */
 import type { AccountDirectory } from '../domain/account-directory.ts';
 import { createLead, type CreateLeadDependencies } from '../domain/create-lead.ts';
-import { ClientNotFoundError, isRejection, LeadErasedError } from '../domain/errors.ts';
+import { ClientNotFoundError, IdempotencyKeyReusedError, isRejection, LeadErasedError } from '../domain/errors.ts';
 import { GoogleTestLeadError, InvalidGoogleKeyError } from '../domain/google-errors.ts';
 import type { LeadRecord } from '../domain/lead.ts';
-import { platformLeadIdempotency } from '../domain/platform-leads.ts';
+import { platformLeadIdempotency, recordRefusal } from '../domain/platform-leads.ts';
 import type { ConnectionGuard, GoogleFormConnection, RejectionLog } from '../domain/ports.ts';
 import { refusedFields } from '../domain/rejections.ts';
 import { rejectionOf, submissionOf, type SubmissionTagging } from '../domain/submissions.ts';
@@ -45,7 +48,9 @@ export interface GoogleLeadRequest {
 
 export type GoogleLeadOutcome =
   | { readonly kind: 'created'; readonly lead: LeadRecord; readonly replayed: boolean }
-  | { readonly kind: 'rejected'; readonly reason: string };
+  | { readonly kind: 'rejected'; readonly reason: string }
+  /** An earlier delivery of this lead_id decided already (a lead or a record): nothing changed. */
+  | { readonly kind: 'already_decided' };
 
 const validateGoogleFields = leadFieldValidator(googleAdsLeadFields, 'ignore');
 
@@ -59,33 +64,31 @@ export const receiveGoogleLead = async (
   deps: GoogleLeadDependencies,
 ): Promise<GoogleLeadOutcome> => {
   const body = leadFieldsOf(delivery, form);
-  // Whatever this delivery writes is refused if the form was rotated or removed since its key was checked.
+  // Whatever this delivery writes is refused if the form was rotated, removed or moved since it was read.
   const guard: ConnectionGuard = form;
+  // The lead_id's one claim, for its lead and for its record alike (validation refuses a delivery without one).
+  const claim = delivery.leadId === undefined ? undefined : platformLeadIdempotency(LEAD_ID_PREFIX, GOOGLE_ADS_ENDPOINT, delivery.leadId);
   try {
     if (delivery.isTest) throw new GoogleTestLeadError();
     request.fields = validateGoogleFields(body);
     const account = await deps.directory.account(form.accountId);
-    const { lead, replayed } = await createLead(submissionOf(googleAdsTagging, request.fields), account, deps, {
-      idempotency: platformLeadIdempotency(LEAD_ID_PREFIX, GOOGLE_ADS_ENDPOINT, delivery.leadId!),
-      guard,
-    });
+    const { lead, replayed } = await createLead(submissionOf(googleAdsTagging, request.fields), account, deps, { idempotency: claim!, guard });
     return { kind: 'created', lead, replayed };
   } catch (error) {
     // The form's account is gone: the form is connected to no account.
     if (error instanceof ClientNotFoundError) throw new InvalidGoogleKeyError();
+    // The lead_id's first delivery was kept as a rejection record: it decided.
+    if (error instanceof IdempotencyKeyReusedError) return { kind: 'already_decided' };
     // A redelivery of a lead its person had erased (CONTRACT.md section 12): received, and nothing recorded about them again.
     if (error instanceof LeadErasedError) return { kind: 'rejected', reason: error.reason };
     if (!isRejection(error)) throw error;
     const fields = refusedFields(error, request.fields ?? {}) ?? { ...(delivery.formId && { google_form_id: delivery.formId }) };
-    await deps.rejections.record(
-      form.accountId,
-      rejectionOf(
-        GOOGLE_ADS_ENDPOINT,
-        { reason: error.reason, message: error.message, fields, ...(delivery.leadId && { platformIds: { [LEAD_ID_FIELD]: delivery.leadId } }) },
-        { requestId: request.requestId, body, ...(request.fields && { fields: request.fields }) },
-      ),
-      guard,
+    const rejection = rejectionOf(
+      GOOGLE_ADS_ENDPOINT,
+      { reason: error.reason, message: error.message, fields, ...(delivery.leadId && { platformIds: { [LEAD_ID_FIELD]: delivery.leadId } }) },
+      { requestId: request.requestId, body, ...(request.fields && { fields: request.fields }) },
     );
-    return { kind: 'rejected', reason: error.reason };
+    const kept = await recordRefusal(deps.rejections, form.accountId, rejection, claim, guard);
+    return kept === 'recorded' ? { kind: 'rejected', reason: error.reason } : { kind: 'already_decided' };
   }
 };

@@ -8,8 +8,7 @@
 import middy from '@middy/core';
 import type { MiddlewareObj } from '@middy/core';
 import { withinFunctionDeadline } from '../deadline.ts';
-import { ConnectionChangedError } from '../domain/errors.ts';
-import { InvalidGoogleKeyError } from '../domain/google-errors.ts';
+import { receivedAtOnce } from '../domain/connection-cache.ts';
 import type { GoogleFormDirectory } from '../domain/google-forms.ts';
 import type { GoogleFormConnection } from '../domain/ports.ts';
 import { jsonResponse } from '../http/envelope.ts';
@@ -46,18 +45,16 @@ const googleFormKey = (forms: GoogleFormDirectory): MiddlewareObj<LeadEvent, Lea
 });
 
 /**
- * The delivery received; or, when its write found the form rotated or removed since the cached key
- * was checked (nothing stored), the form dropped from the cache and 401 as for any wrong key.
+ * The delivery received on the form as it is now (CONTRACT.md section 14): when its write found the
+ * form rotated, removed or moved since it was read (nothing stored), the form is read afresh and its
+ * key checked again: a rotated or removed form answers 401 as for any wrong key, a moved one's lead
+ * lands in its new project and campaign.
  */
-const receivedOrRefused = async (delivery: GoogleDelivery, form: GoogleFormConnection, context: GoogleContext, runtime: GoogleAdsRuntime) => {
-  try {
-    return await receiveGoogleLead(delivery, form, context, runtime);
-  } catch (error) {
-    if (!(error instanceof ConnectionChangedError)) throw error;
-    runtime.forms.forget(form.id);
-    throw new InvalidGoogleKeyError();
-  }
-};
+const receivedOnTheFormNow = (delivery: GoogleDelivery, form: GoogleFormConnection, context: GoogleContext, runtime: GoogleAdsRuntime) =>
+  receivedAtOnce(
+    async (afresh) => receiveGoogleLead(delivery, afresh ? await runtime.forms.authenticate(delivery.formId, delivery.key) : form, context, runtime),
+    () => runtime.forms.forget(form.id),
+  );
 
 export const googleAdsHandler = (runtime: GoogleAdsRuntime) => withinFunctionDeadline(googleAdsChain(runtime));
 
@@ -68,12 +65,12 @@ const googleAdsChain = (runtime: GoogleAdsRuntime) =>
     .use(jsonObjectBody({ maxBytes: MAX_BODY_BYTES }))
     .use(googleFormKey(runtime.forms))
     .handler(async (_event, context) => {
-      const outcome = await receivedOrRefused(context.delivery!, context.form!, context, runtime);
+      const outcome = await receivedOnTheFormNow(context.delivery!, context.form!, context, runtime);
       if (outcome.kind === 'created') {
         context.leadId = outcome.lead.id;
         context.outcome = outcome.replayed ? 'idempotent_replay' : outcome.lead.is_repeated ? 'repeated' : 'created';
       } else {
-        context.outcome = outcome.reason;
+        context.outcome = outcome.kind === 'rejected' ? outcome.reason : outcome.kind;
       }
       return jsonResponse(200, { status: true, message: LEAD_RECEIVED });
     });

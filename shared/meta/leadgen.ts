@@ -17,7 +17,7 @@ import { GraphReadError, isRejection, MetaFormNotMappedError, MetaGraphReadFaile
 import type { MetaFormMapping, MetaPage, MetaPageDirectory, MetaPageView } from '../domain/meta-pages.ts';
 import type { IdempotencyClaim, Rejection, RejectionLog } from '../domain/ports.ts';
 import { identifiersOfSubmission, mobileTraceOf } from '../domain/person-data.ts';
-import { PLATFORM_LEAD_IDEMPOTENCY_SECONDS, platformLeadIdempotency } from '../domain/platform-leads.ts';
+import { PLATFORM_LEAD_IDEMPOTENCY_SECONDS, platformLeadIdempotency, recordRefusal } from '../domain/platform-leads.ts';
 import { refusedFields } from '../domain/rejections.ts';
 import { socialEndpoint } from '../endpoints.ts';
 import { submissionOf } from '../domain/submissions.ts';
@@ -54,6 +54,8 @@ export interface Attempt {
 export type LeadgenOutcome =
   | { readonly kind: 'created'; readonly lead: LeadRecord; readonly replayed: boolean }
   | { readonly kind: 'rejected'; readonly reason: string }
+  /** An earlier notification of this leadgen id decided already (a lead or a record): nothing changed. */
+  | { readonly kind: 'already_decided' }
   | { readonly kind: 'page_not_configured' }
   /** Not done: deliver again later (Graph or the database was unavailable). */
   | { readonly kind: 'retry'; readonly reason: string }
@@ -84,7 +86,7 @@ export const processLeadgenChange = async (change: LeadgenChange, deps: LeadgenD
     error = failure;
     outcome = await settleFailure(change, deps, attempt, progress, failure);
   }
-  const status = outcome.kind === 'created' ? 200 : outcome.kind === 'rejected' ? 422 : outcome.kind === 'page_not_configured' ? 404 : 503;
+  const status = outcome.kind === 'created' || outcome.kind === 'already_decided' ? 200 : outcome.kind === 'rejected' ? 422 : outcome.kind === 'page_not_configured' ? 404 : 503;
   deps.log({
     level: status >= 500 ? (outcome.kind === 'gave_up' ? 'error' : 'warn') : outcome.kind === 'page_not_configured' ? 'warn' : 'info',
     message: outcome.kind === 'page_not_configured' ? 'meta leadgen for a page no account has' : 'meta leadgen',
@@ -113,6 +115,8 @@ const outcomeName = (outcome: LeadgenOutcome): string => {
       return 'meta_page_not_configured';
     case 'rejected':
       return outcome.reason;
+    case 'already_decided':
+      return 'already_decided';
     case 'retry':
       return `retry_${outcome.reason}`;
     case 'gave_up':
@@ -188,7 +192,16 @@ const settleFailure = async (change: LeadgenChange, deps: LeadgenDependencies, a
   if (!accountId) return refusal ? { kind: 'rejected', reason } : { kind: 'gave_up', reason };
   const rejection = refusal ?? (error instanceof GraphReadError ? new MetaGraphReadFailedError() : undefined);
   try {
-    await deps.rejections.record(accountId, rejectionOf(change, progress, error, rejection, reason));
+    const record = rejectionOf(change, progress, error, rejection, reason);
+    // A refusal decides the leadgen id (CONTRACT.md section 14): kept under the claim its lead would be
+    // stored under, so of its notifications one lead or one record is kept, never both. A change given
+    // up on (retries spent) decided nothing: its record is kept without the claim, so a redrive from the
+    // dead-letter queue can still store the lead (section 8).
+    if (refusal) {
+      if ((await recordRefusal(deps.rejections, accountId, record, leadgenIdempotency(change.leadgenId))) === 'already_decided') return { kind: 'already_decided' };
+    } else {
+      await deps.rejections.record(accountId, record);
+    }
   } catch (failure) {
     deps.log({ level: 'warn', requestId: change.requestId, endpoint: META_ENDPOINT, message: 'rejection not recorded', error: describe(failure) });
     // Not recorded: a refusal is tried again rather than lost without a trace.

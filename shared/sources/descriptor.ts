@@ -58,11 +58,9 @@ export interface LeadSourceDescriptor {
    */
   readonly throttle?: RouteThrottleDeclaration;
   /**
-   * The kind of connection its deliveries name (shared/dynamodb/connections.ts) when every write of a
-   * delivery carries the connection's guard (Google's forms: a rotated key or removed form refuses at
-   * once). A source that reads its connections without a guard leaves it out: the call webhook's key
-   * names the account and its numbers are the account's own, so a removed number is seen within the
-   * configuration cache's TTL, like a revoked key.
+   * The kind of connection its deliveries name (shared/dynamodb/connections.ts): every write of a
+   * delivery that names one carries the connection's guard, so a rotated key, a removed or a moved
+   * connection takes effect at once whatever the cache (CONTRACT.md section 14; Google's forms, call numbers).
    */
   readonly connection?: ConnectionKind;
   /** The platform's own id of a delivery, when it has one (PlatformIdDeclaration). */

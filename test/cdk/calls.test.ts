@@ -41,7 +41,7 @@ describe('calls to project numbers in the stack', () => {
     for (const [id, other] of others) expect([id, other.Properties!.Environment?.Variables?.CALL_REQUESTS_PER_KEY_PER_MINUTE]).toEqual([id, undefined]);
   });
 
-  test('grant it the lead functions’ table access and its key counters, nothing more (no Google form guard, no rejection counter, no admin writes)', () => {
+  test('grant it the lead functions’ table access, its key counters, the check of its own numbers in its writes, and nothing more (no Google form guard, no rejection counter, no admin writes)', () => {
     const roleId = fn.Role['Fn::GetAtt'][0];
     const statements = Object.values(resources(template, 'AWS::IAM::Policy'))
       .filter((policy) => policy.Properties!.Roles.some((role: { Ref: string }) => role.Ref === roleId))
@@ -55,8 +55,12 @@ describe('calls to project numbers in the stack', () => {
         ...leadFunctionTableAccess.batchWrites,
         ...leadFunctionTableAccess.repeatSettling,
         ...leadFunctionTableAccess.keyRequestCounter,
+        // The guard of each write a call to a connected number makes (CONTRACT.md section 14).
+        'dynamodb:ConditionCheckItem',
       ]),
     );
+    const checks = statements.filter((statement: { Action: string | string[] }) => [statement.Action].flat().includes('dynamodb:ConditionCheckItem'));
+    expect(checks).toEqual([expect.objectContaining({ Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['CALLNUMBERS#*'] } } })]);
     // UpdateItem only where a repeat is settled after an erasure (its lead's and its key's items) and on
     // the per-key request counters: never a rejection counter.
     const updates = statements.filter((statement: { Action: string | string[] }) => [statement.Action].flat().includes('dynamodb:UpdateItem'));

@@ -94,17 +94,18 @@ describe('The lead functions', () => {
   });
 
   describe.each(leadPaths)('the function of POST %s', (path) => {
-    test('reads the Config table with GetItem and Query only (Google Ads: and checks its form items in its writes)', () => {
+    test('reads the Config table with GetItem and Query only (Google Ads and calls: and check their connection items in their writes)', () => {
       const onConfig = statementsOf(path).filter((s) => JSON.stringify(s.Resource).includes('"ConfigTable"'));
       const reads = { Effect: 'Allow', Action: ['dynamodb:GetItem', 'dynamodb:Query'], Resource: { 'Fn::GetAtt': ['ConfigTable', 'Arn'] } };
-      // The guard of each Google delivery's write (CONTRACT.md section 10): a ConditionCheck of the form's item alone.
-      const formChecks = {
+      // The guard of each delivery's write (CONTRACT.md sections 10 and 14): a ConditionCheck of its connection's items alone.
+      const checks = (prefix: string) => ({
         Effect: 'Allow',
         Action: 'dynamodb:ConditionCheckItem',
         Resource: { 'Fn::GetAtt': ['ConfigTable', 'Arn'] },
-        Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['GOOGLEFORM#*'] } },
-      };
-      expect(onConfig).toEqual(path === googleAdsRoute.path ? [reads, formChecks] : [reads]);
+        Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${prefix}*`] } },
+      });
+      const guarded: Record<string, string> = { [googleAdsRoute.path]: 'GOOGLEFORM#', [callsSource.route.path]: 'CALLNUMBERS#' };
+      expect(onConfig).toEqual(guarded[path] ? [reads, checks(guarded[path])] : [reads]);
     });
 
     test("writes the Leads table with PutItem (and, but for Google Ads, BatchWriteItem: a record or a repeat with its person lookup items), reads back a lead with GetItem, updates only a lead's or its key's item (a repeat settled after an erasure), only the website function counts rejection records with UpdateItem, and only the call webhook its keys' requests (no index)", () => {

@@ -163,4 +163,11 @@ describe('Recorded calls, as the check evaluates them', () => {
     expect((await evaluate(model, check('GOOGLEFORM#'))).result).toBe('Allowed');
     expect((await evaluate(model, check('KEY#'))).result).toBe('ImplicitlyDenied');
   });
+
+  test("the call webhook's check of a number item is allowed, and of a form's or any other Config item refused (dynamodb:LeadingKeys)", async () => {
+    const check = (key: string) => requestOfRecorded(model, { fn: 'calls', action: 'dynamodb:ConditionCheckItem', table: 'Config', leadingKeys: [key] });
+    expect((await evaluate(model, check('CALLNUMBERS#acc-1'))).result).toBe('Allowed');
+    expect((await evaluate(model, check('GOOGLEFORM#123'))).result).toBe('ImplicitlyDenied');
+    expect((await evaluate(model, check('KEY#'))).result).toBe('ImplicitlyDenied');
+  });
 });

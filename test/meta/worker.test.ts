@@ -180,6 +180,46 @@ describe('one lead per leadgen id', () => {
   });
 });
 
+describe('one leadgen id, one lead or one record (CONTRACT.md section 14: the first delivery decides)', () => {
+  /** Two notifications one after another, then ten at once: twelve deliveries of one change. */
+  const twelveTimes = async (change: { pageId: string; leadgenId: string; formId?: string }) => {
+    await deliver(change);
+    await deliver(change);
+    const answers = await Promise.all(Array.from({ length: 10 }, () => meta.notify(leadgenNotification([change]))));
+    expect(answers.map((answer) => answer.status)).toEqual(Array(10).fill(200));
+    await meta.queue.idle();
+  };
+
+  it('a refused lead (an invalid phone) notified 12 times, 10 at once: one record', async () => {
+    const a = metaLead('acc-create', { phone_number: '12345' });
+    await twelveTimes(a.change);
+    expect(await leadOf('acc-create', a.leadgenId)).toHaveLength(0);
+    expect(await rejectionOf('acc-create', a.leadgenId)).toEqual([expect.objectContaining({ reason: 'field_validation' })]);
+  });
+
+  it('an unmapped form notified 12 times, 10 at once: one record', async () => {
+    const a = metaLead('acc-create');
+    await twelveTimes({ ...a.change, formId: '3999' });
+    expect(await rejectionOf('acc-create', a.leadgenId)).toEqual([expect.objectContaining({ reason: 'meta_form_not_mapped' })]);
+  });
+
+  it('a leadgen id whose first notification stored a lead gets no record when a later one is refused', async () => {
+    const a = metaLead('acc-create');
+    await deliver(a.change);
+    await deliver({ ...a.change, formId: '3999' });
+    expect(await leadOf('acc-create', a.leadgenId)).toHaveLength(1);
+    expect(await rejectionOf('acc-create', a.leadgenId)).toEqual([]);
+  });
+
+  it('a leadgen id whose first notification was refused never becomes a lead', async () => {
+    const a = metaLead('acc-create');
+    await deliver({ ...a.change, formId: '3999' });
+    await deliver(a.change);
+    expect(await leadOf('acc-create', a.leadgenId)).toHaveLength(0);
+    expect(await rejectionOf('acc-create', a.leadgenId)).toEqual([expect.objectContaining({ reason: 'meta_form_not_mapped' })]);
+  });
+});
+
 describe('duplicates, under each setting', () => {
   it('ignore: a second Meta lead with the same mobile is not stored, and is recorded as duplicate_lead', async () => {
     const first = metaLead('acc-ignore');
