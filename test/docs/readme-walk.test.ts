@@ -12,6 +12,8 @@
  * The walk's own commands are not run again (`npm ci` was run, `npm test` is running, `npm start` was
  * started for the walk). Only blocks that need AWS (a deployed stack's outputs, the AWS CLI, SAM) are
  * skipped, and the counts of what ran are checked, so the walk cannot silently run nothing.
+ * Where the machine lacks curl, jq or openssl, the walk's shell has npm test's stand-ins for them
+ * (test/support/stand-ins.ts), and its webhook blocks are walked again with nothing but the stand-ins.
  * The README's local ports (3000, 8000) are the walk's free ports. README_WALK_TIMES=1 prints each
  * command's time (most of the walk is the admin CLI's and invoke's process starts).
  */
@@ -24,63 +26,8 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { freePort } from '../../scripts/dynamodb-local.ts';
 import { projectRoot } from '../../scripts/local/environment.ts';
 import { bannerOf, killGroup, spawnNpmStart, type StartedService } from '../support/processes.ts';
-
-interface Example {
-  /** The command as written (continuation lines joined). */
-  readonly command: string;
-  /** README line of its first line. */
-  readonly line: number;
-  /** The documented answer: texts its output holds, in order, and its exit code. */
-  readonly answers: string[];
-  readonly exitCode: number;
-}
-
-interface Block {
-  readonly line: number;
-  readonly examples: Example[];
-}
-
-/** The ```bash blocks of a Markdown text, each with its commands and their documented answers. */
-const examplesOf = (markdown: string): Block[] => {
-  const lines = markdown.split('\n');
-  const blocks: Block[] = [];
-  for (let i = 0; i < lines.length; i++) {
-    const fence = /^(\s*)```(\w*)\s*$/.exec(lines[i]!);
-    if (!fence) continue;
-    const [, indent, language] = fence;
-    let end = i + 1;
-    while (end < lines.length && !/^\s*```\s*$/.test(lines[end]!)) end++;
-    if (language === 'bash' || language === 'sh') {
-      const examples: { command: string; line: number; answers: string[]; exitCode: number }[] = [];
-      let last: (typeof examples)[number] | undefined;
-      for (let j = i + 1; j < end; j++) {
-        const text = lines[j]!.slice(indent!.length);
-        if (text.trim() === '') {
-          last = undefined;
-          continue;
-        }
-        if (text.trimStart().startsWith('#')) {
-          if (!last) continue; // a note before any command: for the reader
-          const answer = text.trimStart().replace(/^#\s?/, '').replace(/\s{2,}\(.*\)\s*$/, '');
-          const exit = /^exit (\d+)(?::\s*(.*))?$/.exec(answer);
-          if (exit) {
-            last.exitCode = Number(exit[1]);
-            if (exit[2]) last.answers.push(exit[2]);
-          } else last.answers.push(answer);
-          continue;
-        }
-        let command = text;
-        const start = j;
-        while (command.endsWith('\\') && j + 1 < end) command = `${command}\n${lines[++j]!.slice(indent!.length)}`;
-        last = { command, line: start + 1, answers: [], exitCode: 0 };
-        examples.push(last);
-      }
-      blocks.push({ line: i + 1, examples });
-    }
-    i = end;
-  }
-  return blocks;
-};
+import { standInTools, withoutTools, withStandIns } from '../support/stand-ins.ts';
+import { examplesOf, type Block } from './readme-examples.ts';
 
 /** A block that needs AWS: a deployed stack's outputs, the AWS CLI, SAM, a deploy or a smoke test of one. */
 const needsAws = (block: Block) => block.examples.some(({ command }) => /(^|[\s;(|])(aws|sam|cdk) |\$\(out |\bnpm run (synth|deploy|smoke)\b/.test(command));
@@ -156,42 +103,32 @@ describe("the README's shell examples", () => {
 
 describe('the README, walked top to bottom', () => {
   let service: StartedService | undefined;
-  let terminal: Terminal | undefined;
+  const terminals: Terminal[] = [];
   let port: number;
   let dynamoPort: number;
   let env: NodeJS.ProcessEnv;
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'lead-intake-readme-'));
+  const temporary = [mkdtempSync(path.join(tmpdir(), 'lead-intake-readme-'))];
+  const dataDir = temporary[0]!;
 
-  beforeAll(async () => {
-    // The README's examples are shell, curl, jq and openssl: a machine without one cannot walk them, and says which.
-    const missing = ['bash', 'curl', 'jq', 'openssl'].filter((tool) => !(process.env.PATH ?? '').split(path.delimiter).some((dir) => existsSync(path.join(dir, tool))));
-    if (missing.length > 0) throw new Error(`the README's examples need ${missing.join(', ')} on PATH`);
-    port = await freePort();
-    dynamoPort = await freePort();
-    env = { ...process.env, PORT: String(port), DYNAMODB_PORT: String(dynamoPort), LEAD_INTAKE_DATA_DIR: dataDir };
-    // A reader's shell has none of the test run's database settings.
-    for (const name of ['DYNAMODB_ENDPOINT', 'CONFIG_TABLE_NAME', 'LEADS_TABLE_NAME', 'CONFIG_CACHE_TTL_SECONDS', 'LEAD_INTAKE_SEED', 'AWS_REGION', 'AWS_PROFILE']) delete env[name];
-    service = spawnNpmStart(projectRoot, env);
-    await bannerOf(service, 120_000);
-    terminal = new Terminal(env);
-  }, 150_000);
+  /** A reader's terminal: a machine's own curl, jq and openssl, and npm test's stand-ins for those it lacks. */
+  const terminalWith = (pathVariable: string) => {
+    const { path: withTools, bin } = withStandIns(pathVariable);
+    if (bin) temporary.push(bin);
+    const terminal = new Terminal({ ...env, PATH: withTools });
+    terminals.push(terminal);
+    return terminal;
+  };
 
-  afterAll(async () => {
-    terminal?.close();
-    killGroup(service?.child.pid);
-    await service?.exited;
-    rmSync(dataDir, { recursive: true, force: true });
-  });
-
-  it('gives every documented answer, in the order written', async () => {
+  /** Runs the examples of some blocks in a terminal: what ran, and each answer that was not as documented. */
+  const walk = async (terminal: Terminal, walked: Block[]) => {
     const ran: string[] = [];
     const failures: string[] = [];
     const local = (command: string) => command.replaceAll('127.0.0.1:3000', `127.0.0.1:${port}`).replaceAll('127.0.0.1:8000', `127.0.0.1:${dynamoPort}`);
-    for (const block of blocks.filter((candidate) => !needsAws(candidate))) {
+    for (const block of walked) {
       for (const example of block.examples) {
         if (walksOwn(example.command)) continue;
         const started = performance.now();
-        const { code, stdout, stderr } = await terminal!.run(local(example.command));
+        const { code, stdout, stderr } = await terminal.run(local(example.command));
         if (process.env.README_WALK_TIMES) process.stderr.write(`${Math.round(performance.now() - started)} ms  README.md:${example.line}\n`);
         ran.push(example.command);
         const output = `${stdout}\n${stderr}`;
@@ -201,10 +138,59 @@ describe('the README, walked top to bottom', () => {
         }
       }
     }
+    return { ran, failures };
+  };
+
+  beforeAll(async () => {
+    // bash runs the examples; curl, jq and openssl the machine lacks have stand-ins (test/support/stand-ins.ts).
+    if (!(process.env.PATH ?? '').split(path.delimiter).some((dir) => existsSync(path.join(dir, 'bash')))) throw new Error("the README's examples need bash on PATH");
+    port = await freePort();
+    dynamoPort = await freePort();
+    env = { ...process.env, PORT: String(port), DYNAMODB_PORT: String(dynamoPort), LEAD_INTAKE_DATA_DIR: dataDir };
+    // A reader's shell has none of the test run's database settings.
+    for (const name of ['DYNAMODB_ENDPOINT', 'CONFIG_TABLE_NAME', 'LEADS_TABLE_NAME', 'CONFIG_CACHE_TTL_SECONDS', 'LEAD_INTAKE_SEED', 'AWS_REGION', 'AWS_PROFILE']) delete env[name];
+    service = spawnNpmStart(projectRoot, env);
+    await bannerOf(service, 120_000);
+  }, 150_000);
+
+  afterAll(async () => {
+    for (const terminal of terminals) terminal.close();
+    killGroup(service?.child.pid);
+    await service?.exited;
+    for (const dir of temporary) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('gives every documented answer, in the order written', async () => {
+    const runnable = blocks.filter((block) => !needsAws(block));
+    const { ran, failures } = await walk(terminalWith(env.PATH ?? ''), runnable);
     expect(failures).toEqual([]);
     // Every example of the blocks that need no AWS ran, but the walk's own npm ci / npm start / npm test.
-    const runnable = blocks.filter((block) => !needsAws(block)).flatMap((block) => block.examples.filter((example) => !walksOwn(example.command)));
-    expect(ran).toHaveLength(runnable.length);
+    expect(ran).toHaveLength(runnable.flatMap((block) => block.examples.filter((example) => !walksOwn(example.command))).length);
     expect(ran.length).toBeGreaterThan(40);
   }, 400_000);
+
+  // The whole walk again on a machine without the tools would double its time. The stand-ins answer the
+  // README's own invocations as the real tools do (stand-ins.test.ts); here, on the same service after
+  // the walk, the webhook blocks' examples that use curl, jq or openssl run again: a webhook's delivery
+  // is idempotent (a provider's retry is the same delivery), so their documented answers hold again.
+  it('gives the same answers from its webhook examples on a machine without curl, jq and openssl, with the stand-ins', async () => {
+    const stripped = withoutTools(env.PATH ?? '');
+    temporary.push(stripped.dir);
+    const terminal = terminalWith(stripped.path);
+    const found = await terminal.run(`command -v ${standInTools.join(' ')}`);
+    const folders = found.stdout.trim().split('\n').map((file) => path.dirname(file));
+    expect(folders).toHaveLength(standInTools.length);
+    expect(new Set(folders).size).toBe(1);
+    expect(folders[0]).toContain('lead-intake-stand-ins-');
+
+    const usesTool = (command: string) => new RegExp(`(^|[\\s|(;])(${standInTools.join('|')}) `).test(command);
+    const webhookBlocks = blocks
+      .filter((block) => !needsAws(block) && block.examples.some(({ command }) => /\bcurl .*-webhook\b/.test(command)))
+      .map((block) => ({ ...block, examples: block.examples.filter((example) => usesTool(example.command)) }));
+    const commands = webhookBlocks.flatMap((block) => block.examples.map((example) => example.command)).join('\n');
+    for (const tool of standInTools) expect(commands).toMatch(new RegExp(`(^|[\\s|(])${tool} `, 'm'));
+    const { ran, failures } = await walk(terminal, webhookBlocks);
+    expect(failures).toEqual([]);
+    expect(ran.length).toBeGreaterThanOrEqual(8);
+  }, 120_000);
 });
