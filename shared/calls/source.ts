@@ -24,6 +24,7 @@ export const callsSource = {
     rateLimit: { name: 'callsThrottlingRateLimit', default: 20 },
     burstLimit: { name: 'callsThrottlingBurstLimit', default: 40 },
   },
+  channel: { connectionField: 'call_number' },
   platformId: {
     ...callsWireNames.platformId,
     qualifiedBy: ['provider'],

@@ -65,6 +65,13 @@ export interface LeadSourceDescriptor {
    * configuration cache's TTL, like a revoked key.
    */
   readonly connection?: ConnectionKind;
+  /**
+   * What a channel of its leads is beyond source and sub source (CONTRACT.md section 16): the lead item's
+   * attribute that names the connection a lead came through (a Google form's `google_form_id`, a call's
+   * `call_number`). Absent: its leads came through no connection. The quiet-source watch reads it from
+   * here (registry.ts `channelConnectionFields`), so a new source's channels need no code of their own.
+   */
+  readonly channel?: { readonly connectionField: string };
   /** The platform's own id of a delivery, when it has one (PlatformIdDeclaration). */
   readonly platformId?: PlatformIdDeclaration;
   /** Its answer when a delivery is accepted (CONTRACT.md): status and message, with the lead in `data` or not. */
