@@ -228,6 +228,26 @@ const coreSchemas: JsonObject = {
       alternate_numbers: { type: 'integer', minimum: 0, description: 'Other people’s leads that named the mobile as their `alternate_number`: only that number was erased.' },
     },
   },
+  SourceChannel: {
+    type: 'object',
+    required: ['source', 'sub_source', 'connection_id', 'leads_14d', 'last_lead_at', 'usual_gap_minutes', 'state'],
+    properties: {
+      source: { type: 'string', description: 'The `source` of its leads.' },
+      sub_source: { type: ['string', 'null'], description: 'The `sub_source` of its leads.' },
+      connection_id: {
+        type: ['string', 'null'],
+        description: 'The connection its leads came through: a Meta page id, a Google form id, a call number’s 10 digits; null for none.',
+      },
+      leads_14d: { type: 'integer', minimum: 1, description: 'Leads stored in the last 14 days.' },
+      last_lead_at: { type: 'string', format: 'date-time', description: 'Its last lead’s `created_at`.' },
+      usual_gap_minutes: { type: ['number', 'null'], description: 'The median gap between those leads, in minutes, to one decimal; null below two leads.' },
+      state: {
+        type: 'string',
+        enum: ['watched', 'silent', 'too_few'],
+        description: '`too_few` below `silenceMinLeads` leads in 14 days; `silent` when its silence outside quiet hours exceeds the larger of `silenceMinMinutes` and 4 median gaps.',
+      },
+    },
+  },
   RotateKeyBody: {
     type: 'object',
     additionalProperties: false,
@@ -338,6 +358,14 @@ const coreOperations: Record<CoreAdminOperation, AdminOperationDoc> = {
     body: 'PersonBody',
     badRequest: invalidPerson,
     answers: success('200', 'What was erased', ref('ErasureCounts')),
+    notFound: [accountMissing],
+  },
+  listSources: {
+    summary: 'The account’s channels with a lead in the last 14 days, and their pace (a source gone quiet)',
+    description:
+      'One row per channel (source, sub source and connection), most recent first. A watched channel that goes silent sends one `Source Silent` event; its next lead, one `Source Resumed`. ' +
+      'Counted from stored leads only; erasing a lead leaves its channel’s counts alone.',
+    answers: success('200', 'The channels', { type: 'array', items: ref('SourceChannel') }),
     notFound: [accountMissing],
   },
   listRejections: {

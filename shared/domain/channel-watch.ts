@@ -174,25 +174,32 @@ export class ChannelWatch {
   }
 
   /** An account's channels with a lead in the last 14 days, most recent first. */
-  async list(accountId: string): Promise<ChannelRow[]> {
-    const { store, settings } = this.deps;
-    const now = this.deps.now();
-    const since = new Date(now.getTime() - PACE_WINDOW_MS);
-    const rows: Array<ChannelRow & { readonly at: number }> = [];
-    for await (const stored of store.channels(since, accountId)) {
-      const judgement = judge(paceOf(await store.leadTimes(accountId, stored.channel, since), now), stored.lastLeadAt, now, settings);
-      const marked = stored.silence !== undefined && stored.silence.since.getTime() === stored.lastLeadAt.getTime();
-      rows.push({
-        source: stored.channel.source,
-        sub_source: stored.channel.sub_source,
-        connection_id: stored.channel.connection_id,
-        leads_14d: judgement.pace.leads14d,
-        last_lead_at: iso(stored.lastLeadAt),
-        usual_gap_minutes: usualGapMinutes(judgement.pace),
-        state: judgement.state === 'too_few' ? 'too_few' : marked ? 'silent' : judgement.state,
-        at: stored.lastLeadAt.getTime(),
-      });
-    }
-    return rows.sort((a, b) => b.at - a.at).map(({ at: _at, ...row }) => row);
+  list(accountId: string): Promise<ChannelRow[]> {
+    return channelRows(this.deps, accountId);
   }
 }
+
+/** What listing an account's channels needs: their store, the settings, the clock. */
+export type ChannelListing = Pick<ChannelWatchDependencies, 'store' | 'settings' | 'now'>;
+
+/** `admin sources`: an account's channels with a lead in the last 14 days, most recent first. */
+export const channelRows = async ({ store, settings, now: clock }: ChannelListing, accountId: string): Promise<ChannelRow[]> => {
+  const now = clock();
+  const since = new Date(now.getTime() - PACE_WINDOW_MS);
+  const rows: Array<ChannelRow & { readonly at: number }> = [];
+  for await (const stored of store.channels(since, accountId)) {
+    const judgement = judge(paceOf(await store.leadTimes(accountId, stored.channel, since), now), stored.lastLeadAt, now, settings);
+    const marked = stored.silence !== undefined && stored.silence.since.getTime() === stored.lastLeadAt.getTime();
+    rows.push({
+      source: stored.channel.source,
+      sub_source: stored.channel.sub_source,
+      connection_id: stored.channel.connection_id,
+      leads_14d: judgement.pace.leads14d,
+      last_lead_at: iso(stored.lastLeadAt),
+      usual_gap_minutes: usualGapMinutes(judgement.pace),
+      state: judgement.state === 'too_few' ? 'too_few' : marked ? 'silent' : judgement.state,
+      at: stored.lastLeadAt.getTime(),
+    });
+  }
+  return rows.sort((a, b) => b.at - a.at).map(({ at: _at, ...row }) => row);
+};
