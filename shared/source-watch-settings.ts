@@ -27,10 +27,18 @@ const wholeNumber = (name: string, value: string | undefined, fallback: number, 
   return n;
 };
 
+/** Minutes above 0: a fraction (`0.1`, six seconds) lets a local run or a test see a silence without waiting minutes. */
+const minutes = (name: string, value: string | undefined, fallback: number): number => {
+  if (value === undefined || value.trim() === '') return fallback;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} must be a number of minutes above 0; got ${JSON.stringify(value)}`);
+  return n;
+};
+
 /** The watch's settings; the contract's defaults for those unset; a malformed one throws, naming it. */
 export const silenceSettingsFromEnvironment = (env: NodeJS.ProcessEnv = process.env): SilenceSettings => ({
   minLeads: wholeNumber(sourceWatchSettings.minLeads, env[sourceWatchSettings.minLeads], defaultSilenceSettings.minLeads, 2),
-  minMinutes: wholeNumber(sourceWatchSettings.minMinutes, env[sourceWatchSettings.minMinutes], defaultSilenceSettings.minMinutes, 1),
+  minMinutes: minutes(sourceWatchSettings.minMinutes, env[sourceWatchSettings.minMinutes], defaultSilenceSettings.minMinutes),
   quietHours: parseQuietHours(env[sourceWatchSettings.quietHours] || defaultSilenceSettings.quietHours),
 });
 
