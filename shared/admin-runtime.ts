@@ -13,8 +13,8 @@ import { DynamoDbRejectionArchive } from './dynamodb/rejection-archive.ts';
 import { tableNamesFromEnvironment } from './runtime.ts';
 import { PersonData } from './domain/person-data.ts';
 import { DynamoDbAccountStore } from './dynamodb/accounts.ts';
-import { DynamoDbChannelStore } from './dynamodb/channels.ts';
-import { channelRows, type ChannelStore } from './domain/channel-watch.ts';
+import { DynamoDbChannelReader } from './dynamodb/channels.ts';
+import { channelRows, type ChannelReader } from './domain/channel-watch.ts';
 import type { SilenceSettings } from './domain/source-watch.ts';
 import { silenceSettingsFromEnvironment } from './source-watch-settings.ts';
 import { DynamoDbApiKeyStore } from './dynamodb/api-keys.ts';
@@ -36,7 +36,7 @@ interface CoreAdminStores {
   readonly leads: LeadStore;
   readonly people: PersonDataStore;
   /** The quiet-source watch's counts, for `GET .../sources`. */
-  readonly channels: ChannelStore;
+  readonly channels: ChannelReader;
 }
 
 type SourceAdmins = typeof sourceAdmins;
@@ -87,7 +87,7 @@ export const adminRuntimeFromEnvironment = (env: NodeJS.ProcessEnv = process.env
     rejections: new DynamoDbRejectionArchive(db, leads, {}, keyring),
     leads: new DynamoDbLeadStore(db, leads, undefined, keyring),
     people: new DynamoDbPersonData(db, leads, keyring),
-    channels: new DynamoDbChannelStore(db, leads),
+    channels: new DynamoDbChannelReader(db, leads),
   };
   const sources = Object.assign({}, ...Object.values(sourceAdmins).map((admin) => admin.stores(db, config))) as Omit<AdminStores, keyof CoreAdminStores>;
   return adminRuntime({ ...core, ...sources } as AdminStores);

@@ -180,7 +180,12 @@ export class ChannelWatch {
 }
 
 /** What listing an account's channels needs: their store, the settings, the clock. */
-export type ChannelListing = Pick<ChannelWatchDependencies, 'store' | 'settings' | 'now'>;
+export interface ChannelListing extends Pick<ChannelWatchDependencies, 'settings' | 'now'> {
+  readonly store: ChannelReader;
+}
+
+/** The store's reads: what a listing needs. */
+export type ChannelReader = Pick<ChannelStore, 'channels' | 'leadTimes'>;
 
 /** `admin sources`: an account's channels with a lead in the last 14 days, most recent first. */
 export const channelRows = async ({ store, settings, now: clock }: ChannelListing, accountId: string): Promise<ChannelRow[]> => {

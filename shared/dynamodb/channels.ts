@@ -53,7 +53,52 @@ const storedChannelOf = (item: Record<string, any>): StoredChannel => ({
   }),
 });
 
-export class DynamoDbChannelStore extends TableStore implements ChannelStore {
+/** The reads alone (`admin sources`, the admin API): all the admin function carries of the watch. */
+export class DynamoDbChannelReader extends TableStore implements Pick<ChannelStore, 'channels' | 'leadTimes'> {
+  async *channels(since: Date, accountId?: string): AsyncIterable<StoredChannel> {
+    let ExclusiveStartKey: Record<string, unknown> | undefined;
+    do {
+      const page = await orUnavailable(() =>
+        this.db.send(
+          new QueryCommand({
+            TableName: this.table,
+            KeyConditionExpression: accountId === undefined ? 'pk = :pk' : 'pk = :pk AND begins_with(sk, :account)',
+            FilterExpression: 'last_lead_at > :since',
+            ExpressionAttributeValues: { ':pk': DIRECTORY_PK, ':since': since.toISOString(), ...(accountId !== undefined && { ':account': `${accountId}#` }) },
+            ExclusiveStartKey,
+          }),
+        ),
+      );
+      for (const item of page.Items ?? []) yield storedChannelOf(item);
+      ExclusiveStartKey = page.LastEvaluatedKey;
+    } while (ExclusiveStartKey);
+  }
+
+  async leadTimes(accountId: string, channel: Channel, since: Date): Promise<Date[]> {
+    const times: Date[] = [];
+    let ExclusiveStartKey: Record<string, unknown> | undefined;
+    do {
+      const page = await orUnavailable(() =>
+        this.db.send(
+          new QueryCommand({
+            TableName: this.table,
+            KeyConditionExpression: 'pk = :pk AND sk > :since',
+            ExpressionAttributeValues: { ':pk': leadsPartition(accountId, channel), ':since': since.toISOString() },
+            ProjectionExpression: 'sk',
+            ScanIndexForward: false,
+            Limit: LEAD_TIMES_CAP - times.length,
+            ExclusiveStartKey,
+          }),
+        ),
+      );
+      for (const item of page.Items ?? []) times.push(new Date(String(item.sk).slice(0, String(item.sk).indexOf('#'))));
+      ExclusiveStartKey = page.LastEvaluatedKey;
+    } while (ExclusiveStartKey && times.length < LEAD_TIMES_CAP);
+    return times.reverse();
+  }
+}
+
+export class DynamoDbChannelStore extends DynamoDbChannelReader implements ChannelStore {
   async countLead(lead: CountedLead): Promise<StoredChannel> {
     const at = lead.createdAt.toISOString();
     await orUnavailable(() =>
@@ -95,48 +140,6 @@ export class DynamoDbChannelStore extends TableStore implements ChannelStore {
       const { Item } = await orUnavailable(() => this.db.send(new GetCommand({ TableName: this.table, Key: key, ConsistentRead: true })));
       return storedChannelOf(Item!);
     }
-  }
-
-  async *channels(since: Date, accountId?: string): AsyncIterable<StoredChannel> {
-    let ExclusiveStartKey: Record<string, unknown> | undefined;
-    do {
-      const page = await orUnavailable(() =>
-        this.db.send(
-          new QueryCommand({
-            TableName: this.table,
-            KeyConditionExpression: accountId === undefined ? 'pk = :pk' : 'pk = :pk AND begins_with(sk, :account)',
-            FilterExpression: 'last_lead_at > :since',
-            ExpressionAttributeValues: { ':pk': DIRECTORY_PK, ':since': since.toISOString(), ...(accountId !== undefined && { ':account': `${accountId}#` }) },
-            ExclusiveStartKey,
-          }),
-        ),
-      );
-      for (const item of page.Items ?? []) yield storedChannelOf(item);
-      ExclusiveStartKey = page.LastEvaluatedKey;
-    } while (ExclusiveStartKey);
-  }
-
-  async leadTimes(accountId: string, channel: Channel, since: Date): Promise<Date[]> {
-    const times: Date[] = [];
-    let ExclusiveStartKey: Record<string, unknown> | undefined;
-    do {
-      const page = await orUnavailable(() =>
-        this.db.send(
-          new QueryCommand({
-            TableName: this.table,
-            KeyConditionExpression: 'pk = :pk AND sk > :since',
-            ExpressionAttributeValues: { ':pk': leadsPartition(accountId, channel), ':since': since.toISOString() },
-            ProjectionExpression: 'sk',
-            ScanIndexForward: false,
-            Limit: LEAD_TIMES_CAP - times.length,
-            ExclusiveStartKey,
-          }),
-        ),
-      );
-      for (const item of page.Items ?? []) times.push(new Date(String(item.sk).slice(0, String(item.sk).indexOf('#'))));
-      ExclusiveStartKey = page.LastEvaluatedKey;
-    } while (ExclusiveStartKey && times.length < LEAD_TIMES_CAP);
-    return times.reverse();
   }
 
   claimSilence(stored: StoredChannel, now: Date, staleBefore: Date): Promise<boolean> {

@@ -55,8 +55,9 @@ describe('Bundling the functions', () => {
       // clients besides DynamoDB's: its own budget is 340 KB. The admin function answers the CRM's backend
       // (no lead sender waits on it) and carries the lead store and duplicate rules for releasing
       // quarantined submissions (CONTRACT.md section 11) and a person's access and erasure (section 12):
-      // its own budget is 308 KB (300 KB until it connected call numbers too: section 13).
-      const budget = description.includes('Meta leadgen worker') ? 340 : description.includes('admin API') ? 308 : LEAD_BUNDLE_BUDGET_KB;
+      // its own budget is 312 KB (300 KB until it connected call numbers too: section 13; 308 KB until it listed an
+      // account's channels and their pace: section 16).
+      const budget = description.includes('Meta leadgen worker') ? 340 : description.includes('admin API') ? 312 : LEAD_BUNDLE_BUDGET_KB;
       expect(statSync(bundle).size).toBeLessThanOrEqual(budget * 1024);
       expect(statSync(path.join(outdir, `asset.${hash}`, 'index.mjs.map')).size).toBeGreaterThan(0);
       // Only the environment credentials provider: no STS/SSO clients from the default chain.
