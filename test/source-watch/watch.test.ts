@@ -10,6 +10,7 @@ import { channelRows, type ChannelRow } from '../../shared/domain/channel-watch.
 import type { SourceWatchEvent } from '../../shared/domain/source-watch.ts';
 import { createDocumentClient } from '../../shared/dynamodb/client.ts';
 import { countedLeadOf, type LeadStreamRecord } from '../../shared/dynamodb/lead-stream.ts';
+import { marshall } from '@aws-sdk/util-dynamodb';
 import { channelConnectionFields } from '../../shared/sources/registry.ts';
 import { channelWatch, sourceWatchHandler } from '../../shared/source-watch.ts';
 import { adminApi } from '../support/admin-handler.ts';
@@ -218,6 +219,17 @@ describe('what counts', () => {
     expect(rows).toHaveLength(8);
     // Most recent first.
     expect(rows.map((row) => row.last_lead_at)).toEqual([...rows.map((row) => row.last_lead_at)].sort().reverse());
+  });
+
+  it('a stream record delivered twice counts once, and a lead counted late leaves the channel’s last lead alone', async () => {
+    const id = 'acc-twice';
+    await account(id);
+    const first = await lead(id, 'portala');
+    const second = await lead(id, 'portala');
+    // The first lead's INSERT again, as a retried batch hands it on after the second was counted.
+    const again = { eventName: 'INSERT', dynamodb: { SequenceNumber: '1', NewImage: marshall({ item_type: 'lead', account_id: id, ...first }, { removeUndefinedValues: true }) } };
+    expect(await asFunction('source-watch', () => container.handler({ Records: [again, again] }))).toEqual({ batchItemFailures: [] });
+    expect((await rowsOf(id)).map((row) => [row.source, row.leads_14d, row.last_lead_at])).toEqual([['portala', 2, second.created_at]]);
   });
 
   it('an erasure leaves the counts alone: they hold times and ids, nothing of the person', async () => {
