@@ -270,3 +270,31 @@ describe('GET /admin/v1/accounts/{accountId}/sources', () => {
     expect(await admin('GET', '/admin/v1/accounts/acc-none/sources')).toMatchObject({ status: 404, body: { status: false, message: 'Account not found' } });
   });
 });
+
+describe('failures', () => {
+  it('a Source Silent the bus refused is sent by the next check, once', async () => {
+    const id = 'acc-refused';
+    await account(id);
+    for (let i = 0; i < 3; i += 1) await lead(id, 'portalb');
+    const refusing = channelWatch({
+      db: createDocumentClient({ client: service.client }),
+      leadsTable: service.tables.leads,
+      events: { publish: async () => Promise.reject(new Error('bus unavailable')) },
+      settings,
+      now: () => new Date(Date.now() + 61 * MINUTE),
+    });
+    const failed = await asFunction('source-watch', () => refusing.check());
+    expect(failed.failures).toBeGreaterThanOrEqual(1);
+    expect(eventsOf(id, 'Source Silent')).toEqual([]);
+    await checkAt(61);
+    await checkAt(62);
+    expect(eventsOf(id, 'Source Silent')).toHaveLength(1);
+  });
+
+  it('a batch whose lead could not be counted reports that record, for Lambda to hand on again', async () => {
+    const broken = channelWatch({ db: createDocumentClient({ client: service.client }), leadsTable: `${service.tables.leads}-missing`, events: { publish: async () => undefined }, settings, now: clock });
+    const handler = sourceWatchHandler({ watch: broken, connectionFields: channelConnectionFields, write: () => undefined });
+    const image = marshall({ item_type: 'lead', account_id: 'acc-x', id: 'L-1', source: 'portala', sub_source: null, created_at: new Date().toISOString() });
+    expect(await handler({ Records: [{ eventName: 'INSERT', dynamodb: { SequenceNumber: '42', NewImage: image } }] })).toEqual({ batchItemFailures: [{ itemIdentifier: '42' }] });
+  });
+});
