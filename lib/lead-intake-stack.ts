@@ -176,6 +176,7 @@ export class LeadIntakeStack extends Stack {
       entry: path.join(projectRoot, 'functions/source-watch/handler.ts'),
       logRetentionDays: settings.logRetentionDays,
       leadsTable: tables.leads,
+      configTable: tables.config,
       bus: events.bus,
       checkMinutes: settings.silenceCheckMinutes,
       minLeads: settings.silenceMinLeads,

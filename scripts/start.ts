@@ -372,6 +372,7 @@ const main = async () => {
   const watch = channelWatch({
     db: createDocumentClient({ client: createDynamoDbClient({ endpoint }) }),
     leadsTable: tables.leads,
+    configTable: tables.config,
     settings: silence.settings,
     events: {
       // Delivered as the deployed bus delivers it; without a webhook, a line on the terminal.

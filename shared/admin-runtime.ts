@@ -69,7 +69,7 @@ export const adminRuntime = (
     people: new PersonData(accounts, people),
     channels: {
       // The account first: an unknown one answers 404 Account not found, as every account route does.
-      list: async (accountId) => (await accountAdmin.getAccount(accountId), channelRows({ store: channels, settings: silence, now }, accountId)),
+      list: async (accountId) => channelRows({ store: channels, settings: silence, now }, accountId, (await accountAdmin.getAccount(accountId)).silenceQuietHours),
     },
     sources: sourceOperations(stores),
     log,

@@ -7,6 +7,7 @@ import { EventBridgeClient, PutEventsCommand } from '@aws-sdk/client-eventbridge
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ChannelWatch, type CheckSummary } from './domain/channel-watch.ts';
 import type { SilenceSettings, SourceEventPublisher } from './domain/source-watch.ts';
+import { DynamoDbAccountReader } from './dynamodb/accounts.ts';
 import { DynamoDbChannelStore } from './dynamodb/channels.ts';
 import { countedLeadOf, type ChannelConnectionFields, type LeadStreamRecord } from './dynamodb/lead-stream.ts';
 import { METRICS_NAMESPACE, SERVICE_NAME } from './metric-names.ts';
@@ -27,14 +28,25 @@ export const eventBridgePublisher = (busName: string, client = new EventBridgeCl
 export interface SourceWatchParts {
   readonly db: DynamoDBDocumentClient;
   readonly leadsTable: string;
+  /** Where the accounts' own quiet hours are (the Config table); without it, the settings' for every account. */
+  readonly configTable?: string;
   readonly events: SourceEventPublisher;
   readonly settings: SilenceSettings;
   readonly now?: () => Date;
   readonly onFailure?: (error: unknown) => void;
 }
 
-export const channelWatch = ({ db, leadsTable, events, settings, now = () => new Date(), onFailure }: SourceWatchParts): ChannelWatch =>
-  new ChannelWatch({ store: new DynamoDbChannelStore(db, leadsTable), events, settings, now, ...(onFailure && { onFailure: (error) => onFailure(error) }) });
+export const channelWatch = ({ db, leadsTable, configTable, events, settings, now = () => new Date(), onFailure }: SourceWatchParts): ChannelWatch => {
+  const accounts = configTable === undefined ? undefined : new DynamoDbAccountReader(db, configTable);
+  return new ChannelWatch({
+    store: new DynamoDbChannelStore(db, leadsTable),
+    events,
+    settings,
+    now,
+    ...(accounts && { accountQuietHours: async (accountId: string) => (await accounts.loadAccount(accountId))?.silenceQuietHours }),
+    ...(onFailure && { onFailure: (error) => onFailure(error) }),
+  });
+};
 
 /** Counts the stored leads among stream records (anything else is passed by). */
 export const countStreamRecords = (watch: ChannelWatch, records: readonly LeadStreamRecord[], connectionFields: ChannelConnectionFields): Promise<void> =>

@@ -1,5 +1,5 @@
 import { createDocumentClient } from '../../shared/dynamodb/client.ts';
-import { leadsTable } from '../../shared/dynamodb/tables.ts';
+import { configTable, leadsTable } from '../../shared/dynamodb/tables.ts';
 import { runtimeSettings } from '../../shared/routes.ts';
 import {
   channelWatch,
@@ -19,6 +19,7 @@ export const handler = sourceWatchHandler({
   watch: channelWatch({
     db: createDocumentClient({ endpoint: process.env[runtimeSettings.dynamodbEndpoint] }),
     leadsTable: process.env[leadsTable.envVar]!,
+    configTable: process.env[configTable.envVar]!,
     events: eventBridgePublisher(process.env[sourceWatchSettings.busName]!),
     settings: silenceSettingsFromEnvironment(),
   }),

@@ -19,7 +19,7 @@ import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
-import { leadsTable as leadsTableDefinition } from '../../shared/dynamodb/tables.ts';
+import { configTable as configTableDefinition, leadsTable as leadsTableDefinition } from '../../shared/dynamodb/tables.ts';
 import { LEAD_ITEM_TYPE } from '../../shared/dynamodb/lead-stream.ts';
 import { METRICS_NAMESPACE, SERVICE_NAME } from '../../shared/metric-names.ts';
 import { SILENT_CHANNELS_METRIC, sourceWatchSettings } from '../../shared/source-watch-settings.ts';
@@ -40,6 +40,8 @@ export interface SourceWatchProps {
   readonly entry: string;
   readonly logRetentionDays: number;
   readonly leadsTable: dynamodb.ITable;
+  /** Where an account's own quiet hours are (its settings item). */
+  readonly configTable: dynamodb.ITable;
   readonly bus: events.IEventBus;
   readonly checkMinutes: number;
   readonly minLeads: number;
@@ -70,6 +72,7 @@ export class SourceWatch extends Construct {
       timeout: Duration.seconds(60),
       environment: {
         [leadsTableDefinition.envVar]: props.leadsTable.tableName,
+        [configTableDefinition.envVar]: props.configTable.tableName,
         [sourceWatchSettings.busName]: props.bus.eventBusName,
         [sourceWatchSettings.minLeads]: String(props.minLeads),
         [sourceWatchSettings.minMinutes]: String(props.minMinutes),
@@ -85,6 +88,13 @@ export class SourceWatch extends Construct {
       actions: [...sourceWatchTableAccess],
       resourceArns: [props.leadsTable.tableArn],
       conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': CHANNEL_PARTITIONS } },
+    });
+    // An account's quiet hours: its configuration partition, read as the lead path reads it.
+    iam.Grant.addToPrincipal({
+      grantee: fn,
+      actions: ['dynamodb:Query'],
+      resourceArns: [props.configTable.tableArn],
+      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['ACCOUNT#*'] } },
     });
     props.bus.grantPutEventsTo(fn);
 

@@ -40,11 +40,12 @@ const sources: CommandModule = {
         throw new UsageError((error as Error).message, 'sources');
       }
       const repo = repository();
-      await new AccountAdmin(repo.accounts).getAccount(accountId).catch((error: unknown) => {
+      const account = await new AccountAdmin(repo.accounts).getAccount(accountId).catch((error: unknown) => {
         if (error instanceof AccountNotFoundError) throw new CommandError(`account ${JSON.stringify(accountId)} does not exist`);
         throw error;
       });
-      const rows = await channelRows({ store: repo.channels, settings, now: () => new Date() }, accountId);
+      // The account's own quiet hours win over SILENCE_QUIET_HOURS, as in the check.
+      const rows = await channelRows({ store: repo.channels, settings, now: () => new Date() }, accountId, account.silenceQuietHours);
       printJsonOr(io, values.json, rows, () => channelTable(rows));
     },
   },

@@ -31,6 +31,13 @@ import { ADMIN_BASE_PATH, type CoreAdminOperation } from '../../shared/routes.ts
 import { keyEndpointNames, leadSources, platformIdAttributes } from '../../shared/sources/registry.ts';
 import { accountMissing, failure, message, ref, success, text, type AdminOperationDoc, type JsonObject } from '../../shared/sources/admin-openapi.ts';
 
+/** An account's own quiet hours for the quiet-source watch (CONTRACT.md section 16). */
+const quietHoursSchema = {
+  type: 'string',
+  pattern: '^(none|([01]\\d|2[0-3]):[0-5]\\d-([01]\\d|2[0-3]):[0-5]\\d)$',
+  description: 'India-time hours whose minutes a silence does not count (across midnight when the first is later), or `none`; absent: the stack’s `silenceQuietHours`.',
+};
+
 export const ADMIN_TAG = 'Admin';
 
 /** What a source's own OpenAPI module gives of its admin routes. */
@@ -71,6 +78,7 @@ const coreSchemas: JsonObject = {
           social: { type: 'array', uniqueItems: true, items: { type: 'string', enum: [...socialPlatforms] }, default: [] },
         },
       },
+      silenceQuietHours: quietHoursSchema,
     },
   },
   Account: {
@@ -82,6 +90,7 @@ const coreSchemas: JsonObject = {
       name: { type: 'string' },
       duplicateHandling: { type: 'string', enum: [...duplicateSettings] },
       subSources: { type: 'object', properties: { website: { type: 'array', items: { type: 'string' } }, social: { type: 'array', items: { type: 'string' } } } },
+      silenceQuietHours: { ...quietHoursSchema, description: 'Only when the account has its own quiet hours.' },
       projects: { type: 'array', items: ref('Project') },
     },
   },

@@ -8,6 +8,7 @@ import {
   judge,
   PACE_WINDOW_MS,
   paceOf,
+  parseQuietHours,
   sourceResumedEvent,
   sourceSilentEvent,
   usualGapMinutes,
@@ -98,6 +99,8 @@ export interface ChannelWatchDependencies {
   readonly store: ChannelStore;
   readonly events: SourceEventPublisher;
   readonly settings: SilenceSettings;
+  /** An account's own quiet hours (`HH:MM-HH:MM` or `none`), undefined for the settings'; read once per account per check. */
+  readonly accountQuietHours?: (accountId: string) => Promise<string | undefined>;
   readonly now: () => Date;
   /** A channel whose event could not be sent; the pass goes on with the others. */
   readonly onFailure?: (error: unknown, channel: StoredChannel) => void;
@@ -129,10 +132,17 @@ export class ChannelWatch {
 
   /** One pass over the channels of every account: a `Source Silent` for each channel newly silent. */
   async check(): Promise<CheckSummary> {
-    const { store, events, settings, onFailure } = this.deps;
+    const { store, events, onFailure, accountQuietHours } = this.deps;
     const now = this.deps.now();
     const since = new Date(now.getTime() - PACE_WINDOW_MS);
     const silentByAccount = new Map<string, number>();
+    const accountSettings = new Map<string, Promise<SilenceSettings>>();
+    const settingsOf = (accountId: string) => {
+      if (!accountSettings.has(accountId)) {
+        accountSettings.set(accountId, (async () => withQuietHours(this.deps.settings, await accountQuietHours?.(accountId)))());
+      }
+      return accountSettings.get(accountId)!;
+    };
     let eventsSent = 0;
     let failures = 0;
     for await (const stored of store.channels(since)) {
@@ -142,6 +152,7 @@ export class ChannelWatch {
         silentByAccount.set(stored.accountId, silentByAccount.get(stored.accountId)! + 1);
         continue;
       }
+      const settings = await settingsOf(stored.accountId);
       // Below the least silence no pace can make it one: no read of its lead times.
       const quick = judge({ leads14d: Number.MAX_SAFE_INTEGER, medianGapMinutes: null }, stored.lastLeadAt, now, settings);
       if (quick.state !== 'silent') continue;
@@ -179,6 +190,10 @@ export class ChannelWatch {
   }
 }
 
+/** The settings with an account's own quiet hours, when it has them. */
+export const withQuietHours = (settings: SilenceSettings, accountQuietHours: string | undefined): SilenceSettings =>
+  accountQuietHours === undefined ? settings : { ...settings, quietHours: parseQuietHours(accountQuietHours) };
+
 /** What listing an account's channels needs: their store, the settings, the clock. */
 export interface ChannelListing extends Pick<ChannelWatchDependencies, 'settings' | 'now'> {
   readonly store: ChannelReader;
@@ -188,7 +203,8 @@ export interface ChannelListing extends Pick<ChannelWatchDependencies, 'settings
 export type ChannelReader = Pick<ChannelStore, 'channels' | 'leadTimes'>;
 
 /** `admin sources`: an account's channels with a lead in the last 14 days, most recent first. */
-export const channelRows = async ({ store, settings, now: clock }: ChannelListing, accountId: string): Promise<ChannelRow[]> => {
+export const channelRows = async ({ store, settings: stackSettings, now: clock }: ChannelListing, accountId: string, accountQuietHours?: string): Promise<ChannelRow[]> => {
+  const settings = withQuietHours(stackSettings, accountQuietHours);
   const now = clock();
   const since = new Date(now.getTime() - PACE_WINDOW_MS);
   const rows: Array<ChannelRow & { readonly at: number }> = [];

@@ -49,6 +49,7 @@ describe('the quiet-source watch in the stack', () => {
   test('gives its function the settings, the bus and each source’s connection field; the admin function the settings too', () => {
     expect(fn.Environment.Variables).toEqual({
       LEADS_TABLE_NAME: { Ref: 'LeadsTable' },
+      CONFIG_TABLE_NAME: { Ref: 'ConfigTable' },
       LEAD_EVENTS_BUS_NAME: { Ref: busId },
       SILENCE_MIN_LEADS: '10',
       SILENCE_MIN_MINUTES: '360',
@@ -64,7 +65,7 @@ describe('the quiet-source watch in the stack', () => {
 
   test('grants its function the watch’s partitions of the Leads table, PutEvents on the lead bus, the stream and its dead-letter queue, and nothing else', () => {
     const statements = statementsOf(template, roleId);
-    const table = statements.filter((s) => [s.Action].flat().some((a: string) => a.startsWith('dynamodb:') && !/Stream|GetRecords|GetShardIterator/.test(a)));
+    const table = statements.filter((s) => [s.Action].flat().some((a: string) => a.startsWith('dynamodb:') && !/Stream|GetRecords|GetShardIterator/.test(a)) && JSON.stringify(s.Resource).includes('LeadsTable'));
     expect(table).toEqual([
       {
         Effect: 'Allow',
@@ -73,6 +74,13 @@ describe('the quiet-source watch in the stack', () => {
         Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': CHANNEL_PARTITIONS } },
       },
     ]);
+    // An account's quiet hours: its Config partition only.
+    expect(statements).toContainEqual({
+      Effect: 'Allow',
+      Action: 'dynamodb:Query',
+      Resource: { 'Fn::GetAtt': ['ConfigTable', 'Arn'] },
+      Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['ACCOUNT#*'] } },
+    });
     expect(statements).toContainEqual({ Effect: 'Allow', Action: 'events:PutEvents', Resource: { 'Fn::GetAtt': [busId, 'Arn'] } });
     expect(statements).toContainEqual({ Effect: 'Allow', Action: ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator'], Resource: { 'Fn::GetAtt': ['LeadsTable', 'StreamArn'] } });
     expect(statements).toContainEqual({ Effect: 'Allow', Action: 'dynamodb:ListStreams', Resource: '*' });
@@ -80,7 +88,7 @@ describe('the quiet-source watch in the stack', () => {
     const actions = statements.flatMap((s) => [s.Action].flat()).sort();
     expect(actions).toEqual(
       [
-        'dynamodb:DescribeStream', 'dynamodb:GetItem', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:ListStreams', 'dynamodb:PutItem', 'dynamodb:Query',
+        'dynamodb:DescribeStream', 'dynamodb:GetItem', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:ListStreams', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:Query',
         'dynamodb:UpdateItem', 'events:PutEvents', 'logs:CreateLogStream', 'logs:PutLogEvents', 'sqs:SendMessage',
       ].sort(),
     );

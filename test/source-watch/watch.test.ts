@@ -37,6 +37,7 @@ const watchFunction = () => {
   const watch = channelWatch({
     db: createDocumentClient({ client: service.client }),
     leadsTable: service.tables.leads,
+    configTable: service.tables.config,
     events: { publish: async (event) => void published.push(event) },
     settings,
     now: clock,
@@ -241,6 +242,33 @@ describe('what counts', () => {
     expect(await service.repository.people.erasePerson(id, { kind: 'mobile', value: mobile })).toMatchObject({ leads: 1 });
     await lead(id, 'portalb');
     expect((await rowsOf(id)).find((row) => row.source === 'portala')).toMatchObject({ leads_14d: 2 });
+  });
+});
+
+describe("the account's quiet hours", () => {
+  it('are its own when it has them: a silence inside them is not counted, and GET answers them', async () => {
+    const id = 'acc-night';
+    const admin = adminApi(service);
+    // Quiet for all but a minute of the day, India time: the hour after the leads cannot count.
+    const nowIst = new Date(Date.now() + 330 * MINUTE);
+    const hhmm = (d: Date) => `${String(d.getUTCHours()).padStart(2, '0')}:${String(d.getUTCMinutes()).padStart(2, '0')}`;
+    const quiet = `${hhmm(new Date(nowIst.getTime() - 2 * MINUTE))}-${hhmm(new Date(nowIst.getTime() - 3 * MINUTE))}`;
+    const put = await admin('PUT', `/admin/v1/accounts/${id}`, { name: 'Night Realty', silenceQuietHours: quiet });
+    expect([put.status, put.body.silenceQuietHours]).toEqual([200, quiet]);
+    await service.repository.accounts.putProject(id, { id: 'PRJ-1', name: 'P' });
+    await service.repository.accounts.putCampaign(id, { id: 'CMP-1', projectId: 'PRJ-1', name: 'C' });
+    keys[id] = await service.issueKey(id);
+    for (let i = 0; i < 3; i += 1) await lead(id, 'portalb');
+    await checkAt(120);
+    expect(eventsOf(id, 'Source Silent')).toEqual([]);
+    // Listed two hours on: watched under the account's quiet hours, silent under the settings' (none).
+    const later = { store: service.repository.channels, settings, now: () => new Date(Date.now() + 120 * MINUTE) };
+    expect((await channelRows(later, id, (await admin('GET', `/admin/v1/accounts/${id}`)).body.silenceQuietHours)).map((row) => row.state)).toEqual(['watched']);
+    expect((await channelRows(later, id)).map((row) => row.state)).toEqual(['silent']);
+    expect(await admin('PUT', `/admin/v1/accounts/${id}`, { name: 'Night Realty', silenceQuietHours: '22-08' })).toMatchObject({
+      status: 400,
+      body: { message: 'silenceQuietHours must be HH:MM-HH:MM (India time) or none' },
+    });
   });
 });
 
