@@ -21,6 +21,8 @@ import { LeadTables } from './constructs/lead-tables.ts';
 import { MetaLeadAds } from './constructs/meta-lead-ads.ts';
 import { grantChallengeSecrets } from './constructs/challenge-secrets.ts';
 import { Monitoring } from './constructs/monitoring.ts';
+import { SourceWatch } from './constructs/source-watch.ts';
+import { sourceWatchSettings } from '../shared/source-watch-settings.ts';
 import { resolveSettings, routeThrottleOf, type LeadIntakeSettings } from './settings.ts';
 import { leadsTable } from '../shared/dynamodb/tables.ts';
 
@@ -69,7 +71,13 @@ export class LeadIntakeStack extends Stack {
       description: `Lead intake ${settings.stage}: admin API ${ADMIN_BASE_PATH}`,
       memorySize: settings.memorySize,
       logRetentionDays: settings.logRetentionDays,
-      environment: { ...tables.environment },
+      environment: {
+        ...tables.environment,
+        // `GET .../sources` judges each channel's state with the watch's own settings (CONTRACT.md section 16).
+        [sourceWatchSettings.minLeads]: String(settings.silenceMinLeads),
+        [sourceWatchSettings.minMinutes]: String(settings.silenceMinMinutes),
+        [sourceWatchSettings.quietHours]: settings.silenceQuietHours,
+      },
     });
     tables.grantAdmin(admin.function);
 
@@ -161,6 +169,23 @@ export class LeadIntakeStack extends Stack {
       events.crmDestination &&
       replayFilter &&
       new LeadReplays(this, 'Replays', { bus: events.bus, destination: events.crmDestination, leadsTable: tables.leads, filter: replayFilter.function, logGroup: events.logGroup, monitoring });
+
+    // A source gone quiet (CONTRACT.md section 16): counted from the Leads stream, checked on a schedule.
+    new SourceWatch(this, 'SourceWatch', {
+      stage: settings.stage,
+      projectRoot,
+      entry: path.join(projectRoot, 'functions/source-watch/handler.ts'),
+      logRetentionDays: settings.logRetentionDays,
+      leadsTable: tables.leads,
+      configTable: tables.config,
+      bus: events.bus,
+      checkMinutes: settings.silenceCheckMinutes,
+      minLeads: settings.silenceMinLeads,
+      minMinutes: settings.silenceMinMinutes,
+      quietHours: settings.silenceQuietHours,
+      alarm: settings.silenceAlarm,
+      monitoring,
+    });
 
     // The asynchronous source: its webhook queues, its worker makes the leads.
     const meta = new MetaLeadAds(this, metaSource.stack.functionPath[0], {

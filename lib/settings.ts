@@ -6,6 +6,7 @@
  */
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Node } from 'constructs';
+import { defaultSilenceSettings, InvalidQuietHoursError, parseQuietHours } from '../shared/domain/source-watch.ts';
 import type { RouteThrottleDeclaration } from '../shared/sources/descriptor.ts';
 import { leadSources, type DeclaredLeadSource } from '../shared/sources/registry.ts';
 
@@ -95,6 +96,19 @@ export interface LeadIntakeSettings extends SourceThrottleSettings {
   readonly crmWebhookRateLimitPerSecond: number;
   /** Days the event bus archive keeps Lead Created events, for `npm run admin -- replay-events`. @default 30 */
   readonly eventArchiveDays: number;
+  /**
+   * A source gone quiet (CONTRACT.md section 16): minutes between two checks of the channels (an
+   * EventBridge schedule), from 1 to 1,440. @default 15
+   */
+  readonly silenceCheckMinutes: number;
+  /** Leads in the last 14 days from which a channel is watched, from 2 to 100,000. @default 10 */
+  readonly silenceMinLeads: number;
+  /** The least silence, in minutes outside quiet hours, that makes a watched channel silent (from 1 to 100,000). @default 360 */
+  readonly silenceMinMinutes: number;
+  /** Quiet hours, India time, whose minutes a silence does not count: `HH:MM-HH:MM` (across midnight when the first is later), or `none`. @default '22:00-08:00' */
+  readonly silenceQuietHours: string;
+  /** An alarm (to the alarm topic) when any account has a silent channel. @default false */
+  readonly silenceAlarm: boolean;
 }
 
 export const defaultSettings: LeadIntakeSettings = {
@@ -111,6 +125,11 @@ export const defaultSettings: LeadIntakeSettings = {
   crmWebhookAuthorizationHeader: 'Authorization',
   crmWebhookRateLimitPerSecond: 20,
   eventArchiveDays: 30,
+  silenceCheckMinutes: 15,
+  silenceMinLeads: defaultSilenceSettings.minLeads,
+  silenceMinMinutes: defaultSilenceSettings.minMinutes,
+  silenceQuietHours: defaultSilenceSettings.quietHours,
+  silenceAlarm: false,
 };
 
 type SettingName = keyof LeadIntakeSettings;
@@ -149,6 +168,11 @@ export function resolveSettings(node: Node, props: Partial<LeadIntakeSettings> =
     crmWebhookAuthorizationHeader: headerName(raw('crmWebhookAuthorizationHeader')),
     crmWebhookRateLimitPerSecond: number('crmWebhookRateLimitPerSecond', raw('crmWebhookRateLimitPerSecond'), { min: 1, max: 300, integer: true }),
     eventArchiveDays: number('eventArchiveDays', raw('eventArchiveDays'), { min: 1, max: 3_650, integer: true }),
+    silenceCheckMinutes: number('silenceCheckMinutes', raw('silenceCheckMinutes'), { min: 1, max: 1_440, integer: true }),
+    silenceMinLeads: number('silenceMinLeads', raw('silenceMinLeads'), { min: 2, max: 100_000, integer: true }),
+    silenceMinMinutes: number('silenceMinMinutes', raw('silenceMinMinutes'), { min: 1, max: 100_000, integer: true }),
+    silenceQuietHours: quietHours(raw('silenceQuietHours')),
+    silenceAlarm: flag('silenceAlarm', raw('silenceAlarm')),
   };
 }
 
@@ -175,6 +199,19 @@ function number(name: SettingName, value: unknown, limits: { min: number; max: n
     throw new Error(`${name} must be ${kind} from ${limits.min} to ${limits.max}; got ${JSON.stringify(value)}`);
   }
   return n;
+}
+
+function quietHours(value: unknown): string {
+  if (typeof value !== 'string') throw new InvalidQuietHoursError(JSON.stringify(value));
+  parseQuietHours(value);
+  return value.trim();
+}
+
+/** A boolean, or its text as context gives it (`-c silenceAlarm=true`). */
+function flag(name: SettingName, value: unknown): boolean {
+  if (value === true || value === 'true') return true;
+  if (value === false || value === 'false') return false;
+  throw new Error(`${name} must be true or false; got ${JSON.stringify(value)}`);
 }
 
 function retentionDays(value: unknown): number {

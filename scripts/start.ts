@@ -18,6 +18,8 @@
  *   LEAD_EVENTS_WEBHOOK_URL            post each Lead Created and Lead Erased event there, as the deployed delivery does
  *   LEAD_EVENTS_WEBHOOK_AUTHORIZATION  its Authorization header (never printed)
  *   LEAD_EVENTS_RETRY_DELAY_MS         first wait before a retry (1000; it doubles, up to 30 s)
+ *   SILENCE_CHECK_SECONDS              how often the quiet-source watch checks the channels (60)
+ *   SILENCE_MIN_LEADS, SILENCE_MIN_MINUTES, SILENCE_QUIET_HOURS   its settings (10, 360, 22:00-08:00; CONTRACT.md section 16)
  */
 import type { ChildProcess } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
@@ -28,12 +30,14 @@ import { createDocumentClient, createDynamoDbClient } from '../shared/dynamodb/c
 import { DynamoDbStoredLeads } from '../shared/dynamodb/stored-leads.ts';
 import { DynamoDbRepository } from '../shared/dynamodb/repository.ts';
 import { ADMIN_BASE_PATH, runtimeSettings } from '../shared/routes.ts';
-import { apiKeySources, leadSources } from '../shared/sources/registry.ts';
+import { apiKeySources, channelConnectionFields, leadSources } from '../shared/sources/registry.ts';
 import { JavaMissingError, startDynamoDbLocal, type RunningDynamoDbLocal } from './dynamodb-local.ts';
 import { adminCredentialsFrom, adminCredentialSettings, DEFAULT_ADMIN_CREDENTIALS, type AdminCredentials } from './local/admin-auth.ts';
 import { DEFAULT_SEED_FILE, describeDatabaseFailure, describeError, ensureTables, functionTimeoutMs, loadAdminHandler, loadSourceHandlers, localTableNames } from './local/environment.ts';
 import { createLocalServer } from './local/http-server.ts';
-import { asTheLeadIsNow, startLeadStreamReader, webhookSender, type LeadStreamReader, type WebhookSender } from './local/lead-events.ts';
+import { asTheLeadIsNow, eventEnvelope, startLeadStreamReader, webhookSender, type LeadStreamReader, type WebhookSender } from './local/lead-events.ts';
+import type { SilenceSettings } from '../shared/domain/source-watch.ts';
+import { channelWatch, countStreamRecords, silenceSettingsFromEnvironment } from '../shared/source-watch.ts';
 import { applyLocalMetaDefaults, startLocalMeta } from './local/meta.ts';
 import { standInUnlessConfigured, type GraphStandIn } from './local/graph-stand-in.ts';
 import { applySeed, demoKeyOf, readSeedFile, type Seed } from './local/seed.ts';
@@ -49,7 +53,9 @@ let dynamoProcess: ChildProcess | undefined;
 let server: Server | undefined;
 /** The local Graph API stand-in, when META_GRAPH_API_URL is unset (scripts/local/graph-stand-in.ts). */
 let graphStandIn: GraphStandIn | undefined;
-let leadEvents: { reader: LeadStreamReader; sender: WebhookSender } | undefined;
+let leadEvents: { reader: LeadStreamReader; sender: WebhookSender | undefined } | undefined;
+/** The quiet-source watch's check, every SILENCE_CHECK_SECONDS. */
+let silenceChecks: { stop(): Promise<void> } | undefined;
 
 /** The function timeout each request gets (FUNCTION_TIMEOUT_SECONDS), once read. */
 let requestTimeoutMs = 0;
@@ -62,7 +68,8 @@ let requestTimeoutMs = 0;
 const shutdown = async (code: number, { drain = false } = {}): Promise<never> => {
   if (!stopping) {
     stopping = true;
-    leadEvents?.sender.stop();
+    await silenceChecks?.stop().catch(() => undefined);
+    leadEvents?.sender?.stop();
     await leadEvents?.reader.stop().catch(() => undefined);
     if (server) {
       const closed = new Promise<void>((resolve) => server!.close(() => resolve()));
@@ -112,6 +119,44 @@ const listen = (httpServer: Server, port: number): Promise<void> =>
 /** A string for a POSIX shell, inside single quotes. */
 const shellQuote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
 
+/** The quiet-source watch's settings (SILENCE_*), checked: a malformed one stops npm start, naming it. */
+const silenceSetting = (): { readonly settings: SilenceSettings; readonly checkSeconds: number } | undefined => {
+  const text = env.SILENCE_CHECK_SECONDS;
+  const checkSeconds = text === undefined || text === '' ? 60 : Number(text);
+  if (!Number.isFinite(checkSeconds) || checkSeconds <= 0) {
+    process.stderr.write(`npm start: SILENCE_CHECK_SECONDS must be a number of seconds above 0, not ${JSON.stringify(text)}\n`);
+    return undefined;
+  }
+  try {
+    return { settings: silenceSettingsFromEnvironment(env), checkSeconds };
+  } catch (error) {
+    process.stderr.write(`npm start: ${(error as Error).message}\n`);
+    return undefined;
+  }
+};
+
+/** Runs `check` every `seconds`, one at a time, until stopped. */
+const every = (seconds: number, check: () => Promise<void>) => {
+  let running = true;
+  let wake: (() => void) | undefined;
+  const loop = (async () => {
+    while (running) {
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+        setTimeout(resolve, seconds * 1000).unref();
+      });
+      if (running) await check();
+    }
+  })();
+  return {
+    stop: async () => {
+      running = false;
+      wake?.();
+      await loop;
+    },
+  };
+};
+
 /** LEAD_EVENTS_WEBHOOK_URL and its companions, checked; undefined when unset. */
 const webhookSetting = () => {
   const url = env.LEAD_EVENTS_WEBHOOK_URL;
@@ -140,6 +185,13 @@ const eventsBanner = (webhook: ReturnType<typeof webhookSetting>): string[] => [
     ? `Lead events:         each Lead Created and Lead Erased event is POSTed to ${webhook.url}${webhook.authorization ? ' (with LEAD_EVENTS_WEBHOOK_AUTHORIZATION)' : ''}`
     : 'Lead events:         set LEAD_EVENTS_WEBHOOK_URL to receive each Lead Created and Lead Erased event, as the deployed delivery sends it',
 ];
+
+const silenceBanner = ({ settings, checkSeconds }: { readonly settings: SilenceSettings; readonly checkSeconds: number }): string => {
+  const quiet = settings.quietHours
+    ? `${String(Math.floor(settings.quietHours.start / 60)).padStart(2, '0')}:${String(settings.quietHours.start % 60).padStart(2, '0')}-${String(Math.floor(settings.quietHours.end / 60)).padStart(2, '0')}:${String(settings.quietHours.end % 60).padStart(2, '0')}`
+    : 'none';
+  return `Quiet sources:       checked every ${checkSeconds} s (SILENCE_CHECK_SECONDS): Source Silent past max(${settings.minMinutes} min, 4 median gaps) outside quiet hours ${quiet}, for channels of ${settings.minLeads}+ leads in 14 days (admin sources)`;
+};
 
 /** The admin API's lines: where it is, and the credentials to sign with (the secret only when it is the default). */
 const adminBanner = (baseUrl: string, credentials: AdminCredentials, region: string | undefined): string[] => [
@@ -231,6 +283,8 @@ const main = async () => {
     return fail(describeError(error));
   }
   const webhook = webhookSetting();
+  const silence = silenceSetting();
+  if (!silence) return shutdown(1);
   let seed: Seed;
   try {
     seed = await readSeedFile(seedFile);
@@ -322,27 +376,48 @@ const main = async () => {
     },
     onHandlerError: (error) => process.stderr.write(`npm start: a handler failed: ${describeError(error)}\n`),
   });
-  if (webhook) {
-    const dynamodb = createDynamoDbClient({ endpoint });
-    const sender = webhookSender({
+  // The stream is read with or without a webhook: the quiet-source watch counts every stored lead.
+  const dynamodb = createDynamoDbClient({ endpoint });
+  const db = createDocumentClient({ client: dynamodb });
+  const sender =
+    webhook &&
+    webhookSender({
       ...webhook,
       // Each Lead Created is sent as its lead is now: an erasure that came while it waited is not undone.
-      current: asTheLeadIsNow(new DynamoDbStoredLeads(createDocumentClient({ client: dynamodb }), tables.leads)),
+      current: asTheLeadIsNow(new DynamoDbStoredLeads(db, tables.leads)),
       log: (line) => process.stdout.write(`lead events: ${line}\n`),
     });
-    try {
-      const reader = await startLeadStreamReader({
-        dynamodb,
-        endpoint,
-        leadsTable: tables.leads,
-        onEvent: (event) => void sender.deliver(event),
-        onError: (error) => process.stderr.write(`npm start: reading the Leads stream failed: ${describeError(error)}\n`),
-      });
-      leadEvents = { reader, sender };
-    } catch (error) {
-      return fail(`could not read the Leads table's stream at ${endpoint}: ${describeError(error)}`);
-    }
+  const watch = channelWatch({
+    db,
+    leadsTable: tables.leads,
+    configTable: tables.config,
+    settings: silence.settings,
+    events: {
+      // Delivered as the deployed bus delivers it; without a webhook, a line on the terminal.
+      publish: async (event) => {
+        const delivered = eventEnvelope(event);
+        if (sender) void sender.deliver(delivered);
+        else process.stdout.write(`source watch: ${JSON.stringify(delivered)}\n`);
+      },
+    },
+    onFailure: (error) => process.stderr.write(`npm start: a Source Silent event failed: ${describeError(error)}\n`),
+  });
+  try {
+    const reader = await startLeadStreamReader({
+      dynamodb,
+      endpoint,
+      leadsTable: tables.leads,
+      onEvent: (event) => void sender?.deliver(event),
+      onRecords: (records) => countStreamRecords(watch, records, channelConnectionFields),
+      onError: (error) => process.stderr.write(`npm start: reading the Leads stream failed: ${describeError(error)}\n`),
+    });
+    leadEvents = { reader, sender };
+  } catch (error) {
+    return fail(`could not read the Leads table's stream at ${endpoint}: ${describeError(error)}`);
   }
+  silenceChecks = every(silence.checkSeconds, async () => {
+    await watch.check().catch((error: unknown) => process.stderr.write(`npm start: the quiet-source check failed: ${describeError(error)}\n`));
+  });
   try {
     await listen(server, port);
   } catch (error) {
@@ -351,7 +426,7 @@ const main = async () => {
   }
   if (stopping) return;
   servingStarted = true;
-  process.stdout.write(`${banner(`http://${HOST}:${port}`, endpoint, storage, seedFile, seed, [...adminBanner(`http://${HOST}:${port}`, adminCredentials, region), ...eventsBanner(webhook)])}\n`);
+  process.stdout.write(`${banner(`http://${HOST}:${port}`, endpoint, storage, seedFile, seed, [...adminBanner(`http://${HOST}:${port}`, adminCredentials, region), ...eventsBanner(webhook), silenceBanner(silence)])}\n`);
 };
 
 main().catch((error: unknown) => fail(describeError(error)));

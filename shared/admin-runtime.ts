@@ -13,6 +13,10 @@ import { DynamoDbRejectionArchive } from './dynamodb/rejection-archive.ts';
 import { tableNamesFromEnvironment } from './runtime.ts';
 import { PersonData } from './domain/person-data.ts';
 import { DynamoDbAccountStore } from './dynamodb/accounts.ts';
+import { DynamoDbChannelReader } from './dynamodb/channels.ts';
+import { channelRows, type ChannelReader } from './domain/channel-watch.ts';
+import type { SilenceSettings } from './domain/source-watch.ts';
+import { silenceSettingsFromEnvironment } from './source-watch-settings.ts';
 import { DynamoDbApiKeyStore } from './dynamodb/api-keys.ts';
 import { createDocumentClient } from './dynamodb/client.ts';
 import { DynamoDbPersonData } from './dynamodb/people.ts';
@@ -31,6 +35,8 @@ interface CoreAdminStores {
   readonly rejections: RejectionArchive;
   readonly leads: LeadStore;
   readonly people: PersonDataStore;
+  /** The quiet-source watch's counts, for `GET .../sources`. */
+  readonly channels: ChannelReader;
 }
 
 type SourceAdmins = typeof sourceAdmins;
@@ -47,14 +53,24 @@ const sourceOperations = (stores: AdminStores) =>
 /** The key scopes the sources' admin modules declare: the admin function reads no descriptor (its bundle budget). */
 export const adminKeyScopes: readonly string[] = Object.values(sourceAdmins).flatMap((admin: { readonly keyScope?: { readonly name: string } }) => (admin.keyScope ? [admin.keyScope.name] : []));
 
-export const adminRuntime = (stores: AdminStores, log: LogSink = logLineSink({ message: 'admin request' })): AdminRuntime => {
-  const { accounts, keys, rejections, leads, people } = stores;
+export const adminRuntime = (
+  stores: AdminStores,
+  log: LogSink = logLineSink({ message: 'admin request' }),
+  silence: SilenceSettings = silenceSettingsFromEnvironment(),
+  now: () => Date = () => new Date(),
+): AdminRuntime => {
+  const { accounts, keys, rejections, leads, people, channels } = stores;
+  const accountAdmin = new AccountAdmin(accounts);
   return {
-    accounts: new AccountAdmin(accounts),
+    accounts: accountAdmin,
     // The cipher is built when a challenge is sealed: creating any other key needs no KMS key.
     keys: new AccountKeys({ keys, accounts, challengeSecrets: { seal: (accountId, secret) => challengeSecretCipherFromEnvironment().seal(accountId, secret) }, keyScopes: adminKeyScopes }),
     quarantine: { rejections, accounts, leads, newLeadId, now: () => new Date() },
     people: new PersonData(accounts, people),
+    channels: {
+      // The account first: an unknown one answers 404 Account not found, as every account route does.
+      list: async (accountId) => channelRows({ store: channels, settings: silence, now }, accountId, (await accountAdmin.getAccount(accountId)).silenceQuietHours),
+    },
     sources: sourceOperations(stores),
     log,
   };
@@ -71,6 +87,7 @@ export const adminRuntimeFromEnvironment = (env: NodeJS.ProcessEnv = process.env
     rejections: new DynamoDbRejectionArchive(db, leads, {}, keyring),
     leads: new DynamoDbLeadStore(db, leads, undefined, keyring),
     people: new DynamoDbPersonData(db, leads, keyring),
+    channels: new DynamoDbChannelReader(db, leads),
   };
   const sources = Object.assign({}, ...Object.values(sourceAdmins).map((admin) => admin.stores(db, config))) as Omit<AdminStores, keyof CoreAdminStores>;
   return adminRuntime({ ...core, ...sources } as AdminStores);

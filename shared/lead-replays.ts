@@ -9,6 +9,7 @@
  *   as its `alternate_number`): delivered without those fields, as the lead is now.
  * - `Lead Created` of a lead still stored whole: delivered as archived.
  * - `Lead Erased`: always delivered (the CRM erases its copy again; it holds no person's data).
+ * - `Source Silent` and `Source Resumed` (section 16): always delivered (a channel's times and counts, no person's data).
  * - Anything else (not JSON, another type, a detail without the lead's ids): dropped and logged by
  *   message id. Nothing is lost by dropping it: the archive still holds what was published.
  * A lookup the table cannot answer throws: the whole batch goes back to the queue and is checked again
@@ -25,6 +26,7 @@
 import { randomUUID } from 'node:crypto';
 import type { LogSink } from './log.ts';
 import { leadCreatedEvent, leadErasedEvent } from './dynamodb/lead-stream.ts';
+import { sourceResumedEvent, sourceSilentEvent } from './domain/source-watch.ts';
 import type { StoredLeads } from './dynamodb/stored-leads.ts';
 
 /** What the CRM endpoint receives, live or replayed: `{id, source, detail-type, time, detail}` (section 9). */
@@ -178,6 +180,9 @@ export const replayVerdict = async (message: QueuedReplay, { leads, queue, now =
   const event = queued;
   if (event.source !== leadCreatedEvent.source || !isObject(event.detail)) return { dropped: 'malformed' };
   if (event['detail-type'] === leadErasedEvent.detailType) return { deliver: event };
+  // A channel's silence and its end hold no lead and no person: replayed as they were.
+  if (event['detail-type'] === sourceSilentEvent.detailType || event['detail-type'] === sourceResumedEvent.detailType) return { deliver: event };
+  if (event['detail-type'] !== leadCreatedEvent.detailType) return { dropped: 'malformed' };
   const current = await currentLeadCreated(event, leads);
   if (current === 'malformed') return { dropped: 'malformed' };
   if (!current.deliver) return { dropped: 'erased' };

@@ -33,7 +33,8 @@ export type CoreAdminOperation =
   | 'listRejections'
   | 'releaseRejection'
   | 'findPerson'
-  | 'erasePerson';
+  | 'erasePerson'
+  | 'listSources';
 
 export interface AdminRoute<Operation extends string = string> {
   readonly method: 'GET' | 'PUT' | 'POST' | 'DELETE';
@@ -64,6 +65,7 @@ export const coreAdminRoutes: readonly AdminRoute<CoreAdminOperation>[] = [
   { method: 'POST', path: '/admin/v1/accounts/{accountId}/rejections/{rejectionId}/release', operation: 'releaseRejection' },
   { method: 'GET', path: '/admin/v1/accounts/{accountId}/people', operation: 'findPerson' },
   { method: 'POST', path: '/admin/v1/accounts/{accountId}/erasures', operation: 'erasePerson' },
+  { method: 'GET', path: '/admin/v1/accounts/{accountId}/sources', operation: 'listSources' },
 ];
 
 /** API Gateway's route key, which it hands the function as `routeKey`. */

@@ -20,6 +20,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import * as pipes from 'aws-cdk-lib/aws-pipes';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { sourceResumedEvent, sourceSilentEvent } from '../../shared/domain/source-watch.ts';
 import { LEAD_ITEM_TYPE, LEAD_PK_PREFIX, LEAD_SK_PREFIX, leadCreatedEvent, leadErasedEvent } from '../../shared/dynamodb/lead-stream.ts';
 
 export { leadCreatedEvent, leadErasedEvent };
@@ -37,8 +38,8 @@ export const leadErasedFilters = [
   { eventName: ['MODIFY'], dynamodb: { NewImage: { item_type: { S: [LEAD_ITEM_TYPE] } } } },
 ];
 
-/** Every event of the bus the archive keeps and the CRM receives. */
-export const leadEventTypes = [leadCreatedEvent.detailType, leadErasedEvent.detailType];
+/** Every event of the bus the archive keeps and the CRM receives: the leads', and the quiet-source watch's (section 16). */
+export const leadEventTypes = [leadCreatedEvent.detailType, leadErasedEvent.detailType, sourceSilentEvent.detailType, sourceResumedEvent.detailType];
 
 /**
  * What the live CRM delivery takes: the events as they are published, never a replay of the archive.

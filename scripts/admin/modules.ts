@@ -12,3 +12,4 @@ export { default as keys } from './keys.ts';
 export { default as leads } from './leads.ts';
 export { default as people } from './people.ts';
 export { default as rejections } from './rejections.ts';
+export { default as sources } from './sources.ts';

@@ -17,6 +17,7 @@ import { DescribeStreamCommand, DynamoDBStreamsClient, GetRecordsCommand, GetSha
 import { leadCreatedEvent, leadErasedEvent, leadEventOf, type LeadCreatedDetail, type LeadErasedDetail, type LeadEvent, type LeadStreamRecord } from '../../shared/dynamodb/lead-stream.ts';
 import type { StoredLeads } from '../../shared/dynamodb/stored-leads.ts';
 import { currentLeadCreated } from '../../shared/lead-replays.ts';
+import type { SourceResumedDetail, SourceSilentDetail, SourceWatchEvent } from '../../shared/domain/source-watch.ts';
 
 /** An event as the CRM's endpoint receives it, deployed or local. */
 export interface DeliveredEvent {
@@ -25,14 +26,14 @@ export interface DeliveredEvent {
   readonly 'detail-type': string;
   /** EventBridge's form: ISO-8601 UTC to the second. */
   readonly time: string;
-  readonly detail: LeadCreatedDetail | LeadErasedDetail;
+  readonly detail: LeadCreatedDetail | LeadErasedDetail | SourceSilentDetail | SourceResumedDetail;
 }
 
 /** A delivered Lead Created event. */
 export type LeadCreatedDelivery = DeliveredEvent & { readonly detail: LeadCreatedDetail };
 
 /** The event as delivered; a bare detail is a Lead Created one. */
-export const eventEnvelope = (event: LeadEvent | LeadCreatedDetail, now = new Date()): DeliveredEvent => {
+export const eventEnvelope = (event: LeadEvent | SourceWatchEvent | LeadCreatedDetail, now = new Date()): DeliveredEvent => {
   const { detailType, detail } = 'detailType' in event ? event : { detailType: leadCreatedEvent.detailType, detail: event };
   return {
     id: randomUUID(),
@@ -43,8 +44,14 @@ export const eventEnvelope = (event: LeadEvent | LeadCreatedDetail, now = new Da
   };
 };
 
-/** The lead an event is about, for the terminal's delivery lines. */
-const leadIdOf = (event: DeliveredEvent) => ('lead' in event.detail ? event.detail.lead.id : event.detail.lead_id);
+/** What an event is about, for the terminal's delivery lines: its lead, or its channel (a source gone quiet). */
+const leadIdOf = (event: DeliveredEvent) => {
+  const detail = event.detail;
+  if ('lead' in detail) return detail.lead.id;
+  if ('lead_id' in detail) return detail.lead_id;
+  const { source, sub_source, connection_id } = detail.channel as { source: string; sub_source: string | null; connection_id?: string };
+  return `${detail.account_id}/${[source, sub_source, connection_id].filter((part) => part !== null && part !== undefined).join('/')}`;
+};
 
 export interface LeadStreamReaderOptions {
   /** The DynamoDB client of the local run: its endpoint and credentials serve the stream client too. */
@@ -52,6 +59,11 @@ export interface LeadStreamReaderOptions {
   readonly endpoint: string;
   readonly leadsTable: string;
   readonly onEvent: (event: DeliveredEvent) => void;
+  /**
+   * Every page of new records, before the next is read (the quiet-source watch counts them, as the
+   * deployed watch's function counts the stream's batches); a throw is reported to `onError`.
+   */
+  readonly onRecords?: (records: readonly LeadStreamRecord[]) => Promise<void>;
   /** Pause between reads of the stream when it had nothing new. @default 200 ms */
   readonly pollIntervalMs?: number;
   readonly onError?: (error: unknown) => void;
@@ -66,7 +78,7 @@ export interface LeadStreamReader {
  * Starts reading the stream after its latest record (leads stored before `npm start` are not sent
  * again); resolves once every shard has been read to its end, so a lead stored after that is published.
  */
-export const startLeadStreamReader = async ({ dynamodb, endpoint, leadsTable, onEvent, pollIntervalMs = 200, onError }: LeadStreamReaderOptions): Promise<LeadStreamReader> => {
+export const startLeadStreamReader = async ({ dynamodb, endpoint, leadsTable, onEvent, onRecords, pollIntervalMs = 200, onError }: LeadStreamReaderOptions): Promise<LeadStreamReader> => {
   const { Table } = await dynamodb.send(new DescribeTableCommand({ TableName: leadsTable }));
   const streamArn = Table?.LatestStreamArn;
   if (!streamArn) throw new Error(`the table ${leadsTable} has no stream (streamNewImages in shared/dynamodb/tables.ts)`);
@@ -109,6 +121,13 @@ export const startLeadStreamReader = async ({ dynamodb, endpoint, leadsTable, on
       shard.lastSequence = record.dynamodb?.SequenceNumber ?? shard.lastSequence;
       const event = skip ? undefined : leadEventOf(record as LeadStreamRecord);
       if (event) onEvent(eventEnvelope(event));
+    }
+    if (!skip && onRecords && Records.length > 0) {
+      try {
+        await onRecords(Records as LeadStreamRecord[]);
+      } catch (error) {
+        onError?.(error);
+      }
     }
     if (NextShardIterator) shard.iterator = NextShardIterator;
     else shards.delete(shardId); // closed, and read to its end

@@ -31,6 +31,13 @@ import { ADMIN_BASE_PATH, type CoreAdminOperation } from '../../shared/routes.ts
 import { keyEndpointNames, leadSources, platformIdAttributes } from '../../shared/sources/registry.ts';
 import { accountMissing, failure, message, ref, success, text, type AdminOperationDoc, type JsonObject } from '../../shared/sources/admin-openapi.ts';
 
+/** An account's own quiet hours for the quiet-source watch (CONTRACT.md section 16). */
+const quietHoursSchema = {
+  type: 'string',
+  pattern: '^(none|([01]\\d|2[0-3]):[0-5]\\d-([01]\\d|2[0-3]):[0-5]\\d)$',
+  description: 'India-time hours whose minutes a silence does not count (across midnight when the first is later), or `none`; absent: the stack’s `silenceQuietHours`.',
+};
+
 export const ADMIN_TAG = 'Admin';
 
 /** What a source's own OpenAPI module gives of its admin routes. */
@@ -71,6 +78,7 @@ const coreSchemas: JsonObject = {
           social: { type: 'array', uniqueItems: true, items: { type: 'string', enum: [...socialPlatforms] }, default: [] },
         },
       },
+      silenceQuietHours: quietHoursSchema,
     },
   },
   Account: {
@@ -82,6 +90,7 @@ const coreSchemas: JsonObject = {
       name: { type: 'string' },
       duplicateHandling: { type: 'string', enum: [...duplicateSettings] },
       subSources: { type: 'object', properties: { website: { type: 'array', items: { type: 'string' } }, social: { type: 'array', items: { type: 'string' } } } },
+      silenceQuietHours: { ...quietHoursSchema, description: 'Only when the account has its own quiet hours.' },
       projects: { type: 'array', items: ref('Project') },
     },
   },
@@ -241,6 +250,26 @@ const coreSchemas: JsonObject = {
       alternate_numbers: { type: 'integer', minimum: 0, description: 'Other people’s leads that named the mobile as their `alternate_number`: only that number was erased.' },
     },
   },
+  SourceChannel: {
+    type: 'object',
+    required: ['source', 'sub_source', 'connection_id', 'leads_14d', 'last_lead_at', 'usual_gap_minutes', 'state'],
+    properties: {
+      source: { type: 'string', description: 'The `source` of its leads.' },
+      sub_source: { type: ['string', 'null'], description: 'The `sub_source` of its leads.' },
+      connection_id: {
+        type: ['string', 'null'],
+        description: 'The connection its leads came through: a Meta page id, a Google form id, a call number’s 10 digits; null for none.',
+      },
+      leads_14d: { type: 'integer', minimum: 1, description: 'Leads stored in the last 14 days.' },
+      last_lead_at: { type: 'string', format: 'date-time', description: 'Its last lead’s `created_at`.' },
+      usual_gap_minutes: { type: ['number', 'null'], description: 'The median gap between those leads, in minutes, to one decimal; null below two leads.' },
+      state: {
+        type: 'string',
+        enum: ['watched', 'silent', 'too_few'],
+        description: '`too_few` below `silenceMinLeads` leads in 14 days; `silent` when its silence outside quiet hours exceeds the larger of `silenceMinMinutes` and 4 median gaps.',
+      },
+    },
+  },
   RotateKeyBody: {
     type: 'object',
     additionalProperties: false,
@@ -351,6 +380,14 @@ const coreOperations: Record<CoreAdminOperation, AdminOperationDoc> = {
     body: 'PersonBody',
     badRequest: invalidPerson,
     answers: success('200', 'What was erased', ref('ErasureCounts')),
+    notFound: [accountMissing],
+  },
+  listSources: {
+    summary: 'The account’s channels with a lead in the last 14 days, and their pace (a source gone quiet)',
+    description:
+      'One row per channel (source, sub source and connection), most recent first. A watched channel that goes silent sends one `Source Silent` event; its next lead, one `Source Resumed`. ' +
+      'Counted from stored leads only; erasing a lead leaves its channel’s counts alone.',
+    answers: success('200', 'The channels', { type: 'array', items: ref('SourceChannel') }),
     notFound: [accountMissing],
   },
   listRejections: {

@@ -30,6 +30,7 @@ export const callsSource = {
     rateLimit: { name: 'callsThrottlingRateLimit', default: 200 },
     burstLimit: { name: 'callsThrottlingBurstLimit', default: 400 },
   },
+  channel: { connectionField: 'call_number' },
   platformId: {
     ...callsWireNames.platformId,
     qualifiedBy: ['provider'],

@@ -8,6 +8,7 @@
  * the configuration the lead path reads, so new leads for it get `Project not found` /
  * `Campaign not found`; a later PUT makes it active again.
  */
+import { parseQuietHours } from './source-watch.ts';
 import {
   AccountNotFoundError,
   CampaignOfAnotherProjectError,
@@ -84,7 +85,8 @@ const uniqueList = <T>(value: unknown, field: string, rule: (item: unknown) => s
 
 /**
  * An account's settings as the seed file and `PUT /accounts/{id}` write them:
- * `{"name", "duplicateHandling" (default ignore), "subSources": {"website": [...], "social": [...]}}`.
+ * `{"name", "duplicateHandling" (default ignore), "subSources": {"website": [...], "social": [...]}}`, and
+ * the account's quiet hours for the quiet-source watch, `silenceQuietHours` (CONTRACT.md section 16), when it has its own.
  * Reports every problem; returns the settings when there was none.
  */
 export const readAccountSettings = (raw: Readonly<Record<string, unknown>>, report: ProblemReport): AccountSettings | undefined => {
@@ -110,8 +112,25 @@ export const readAccountSettings = (raw: Readonly<Record<string, unknown>>, repo
     website = uniqueList<string>(subSources.website, 'subSources.website', websiteSubSourceProblem, counting);
     social = uniqueList<SocialPlatform>(subSources.social, 'subSources.social', socialSubSourceProblem, counting);
   }
+  const quietHours = raw.silenceQuietHours ?? undefined;
+  if (quietHours !== undefined && (typeof quietHours !== 'string' || !validQuietHours(quietHours))) counting('silenceQuietHours', 'must be HH:MM-HH:MM (India time) or none');
   if (problems > 0) return undefined;
-  return { name: name as string, duplicateSetting: duplicateSetting as DuplicateSetting, websiteSubSources: website, socialSubSources: social };
+  return {
+    name: name as string,
+    duplicateSetting: duplicateSetting as DuplicateSetting,
+    websiteSubSources: website,
+    socialSubSources: social,
+    ...(quietHours !== undefined && { silenceQuietHours: (quietHours as string).trim() }),
+  };
+};
+
+const validQuietHours = (text: string) => {
+  try {
+    parseQuietHours(text);
+    return true;
+  } catch {
+    return false;
+  }
 };
 
 /** A project's or campaign's name: the id when none is given, as in the seed file. */
@@ -162,6 +181,8 @@ export interface AccountDescription {
   readonly name: string;
   readonly duplicateHandling: DuplicateSetting;
   readonly subSources: { readonly website: readonly string[]; readonly social: readonly string[] };
+  /** Only when the account has its own (the stack's otherwise). */
+  readonly silenceQuietHours?: string;
   readonly projects: readonly ProjectDescription[];
 }
 
@@ -181,6 +202,7 @@ export const describeAccount = (config: AccountConfig): AccountDescription => ({
   name: config.name,
   duplicateHandling: config.duplicateSetting,
   subSources: { website: [...config.websiteSubSources], social: [...config.socialSubSources] },
+  ...(config.silenceQuietHours !== undefined && { silenceQuietHours: config.silenceQuietHours }),
   projects: [...config.projects.keys()].sort().map((projectId) => projectOf(config, projectId)),
 });
 
@@ -190,7 +212,8 @@ const sameSettings = (config: AccountConfig, settings: AccountSettings) =>
   config.name === settings.name &&
   config.duplicateSetting === settings.duplicateSetting &&
   sameList(config.websiteSubSources, settings.websiteSubSources) &&
-  sameList(config.socialSubSources, settings.socialSubSources);
+  sameList(config.socialSubSources, settings.socialSubSources) &&
+  config.silenceQuietHours === settings.silenceQuietHours;
 
 // ---- Operations ----------------------------------------------------------------------------------------
 
@@ -218,7 +241,7 @@ export class AccountAdmin {
   /** `PUT /accounts/{id}`: creates the account or replaces its settings; its projects stay. */
   async putAccount(accountId: string, body: Readonly<Record<string, unknown>>): Promise<AccountDescription> {
     checkIds({ accountId: [accountId, accountIdProblem] });
-    const problems = bodyProblems(body, ['name', 'duplicateHandling', 'subSources']);
+    const problems = bodyProblems(body, ['name', 'duplicateHandling', 'subSources', 'silenceQuietHours']);
     const settings = readAccountSettings(body, problems.report);
     problems.check();
     await this.#store.putAccountSettings(accountId, settings!);

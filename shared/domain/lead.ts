@@ -36,6 +36,8 @@ export interface AccountSettings {
   readonly duplicateSetting: DuplicateSetting;
   readonly websiteSubSources: readonly string[];
   readonly socialSubSources: readonly SocialPlatform[];
+  /** The account's quiet hours for the quiet-source watch (CONTRACT.md section 16): `HH:MM-HH:MM` or `none`; absent: the stack's. */
+  readonly silenceQuietHours?: string;
 }
 
 /** An account's active configuration: retired projects and campaigns are not in it. */
@@ -48,6 +50,8 @@ export interface AccountConfig {
   /** Sub source names under the Website source; matched exactly, case-sensitive. */
   readonly websiteSubSources: ReadonlySet<string>;
   readonly socialSubSources: ReadonlySet<string>;
+  /** The account's quiet hours (AccountSettings); absent: the stack's. */
+  readonly silenceQuietHours?: string;
 }
 
 /**

@@ -1,6 +1,6 @@
 /**
  * Account configuration, in the Config table, one partition per account (docs/data-model.md):
- *   ACCOUNT#<id> / ACCOUNT        name, duplicate_setting, website_sub_sources, social_sub_sources
+ *   ACCOUNT#<id> / ACCOUNT        name, duplicate_setting, website_sub_sources, social_sub_sources, silence_quiet_hours (its own only)
  *   ACCOUNT#<id> / PROJECT#<id>   name, version, retired (only once retired)
  *   ACCOUNT#<id> / CAMPAIGN#<id>  project_id, name, retired (only once retired)
  * A retired project or campaign is kept (its leads are kept too) and left out of what the lead path
@@ -52,6 +52,7 @@ export class DynamoDbAccountReader extends TableStore implements AccountReader {
       campaigns,
       websiteSubSources: new Set(account.website_sub_sources ?? []),
       socialSubSources: new Set(account.social_sub_sources ?? []),
+      ...(account.silence_quiet_hours !== undefined && { silenceQuietHours: String(account.silence_quiet_hours) }),
     };
   }
 }
@@ -70,6 +71,7 @@ export class DynamoDbAccountStore extends DynamoDbAccountReader implements Accou
             duplicate_setting: settings.duplicateSetting,
             website_sub_sources: [...settings.websiteSubSources],
             social_sub_sources: [...settings.socialSubSources],
+            ...(settings.silenceQuietHours !== undefined && { silence_quiet_hours: settings.silenceQuietHours }),
           },
         }),
       ),

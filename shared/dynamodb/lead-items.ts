@@ -11,8 +11,10 @@ export const LEAD_ITEM_TYPE = 'lead';
 /**
  * Attributes of a lead item that are storage, not part of the lead record. `erased_fields` names what
  * an erasure removed from another person's lead (CONTRACT.md section 12), for its Lead Erased event.
+ * `meta_page_id` is the Meta page a lead came through (section 8's record carries only the leadgen and
+ * form ids): the quiet-source watch's connection id for Meta's leads (section 16).
  */
-const INTERNAL_LEAD_ATTRIBUTES = ['pk', 'sk', 'item_type', 'account_id', 'erased_fields'] as const;
+const INTERNAL_LEAD_ATTRIBUTES = ['pk', 'sk', 'item_type', 'account_id', 'erased_fields', 'meta_page_id'] as const;
 
 /**
  * The lead record's own members, in the order the reference lists them (docs/reference.md, section 4)

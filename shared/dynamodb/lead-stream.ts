@@ -9,6 +9,7 @@
  */
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
+import type { CountedLead } from '../domain/channel-watch.ts';
 import type { LeadRecord } from '../domain/lead.ts';
 import { LEAD_ITEM_TYPE, leadRecordOf } from './lead-items.ts';
 
@@ -79,6 +80,28 @@ export const leadErasedDetailOf = (record: LeadStreamRecord): LeadErasedDetail |
   if (record.eventName !== 'MODIFY' || !image || image.item_type?.S !== LEAD_ITEM_TYPE || !image.erased_fields) return undefined;
   const item = unmarshall(image);
   return { account_id: String(item.account_id), lead_id: String(item.id), fields: [...(item.erased_fields as Iterable<string>)].map(String) };
+};
+
+/**
+ * Where each source's leads name their connection (CONTRACT.md section 16): by lead source, the lead
+ * item's attributes that carry it, from the sources' descriptors (`channel.connectionField`); a lead
+ * with none of them came through no connection.
+ */
+export type ChannelConnectionFields = Readonly<Record<string, readonly string[]>>;
+
+/** A newly stored lead as the quiet-source watch counts it: its account, channel, id and time; nothing of its person. */
+export const countedLeadOf = (record: LeadStreamRecord, connectionFields: ChannelConnectionFields): CountedLead | undefined => {
+  const image = record.dynamodb?.NewImage as Record<string, AttributeValue> | undefined;
+  if (record.eventName !== 'INSERT' || !image || image.item_type?.S !== LEAD_ITEM_TYPE) return undefined;
+  const item = unmarshall(image);
+  const source = String(item.source);
+  const field = (connectionFields[source] ?? []).find((name) => item[name] !== undefined && item[name] !== null && item[name] !== '');
+  return {
+    accountId: String(item.account_id),
+    leadId: String(item.id),
+    createdAt: new Date(String(item.created_at)),
+    channel: { source, sub_source: item.sub_source === undefined || item.sub_source === null ? null : String(item.sub_source), connection_id: field === undefined ? null : String(item[field]) },
+  };
 };
 
 /** Whichever event a stream record stands for, if any. */

@@ -10,6 +10,7 @@
  * Each module has the request path's class (all that the Lambda bundles carry) and an admin class
  * that extends it with what the admin CLI, the seed and the tests need.
  */
+import { DynamoDbChannelStore } from './channels.ts';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DynamoDbAccountReader, DynamoDbAccountStore } from './accounts.ts';
 import { DynamoDbApiKeyReader, DynamoDbApiKeyStore } from './api-keys.ts';
@@ -54,6 +55,8 @@ export class DynamoDbRepository implements RequestPathStores {
   readonly metaPages: DynamoDbMetaPageStore;
   readonly people: DynamoDbPersonData;
   readonly googleForms: DynamoDbConnectionStore;
+  /** The quiet-source watch's counts (CONTRACT.md section 16). */
+  readonly channels: DynamoDbChannelStore;
   /** The connection store of one kind (a source's, connection-items.ts); a property, so a spread of the repository keeps it. */
   readonly connections: (kind: ConnectionKind) => DynamoDbConnectionStore;
 
@@ -66,6 +69,7 @@ export class DynamoDbRepository implements RequestPathStores {
     this.metaPages = new DynamoDbMetaPageStore(db, tables.config);
     this.people = new DynamoDbPersonData(db, tables.leads, keyring);
     this.googleForms = new DynamoDbConnectionStore(db, tables.config, 'google_form');
+    this.channels = new DynamoDbChannelStore(db, tables.leads);
     this.connections = (kind) => new DynamoDbConnectionStore(db, tables.config, kind);
   }
 }

@@ -23,6 +23,7 @@ export const googleAdsSource = {
     burstLimit: { name: 'googleAdsThrottlingBurstLimit', default: 40 },
   },
   connection: 'google_form',
+  channel: { connectionField: 'google_form_id' },
   platformId: { ...googleAdsWireNames.platformId, label: 'lead' },
   stack: { functionPath: ['GoogleAdsLeadForms', 'Webhook'], integrationId: 'GoogleAdsIntegration', monitoringName: 'googleAds' },
   banner: { label: 'Google Ads webhook', note: 'POST, each form with its own key: {seed.googleForms} form(s) in the seed; npm run admin -- add-google-form' },

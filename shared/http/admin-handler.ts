@@ -11,6 +11,7 @@ import { withinFunctionDeadline } from '../deadline.ts';
 import type { AccountAdmin } from '../domain/account-admin.ts';
 import type { AccountKeys } from '../domain/account-keys.ts';
 import type { PersonData } from '../domain/person-data.ts';
+import type { ChannelRow } from '../domain/channel-watch.ts';
 import type { LogSink } from '../log.ts';
 import { JsonNumber } from '../schemas/json-number.ts';
 import { coreAdminRoutes, routeKeyOf, type AdminRoute, type CoreAdminOperation } from '../routes.ts';
@@ -29,6 +30,8 @@ export interface AdminRuntime {
   readonly quarantine: ReleaseDependencies;
   /** Access and erasure of a person's data (CONTRACT.md section 12). */
   readonly people: PersonData;
+  /** An account's channels and their pace (CONTRACT.md section 16); 404 for an unknown account. */
+  readonly channels: { list(accountId: string): Promise<readonly ChannelRow[]> };
   /** The lead sources' own operations (their admin modules', shared/admin-sources.ts), by name, bound to their dependencies. */
   readonly sources: Readonly<Record<string, BoundAdminOperation>>;
   readonly log: LogSink;
@@ -63,6 +66,7 @@ const coreOperations: Record<CoreAdminOperation, (runtime: AdminRuntime, p: Admi
     log({ level: 'info', message: 'person erased', requestId, accountId: p.accountId, erased: counts });
     return ok(counts);
   },
+  listSources: async ({ channels }, p) => ok(await channels.list(p.accountId!)),
 };
 
 const isCoreOperation = (name: string): name is CoreAdminOperation => Object.hasOwn(coreOperations, name);

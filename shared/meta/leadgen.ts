@@ -147,7 +147,9 @@ const createMetaLead = async (change: LeadgenChange, deps: LeadgenDependencies, 
   const account = await deps.directory.account(view.page.accountId);
   try {
     const { lead, replayed } = await createLead(
-      { ...submission, details: { ...submission.details, meta_leadgen_id: change.leadgenId, meta_form_id: progress.formId! } },
+      // The page id is stored with the lead but is not part of its record (lead-items.ts): the quiet-source
+      // watch tells a page's leads apart by it (CONTRACT.md section 16).
+      { ...submission, details: { ...submission.details, meta_leadgen_id: change.leadgenId, meta_form_id: progress.formId!, meta_page_id: change.pageId } },
       account,
       deps,
       { idempotency: leadgenIdempotency(change.leadgenId) },

@@ -17,6 +17,7 @@ export const metaSource = {
   bodyFormat: 'signed-json',
   authentication: 'platform-signature',
   browserFacing: false,
+  channel: { connectionField: 'meta_page_id' },
   platformId: { ...metaWireNames.platformId, label: 'leadgen' },
   stack: { functionPath: ['MetaLeadAds', 'Webhook'], integrationId: 'MetaWebhookIntegration', monitoringName: 'metaWebhook' },
   worker: { entry: 'functions/meta-worker/handler.ts' },

@@ -63,6 +63,13 @@ export interface LeadSourceDescriptor {
    * connection takes effect at once whatever the cache (CONTRACT.md section 14; Google's forms, call numbers).
    */
   readonly connection?: ConnectionKind;
+  /**
+   * What a channel of its leads is beyond source and sub source (CONTRACT.md section 16): the lead item's
+   * attribute that names the connection a lead came through (a Google form's `google_form_id`, a call's
+   * `call_number`). Absent: its leads came through no connection. The quiet-source watch reads it from
+   * here (registry.ts `channelConnectionFields`), so a new source's channels need no code of their own.
+   */
+  readonly channel?: { readonly connectionField: string };
   /** The platform's own id of a delivery, when it has one (PlatformIdDeclaration). */
   readonly platformId?: PlatformIdDeclaration;
   /** Its answer when a delivery is accepted (CONTRACT.md): status and message, with the lead in `data` or not. */

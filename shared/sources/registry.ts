@@ -49,6 +49,16 @@ export const sourceKeyScopes: readonly string[] = keyScopedSources.map(({ keySco
 /** Every name a key's endpoints may hold: the four lead endpoints, then each source's key scope. */
 export const keyEndpointNames: readonly string[] = [...leadKeyEndpoints, ...sourceKeyScopes];
 
+/**
+ * By lead source (`social`, `google_ads`, `call`), the lead attributes that name a lead's connection, in
+ * the registry's order (the quiet-source watch's channels, CONTRACT.md section 16): what the stack hands
+ * the watch's function and `npm start` its stream reader.
+ */
+export const channelConnectionFields: Readonly<Record<string, readonly string[]>> = leadSources.reduce<Record<string, string[]>>((fields, source) => {
+  if (source.channel) (fields[source.leadSource] ??= []).push(source.channel.connectionField);
+  return fields;
+}, {});
+
 /** The source of a name (`website`, `google_ads`, `meta`). */
 export const sourceNamed = (name: string): LeadSourceDescriptor | undefined => leadSources.find((source) => source.name === name);
 

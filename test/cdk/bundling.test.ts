@@ -39,8 +39,9 @@ describe('Bundling the functions', () => {
   test('builds each handler with the local esbuild into a non-empty ESM index.mjs with its source map', () => {
     const functions = Object.values(resources(synthesized.template, 'AWS::Lambda::Function'));
     // Each declared source's function (the four lead endpoints, Google Ads lead forms, the Meta webhook), an
-    // asynchronous source's worker (Meta's), the admin function, the Lead Created enrichment function and the replay filter.
-    const expected = leadSources.length + leadSources.filter((source) => source.worker).length + 3;
+    // asynchronous source's worker (Meta's), the admin function, the Lead Created enrichment function, the replay filter
+    // and the quiet-source watch.
+    const expected = leadSources.length + leadSources.filter((source) => source.worker).length + 4;
     expect(functions).toHaveLength(expected);
     const hashes = new Map(functions.map((fn) => [String(fn.Properties!.Code.S3Key).replace(/\.zip$/, ''), String(fn.Properties!.Description)]));
     expect(hashes.size).toBe(expected);
@@ -54,13 +55,14 @@ describe('Bundling the functions', () => {
       // clients besides DynamoDB's: its own budget is 340 KB. The admin function answers the CRM's backend
       // (no lead sender waits on it) and carries the lead store and duplicate rules for releasing
       // quarantined submissions (CONTRACT.md section 11) and a person's access and erasure (section 12):
-      // its own budget is 308 KB (300 KB until it connected call numbers too: section 13). The call
+      // its own budget is 312 KB (300 KB until it connected call numbers too: section 13; 308 KB until it listed an
+      // account's channels and their pace: section 16). The call
       // webhook carries, besides a lead's path, the per-key bound on its requests (docs/reference.md,
       // "Calls": one tenant's flood must not spend another's): 272 KB.
       const budget = description.includes('Meta leadgen worker')
         ? 340
         : description.includes('admin API')
-          ? 308
+          ? 312
           : description.includes('Calls to project numbers')
             ? 272
             : LEAD_BUNDLE_BUDGET_KB;
@@ -132,6 +134,11 @@ describe(`Each bundle in a Lambda runtime (${runtimeClient().kind}), with the te
     },
     'meta-worker': { event: { Records: [] }, answer: (payload) => expect(payload).toEqual({ batchItemFailures: [] }) },
     'lead-events': { event: [], answer: (payload) => expect(payload).toEqual([]) },
+    // The schedule's tick on tables with no channel: one Query of the channels, nothing sent.
+    'source-watch': {
+      event: { source: 'aws.events', 'detail-type': 'Scheduled Event', detail: {} },
+      answer: (payload) => expect(payload).toMatchObject({ message: 'source watch checked', accounts: 0, events_sent: 0, failures: 0 }),
+    },
     // A replayed Lead Created of a lead the table does not hold: the GetItem reaches DynamoDB, and the event is dropped.
     'lead-replays': {
       event: [{ messageId: 'm-1', body: JSON.stringify({ id: 'e-1', source: 'crm.lead-intake', 'detail-type': 'Lead Created', time: '2026-11-25T10:00:00Z', detail: { account_id: 'acc-none', lead: { id: 'L-none', projectID: 'PRJ-1' } } }) }],

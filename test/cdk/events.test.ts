@@ -41,11 +41,11 @@ describe('Lead Created events', () => {
     template.hasOutput('EventBusArn', { Value: { 'Fn::GetAtt': [busId, 'Arn'] } });
   });
 
-  test('come from the Leads table stream, not from the request path', () => {
+  test('come from the Leads table stream, not from the request path (only the enrichment and the quiet-source watch know the bus)', () => {
     expect(pipes[0]!.Source).toEqual({ 'Fn::GetAtt': ['LeadsTable', 'StreamArn'] });
     expect(pipes[0]!.SourceParameters.DynamoDBStreamParameters.StartingPosition).toBe('TRIM_HORIZON');
     for (const [id, fn] of Object.entries(resources(template, 'AWS::Lambda::Function'))) {
-      if (id !== enrichmentId) expect(JSON.stringify(fn)).not.toMatch(new RegExp(busId));
+      if (id !== enrichmentId && !String(fn.Properties!.Description).includes('quiet-source watch')) expect(JSON.stringify(fn)).not.toMatch(new RegExp(busId));
     }
   });
 
@@ -100,7 +100,7 @@ describe('The Lead Created archive', () => {
   test('keeps every Lead Created event of the bus 30 days by default, or as long as the setting says', () => {
     template.hasResourceProperties('AWS::Events::Archive', {
       SourceArn: { 'Fn::GetAtt': [busId, 'Arn'] },
-      EventPattern: { source: ['crm.lead-intake'], 'detail-type': ['Lead Created', 'Lead Erased'] },
+      EventPattern: { source: ['crm.lead-intake'], 'detail-type': ['Lead Created', 'Lead Erased', 'Source Silent', 'Source Resumed'] },
       RetentionDays: 30,
     });
     delivering.hasResourceProperties('AWS::Events::Archive', { RetentionDays: 90 });
@@ -112,7 +112,8 @@ describe('Delivery to the CRM endpoint', () => {
   test('is not set up unless the operator names the endpoint', () => {
     template.resourceCountIs('AWS::Events::ApiDestination', 0);
     template.resourceCountIs('AWS::Events::Connection', 0);
-    template.resourceCountIs('AWS::Events::Rule', 0);
+    // The one rule is the quiet-source watch's schedule (CONTRACT.md section 16), on the default bus.
+    expect(Object.values(resources(template, 'AWS::Events::Rule')).map((rule) => [rule.Properties!.EventBusName, rule.Properties!.EventPattern])).toEqual([[undefined, undefined]]);
   });
 
   test('goes through an API destination that POSTs to the CRM URL, rate-limited', () => {
@@ -137,7 +138,7 @@ describe('Delivery to the CRM endpoint', () => {
     const rules = Object.values(resources(delivering, 'AWS::Events::Rule')).map((r) => r.Properties!).filter((r) => r.Description.startsWith('Every Lead Created'));
     expect(rules).toHaveLength(1);
     const [rule] = rules;
-    expect(rule!.EventPattern).toEqual({ source: ['crm.lead-intake'], 'detail-type': ['Lead Created', 'Lead Erased'], 'replay-name': [{ exists: false }] });
+    expect(rule!.EventPattern).toEqual({ source: ['crm.lead-intake'], 'detail-type': ['Lead Created', 'Lead Erased', 'Source Silent', 'Source Resumed'], 'replay-name': [{ exists: false }] });
     expect(rule!.EventBusName).toEqual({ Ref: logicalIdOf(delivering, 'AWS::Events::EventBus') });
     const [target] = rule!.Targets;
     expect(target.Arn).toEqual({ 'Fn::GetAtt': [logicalIdOf(delivering, 'AWS::Events::ApiDestination'), 'Arn'] });

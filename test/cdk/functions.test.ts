@@ -41,8 +41,8 @@ describe('The lead functions', () => {
   test('are one per source that makes its lead in the request (the four endpoints, Google Ads lead forms, calls), beside the admin, events enrichment and Meta functions', () => {
     expect(leadFunctionProps(template)).toHaveLength(requestSources.length);
     expect(leadFunctionProps(template).map((fn) => fn.Description)).toEqual(leadPaths.map((path) => expect.stringMatching(`POST ${path}$`)));
-    // Each source's function, an asynchronous source's worker, the admin and the events enrichment.
-    template.resourceCountIs('AWS::Lambda::Function', leadSources.length + leadSources.filter((source) => source.worker).length + 2);
+    // Each source's function, an asynchronous source's worker, the admin, the events enrichment and the quiet-source watch.
+    template.resourceCountIs('AWS::Lambda::Function', leadSources.length + leadSources.filter((source) => source.worker).length + 3);
   });
 
   test('run Node.js 24 on arm64 with the bundled ESM handler, 512 MB and a 10 s timeout by default', () => {
@@ -170,6 +170,10 @@ describe('The admin function', () => {
       LEADS_TABLE_NAME: { Ref: 'LeadsTable' },
       PERSON_KEY_SECRET_ARN: { Ref: personKeyId },
       META_PAGE_TOKEN_KEY_ID: { 'Fn::GetAtt': [expect.stringMatching(/^MetaLeadAdsPageTokenKey/), 'Arn'] },
+      // `GET .../sources` judges each channel with the quiet-source watch's settings (CONTRACT.md section 16).
+      SILENCE_MIN_LEADS: '10',
+      SILENCE_MIN_MINUTES: '360',
+      SILENCE_QUIET_HOURS: '22:00-08:00',
     });
   });
 

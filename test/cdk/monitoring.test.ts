@@ -19,10 +19,10 @@ describe('Monitoring', () => {
     expect(rate[0]!.Threshold).toBe(5);
   });
 
-  test('alarms on errors and on throttles of each function: the four lead functions, Google Ads lead forms, the admin and the events enrichment', () => {
-    // One per source whose function makes the lead in the request (Meta's are its construct's), the admin and the enrichment.
-    expect(alarms.filter((a) => a.MetricName === 'Errors' && a.Namespace === 'AWS/Lambda')).toHaveLength(requestSources.length + 2);
-    expect(alarms.filter((a) => a.MetricName === 'Throttles' && a.Namespace === 'AWS/Lambda')).toHaveLength(requestSources.length + 2);
+  test('alarms on errors and on throttles of each function: the four lead functions, Google Ads lead forms, the admin, the events enrichment and the quiet-source watch', () => {
+    // One per source whose function makes the lead in the request (Meta's are its construct's), the admin, the enrichment and the watch.
+    expect(alarms.filter((a) => a.MetricName === 'Errors' && a.Namespace === 'AWS/Lambda')).toHaveLength(requestSources.length + 3);
+    expect(alarms.filter((a) => a.MetricName === 'Throttles' && a.Namespace === 'AWS/Lambda')).toHaveLength(requestSources.length + 3);
   });
 
   test('alarms on throttled reads and writes of each table', () => {
@@ -31,20 +31,21 @@ describe('Monitoring', () => {
     for (const alarm of throttles) expect(metricNames(alarm).sort()).toEqual(['ReadThrottleEvents', 'WriteThrottleEvents']);
   });
 
-  test('alarms on failed pipe executions and on anything in the dead-letter queue', () => {
+  test('alarms on failed pipe executions and on anything in the dead-letter queues (the events’ and the quiet-source watch’s)', () => {
     const pipeIds = Object.keys(resources(template, 'AWS::Pipes::Pipe')).sort();
     const pipeAlarms = alarms.filter((a) => metricNames(a).includes('ExecutionFailed'));
     expect(pipeAlarms.map((a) => a.Metrics[0].MetricStat.Metric).map((m: any) => [m.Namespace, m.Dimensions[0].Value.Ref]).sort())
       .toEqual(pipeIds.map((id) => ['AWS/EventBridge/Pipes', id]));
-    expect(alarms.filter((a) => a.MetricName === 'ApproximateNumberOfMessagesVisible')).toHaveLength(1);
+    expect(alarms.filter((a) => a.MetricName === 'ApproximateNumberOfMessagesVisible')).toHaveLength(2);
   });
 
   test('sends every alarm, and its recovery, to the alarm topic', () => {
     // The API's 5XX rate, errors and throttles of each function (one per request source, the admin, the
     // enrichment), each table's throttles, each pipe's failed executions (the Lead Erased pipe's too,
-    // CONTRACT.md section 12) and the events' dead-letter queue: 20 for today's registry.
+    // CONTRACT.md section 12), the events' dead-letter queue, and the quiet-source watch's errors,
+    // throttles and dead-letter queue (its silent-channel alarm is off by default).
     const pipes = Object.keys(resources(template, 'AWS::Pipes::Pipe')).length;
-    expect(alarms).toHaveLength(1 + 2 * (requestSources.length + 2) + 2 + pipes + 1);
+    expect(alarms).toHaveLength(1 + 2 * (requestSources.length + 3) + 2 + pipes + 2);
     for (const alarm of alarms) {
       expect(alarm.AlarmActions).toEqual([{ Ref: topicId }]);
       expect(alarm.OKActions).toEqual([{ Ref: topicId }]);

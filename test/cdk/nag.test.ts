@@ -39,13 +39,15 @@ describe('cdk-nag (AWS Solutions checks)', () => {
     }
   });
 
-  test('acknowledges only: routes without an API Gateway authorizer, dead-letter queues having no DLQ, the Meta secret and the person lookup key having no rotation, and the pipes\' ListStreams on "*"', () => {
+  test('acknowledges only: routes without an API Gateway authorizer, dead-letter queues having no DLQ, the Meta secret and the person lookup key having no rotation, and the ListStreams on "*" of the pipes and the quiet-source watch', () => {
     const byRule = acknowledgments.map(({ construct, id }) => `${id.replace(/^annotation::/i, '')} ${(construct as CfnResource).cfnResourceType}`);
     expect(byRule.sort()).toEqual([
       ...Array(10).fill('AwsSolutions-APIG4 AWS::ApiGatewayV2::Route'),
       'AwsSolutions-IAM5[Resource::*] AWS::IAM::Policy',
+      'AwsSolutions-IAM5[Resource::*] AWS::IAM::Policy',
       'AwsSolutions-SMG4 AWS::SecretsManager::Secret',
       'AwsSolutions-SMG4 AWS::SecretsManager::Secret',
+      'AwsSolutions-SQS3 AWS::SQS::Queue',
       'AwsSolutions-SQS3 AWS::SQS::Queue',
       'AwsSolutions-SQS3 AWS::SQS::Queue',
     ]);

@@ -12,6 +12,7 @@ describe('Operator settings', () => {
       crmWebhookAuthorizationHeader: 'Authorization', crmWebhookRateLimitPerSecond: 20, eventArchiveDays: 30,
       googleAdsThrottlingRateLimit: 20, googleAdsThrottlingBurstLimit: 40, callsThrottlingRateLimit: 200, callsThrottlingBurstLimit: 400,
       callRequestsPerKeyPerMinute: 300,
+      silenceCheckMinutes: 15, silenceMinLeads: 10, silenceMinMinutes: 360, silenceQuietHours: '22:00-08:00', silenceAlarm: false,
     });
     expect(defaultSettings.crmWebhookUrl).toBeUndefined();
     expect(defaultSettings.alarmEmail).toBeUndefined();
@@ -24,12 +25,14 @@ describe('Operator settings', () => {
       crmWebhookUrl: 'https://crm.example/leads', crmWebhookAuthorizationSecret: 'crm/webhook', crmWebhookAuthorizationHeader: 'X-Crm-Token',
       crmWebhookRateLimitPerSecond: '5', eventArchiveDays: '7', googleAdsThrottlingRateLimit: '2.5', googleAdsThrottlingBurstLimit: '5',
       callsThrottlingRateLimit: '4', callsThrottlingBurstLimit: '8', callRequestsPerKeyPerMinute: '30',
+      silenceCheckMinutes: '5', silenceMinLeads: '3', silenceMinMinutes: '60', silenceQuietHours: 'none', silenceAlarm: 'true',
     }))).toEqual({
       stage: 'prod', throttlingRateLimit: 12.5, throttlingBurstLimit: 20, websiteThrottlingRateLimit: 5, websiteThrottlingBurstLimit: 10, corsAllowedOrigins: ['https://a.example'],
       logRetentionDays: 365, alarmEmail: 'ops@example.com', memorySize: 1024, configCacheTtlSeconds: 0, rejectionRecordsPerMinute: 120,
       crmWebhookUrl: 'https://crm.example/leads', crmWebhookAuthorizationSecret: 'crm/webhook', crmWebhookAuthorizationHeader: 'X-Crm-Token',
       crmWebhookRateLimitPerSecond: 5, eventArchiveDays: 7, googleAdsThrottlingRateLimit: 2.5, googleAdsThrottlingBurstLimit: 5,
       callsThrottlingRateLimit: 4, callsThrottlingBurstLimit: 8, callRequestsPerKeyPerMinute: 30,
+      silenceCheckMinutes: 5, silenceMinLeads: 3, silenceMinMinutes: 60, silenceQuietHours: 'none', silenceAlarm: true,
     });
   });
 

@@ -127,6 +127,7 @@ const functionDescriptions: Record<FunctionName, RegExp> = {
   'meta-worker': /Meta leadgen worker/,
   'lead-events': /Lead Created events/,
   'lead-replays': /replayed lead events to the CRM/,
+  'source-watch': /quiet-source watch/,
 };
 export const functionNames = Object.keys(functionDescriptions) as FunctionName[];
 
@@ -277,6 +278,12 @@ export const lambdaOnlyCalls = (model: StackModel): IamRequest[] => {
       why: "meta-worker: opens a page's access token (shared/meta/token-cipher.ts)",
     },
     {
+      principal: role('source-watch'),
+      action: 'events:PutEvents',
+      resource: model.getAtt(model.idOf('AWS::Events::EventBus'), 'Arn'),
+      why: 'source-watch: Source Silent and Source Resumed on the lead bus (shared/source-watch.ts eventBridgePublisher)',
+    },
+    {
       principal: role('meta-worker'),
       action: 'sqs:ChangeMessageVisibility',
       resource: queue,
@@ -378,6 +385,7 @@ export const serviceCalls = (model: StackModel): IamRequest[] => {
       resourcePolicy: model.resourcePolicyOf(queueId),
       why: "Lambda's SQS poller, with the Meta worker's role: takes leadgen changes off the queue for it",
     })),
+    ...sourceWatchServiceCalls(model),
     ...functionNames.flatMap((fn) =>
       ['logs:CreateLogStream', 'logs:PutLogEvents'].map((action) => ({
         principal: model.functions[fn].role,
@@ -386,6 +394,26 @@ export const serviceCalls = (model: StackModel): IamRequest[] => {
         why: `Lambda: ${fn}'s log lines, to its own log group`,
       })),
     ),
+  ];
+};
+
+/**
+ * The quiet-source watch's stream mapping (lib/constructs/source-watch.ts): Lambda's poller reads the
+ * Leads stream with the function's role, and sends what failed every retry to its dead-letter queue.
+ */
+const sourceWatchServiceCalls = (model: StackModel): IamRequest[] => {
+  const role = model.functions['source-watch'].role;
+  const mapping = Object.values(model.template.Resources).find((r) => r.Type === 'AWS::Lambda::EventSourceMapping' && JSON.stringify(r.Properties.FunctionName).includes(model.functions['source-watch'].id))!;
+  const queue = model.resolve(mapping.Properties.DestinationConfig.OnFailure.Destination) as string;
+  return [
+    ...['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator'].map((action) => ({
+      principal: role,
+      action,
+      resource: model.getAtt('LeadsTable', 'StreamArn'),
+      why: "Lambda's stream poller, with the quiet-source watch's role: reads the Leads stream for it",
+    })),
+    { principal: role, action: 'dynamodb:ListStreams', resource: '*', why: "Lambda's stream poller: lists the table's streams (an action IAM checks on \"*\" only)" },
+    { principal: role, action: 'sqs:SendMessage', resource: queue, why: "Lambda's stream poller: records that failed every retry, to the watch's dead-letter queue" },
   ];
 };
 
