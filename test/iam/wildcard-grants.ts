@@ -28,6 +28,9 @@ export const wildcardGrants = (model: StackModel): Readonly<Record<string, strin
       functionNames.flatMap((fn) => logWriting.map((action) => [grantLabel(fn, action, model.getAtt(model.functions[fn].logGroup, 'Arn')), ownLogStreams])),
     ),
     ...Object.fromEntries(['pipes', 'replay-pipe'].flatMap((role) => logWriting.map((action) => [grantLabel(role, action, pipeLogGroup), pipeLogStreams]))),
+    'source-watch: dynamodb:ListStreams on *':
+      'ListStreams has no resource type: IAM authorises it against "*" alone, so the stream mapping of the quiet-source watch could ' +
+      'not list its source otherwise (lib/constructs/source-watch.ts). It returns stream names and ARNs, never a record.',
     'pipes: dynamodb:ListStreams on *':
       'ListStreams has no resource type: IAM authorises it against "*" alone, so a grant on the stream never applies and the pipes ' +
       'could not list their source (lib/constructs/lead-events.ts). It returns stream names and ARNs, never a record.',
