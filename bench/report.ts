@@ -172,7 +172,7 @@ export const rowsOf = (results: Results): Row[] => {
     add({ section: s, measure: 'bare SDK send of the same TransactWriteItems (default DynamoDBClient, stubbed network), CPU per send', value: us(c.bareUs), floor: '', ratio: '', target: '' });
     add({
       section: s,
-      measure: `handler in-process, new lead, CPU per lead (${c.rounds} rounds of ${c.leadsPerRound}, per-round ratios ${Math.min(...c.roundRatios)} to ${Math.max(...c.roundRatios)})`,
+      measure: `handler in-process, new lead, CPU per lead (${c.rounds} rounds of ${c.leadsPerRound}, per-round ratio quartiles ${c.roundRatios[0]} to ${c.roundRatios[1]})`,
       value: us(c.handlerUs),
       floor: us(c.bareUs),
       ratio: x(c.handlerOverBare),

@@ -87,7 +87,7 @@ const main = async () => {
     }
 
     if (has('handlercpu')) {
-      progress(`6 handler CPU: ${config.cpuRounds} rounds of ${config.cpuLeads} new leads in-process and as many bare sends, the network stubbed`);
+      progress(`6 handler CPU: ${config.cpuRounds} rounds of ${config.cpuLeads} new leads in-process and as many bare sends each, alternating, the network stubbed`);
       results.handlerCpu = await measureHandlerCpu(service, subject, { rounds: config.cpuRounds, leads: config.cpuLeads });
     }
     if (has('roundtrips')) {
