@@ -11,7 +11,7 @@ import { containerPersonKeyring } from '../person-keyring.ts';
 import { leadLookupPuts } from './people.ts';
 import type { IdempotencyClaim, IdempotentReplay, LeadStore, MarkerTaken, OriginalLeadOutcome, RepeatLeadOutcome, WriteGuard } from '../domain/ports.ts';
 import { checkConnectionGuard, CONNECTION_GUARD, connectionGuardCheck } from './connection-items.ts';
-import { NamedItems } from './transactions.ts';
+import { NamedItems, sendTransaction } from './transactions.ts';
 import { contendedWrite, DEFAULT_RETRY, type TransactionRetryPolicy } from './contended-write.ts';
 import { LEAD_ITEM_TYPE, leadPartitionKey, leadRecordOf } from './lead-items.ts';
 import { rejectionKeyOf } from './rejection-items.ts';
@@ -77,7 +77,7 @@ export class DynamoDbLeadStore extends TableStore implements LeadStore {
     items.add('person_lookup', ...(await this.#lookupPuts(accountId, lead, idempotency)));
     this.#addGuard(items, accountId, lead, guard);
 
-    return this.#writeLead(accountId, lead, () => this.db.send(new TransactWriteCommand({ TransactItems: items.items })), async (reasons) => {
+    return this.#writeLead(accountId, lead, () => sendTransaction(this.db, items.items), async (reasons) => {
       // First: a connection changed since it was checked (or a release refused) stores nothing, whatever else failed.
       checkGuard(items, reasons, guard);
       // The key was used before: whatever else failed, the sender is retrying (or reusing it).
@@ -117,7 +117,7 @@ export class DynamoDbLeadStore extends TableStore implements LeadStore {
     // A claim or a guard is a condition too: with one, the repeat is a transaction like a keyed one.
     const send =
       idempotency || marker || guard
-        ? () => this.db.send(new TransactWriteCommand({ TransactItems: items.items }))
+        ? () => sendTransaction(this.db, items.items)
         : () => putAll(this.db, this.table, [item, ...lookups.map(({ Put }) => Put.Item)]);
     const outcome = await this.#writeLead(accountId, lead, send, async (reasons) => {
       checkGuard(items, reasons, guard);
