@@ -1,6 +1,6 @@
 /** The bench's size, from environment variables; `--quick` shrinks every default for a smoke run. */
 
-export const SECTIONS = ['roundtrips', 'latency', 'throughput', 'scale', 'coldstart'] as const;
+export const SECTIONS = ['roundtrips', 'latency', 'throughput', 'scale', 'coldstart', 'handlercpu'] as const;
 export type Section = (typeof SECTIONS)[number];
 
 export interface BenchConfig {
@@ -17,6 +17,9 @@ export interface BenchConfig {
   readonly scaleSamples: number;
   /** Section 5: fresh processes per subject. */
   readonly coldRuns: number;
+  /** Section 6: rounds of the handler and the bare sends, alternating, and leads (or sends) per block. */
+  readonly cpuRounds: number;
+  readonly cpuLeads: number;
   readonly output: string;
 }
 
@@ -45,6 +48,8 @@ export const benchConfig = (env: NodeJS.ProcessEnv = process.env, argv: readonly
     projects: number(env, 'BENCH_PROJECTS', quick ? 50 : 1_000),
     scaleSamples: number(env, 'BENCH_SCALE_SAMPLES', quick ? 30 : 200),
     coldRuns: number(env, 'BENCH_COLD_RUNS', quick ? 2 : 7),
+    cpuRounds: number(env, 'BENCH_CPU_ROUNDS', quick ? 20 : 150),
+    cpuLeads: number(env, 'BENCH_CPU_LEADS', quick ? 30 : 60),
     output: env.BENCH_OUTPUT ?? 'bench/results.json',
   };
 };

@@ -1,5 +1,6 @@
 /** The bench's table: one row per figure, with its floor, the ratio, the target and whether it is met. */
 import type { ColdStartResult } from './cold-start.ts';
+import { HANDLER_CPU_GOAL, type HandlerCpuResult } from './handler-cpu.ts';
 import type { LatencyResult } from './latency.ts';
 import type { RoundTripCase } from './round-trips.ts';
 import type { ScaleResult } from './scale.ts';
@@ -22,6 +23,7 @@ export interface Results {
   throughput?: ThroughputLevel[];
   scale?: ScaleResult;
   coldStart?: ColdStartResult;
+  handlerCpu?: HandlerCpuResult;
 }
 
 /** Issue 20: a function's import and first request within 1.3x of importing the client from node_modules. */
@@ -162,6 +164,23 @@ export const rowsOf = (results: Results): Row[] => {
         ...(asDeployed && { met: r.overFloor <= COLD_START_GOAL && r.statuses.length > 0 && r.statuses.every((st) => st === 200) }),
       });
     }
+  }
+  const c = results.handlerCpu;
+  if (c) {
+    const s = '6 handler CPU';
+    const us = (v: number) => `${v.toFixed(1)} µs`;
+    add({ section: s, measure: 'bare SDK send of the same TransactWriteItems (default DynamoDBClient, stubbed network), CPU per send', value: us(c.bareUs), floor: '', ratio: '', target: '' });
+    add({
+      section: s,
+      measure: `handler in-process, new lead, CPU per lead (${c.rounds} rounds of ${c.leadsPerRound}, per-round ratio quartiles ${c.roundRatios[0]} to ${c.roundRatios[1]})`,
+      value: us(c.handlerUs),
+      floor: us(c.bareUs),
+      ratio: x(c.handlerOverBare),
+      target: `<= ${HANDLER_CPU_GOAL}x, 0 errors`,
+      met: c.handlerOverBare <= HANDLER_CPU_GOAL && c.errors === 0,
+    });
+    add({ section: s, measure: 'the same bare send through the service\'s client (createDynamoDbClient)', value: us(c.serviceClientUs), floor: us(c.bareUs), ratio: x(c.serviceClientOverBare), target: '' });
+    add({ section: s, measure: 'handler against that send through the service\'s client', value: us(c.handlerUs), floor: us(c.serviceClientUs), ratio: x(c.handlerUs / c.serviceClientUs), target: '' });
   }
   return rows;
 };

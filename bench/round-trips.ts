@@ -30,7 +30,8 @@ export const measureRoundTrips = async (endpointOrService: string | BenchService
   // One container for all warm cases: its cache is filled by a first request per account.
   const runtime = service.newRuntime();
   const website = service.handler('website', runtime);
-  const post = (setting: DuplicateSetting, mobile = nextMobile()) => invoke(website, 'website', keys[setting], leadBody('website', PROJECT, CAMPAIGN, mobile));
+  const post = (setting: DuplicateSetting, mobile = nextMobile(), headers: Record<string, string> = {}) =>
+    invoke(website, 'website', keys[setting], leadBody('website', PROJECT, CAMPAIGN, mobile), headers);
 
   const cases: RoundTripCase[] = [];
   const measure = async (
@@ -59,9 +60,9 @@ export const measureRoundTrips = async (endpointOrService: string | BenchService
   await measure('new lead (warm)', 1, 'exact', 200, () => post('ignore'));
 
   // The original is stored first (not counted); the measured request repeats its mobile number.
-  const repeated = (name: string, setting: DuplicateSetting, target: number, expectedStatus: number) => {
+  const repeated = (name: string, setting: DuplicateSetting, target: number, expectedStatus: number, headers: Record<string, string> = {}) => {
     const mobile = nextMobile();
-    return measure(name, target, 'exact', expectedStatus, () => post(setting, mobile), async () => {
+    return measure(name, target, 'exact', expectedStatus, () => post(setting, mobile, headers), async () => {
       const original = await post(setting, mobile);
       if (original.status !== 200) throw new Error(`the original lead under ${setting} answered ${original.status}`);
     });
@@ -69,6 +70,8 @@ export const measureRoundTrips = async (endpointOrService: string | BenchService
   // 1 for the cancelled claim, 1 for the repeat, 1 for the read of the claim after it (an erasure in between makes it an original).
   await repeated('repeated lead under create', 'create', 3, 200);
   await repeated('repeated lead under merge', 'merge', 3, 200);
+  // Under an Idempotency-Key the repeat is a transaction: the claim is checked inside it, no read after it.
+  await repeated('repeated lead under merge with an Idempotency-Key', 'merge', 2, 200, { 'idempotency-key': `bench-rt-${nextMobile()}` });
   // 1 for the cancelled transaction (the duplicate check) + 1 for the rejected-submissions log entry.
   await repeated('rejected duplicate under ignore', 'ignore', 2, 422);
   return cases;

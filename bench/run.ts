@@ -10,6 +10,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { startDynamoDbLocal, type RunningDynamoDbLocal } from '../scripts/dynamodb-local.ts';
 import { measureColdStart } from './cold-start.ts';
+import { measureHandlerCpu } from './handler-cpu.ts';
 import { benchConfig } from './config.ts';
 import { captureFloor, type Subject } from './floor.ts';
 import { httpClient } from './http-client.ts';
@@ -85,6 +86,10 @@ const main = async () => {
       subject = { apiKey, projectID: 'PRJ-1', campaignID: 'CMP-1' };
     }
 
+    if (has('handlercpu')) {
+      progress(`6 handler CPU: ${config.cpuRounds} rounds of ${config.cpuLeads} new leads in-process and as many bare sends each, alternating, the network stubbed`);
+      results.handlerCpu = await measureHandlerCpu(service, subject, { rounds: config.cpuRounds, leads: config.cpuLeads });
+    }
     if (has('roundtrips')) {
       progress('1 round trips');
       results.roundTrips = await measureRoundTrips(service);

@@ -161,10 +161,10 @@ export interface Answer {
 }
 
 /** Calls a handler in-process as API Gateway would. */
-export const invoke = async (handler: ReturnType<typeof leadHandler>, name: EndpointName, apiKey: string, body: unknown): Promise<Answer> => {
+export const invoke = async (handler: ReturnType<typeof leadHandler>, name: EndpointName, apiKey: string, body: unknown, headers: Record<string, string> = {}): Promise<Answer> => {
   const event = apiGatewayEvent({
     path: pathOf(name),
-    headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
+    headers: { 'content-type': 'application/json', 'x-api-key': apiKey, ...headers },
     body: JSON.stringify(body),
   });
   const response = (await handler(event, lambdaContext(`lead-intake-${name}`) as LeadContext)) as LeadResponse;

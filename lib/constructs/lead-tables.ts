@@ -34,13 +34,14 @@ export const leadFunctionTableAccess = {
   // A browser key's rejection records are counted per minute, and those past the bound add to one
   // counter item (shared/dynamodb/rejections.ts): the browser-facing website function alone.
   rejectionCounter: ['dynamodb:UpdateItem'],
-  // Every lead function: a repeat settled after an erasure took its original (only in the partitions below).
-  repeatSettling: ['dynamodb:UpdateItem'],
+  // Every lead function: a repeat settled after an erasure took its original, and a keyed or guarded
+  // repeat's check of its original's claim inside its transaction (only in the partitions below).
+  repeatSettling: ['dynamodb:ConditionCheckItem', 'dynamodb:UpdateItem'],
   // The call webhook: a calls key's requests counted per minute (shared/dynamodb/request-rates.ts), only in its counters' partitions.
   keyRequestCounter: ['dynamodb:UpdateItem'],
 } as const;
 
-/** The Leads partitions a repeat's settling updates: its lead's (LEADS#) and its key's record (IDEMPOTENCY#). */
+/** The Leads partitions a repeat's settling checks and updates: its lead's and its claim's (LEADS#) and its key's record (IDEMPOTENCY#). */
 const REPEAT_SETTLING_PARTITIONS = ['LEADS#*', 'IDEMPOTENCY#*'];
 
 /** The Leads partitions of the per-key request counters (shared/dynamodb/request-rates.ts KEY_RATE_PREFIX). */
@@ -72,7 +73,8 @@ export interface LeadIntakeAccess {
 export const adminFunctionTableAccess = {
   // DeleteItem: disconnecting a Google Ads lead form deletes its item and its listing (CONTRACT.md section 10).
   config: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:ConditionCheckItem', 'dynamodb:DeleteItem'],
-  leads: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'],
+  // ConditionCheckItem: a released submission that repeats a lead checks the original's claim in its transaction.
+  leads: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:ConditionCheckItem'],
 } as const;
 
 export class LeadTables extends Construct {

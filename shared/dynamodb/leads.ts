@@ -11,7 +11,7 @@ import { containerPersonKeyring } from '../person-keyring.ts';
 import { leadLookupPuts } from './people.ts';
 import type { IdempotencyClaim, IdempotentReplay, LeadStore, MarkerTaken, OriginalLeadOutcome, RepeatLeadOutcome, WriteGuard } from '../domain/ports.ts';
 import { checkConnectionGuard, CONNECTION_GUARD, connectionGuardCheck } from './connection-items.ts';
-import { NamedItems } from './transactions.ts';
+import { NamedItems, sendTransaction } from './transactions.ts';
 import { contendedWrite, DEFAULT_RETRY, type TransactionRetryPolicy } from './contended-write.ts';
 import { LEAD_ITEM_TYPE, leadPartitionKey, leadRecordOf } from './lead-items.ts';
 import { rejectionKeyOf } from './rejection-items.ts';
@@ -23,7 +23,7 @@ export { READ_BACK_RESERVE_MS } from './requests.ts';
 export { DEFAULT_RETRY, type TransactionRetryPolicy } from './contended-write.ts';
 
 /** What each item of a lead's transaction is, by name (transactions.ts): a cancellation is read by these names. */
-type LeadItemName = 'mobile_claim' | 'lead' | 'idempotency_key' | 'release_marker' | 'person_lookup' | typeof CONNECTION_GUARD | 'quarantine_release';
+type LeadItemName = 'mobile_claim' | 'original_claim' | 'lead' | 'idempotency_key' | 'release_marker' | 'person_lookup' | typeof CONNECTION_GUARD | 'quarantine_release';
 
 /** How long an idempotency key holds unless its claim says otherwise. */
 const IDEMPOTENCY_SECONDS = 24 * 60 * 60;
@@ -77,7 +77,7 @@ export class DynamoDbLeadStore extends TableStore implements LeadStore {
     items.add('person_lookup', ...(await this.#lookupPuts(accountId, lead, idempotency)));
     this.#addGuard(items, accountId, lead, guard);
 
-    return this.#writeLead(accountId, lead, () => this.db.send(new TransactWriteCommand({ TransactItems: items.items })), async (reasons) => {
+    return this.#writeLead(accountId, lead, () => sendTransaction(this.db, items.items), async (reasons) => {
       // First: a connection changed since it was checked (or a release refused) stores nothing, whatever else failed.
       checkGuard(items, reasons, guard);
       // The key was used before: whatever else failed, the sender is retrying (or reusing it).
@@ -108,30 +108,43 @@ export class DynamoDbLeadStore extends TableStore implements LeadStore {
     marker?: IdempotencyClaim,
     originalLeadId?: string,
   ): Promise<RepeatLeadOutcome> {
-    const item = this.#leadItem(accountId, lead);
-    const lookups = await this.#lookupPuts(accountId, lead, idempotency);
-    const items = new NamedItems<LeadItemName>().add('lead', { Put: { TableName: this.table, Item: item } });
-    this.#addClaims(items, accountId, lead, idempotency, marker);
-    items.add('person_lookup', ...lookups);
-    this.#addGuard(items, accountId, lead, guard);
-    // A claim or a guard is a condition too: with one, the repeat is a transaction like a keyed one.
-    const send =
-      idempotency || marker || guard
-        ? () => this.db.send(new TransactWriteCommand({ TransactItems: items.items }))
+    // A claim or a guard is a condition too: with one, the repeat is a transaction like a keyed one,
+    // and it checks that the original still holds the mobile's claim rather than reading the claim back
+    // after it (#settleRepeat). That check refused, nothing was stored: the repeat is written again
+    // without it and settled against whoever holds the claim now.
+    const transactional = idempotency || marker || guard;
+    let checked = transactional && originalLeadId;
+    for (;;) {
+      const item = this.#leadItem(accountId, lead);
+      const lookups = await this.#lookupPuts(accountId, lead, idempotency);
+      const items = new NamedItems<LeadItemName>().add('lead', { Put: { TableName: this.table, Item: item } });
+      this.#addClaims(items, accountId, lead, idempotency, marker);
+      items.add('person_lookup', ...lookups);
+      this.#addGuard(items, accountId, lead, guard);
+      if (checked) {
+        const claimKey = { pk: projectPk(accountId, lead.projectID), sk: `MOBILE#${lead.mobile_number}` };
+        items.add('original_claim', { ConditionCheck: { TableName: this.table, Key: claimKey, ConditionExpression: 'lead_id = :original', ExpressionAttributeValues: { ':original': checked } } });
+      }
+      const send = transactional
+        ? () => sendTransaction(this.db, items.items)
         : () => putAll(this.db, this.table, [item, ...lookups.map(({ Put }) => Put.Item)]);
-    const outcome = await this.#writeLead(accountId, lead, send, async (reasons) => {
-      checkGuard(items, reasons, guard);
-      return claimRefusal(items, reasons, lead, idempotency, marker);
-    });
-    if (outcome.kind !== 'stored' || originalLeadId === undefined) return outcome;
-    return this.#settleRepeat(accountId, lead, originalLeadId, idempotency);
+      const outcome = await this.#writeLead(accountId, lead, send, async (reasons) => {
+        checkGuard(items, reasons, guard);
+        return claimRefusal(items, reasons, lead, idempotency, marker) ?? (checked && items.failed(reasons, 'original_claim') ? CLAIM_MOVED : undefined);
+      });
+      if (outcome === CLAIM_MOVED) checked = undefined;
+      else if (outcome.kind !== 'stored' || !originalLeadId || checked) return outcome;
+      else return this.#settleRepeat(accountId, lead, originalLeadId, idempotency);
+    }
   }
 
   /**
    * Erasure is final against a repeat being stored (CONTRACT.md section 14): an erasure that ran
    * between the original's refused claim and this repeat's write took the original and its claim,
    * and a repeat must never point at an erased lead nor lack its claim. So the claim is read back once
-   * the repeat is stored (one consistent GetItem, the price of every repeat): still the original's,
+   * the repeat is stored (one consistent GetItem, the price of every repeat written without a
+   * transaction; a transactional repeat checks the claim inside its transaction instead, and comes here
+   * only when that check failed): still the original's,
    * the repeat stands; gone, the repeat becomes the original (its claim written, is_repeated false,
    * no parent); another lead's (a new original claimed meanwhile), the repeat's parent becomes that
    * one under merge. The idempotency record's copy of the lead changes with it, so a replay answers
@@ -386,6 +399,9 @@ export const idempotencyPut = (
  * What a cancelled write's claims say, read by their names: the key used already (a replay, or a
  * refusal), or the release marker taken.
  */
+/** A transactional repeat's check of its original's claim refused: nothing was stored. */
+const CLAIM_MOVED = Symbol('claim moved');
+
 const claimRefusal = (
   items: NamedItems<LeadItemName>,
   reasons: readonly CancellationReason[],

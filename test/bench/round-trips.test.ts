@@ -6,7 +6,7 @@ import { describe, expect, test } from '@jest/globals';
 import { measureRoundTrips } from '../../bench/round-trips.ts';
 
 describe('bench: DynamoDB round trips per lead request', () => {
-  test('new lead 1, repeated under create 3, under merge 3, rejected duplicate 2 (check + its record in the rejection log), cold container at most 3', async () => {
+  test('new lead 1, repeated under create 3, under merge 3, under merge with an Idempotency-Key 2, rejected duplicate 2 (check + its record in the rejection log), cold container at most 3', async () => {
     const endpoint = process.env.TEST_DYNAMODB_ENDPOINT;
     if (!endpoint) throw new Error('TEST_DYNAMODB_ENDPOINT is not set: run the tests with npm test');
     const cases = await measureRoundTrips(endpoint);
@@ -16,6 +16,7 @@ describe('bench: DynamoDB round trips per lead request', () => {
       'new lead (warm)': { roundTrips: 1, status: 200 },
       'repeated lead under create': { roundTrips: 3, status: 200 },
       'repeated lead under merge': { roundTrips: 3, status: 200 },
+      'repeated lead under merge with an Idempotency-Key': { roundTrips: 2, status: 200 },
       'rejected duplicate under ignore': { roundTrips: 2, status: 422 },
     });
     expect(byCase['first request of a cold container']!.roundTrips).toBeLessThanOrEqual(3);

@@ -108,7 +108,7 @@ describe('The lead functions', () => {
       expect(onConfig).toEqual(guarded[path] ? [reads, checks(guarded[path])] : [reads]);
     });
 
-    test("writes the Leads table with PutItem (and, but for Google Ads, BatchWriteItem: a record or a repeat with its person lookup items), reads back a lead with GetItem, updates only a lead's or its key's item (a repeat settled after an erasure), only the website function counts rejection records with UpdateItem, and only the call webhook its keys' requests (no index)", () => {
+    test("writes the Leads table with PutItem (and, but for Google Ads, BatchWriteItem: a record or a repeat with its person lookup items), reads back a lead with GetItem, checks and updates only a lead's, its claim's or its key's item (a repeat's claim check and its settling after an erasure), only the website function counts rejection records with UpdateItem, and only the call webhook its keys' requests (no index)", () => {
       const onLeads = statementsOf(path).filter((s) => JSON.stringify(s.Resource).includes('"LeadsTable"'));
       const actions = [
         ...(path === googleAdsRoute.path ? [] : ['dynamodb:BatchWriteItem']),
@@ -120,7 +120,7 @@ describe('The lead functions', () => {
         { Effect: 'Allow', Action: actions, Resource: { 'Fn::GetAtt': ['LeadsTable', 'Arn'] } },
         {
           Effect: 'Allow',
-          Action: 'dynamodb:UpdateItem',
+          Action: ['dynamodb:ConditionCheckItem', 'dynamodb:UpdateItem'],
           Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['LEADS#*', 'IDEMPOTENCY#*'] } },
           Resource: { 'Fn::GetAtt': ['LeadsTable', 'Arn'] },
         },
@@ -179,11 +179,12 @@ describe('The admin function', () => {
 
   test("on the Leads table, pages the rejection log (the table and its by_reason index), releases quarantined submissions, and finds and erases a person's items, never scanning it", () => {
     const onLeads = statements.filter((s) => JSON.stringify(s.Resource).includes('"LeadsTable"'));
+    // The same actions as on the Config table since a released repeat checks its original's claim: one statement for both.
     expect(onLeads).toEqual([
       {
         Effect: 'Allow',
-        Action: ['dynamodb:BatchGetItem', 'dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem'],
-        Resource: { 'Fn::GetAtt': ['LeadsTable', 'Arn'] },
+        Action: ['dynamodb:BatchGetItem', 'dynamodb:ConditionCheckItem', 'dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem'],
+        Resource: [{ 'Fn::GetAtt': ['ConfigTable', 'Arn'] }, { 'Fn::GetAtt': ['LeadsTable', 'Arn'] }],
       },
       // The index serves Query alone.
       { Effect: 'Allow', Action: 'dynamodb:Query', Resource: { 'Fn::Join': ['', [{ 'Fn::GetAtt': ['LeadsTable', 'Arn'] }, '/index/by_reason']] } },
@@ -197,7 +198,7 @@ describe('The admin function', () => {
       {
         Effect: 'Allow',
         Action: ['dynamodb:BatchGetItem', 'dynamodb:ConditionCheckItem', 'dynamodb:DeleteItem', 'dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem'],
-        Resource: { 'Fn::GetAtt': ['ConfigTable', 'Arn'] },
+        Resource: [{ 'Fn::GetAtt': ['ConfigTable', 'Arn'] }, { 'Fn::GetAtt': ['LeadsTable', 'Arn'] }],
       },
     ]);
   });

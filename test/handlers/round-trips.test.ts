@@ -17,9 +17,9 @@ beforeAll(async () => {
   }
 });
 
-const roundTripsOf = async (setting: DuplicateSetting, body: Record<string, unknown>) => {
+const roundTripsOf = async (setting: DuplicateSetting, body: Record<string, unknown>, headers: Record<string, string> = {}) => {
   service.roundTrips.reset();
-  const answer = await service.call('website', { apiKey: keys[setting]!, body });
+  const answer = await service.call('website', { apiKey: keys[setting]!, body, headers });
   return { answer, count: service.roundTrips.count(), commands: service.roundTrips.commands() };
 };
 
@@ -68,6 +68,15 @@ describe('DynamoDB round trips per request', () => {
     expect(answer.body.data.is_repeated).toBe(true);
     // The claim read back after the repeat is stored: an erasure in between makes the repeat an original (CONTRACT.md section 14).
     expect(commands).toEqual(['TransactWriteItemsCommand', 'BatchWriteItemCommand', 'GetItemCommand']);
+  });
+
+  it.each(['create', 'merge'] as const)('stores a repeated lead with an Idempotency-Key under %s in two requests: the refused claim, the repeat with the claim checked inside it', async (setting) => {
+    const mobile = uniqueMobile();
+    await roundTripsOf(setting, validBody('website', project, { mobile_number: mobile }));
+    const { answer, commands } = await roundTripsOf(setting, validBody('website', project, { mobile_number: mobile }), { 'Idempotency-Key': `repeat-${mobile}` });
+    expect(answer.status).toBe(200);
+    expect(answer.body.data.is_repeated).toBe(true);
+    expect(commands).toEqual(['TransactWriteItemsCommand', 'TransactWriteItemsCommand']);
   });
 
   it('spends no request on checking the fields when warm, only the record of their rejection', async () => {

@@ -2,6 +2,7 @@
  * A complete service for one test file: its own tables on the run's DynamoDB Local, a repository,
  * the four handlers, captured log lines, and a counter of DynamoDB round trips (an SDK middleware).
  */
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { AccountAdmin } from '../../shared/domain/account-admin.ts';
 import { randomUUID } from 'node:crypto';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -64,6 +65,32 @@ export interface ServiceOptions {
   readonly callRequestsPerKeyPerMinute?: number;
 }
 
+const ATTRIBUTE_VALUE_TAGS = new Set(['S', 'N', 'B', 'SS', 'NS', 'BS', 'M', 'L', 'NULL', 'BOOL']);
+const isWireMap = (map: unknown): map is Record<string, any> =>
+  typeof map === 'object' &&
+  map !== null &&
+  Object.values(map).every((value) => typeof value === 'object' && value !== null && Object.keys(value).length === 1 && ATTRIBUTE_VALUE_TAGS.has(Object.keys(value)[0]!));
+
+/**
+ * A command's input as the repository wrote its items: the lead path sends its transaction as a
+ * low-level TransactWriteItemsCommand, already in DynamoDB's wire shape (shared/dynamodb/transactions.ts),
+ * where the document client's commands are still unmarshalled at this step.
+ */
+const documentShaped = (input: any): any => {
+  if (!Array.isArray(input?.TransactItems)) return input;
+  return {
+    ...input,
+    TransactItems: input.TransactItems.map((item: Record<string, Record<string, unknown>>) =>
+      Object.fromEntries(
+        Object.entries(item).map(([kind, operation]) => [
+          kind,
+          Object.fromEntries(Object.entries(operation).map(([name, value]) => [name, ['Item', 'Key', 'ExpressionAttributeValues'].includes(name) && isWireMap(value) ? unmarshall(value as never) : value])),
+        ]),
+      ),
+    ),
+  };
+};
+
 export const testService = async (options: ServiceOptions = {}) => {
   const endpoint = options.endpoint ?? process.env.TEST_DYNAMODB_ENDPOINT;
   if (!endpoint) throw new Error('TEST_DYNAMODB_ENDPOINT is not set: run the tests with npm test');
@@ -73,7 +100,7 @@ export const testService = async (options: ServiceOptions = {}) => {
   client.middlewareStack.add(
     (next, context) => async (args) => {
       calls.push(String(context.commandName));
-      inputs.push({ command: String(context.commandName), input: args.input });
+      inputs.push({ command: String(context.commandName), input: documentShaped(args.input) });
       return next(args);
     },
     { step: 'initialize', name: 'countRoundTrips' },
