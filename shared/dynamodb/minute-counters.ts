@@ -3,11 +3,11 @@
  * bucket and minute, `<prefix>#<bucket>#<minute>` / `RATE`, whose count is ADDed only while it is below
  * the ceiling, expiring an hour after. The one mechanism behind both per-minute bounds of the service:
  * a browser key's rejection records (rejections.ts, the count inside the record's transaction) and a
- * scoped key's requests (request-rates.ts, the count alone). A container remembers the minutes it saw
+ * scoped key's requests (request-rates.ts, the count alone, admitOnCounter there: kept out of this
+ * class, which every lead function's bundle carries). A container remembers the minutes it saw
  * full, so what a bucket sends past its ceiling in that minute costs no round trip.
  */
-import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { epochSeconds, orUnavailable } from './requests.ts';
+import { epochSeconds } from './requests.ts';
 
 export interface MinuteCounterShape {
   /** The items' partition key prefix (`REJECTIONRATE`, `KEYRATE`). */
@@ -67,27 +67,5 @@ export class MinuteCounters {
       ExpressionAttributeNames: { '#count': attribute },
       ExpressionAttributeValues: { ':amount': amount, ':room': this.#perMinute - amount, ':type': itemType, ':expires': epochSeconds(at.toISOString()) + COUNTER_SECONDS },
     };
-  }
-
-  /**
-   * Counts `amount` for the bucket's minute on its own (one UpdateItem): true when they fit under the
-   * ceiling, false when they do not (the minute remembered full, so the rest of it costs no request).
-   * An outage is the contract's 503 (orUnavailable).
-   */
-  async admit(db: DynamoDBDocumentClient, bucket: string, at: Date, amount = 1): Promise<boolean> {
-    const minute = MinuteCounters.minuteOf(at);
-    if (this.isKnownFull(bucket, minute)) return false;
-    if (amount > this.#perMinute) {
-      this.markFull(bucket, minute);
-      return false;
-    }
-    try {
-      await orUnavailable(() => db.send(new UpdateCommand(this.countUpdate(bucket, minute, at, amount))));
-      return true;
-    } catch (error) {
-      if (!(error instanceof Error && error.name === 'ConditionalCheckFailedException')) throw error;
-      this.markFull(bucket, minute);
-      return false;
-    }
   }
 }

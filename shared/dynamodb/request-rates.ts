@@ -12,10 +12,10 @@
  * a transaction: a key's deliveries meet on the counter item, and a transaction there would cancel one
  * of two concurrent leads.
  */
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { KeyRequestBound } from '../domain/ports.ts';
 import { MinuteCounters } from './minute-counters.ts';
-import { TableStore } from './requests.ts';
+import { orUnavailable, TableStore } from './requests.ts';
 
 /** Requests a calls key may send per minute, unless the settings say otherwise (lib/settings.ts callRequestsPerKeyPerMinute). */
 export const DEFAULT_CALL_REQUESTS_PER_KEY_PER_MINUTE = 300;
@@ -35,6 +35,28 @@ interface ContainerShare {
   /** Past its share: every delivery of the minute is counted on the shared counter. */
   counting: boolean;
 }
+
+/**
+ * Counts `amount` for the bucket's minute on its own (one UpdateItem): true when they fit under the
+ * ceiling, false when they do not (the minute remembered full, so the rest of it costs no request).
+ * An outage is the contract's 503 (orUnavailable).
+ */
+const admitOnCounter = async (counters: MinuteCounters, db: DynamoDBDocumentClient, bucket: string, at: Date, amount: number): Promise<boolean> => {
+  const minute = MinuteCounters.minuteOf(at);
+  if (counters.isKnownFull(bucket, minute)) return false;
+  if (amount > counters.perMinute) {
+    counters.markFull(bucket, minute);
+    return false;
+  }
+  try {
+    await orUnavailable(() => db.send(new UpdateCommand(counters.countUpdate(bucket, minute, at, amount))));
+    return true;
+  } catch (error) {
+    if (!(error instanceof Error && error.name === 'ConditionalCheckFailedException')) throw error;
+    counters.markFull(bucket, minute);
+    return false;
+  }
+};
 
 export class DynamoDbKeyRequestRate extends TableStore implements KeyRequestBound {
   readonly #counters: MinuteCounters;
@@ -61,7 +83,7 @@ export class DynamoDbKeyRequestRate extends TableStore implements KeyRequestBoun
       return true;
     }
     // This delivery, and those the container admitted on its share, go on the shared counter together.
-    const admitted = await this.#counters.admit(this.db, keyId, at, share.unshared + 1);
+    const admitted = await admitOnCounter(this.#counters, this.db, keyId, at, share.unshared + 1);
     if (admitted) {
       share.unshared = 0;
       share.counting = true;

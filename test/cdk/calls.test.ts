@@ -60,7 +60,11 @@ describe('calls to project numbers in the stack', () => {
       ]),
     );
     const checks = statements.filter((statement: { Action: string | string[] }) => [statement.Action].flat().includes('dynamodb:ConditionCheckItem'));
-    expect(checks).toEqual([expect.objectContaining({ Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['CALLNUMBERS#*'] } } })]);
+    // A keyed repeat's check of its original's claim (the lead functions' own), and the check of its numbers.
+    expect(checks).toEqual([
+      expect.objectContaining({ Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['LEADS#*', 'IDEMPOTENCY#*'] } } }),
+      expect.objectContaining({ Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['CALLNUMBERS#*'] } } }),
+    ]);
     // UpdateItem only where a repeat is settled after an erasure (its lead's and its key's items) and on
     // the per-key request counters: never a rejection counter.
     const updates = statements.filter((statement: { Action: string | string[] }) => [statement.Action].flat().includes('dynamodb:UpdateItem'));
