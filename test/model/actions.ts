@@ -255,6 +255,11 @@ const settleRepeat = (m: Model, s: Submission, answer: Answer, context: StepCont
     return;
   }
   const firstOk = s.wasErased ? undefined : s.answers.find((a) => a.status === 200);
+  // A lead_id whose lead or record was stored keeps its claim past the erasure of what it stored
+  // (section 14: the first delivery decides, and no repeat brings an erased person back), as a call id
+  // does: its redelivery answers 200 and stores nothing (found by the soak: seed 1531870178, a test
+  // lead's record erased, then its lead_id redelivered).
+  const decidedBefore = s.via === 'google' && (s.leadSeen === true || s.recordSeen === true || s.answers.slice(s.since ?? 0).some((a) => a.status === 200));
   if (s.via === 'google') {
     const form = m.forms.find((f) => f.formId === s.formId)!;
     const alive = form.current === s.googleKey;
@@ -288,7 +293,7 @@ const settleRepeat = (m: Model, s: Submission, answer: Answer, context: StepCont
   s.answers.push(seen(answer));
   // An erased lead's repeat stores nothing (Google's redelivery answers 200 all the same), and an
   // erased alternate number leaves the lead, whose retry is answered by it: nothing new. A repeat of
-  // one that made no lead (a duplicate's 422, a failed challenge, a lead_id never a lead) is not
+  // one that made no lead (a duplicate's 422, a failed challenge, a lead_id never answered 200) is not
   // replayed: not refused as erased, what it stores now (a record naming the erased person or
   // alternate number again) is new data sent after the erasure (the alternate number's case found by
   // the soak once calls joined the model). So is a lead: a duplicate's 422 is a refusal, not kept
@@ -298,7 +303,7 @@ const settleRepeat = (m: Model, s: Submission, answer: Answer, context: StepCont
   // submission (a quarantine's) is the answer it had, and may not bring the number back.
   const replayed = answer.status === 200 && answer.headers['idempotent-replayed'] === 'true';
   const anew = s.erased?.role === 'person' ? answer.status !== 409 : answer.status !== 409 && !replayed;
-  if (s.erased && anew && !s.erased.hadLead) {
+  if (s.erased && anew && !s.erased.hadLead && !decidedBefore) {
     s.erased = undefined;
     s.wasErased = true;
     s.since = s.answers.length - 1;

@@ -4,7 +4,7 @@
  * path would replay another case as soon as an arbitrary of commands.ts changes; steps do not.
  */
 import type { DuplicateSetting } from '../../shared/domain/lead.ts';
-import { Erase, Retry, Submit, type SubmitSpec } from './actions.ts';
+import { Deliver, Erase, Retry, Submit, type SubmitSpec } from './actions.ts';
 import { Step } from './commands.ts';
 import type { StepFaults } from './world.ts';
 
@@ -33,7 +33,7 @@ const submit = (spec: Partial<SubmitSpec>) =>
     ...spec,
   });
 
-const alone = (action: Submit | Retry | Erase, faults: StepFaults = {}) => new Step([action], faults);
+const alone = (action: Submit | Deliver | Retry | Erase, faults: StepFaults = {}) => new Step([action], faults);
 
 export const PINNED_CASES: readonly PinnedCase[] = [
   {
@@ -64,6 +64,16 @@ export const PINNED_CASES: readonly PinnedCase[] = [
       alone(submit({ kind: 'browser', honeypot: true, idempotent: false }), { conflictTransaction: 1, conflictTimes: 1 }),
       alone(submit({ kind: 'captcha', token: 'down', mobile: 1 }), { conflictTransaction: 1, conflictTimes: 2 }),
       alone(submit({ kind: 'browser', honeypot: true, mobile: 2 }), { conflictTransaction: 1, conflictTimes: 6 }),
+    ],
+  },
+  {
+    // The soak's seed 1531870178: the model took a test lead's lead_id, redelivered after its record's erasure, for new data to be kept.
+    name: 'a Google test lead whose record was written after two conflicts, then erased, is redelivered: 200, and its lead_id decided already, nothing is stored again',
+    setting: 'ignore',
+    steps: () => [
+      alone(new Deliver({ form: 0, deadKey: false, pick: 0, mobile: 0, email: 0, kind: 'test' }), { conflictTransaction: 1, conflictTimes: 2 }),
+      alone(new Erase('email', 0)),
+      alone(new Retry(0), { conflictTransaction: 1, conflictTimes: 1 }),
     ],
   },
 ];

@@ -200,6 +200,12 @@ describe.each(leadSources.map((source) => [source.name, source] as const))('the 
     // Redelivered after the erasure (CONTRACT.md sections 12 and 13), neither brings the person back.
     expect((await delivered(account, { mobile, id: storedId })).status).toBeLessThan(500);
     expect(await driven.service.repository.people.findPerson(accountId, person)).toEqual({ leads: [], rejections: [] });
+    // Nor does the refused one's platform id: its record was its decision, and the erasure of the record
+    // leaves the claim (section 14: the first delivery decides), though its original lead is gone too.
+    if (source.platformId) {
+      expect((await delivered(account, { mobile, id: refusedId })).status).toBeLessThan(500);
+      expect(await driven.service.repository.people.findPerson(accountId, person)).toEqual({ leads: [], rejections: [] });
+    }
     // The person's next lead is a new original, where the erased one was the original.
     expectAccepted(await delivered(account, { mobile, id: deliveryId(name) }));
     expect(await leadsOf(mobile)).toEqual([expect.objectContaining({ is_repeated: false, parent_lead_id: null })]);
