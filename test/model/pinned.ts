@@ -76,4 +76,14 @@ export const PINNED_CASES: readonly PinnedCase[] = [
       alone(new Retry(0), { conflictTransaction: 1, conflictTimes: 1 }),
     ],
   },
+  {
+    // The soak's seed 1482570259: the model kept a lead stored beside an erasure answered 503 for one its attempts could not have erased.
+    name: 'an erasure of a person whose every attempt loses its last write answers 503, and may have erased the lead of that person answered 200 beside it',
+    setting: 'merge',
+    steps: () => [
+      // Run in this order: the lead's transaction is write #1, the erasure's marker write #2, its
+      // transaction erasing the lead #3, its marker's delete #4, lost on every attempt (the same request).
+      new Step([submit({ kind: 'captcha', mobile: 1, alternate: 2 }), new Erase('mobile', 1)], { loseWrite: 4 }),
+    ],
+  },
 ];
