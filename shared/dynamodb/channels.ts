@@ -14,7 +14,7 @@ import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/li
 import type { ChannelStore, CountedLead, StoredChannel } from '../domain/channel-watch.ts';
 import type { Channel } from '../domain/source-watch.ts';
 import { asServiceFailure } from './failures.ts';
-import { orUnavailable, TableStore } from './requests.ts';
+import { orUnavailable, queryAll, TableStore } from './requests.ts';
 
 const DIRECTORY_PK = 'CHANNELS#ALL';
 const LEADS_PREFIX = 'CHANNEL#';
@@ -56,22 +56,13 @@ const storedChannelOf = (item: Record<string, any>): StoredChannel => ({
 /** The reads alone (`admin sources`, the admin API): all the admin function carries of the watch. */
 export class DynamoDbChannelReader extends TableStore implements Pick<ChannelStore, 'channels' | 'leadTimes'> {
   async *channels(since: Date, accountId?: string): AsyncIterable<StoredChannel> {
-    let ExclusiveStartKey: Record<string, unknown> | undefined;
-    do {
-      const page = await orUnavailable(() =>
-        this.db.send(
-          new QueryCommand({
-            TableName: this.table,
-            KeyConditionExpression: accountId === undefined ? 'pk = :pk' : 'pk = :pk AND begins_with(sk, :account)',
-            FilterExpression: 'last_lead_at > :since',
-            ExpressionAttributeValues: { ':pk': DIRECTORY_PK, ':since': since.toISOString(), ...(accountId !== undefined && { ':account': `${accountId}#` }) },
-            ExclusiveStartKey,
-          }),
-        ),
-      );
-      for (const item of page.Items ?? []) yield storedChannelOf(item);
-      ExclusiveStartKey = page.LastEvaluatedKey;
-    } while (ExclusiveStartKey);
+    const items = await queryAll(this.db, {
+      TableName: this.table,
+      KeyConditionExpression: accountId === undefined ? 'pk = :pk' : 'pk = :pk AND begins_with(sk, :account)',
+      FilterExpression: 'last_lead_at > :since',
+      ExpressionAttributeValues: { ':pk': DIRECTORY_PK, ':since': since.toISOString(), ...(accountId !== undefined && { ':account': `${accountId}#` }) },
+    });
+    for (const item of items) yield storedChannelOf(item);
   }
 
   async leadTimes(accountId: string, channel: Channel, since: Date): Promise<Date[]> {
