@@ -8,7 +8,8 @@ import { projectRoot } from '../../scripts/local/environment.ts';
  * sections of the reference they name. Nothing sends a reader to a file the clone does not have
  * (the team's CONTRACT.md, a reference folder).
  */
-const documents = ['README.md', 'examples/landing-page/README.md', ...readdirSync(path.join(projectRoot, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
+const markdownIn = (folder: string) => readdirSync(path.join(projectRoot, folder)).filter((name) => name.endsWith('.md')).map((name) => `${folder}/${name}`);
+const documents = ['README.md', 'examples/landing-page/README.md', ...markdownIn('docs'), ...markdownIn('docs/sources')];
 
 const read = (file: string) => readFileSync(path.join(projectRoot, file), 'utf8');
 
@@ -35,8 +36,8 @@ describe('links of the README and docs', () => {
     expect(missing).toEqual([]);
   });
 
-  it.each(documents)('%s names sections of the reference and the README that exist', (file) => {
-    const owned = { 'docs/reference.md': anchorsOf(read('docs/reference.md')), 'README.md': anchorsOf(read('README.md')) };
+  it.each(documents)('%s names sections of the reference, the README and the other docs that exist', (file) => {
+    const owned: Record<string, Set<string>> = Object.fromEntries(documents.map((document) => [document, anchorsOf(read(document))]));
     const broken = linksOf(read(file))
       .filter((target) => target.includes('#'))
       .map((target) => {
@@ -45,7 +46,7 @@ describe('links of the README and docs', () => {
         return { target, resolved, anchor };
       })
       .filter(({ resolved }) => resolved in owned)
-      .filter(({ resolved, anchor }) => !owned[resolved as keyof typeof owned].has(anchor))
+      .filter(({ resolved, anchor }) => !owned[resolved]!.has(anchor))
       .map(({ target }) => target);
     expect(broken).toEqual([]);
   });

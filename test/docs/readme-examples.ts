@@ -1,8 +1,12 @@
-/** The README's shell examples, as the README walk reads them (its header says how). */
+/** The README's shell examples, and those of the pages it sends a newcomer to, as the README walk reads them (its header says how). */
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { projectRoot } from '../../scripts/local/environment.ts';
+
 export interface Example {
   /** The command as written (continuation lines joined). */
   readonly command: string;
-  /** README line of its first line. */
+  /** Line of its first line in its file. */
   readonly line: number;
   /** The documented answer: texts its output holds, in order, and its exit code. */
   readonly answers: string[];
@@ -10,12 +14,14 @@ export interface Example {
 }
 
 export interface Block {
+  /** The file it is in, relative to the repository root (README.md, docs/running-locally.md). */
+  readonly file: string;
   readonly line: number;
   readonly examples: Example[];
 }
 
 /** The ```bash blocks of a Markdown text, each with its commands and their documented answers. */
-export const examplesOf = (markdown: string): Block[] => {
+export const examplesOf = (markdown: string, file = 'README.md'): Block[] => {
   const lines = markdown.split('\n');
   const blocks: Block[] = [];
   for (let i = 0; i < lines.length; i++) {
@@ -49,9 +55,19 @@ export const examplesOf = (markdown: string): Block[] => {
         last = { command, line: start + 1, answers: [], exitCode: 0 };
         examples.push(last);
       }
-      blocks.push({ line: i + 1, examples });
+      blocks.push({ file, line: i + 1, examples });
     }
     i = end;
   }
   return blocks;
 };
+
+/**
+ * A newcomer's path: the README, then the pages it sends them to whose examples run on `npm start`, in
+ * the order a newcomer follows them (one page's examples use what an earlier one made: the admin CLI's
+ * `DYNAMODB_ENDPOINT`, a call number removed before its refused call).
+ */
+export const newcomerPath = ['README.md', 'docs/sending-leads.md', 'docs/running-locally.md', 'docs/sources/meta.md', 'docs/sources/google_ads.md', 'docs/sources/call.md'] as const;
+
+/** The shell examples of the newcomer's path, file after file. */
+export const newcomerBlocks = (): Block[] => newcomerPath.flatMap((file) => examplesOf(readFileSync(path.join(projectRoot, file), 'utf8'), file));

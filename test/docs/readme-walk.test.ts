@@ -1,6 +1,7 @@
 /**
- * The README walked top to bottom, as a reader follows it: every shell example of its ```bash blocks
- * runs in the order written, in one shell (what one example exports, the next one has), against one
+ * The README walked top to bottom, as a reader follows it, and on through the pages it sends a newcomer
+ * to (readme-examples.ts `newcomerPath`: sending leads, running it locally, the Meta, Google Ads and call
+ * pages): every shell example of their ```bash blocks runs in the order written, in one shell (what one example exports, the next one has), against one
  * `npm start` on free ports and a fresh data folder, and each gives the answer the README states.
  *
  * What the README states, in its code blocks:
@@ -27,7 +28,7 @@ import { freePort } from '../../scripts/dynamodb-local.ts';
 import { projectRoot } from '../../scripts/local/environment.ts';
 import { bannerOf, killGroup, spawnNpmStart, type StartedService } from '../support/processes.ts';
 import { standInTools, withoutTools, withStandIns } from '../support/stand-ins.ts';
-import { examplesOf, type Block } from './readme-examples.ts';
+import { newcomerBlocks, newcomerPath, type Block } from './readme-examples.ts';
 
 /** A block that needs AWS: a deployed stack's outputs, the AWS CLI, SAM, a deploy or a smoke test of one. */
 const needsAws = (block: Block) => block.examples.some(({ command }) => /(^|[\s;(|])(aws|sam|cdk) |\$\(out |\bnpm run (synth|deploy|smoke)\b/.test(command));
@@ -88,9 +89,14 @@ class Terminal {
 }
 
 const readme = readFileSync(path.join(projectRoot, 'README.md'), 'utf8');
-const blocks = examplesOf(readme);
+const blocks = newcomerBlocks();
 
 describe("the README's shell examples", () => {
+  it("walks only pages the README links: the newcomer's path is the README's", () => {
+    const linked = [...readme.matchAll(/\]\(([^)#\s]+)(#[^)\s]*)?\)/g)].map((match) => match[1]);
+    expect(newcomerPath.slice(1).filter((file) => !linked.includes(file))).toEqual([]);
+  });
+
   it('has shell examples to walk, and knows each one it does not run', () => {
     expect(blocks.length).toBeGreaterThan(15);
     // The deployed stack's blocks only: the stack outputs' helper `out`, SAM, the Meta secret and page token.
@@ -129,12 +135,12 @@ describe('the README, walked top to bottom', () => {
         if (walksOwn(example.command)) continue;
         const started = performance.now();
         const { code, stdout, stderr } = await terminal.run(local(example.command));
-        if (process.env.README_WALK_TIMES) process.stderr.write(`${Math.round(performance.now() - started)} ms  README.md:${example.line}\n`);
+        if (process.env.README_WALK_TIMES) process.stderr.write(`${Math.round(performance.now() - started)} ms  ${block.file}:${example.line}\n`);
         ran.push(example.command);
         const output = `${stdout}\n${stderr}`;
         const missing = example.answers.filter((answer) => !holds(output, local(answer)));
         if (code !== example.exitCode || missing.length > 0) {
-          failures.push(`README.md:${example.line}: ${example.command}\n  exit ${code} (documented ${example.exitCode})${missing.map((answer) => `\n  documented: ${answer}`).join('')}\n  output: ${output.trim().slice(0, 1_500)}`);
+          failures.push(`${block.file}:${example.line}: ${example.command}\n  exit ${code} (documented ${example.exitCode})${missing.map((answer) => `\n  documented: ${answer}`).join('')}\n  output: ${output.trim().slice(0, 1_500)}`);
         }
       }
     }

@@ -16,10 +16,10 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { projectRoot } from '../../scripts/local/environment.ts';
 import { foundOnPath, standInBin, standInTools, type StandInTool } from '../support/stand-ins.ts';
-import { examplesOf } from './readme-examples.ts';
+import { newcomerBlocks } from './readme-examples.ts';
 
-const readme = readFileSync(path.join(projectRoot, 'README.md'), 'utf8');
-const commands = examplesOf(readme).flatMap((block) => block.examples.map((example) => example.command.replace(/\s+#.*$/, '')));
+// The README's own invocations: those of its page and of the pages its walk follows (readme-walk.test.ts).
+const commands = newcomerBlocks().flatMap((block) => block.examples.map((example) => example.command.replace(/\s+#.*$/, '')));
 
 /**
  * Each invocation of a tool in the README's commands, as written: from the tool's name to the end of its

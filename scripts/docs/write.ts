@@ -1,0 +1,12 @@
+/** `npm run docs`: writes the generated part of every source's page, docs/sources/<name>.md (source-pages.ts). */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { projectRoot } from '../openapi/build.ts';
+import { SOURCE_PAGES_DIR, sourcePages, strayPages } from './source-pages.ts';
+
+mkdirSync(SOURCE_PAGES_DIR, { recursive: true });
+for (const [file, page] of await sourcePages()) {
+  writeFileSync(file, page);
+  process.stdout.write(`wrote ${path.relative(projectRoot, file)}\n`);
+}
+for (const stray of strayPages()) process.stderr.write(`docs/sources/${stray} belongs to no source of the registry: remove it or rename it\n`);
