@@ -15,7 +15,7 @@ const numberAdmin = (repository: DynamoDbRepository): CallNumberAdminDependencie
 /** Where the number's calls are sent from: the provider's settings, with a key limited to calls. */
 const WEBHOOK_HINT =
   `Point the provider at {base_url}${callsSource.route.path.replace('{provider}', 'exotel|knowlarity|generic')}?key=KEY ` +
-  '(a key made with create-key --endpoints calls; the README says where each provider takes it).';
+  '(a key made with create-key --endpoints calls; docs/sources/call.md says where each provider takes it).';
 
 const numberTable = (numbers: readonly CallNumberSummary[]): string => {
   if (numbers.length === 0) return 'No call numbers connected.\n';
