@@ -22,6 +22,13 @@ describe('the per-source pages', () => {
     expect(stale).toEqual([]);
   });
 
+  it.each(leadSources.map((source) => [source.name, source] as const))('%s: its page is linked from the README, on a line of its own', (_name, source) => {
+    const readme = readFileSync(path.join(projectRoot, 'README.md'), 'utf8');
+    const lines = readme.split('\n').filter((line) => line.includes(`](${relative(sourcePageFile(source))})`));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]!.match(/\]\(docs\/sources\/[^)]+\.md\)/g)).toHaveLength(1);
+  });
+
   it('name no source the registry does not have', () => {
     expect(strayPages()).toEqual([]);
   });
