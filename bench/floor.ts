@@ -1,5 +1,6 @@
 /**
- * The floor: the repository's own TransactWriteItems for a new lead (the mobile claim and the lead),
+ * The floor: the repository's own TransactWriteItems for a new lead of a mobile number alone (the
+ * mobile's claim, the lead and the mobile's person lookup: the 3 items the contract needs, issue 36),
  * captured on the wire from a real handler request and replayed with a fresh lead id and mobile number
  * through a bare low-level client configured like the service's. Nothing the service does on top of
  * this one request (HTTP envelope, key check, validation, marshalling) is in it.
@@ -7,10 +8,13 @@
 import { TransactWriteItemsCommand, type TransactWriteItemsCommandInput } from '@aws-sdk/client-dynamodb';
 import { newLeadId } from '../shared/domain/lead-id.ts';
 import { createDynamoDbClient } from '../shared/dynamodb/client.ts';
-import { invoke, leadBody, nextMobile, type BenchService } from './service.ts';
+import { floorLeadBody, invoke, nextMobile, type BenchService } from './service.ts';
+
+/** The claim, the lead and one person lookup. */
+export const FLOOR_ITEMS = 3;
 
 export interface Floor {
-  /** One bare transaction of the same two items, for a new (project, mobile). */
+  /** One bare transaction of the same three items, for a new (project, mobile). */
   send(): Promise<void>;
   readonly template: TransactWriteItemsCommandInput;
   /** What a separate load process needs to replay it (bench/load.ts). */
@@ -45,12 +49,13 @@ export interface Subject {
 
 export const captureFloor = async (service: BenchService, subject: Subject): Promise<Floor> => {
   const handler = service.handler('website', service.newRuntime());
-  const post = () => invoke(handler, 'website', subject.apiKey, leadBody('website', subject.projectID, subject.campaignID));
+  const post = () => invoke(handler, 'website', subject.apiKey, floorLeadBody(subject.projectID, subject.campaignID));
   await post(); // fills the configuration cache: the captured request is a warm one
   service.capture.arm('TransactWriteItemsCommand');
   const answer = await post();
   const template = service.capture.take<TransactWriteItemsCommandInput>();
   if (answer.status !== 200 || !template) throw new Error(`could not capture the floor transaction (status ${answer.status})`);
+  if (template.TransactItems?.length !== FLOOR_ITEMS) throw new Error(`the floor transaction has ${template.TransactItems?.length} items, not ${FLOOR_ITEMS}`);
   const { id, mobile_number: mobile } = answer.body.data as { id: string; mobile_number: string };
   const text = JSON.stringify(template);
   if (!text.includes(id) || !text.includes(mobile)) throw new Error('the captured transaction does not carry the lead id and mobile');

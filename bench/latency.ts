@@ -5,7 +5,7 @@
  */
 import type { Floor, Subject } from './floor.ts';
 import type { httpClient } from './http-client.ts';
-import { invoke, leadBody, pathOf, type BenchService } from './service.ts';
+import { floorLeadBody, invoke, pathOf, type BenchService } from './service.ts';
 import { ratio, summarize, timed, type Summary } from './stats.ts';
 
 export interface LatencyResult {
@@ -28,7 +28,7 @@ export const measureLatency = async (
 ): Promise<LatencyResult> => {
   const handler = service.handler('website', service.newRuntime());
   const headers = { 'content-type': 'application/json', 'x-api-key': subject.apiKey };
-  const body = () => leadBody('website', subject.projectID, subject.campaignID);
+  const body = () => floorLeadBody(subject.projectID, subject.campaignID);
   let errors = 0;
   const check = (status: number) => void (status === 200 || (errors += 1));
 

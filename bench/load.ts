@@ -16,7 +16,7 @@
  */
 import { freshFloorBody, sdkFloorSender, type FloorLoad } from './floor.ts';
 import { httpClient } from './http-client.ts';
-import { leadBody, pathOf, startMobilesAt } from './service.ts';
+import { floorLeadBody, pathOf, startMobilesAt } from './service.ts';
 import { percentile, round } from './stats.ts';
 
 export interface LoadResult {
@@ -66,7 +66,7 @@ const httpSender = ({ baseUrl, apiKey, projectID, campaignID }: HttpLoad, connec
     pathOf('website'),
     connections,
     { 'content-type': 'application/json', 'x-api-key': apiKey },
-    () => JSON.stringify(leadBody('website', projectID, campaignID)),
+    () => JSON.stringify(floorLeadBody(projectID, campaignID)),
   );
 
 /** A sender that throws on failure, as one that answers whether it succeeded. */

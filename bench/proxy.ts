@@ -1,5 +1,5 @@
 /**
- * A counting proxy in front of DynamoDB Local (`BENCH_PROXY=1 npm run bench`), as an outside check
+ * A counting proxy in front of DynamoDB Local (on unless `BENCH_PROXY=0`), as an outside check
  * puts one: its own process, node:http on both sides with keep-alive, one count per request by its
  * X-Amz-Target. The floor and the service both go through it, so it costs both legs alike; its CPU is
  * read like the other processes'. Prints `PROXY <url>` when listening; `GET /__count` answers the counts.

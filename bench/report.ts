@@ -26,8 +26,8 @@ export interface Results {
   handlerCpu?: HandlerCpuResult;
 }
 
-/** Issue 20: a function's import and first request within 1.3x of importing the client from node_modules. */
-export const COLD_START_GOAL = 1.3;
+/** Issue 36 (1.3x in issue 20): a function's import and first request within 1.2x of importing the client from node_modules. */
+export const COLD_START_GOAL = 1.2;
 /**
  * Minified size of a function on the lead request path (test/cdk/bundling.test.ts holds the stack to it).
  * 264 KB since section 14 of the contract (issue 25 part A: the key read before a challenge, quarantine
@@ -163,6 +163,11 @@ export const rowsOf = (results: Results): Row[] => {
         target: asDeployed ? `<= ${COLD_START_GOAL}x` : '',
         ...(asDeployed && { met: r.overFloor <= COLD_START_GOAL && r.statuses.length > 0 && r.statuses.every((st) => st === 200) }),
       });
+    }
+    // The same processes' CPU up to the answer: on a loaded machine a fresh process mostly waits for a
+    // core, so the wall-time ratio above is the scheduler's; this one is the work (informative).
+    for (const r of cs.rows.filter((row) => row !== floorRow && row.subject.includes('first request') && !row.subject.includes('--enable-source-maps') && !row.subject.includes('before:'))) {
+      add({ section: s, measure: `${r.subject.replace(': import bundle + first request', '')}: CPU of import + first request`, value: `${r.medianCpuMs} ms`, floor: `${floorRow.medianCpuMs} ms`, ratio: x(r.medianCpuMs / floorRow.medianCpuMs), target: '' });
     }
   }
   const c = results.handlerCpu;

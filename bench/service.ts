@@ -155,6 +155,16 @@ export const leadBody = (name: EndpointName, projectID: string, campaignID: stri
   return { name: 'Asha Verma', mobile_number: mobile, email: 'asha@example.com', projectID, campaignID, ...own[name] };
 };
 
+/**
+ * The new lead of sections 2 and 3 (issue 36): a mobile number and no e-mail, so the contract needs
+ * three items for it (the mobile's claim, the lead, the mobile's person lookup) and the service writes
+ * exactly those; the floor is that transaction (bench/floor.ts).
+ */
+export const floorLeadBody = (projectID: string, campaignID: string, mobile = nextMobile()) => {
+  const { email: _email, ...body } = leadBody('website', projectID, campaignID, mobile);
+  return body;
+};
+
 export interface Answer {
   readonly status: number;
   readonly body: any;

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { apiGatewayEvent, lambdaContext } from '../../shared/http/api-gateway-event.ts';
 import type { LeadContext } from '../../shared/http/lambda.ts';
-import { ADMIN_BASE_PATH, FUNCTION_TIMEOUT_SECONDS, pathParametersOf, routeKeyOf } from '../../shared/routes.ts';
+import { ADMIN_BASE_PATH, FUNCTION_TIMEOUT_SECONDS, pathTemplate, routeKeyOf } from '../../shared/routes.ts';
 import { matchAdminPath } from '../../shared/admin-routes.ts';
 import { checkAdminSignature, describeRefusal, safeTarget, type AdminCredentials } from './admin-auth.ts';
 import { leadSources } from '../../shared/sources/registry.ts';
@@ -165,21 +165,41 @@ export const isLoopbackHost = (host: string | undefined, port: number | undefine
  */
 export const IDLE_KEEP_ALIVE_MS = 65_000;
 
-export const createLocalServer = ({ handlers, admin, functionTimeoutMs = FUNCTION_TIMEOUT_SECONDS * 1000, onHandlerError }: LocalServerOptions): Server =>
-  Object.assign(createServer(async (request, response) => {
-    /**
-     * The source whose route is the path: its function's name, its handler and its route's methods, and,
-     * for a route with path parameters (the call webhook's `{provider}`), its template and the parameters.
-     */
-    const routeTarget = (pathname: string) => {
-      for (const source of leadSources) {
-        const pathParameters = source.route.path === pathname ? {} : pathParametersOf(source.route.path, pathname);
-        const handler = pathParameters && handlers[source.name];
-        if (!handler) continue;
-        return { name: localFunctionName(source), handler, methods: source.route.methods as readonly string[], queryString: source.route.queryString === true, template: source.route.path, pathParameters };
-      }
-      return undefined;
-    };
+/**
+ * The pathname and query of a request target. A plain path (letters, digits, `-`, `_` between single
+ * slashes: every lead route) is its own pathname; anything else goes through the WHATWG URL parser,
+ * which resolves dot segments and percent-encoding as before.
+ */
+const PLAIN_PATH = /^(?:\/[\w-]+)+\/?$|^\/$/;
+export const targetOf = (url: string): { pathname: string; search: string } => {
+  if (PLAIN_PATH.test(url)) return { pathname: url, search: '' };
+  const { pathname, search } = new URL(url, 'http://localhost');
+  return { pathname, search };
+};
+
+export const createLocalServer = ({ handlers, admin, functionTimeoutMs = FUNCTION_TIMEOUT_SECONDS * 1000, onHandlerError }: LocalServerOptions): Server => {
+  /**
+   * The declared sources this server has a handler for, in the registry's order, each with its
+   * function's name, its route's methods and its path matcher, built once rather than per request.
+   */
+  const served = leadSources.flatMap((source) => {
+    const handler = handlers[source.name];
+    if (!handler) return [];
+    const template = source.route.path;
+    return [{ name: localFunctionName(source), handler, methods: source.route.methods as readonly string[], queryString: source.route.queryString === true, template, match: pathTemplate(template) }];
+  });
+  /**
+   * The source whose route is the path: its function's name, its handler and its route's methods, and,
+   * for a route with path parameters (the call webhook's `{provider}`), its template and the parameters.
+   */
+  const routeTarget = (pathname: string) => {
+    for (const target of served) {
+      const pathParameters = target.template === pathname ? {} : target.match(pathname);
+      if (pathParameters) return { ...target, pathParameters };
+    }
+    return undefined;
+  };
+  return Object.assign(createServer(async (request, response) => {
     /** Runs a handler as Lambda would, with the function's timeout, and answers as API Gateway would past it. */
     const answerInTime = async (name: string, handler: LambdaHandler, event: ReturnType<typeof apiGatewayEvent>) => {
       const answer = await withinTimeout(handler(event, lambdaContext(name, functionTimeoutMs) as LeadContext), functionTimeoutMs);
@@ -197,7 +217,7 @@ export const createLocalServer = ({ handlers, admin, functionTimeoutMs = FUNCTIO
     }
     try {
       const method = (request.method ?? 'GET').toUpperCase();
-      const { pathname, search } = new URL(request.url ?? '/', 'http://localhost');
+      const { pathname, search } = targetOf(request.url ?? '/');
       if (pathname === ADMIN_BASE_PATH || pathname.startsWith(`${ADMIN_BASE_PATH}/`)) return await serveAdmin(admin, method, pathname, request, response);
       const target = routeTarget(pathname);
       if (!target) {
@@ -227,3 +247,4 @@ export const createLocalServer = ({ handlers, admin, functionTimeoutMs = FUNCTIO
       else response.destroy();
     }
   }), { keepAliveTimeout: IDLE_KEEP_ALIVE_MS });
+};

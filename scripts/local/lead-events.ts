@@ -83,6 +83,9 @@ export const startLeadStreamReader = async ({ dynamodb, endpoint, leadsTable, on
   const streamArn = Table?.LatestStreamArn;
   if (!streamArn) throw new Error(`the table ${leadsTable} has no stream (streamNewImages in shared/dynamodb/tables.ts)`);
   const streams = new DynamoDBStreamsClient({ endpoint, region: await dynamodb.config.region(), credentials: await dynamodb.config.credentials() });
+  // The SDK's logger middleware walks every GetRecords page (whole lead images) to hand it to a no-op
+  // logger: a third of the reader's CPU per page, paid by npm start for every lead (issue 36).
+  streams.middlewareStack.remove('loggerMiddleware');
 
   /**
    * Each open shard's iterator and the last record read from it. DynamoDB Local refuses an iterator

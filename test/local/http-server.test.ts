@@ -8,7 +8,7 @@ import type { LeadEvent, LeadResponse } from '../../shared/http/lambda.ts';
 import { type EndpointName } from '../../shared/routes.ts';
 import { leadRoutes } from '../../shared/sources/registry.ts';
 import type { LeadHandlers } from '../../scripts/local/environment.ts';
-import { createLocalServer, MAX_READ_BYTES } from '../../scripts/local/http-server.ts';
+import { createLocalServer, MAX_READ_BYTES, targetOf } from '../../scripts/local/http-server.ts';
 
 /** Handlers that record the event and context they get and answer with a fixed response. */
 const calls: { endpoint: EndpointName; event: LeadEvent; context: Context }[] = [];
@@ -75,6 +75,27 @@ describe('routing', () => {
     expect(response.headers.get('allow')).toBe(allow);
     expect(await response.json()).toEqual({ status: false, message: 'Method not allowed' });
     expect(calls).toEqual([]);
+  });
+});
+
+describe('reading the request target', () => {
+  // A plain path skips the URL parser (issue 36): it must read every target as the parser does.
+  it.each([
+    ...leadRoutes.map((route) => route.path),
+    '/',
+    '/api/website-lead-create/',
+    '/api/call-lead-webhook/exotel',
+    '/api/website-lead-create?x=1',
+    '/api/./website-lead-create',
+    '/api/x/../website-lead-create',
+    '/api/website%2Dlead-create',
+    '//api/website-lead-create',
+    '/api//website-lead-create',
+    '/api/website-lead-create#frag',
+    '/api/w\u00e9bsite',
+  ])('reads %s as the URL parser does', (target) => {
+    const parsed = new URL(target, 'http://localhost');
+    expect(targetOf(target)).toEqual({ pathname: parsed.pathname, search: parsed.search });
   });
 });
 
