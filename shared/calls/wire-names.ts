@@ -7,6 +7,7 @@
  */
 import type { AdminRoute } from '../routes.ts';
 import type { KeyScopeDeclaration } from '../sources/descriptor.ts';
+import type { ConnectionKeyDeclaration } from '../sources/connection-kind.ts';
 
 /** Its key scope: `create-key --endpoints calls`, in `x-api-key` or `?key=`. */
 export const callsKeyScope = { name: 'calls', queryParameter: 'key' } as const satisfies KeyScopeDeclaration;
@@ -26,3 +27,9 @@ export const callsWireNames = {
   platformId: { field: 'call_id', idempotencyPrefix: 'call' },
   acceptance: { status: 200, message: 'Call received', withLead: false },
 } as const;
+
+/** Its numbers in the connection store (shared/sources/connection-kind.ts): the names stored today. */
+export const callNumberConnectionKey = {
+  kind: 'call_number',
+  shape: { scope: 'account', partitionPrefix: 'CALLNUMBERS#', sortPrefix: 'NUMBER#', idAttribute: 'number' },
+} as const satisfies ConnectionKeyDeclaration;

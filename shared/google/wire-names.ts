@@ -5,6 +5,7 @@
  * that one bundle reads a field of.
  */
 import type { AdminRoute } from '../routes.ts';
+import type { ConnectionKeyDeclaration } from '../sources/connection-kind.ts';
 
 /** Its admin routes (the descriptor's `admin.routes`). */
 export const googleFormAdminRoutes = [
@@ -21,3 +22,9 @@ export const googleAdsWireNames = {
   platformId: { field: 'google_lead_id', idempotencyPrefix: 'google-lead' },
   acceptance: { status: 200, message: 'Lead received', withLead: false },
 } as const;
+
+/** Its forms in the connection store (shared/sources/connection-kind.ts): the names stored today. */
+export const googleFormConnectionKey = {
+  kind: 'google_form',
+  shape: { scope: 'platform', partitionPrefix: 'GOOGLEFORM#', itemSortKey: 'GOOGLEFORM', listingPrefix: 'GOOGLEFORMS#', listingSortPrefix: 'FORM#', idAttribute: 'form_id' },
+} as const satisfies ConnectionKeyDeclaration;
