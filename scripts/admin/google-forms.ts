@@ -1,7 +1,7 @@
 /**
  * Google Ads lead forms (CONTRACT.md section 10): connect a form to an account's project and campaign
  * (its key printed once), rotate its key, list an account's forms (never a key or hash), disconnect a
- * form. Every rule is the forms' domain module's (shared/domain/google-forms.ts, which the admin API
+ * form. Every rule is the forms' domain module's (shared/google/forms.ts, which the admin API
  * calls too), whose refusals the CLI maps to its exit codes like the key lifecycle's: 2 for bad
  * arguments (a form id that is not one), 1 for what failed (an unknown account, project, campaign or
  * form, a form of another account).
@@ -14,7 +14,7 @@ import {
   type GoogleFormAdminDependencies,
   type GoogleFormIssued,
   type GoogleFormSummary,
-} from '../../shared/domain/google-forms.ts';
+} from '../../shared/google/forms.ts';
 import type { DynamoDbRepository } from '../../shared/dynamodb/repository.ts';
 import { googleAdsRoute } from '../../shared/sources/registry.ts';
 import { HELP, printJsonOr, required, table, type AdminIo, type CommandModule } from './command.ts';

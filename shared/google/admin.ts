@@ -1,9 +1,9 @@
 /**
  * Google Ads lead forms' admin operations (CONTRACT.md section 10): the routes of its descriptor's
- * `admin`, on the forms' lifecycle (shared/domain/google-forms.ts), built from the admin function's
+ * `admin`, on the forms' lifecycle (shared/google/forms.ts), built from the admin function's
  * connection store and accounts.
  */
-import { AccountGoogleForms, GOOGLE_FORM_CONNECTION } from '../domain/google-forms.ts';
+import { AccountGoogleForms, GOOGLE_FORM_CONNECTION } from './forms.ts';
 import type { AccountConfigStore, ConnectionRegistry } from '../domain/ports.ts';
 import { DynamoDbConnectionStore } from '../dynamodb/connections.ts';
 import { created, noContent, ok, sourceAdmin } from '../http/admin-operation.ts';

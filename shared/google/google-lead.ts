@@ -19,7 +19,7 @@
 import type { AccountDirectory } from '../domain/account-directory.ts';
 import { createLead, type CreateLeadDependencies } from '../domain/create-lead.ts';
 import { ClientNotFoundError, IdempotencyKeyReusedError, isRejection, LeadErasedError } from '../domain/errors.ts';
-import { GoogleTestLeadError, InvalidGoogleKeyError } from '../domain/google-errors.ts';
+import { GoogleTestLeadError, InvalidGoogleKeyError } from './errors.ts';
 import type { LeadRecord } from '../domain/lead.ts';
 import { platformLeadIdempotency, recordRefusal } from '../domain/platform-leads.ts';
 import type { ConnectionGuard, GoogleFormConnection, RejectionLog } from '../domain/ports.ts';

@@ -11,7 +11,7 @@ import {
   UnknownProjectError,
   UnsupportedContentTypeError,
 } from '../domain/errors.ts';
-import { GoogleFormConflictError, InvalidGoogleKeyError, UnknownGoogleFormError } from '../domain/google-errors.ts';
+import { GoogleFormConflictError, InvalidGoogleKeyError, UnknownGoogleFormError } from './errors.ts';
 import { LEAD_RECEIVED } from './webhook-handler.ts';
 import { accountMissing, connectionTargetBody, message, ref, success, type AdminOperationDoc } from '../sources/admin-openapi.ts';
 import { acknowledgement, failure, requestId, type JsonObject } from '../sources/webhook-openapi.ts';

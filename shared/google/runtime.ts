@@ -1,5 +1,5 @@
 /** The Google Ads webhook's wiring (shared/webhook-runtime.ts), with its connected forms. */
-import { GOOGLE_FORM_CONNECTION, GoogleFormDirectory } from '../domain/google-forms.ts';
+import { GOOGLE_FORM_CONNECTION, GoogleFormDirectory } from './forms.ts';
 import { DynamoDbConnectionReader } from '../dynamodb/connections.ts';
 import { connectionWebhookRuntime } from '../webhook-runtime.ts';
 import type { GoogleAdsRuntime } from './webhook-handler.ts';

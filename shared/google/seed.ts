@@ -2,9 +2,9 @@
  * The `googleForms` of a seed account (CONTRACT.md section 10):
  *   "googleForms": [{"formId": "...", "key": "...", "projectID": "...", "campaignID": "..."}]
  * The key is plain text in a local seed file only; only its hash is stored, and it is never echoed in
- * an error. Written through the forms' domain module (shared/domain/google-forms.ts), idempotently.
+ * an error. Written through the forms' domain module (shared/google/forms.ts), idempotently.
  */
-import { isGoogleFormId, seedGoogleForm } from '../domain/google-forms.ts';
+import { isGoogleFormId, seedGoogleForm } from './forms.ts';
 import type { DynamoDbRepository } from '../dynamodb/repository.ts';
 import { formTargetProblem, type SeedAccountContext, type SeedMember } from '../sources/seed-member.ts';
 

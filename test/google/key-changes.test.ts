@@ -5,7 +5,7 @@
  * an old key stores nothing, neither a lead nor a rejection record, and costs no extra round trip.
  */
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import { connectGoogleForm, hashGoogleFormKey, removeGoogleForm, rotateGoogleFormKey } from '../../shared/domain/google-forms.ts';
+import { connectGoogleForm, hashGoogleFormKey, removeGoogleForm, rotateGoogleFormKey } from '../../shared/google/forms.ts';
 import { applyGoogleForms } from '../../shared/google/seed.ts';
 import { uniqueMobile } from '../support/service.ts';
 import { googleLeadId, googleTestService, standardColumns, type GoogleTestService } from '../support/google-service.ts';

@@ -9,7 +9,7 @@
  */
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { removeCallNumber, connectCallNumber } from '../../shared/calls/numbers.ts';
-import { connectGoogleForm, removeGoogleForm } from '../../shared/domain/google-forms.ts';
+import { connectGoogleForm, removeGoogleForm } from '../../shared/google/forms.ts';
 import { callId, callWebhookOn, projectNumber } from '../support/call-service.ts';
 import { googleLeadId, googleTestService, standardColumns, type GoogleTestService } from '../support/google-service.ts';
 import { uniqueMobile } from '../support/service.ts';

@@ -3,7 +3,7 @@
  * Local, sharing the test service's lead runtime (and its captured log lines and round-trip counter),
  * forms connected as `admin add-google-form` connects them, and deliveries shaped like Google's own.
  */
-import { connectGoogleForm, GoogleFormDirectory } from '../../shared/domain/google-forms.ts';
+import { connectGoogleForm, GoogleFormDirectory } from '../../shared/google/forms.ts';
 import { googleAdsHandler } from '../../shared/google/webhook-handler.ts';
 import { apiGatewayEvent, lambdaContext } from '../../shared/http/api-gateway-event.ts';
 import type { LeadContext, LeadResponse } from '../../shared/http/lambda.ts';

@@ -6,10 +6,10 @@
  * of the operations here; the webhook checks deliveries with GoogleFormDirectory.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { hashApiKey } from './api-keys.ts';
-import { ConnectionCache } from './connection-cache.ts';
-import { accountIdProblem, campaignIdProblem, fieldProblems, projectIdProblem, reportUnknownFields } from './account-admin.ts';
-import { AccountNotFoundError, KeyAccountNotFoundError, UnknownCampaignError, UnknownProjectError } from './errors.ts';
+import { hashApiKey } from '../domain/api-keys.ts';
+import { ConnectionCache } from '../domain/connection-cache.ts';
+import { accountIdProblem, campaignIdProblem, fieldProblems, projectIdProblem, reportUnknownFields } from '../domain/account-admin.ts';
+import { AccountNotFoundError, KeyAccountNotFoundError, UnknownCampaignError, UnknownProjectError } from '../domain/errors.ts';
 import {
   GoogleFormConflictError,
   GoogleFormNotFoundError,
@@ -18,8 +18,8 @@ import {
   InvalidGoogleFormIdError,
   InvalidGoogleKeyError,
   UnknownGoogleFormError,
-} from './google-errors.ts';
-import type { AccountReader, ConnectionReader, ConnectionRegistry, GoogleFormConnection } from './ports.ts';
+} from './errors.ts';
+import type { AccountReader, ConnectionReader, ConnectionRegistry, GoogleFormConnection } from '../domain/ports.ts';
 
 /** Google's forms are connections of the kind `google_form` (ports.ts), their id Google's form id: one store for every kind. */
 export const GOOGLE_FORM_CONNECTION = 'google_form';

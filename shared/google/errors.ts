@@ -2,9 +2,9 @@
  * Google Ads lead forms (CONTRACT.md section 10): the webhook's refusal, why a delivery did not become
  * a lead, and the refusals of connecting forms. Those of the form lifecycle are KeyAdminErrors, so
  * the admin CLI maps them to its exit codes like the key lifecycle's (2 bad arguments, 1 failed); the
- * admin API turns them into its 404 and 409 (shared/domain/google-forms.ts).
+ * admin API turns them into its 404 and 409 (shared/google/forms.ts).
  */
-import { InvalidKeyOptionError, KeyAdminError, refusal } from './errors.ts';
+import { InvalidKeyOptionError, KeyAdminError, refusal } from '../domain/errors.ts';
 
 /** An unknown form and a wrong key answer alike, so the answer tells nothing about which forms exist. */
 export class InvalidGoogleKeyError extends refusal(401, 'invalid_google_key', 'Invalid google_key') {}
