@@ -4,12 +4,11 @@
  * number, and neither blocks the other), with no key. The one connection lifecycle does the rest.
  */
 import type { ConnectionKindDeclaration } from '../sources/connection-kind.ts';
+import { connectionAdminRoutes } from '../sources/connection-routes.ts';
 import { callNumberConnectionKey } from './wire-names.ts';
 
 export const callNumberConnections = {
   ...callNumberConnectionKey,
-  // `+91 80 4718 1234`, `080-4718-1234` and `8047181234` are one number.
-  id: { rule: 'last-digits', digits: 10 },
   // An account's own number is taken by no other: a connect that lost every race met contended writes.
   connect: { attempts: 3, exhausted: 'unavailable' },
   connectAnswer: 'listed',
@@ -98,3 +97,6 @@ export const callNumberConnections = {
     },
   },
 } as const satisfies ConnectionKindDeclaration;
+
+/** Its admin routes (its descriptor's `admin.routes`, served by admin.ts). */
+export const callNumberAdminRoutes = connectionAdminRoutes(callNumberConnections);

@@ -4,12 +4,11 @@
  * (`google_key`), stored only as its hash and shown once. The one connection lifecycle does the rest.
  */
 import type { ConnectionKindDeclaration } from '../sources/connection-kind.ts';
+import { connectionAdminRoutes } from '../sources/connection-routes.ts';
 import { googleFormConnectionKey } from './wire-names.ts';
 
 export const googleFormConnections = {
   ...googleFormConnectionKey,
-  // Google's form ids are 64-bit integers: their decimal digits, with no leading zero.
-  id: { rule: 'pattern', pattern: '^(0|[1-9]\\d{0,19})$' },
   // 192 random bits, in characters Google's key field takes.
   key: { prefix: 'gk_', randomBytes: 24 },
   // A form is one account's: a connect that lost its race found it taken.
@@ -121,3 +120,6 @@ export const googleFormConnections = {
     },
   },
 } as const satisfies ConnectionKindDeclaration;
+
+/** Its admin routes (its descriptor's `admin.routes`, served by admin.ts). */
+export const googleFormAdminRoutes = connectionAdminRoutes(googleFormConnections);

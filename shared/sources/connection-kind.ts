@@ -49,11 +49,13 @@ export interface ConnectionKeyDeclaration {
   /** The kind's name (`google_form`, `call_number`): a connection's `kind`, a guard's, a ConnectionChangedError's. */
   readonly kind: string;
   readonly shape: ConnectionShape;
+  /** How an id as typed or delivered becomes the id stored (a delivery's form id, a called number). */
+  readonly id: ConnectionIdRule;
 }
 
 /**
  * How an id as typed (a CLI flag, a path parameter, a seed's field) becomes the id stored, or is refused:
- * - `pattern`: trimmed, kept as is when it matches (Google's form ids: `^(0|[1-9]\d{0,19})$`).
+ * - `pattern`: kept as is when it matches, whole (Google's form ids: `^(0|[1-9]\d{0,19})$`).
  * - `last-digits`: every digit (any script's, read as ASCII), the last `digits` of them; fewer is refused
  *   (a call number's last 10: `+91 80 4718 1234` is `8047181234`).
  */
@@ -177,7 +179,6 @@ export interface ConnectionOpenApiWords {
  * differ, and its words. The lifecycle branches on these, never on a kind's name.
  */
 export interface ConnectionKindDeclaration extends ConnectionKeyDeclaration {
-  readonly id: ConnectionIdRule;
   /** Present for a kind whose deliveries carry its own key (made on connect, shown once, rotated). */
   readonly key?: ConnectionKeyIssue;
   /**
