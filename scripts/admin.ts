@@ -38,7 +38,7 @@ const sourceModules: Record<string, Readonly<Record<string, Command>>> = Object.
 
 /** The verbs of each declared kind of connection (connect, list, remove, rotate a key), made of its declaration alone. */
 const connectionModules: Record<string, Readonly<Record<string, Command>>> = Object.fromEntries(
-  connectionSources.map(({ connection, route }) => [connection.words.cli.module, connectionCommands(connection, route.path)]),
+  connectionSources.map(({ connection, route }) => [connection.cli.module, connectionCommands(connection, route.path)]),
 );
 
 /** Every module, by name, alphabetically: the help's order. */

@@ -14,7 +14,8 @@ import { HELP, printJsonOr, required, table, type AdminIo, type CommandModule } 
 
 /** `route`: the path of its source's route, where a connection's deliveries are sent (the hint after a connect). */
 export const connectionCommands = (kind: ConnectionKindDeclaration, route: string): CommandModule => {
-  const { cli, idMember } = kind.words;
+  const { cli } = kind;
+  const { idMember } = kind.words;
   const idFlag = `--${cli.idFlag}`;
   const admin = (repository: DynamoDbRepository): ConnectionAdminDependencies => ({ connections: repository.connections(kind), accounts: repository.accounts });
   const routeShown = Object.entries(cli.connect.routeParameters ?? {}).reduce((path, [name, value]) => path.replace(`{${name}}`, value), route);

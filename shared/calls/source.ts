@@ -7,7 +7,7 @@
  * and its seed member (seed.ts). Its numbers are connected per account (numbers.ts, in the one connection store).
  */
 import type { LeadSourceDescriptor } from '../sources/descriptor.ts';
-import { callNumberAdminRoutes, callNumberConnections } from './connections.ts';
+import { callNumberAdminRoutes, callNumberConnections, callNumberConnectionWords } from './connections.ts';
 import { callsWireNames } from './wire-names.ts';
 
 export const callsSource = {
@@ -19,7 +19,7 @@ export const callsSource = {
   bodyFormat: 'json',
   authentication: 'scoped-api-key',
   // Its deliveries name a number: each write carries the number's guard (a ConditionCheck on its item).
-  connection: callNumberConnections,
+  connection: { ...callNumberConnections, ...callNumberConnectionWords },
   browserFacing: false,
   // Apart from the lead endpoints': a provider notifies each call once (and retries what is not answered),
   // so a flood here must not use up what the lead senders are allowed. API Gateway throttles a route, not

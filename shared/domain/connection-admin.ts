@@ -7,7 +7,7 @@
  * are thin clients of the operations here, and answer in the declaration's words.
  */
 import { randomBytes } from 'node:crypto';
-import type { ConnectionKindDeclaration, RefusalWords } from '../sources/connection-kind.ts';
+import type { ConnectionLifecycleDeclaration, RefusalWords } from '../sources/connection-kind.ts';
 import { hashApiKey } from './api-keys.ts';
 import { accountIdProblem, campaignIdProblem, fieldProblems, projectIdProblem, reportUnknownFields } from './account-admin.ts';
 import { AccountNotFoundError, InvalidKeyOptionError, KeyAccountNotFoundError, KeyAdminError, LeadIntakeError, ServiceUnavailableError, UnknownCampaignError, UnknownProjectError } from './errors.ts';
@@ -27,7 +27,7 @@ export { connectionIdOf } from './connection-ids.ts';
 /** A connection's key as stored: the SHA-256 hex of API keys (shared/domain/api-keys.ts). */
 export const hashConnectionKey = hashApiKey;
 
-const newKey = (kind: ConnectionKindDeclaration): string => {
+const newKey = (kind: ConnectionLifecycleDeclaration): string => {
   if (!kind.key) throw new TypeError(`${kind.kind} connections carry no key`);
   return `${kind.key.prefix}${randomBytes(kind.key.randomBytes).toString('base64url')}`;
 };
@@ -36,21 +36,21 @@ const newKey = (kind: ConnectionKindDeclaration): string => {
 
 /** An id that is not one of the kind's (the declaration's words): exit 2. */
 export class InvalidConnectionIdError extends InvalidKeyOptionError {
-  constructor(kind: ConnectionKindDeclaration, text: string) {
+  constructor(kind: ConnectionLifecycleDeclaration, text: string) {
     super(kind.words.messages.invalidIdFlag, filled(kind.words.messages.invalidId, { value: show(text) }));
   }
 }
 
 /** No connection of that id is connected (to that account): exit 1. */
 export class ConnectionNotFoundError extends KeyAdminError {
-  constructor(kind: ConnectionKindDeclaration, id: string) {
+  constructor(kind: ConnectionLifecycleDeclaration, id: string) {
     super(filled(kind.words.messages.notConnected, { id }));
   }
 }
 
 /** The id is connected to another account, and the kind's ids are one account's: exit 1. */
 export class ConnectionOfAnotherAccountError extends KeyAdminError {
-  constructor(kind: ConnectionKindDeclaration, id: string) {
+  constructor(kind: ConnectionLifecycleDeclaration, id: string) {
     super(filled(kind.words.messages.ofAnotherAccount ?? kind.words.messages.notConnected, { id }));
   }
 }
@@ -58,7 +58,7 @@ export class ConnectionOfAnotherAccountError extends KeyAdminError {
 /** The project or campaign to connect to is not an active one of the account: exit 1. */
 export class ConnectionTargetNotFoundError extends KeyAdminError {
   readonly target: 'project' | 'campaign';
-  constructor(kind: ConnectionKindDeclaration, target: 'project' | 'campaign', id: string, accountId: string) {
+  constructor(kind: ConnectionLifecycleDeclaration, target: 'project' | 'campaign', id: string, accountId: string) {
     const words = kind.words.messages;
     super(filled(target === 'project' ? words.projectNotFound : words.campaignNotFound, { value: show(id), account: show(accountId) }));
     this.target = target;
@@ -108,7 +108,7 @@ export interface ConnectOutcome {
 
 type Shown = Pick<Connection, 'id' | 'accountId' | 'projectId' | 'campaignId' | 'connectedAt'>;
 
-const issued = (kind: ConnectionKindDeclaration, connection: Shown, key?: string): ConnectionJson => ({
+const issued = (kind: ConnectionLifecycleDeclaration, connection: Shown, key?: string): ConnectionJson => ({
   [kind.words.idMember]: connection.id,
   account_id: connection.accountId,
   project_id: connection.projectId,
@@ -116,26 +116,26 @@ const issued = (kind: ConnectionKindDeclaration, connection: Shown, key?: string
   ...(key !== undefined && { key }),
 });
 
-const listed = (kind: ConnectionKindDeclaration, connection: Shown): ConnectionJson => ({
+const listed = (kind: ConnectionLifecycleDeclaration, connection: Shown): ConnectionJson => ({
   [kind.words.idMember]: connection.id,
   project_id: connection.projectId,
   campaign_id: connection.campaignId,
   connected_at: connection.connectedAt,
 });
 
-const connectAnswer = (kind: ConnectionKindDeclaration, connection: Shown, key?: string) =>
+const connectAnswer = (kind: ConnectionLifecycleDeclaration, connection: Shown, key?: string) =>
   kind.connectAnswer === 'issued' ? issued(kind, connection, key) : listed(kind, connection);
 
 const clock = (deps: ConnectionAdminDependencies) => (deps.now ?? (() => new Date()))();
 
-const checkedId = (kind: ConnectionKindDeclaration, text: string): string => {
+const checkedId = (kind: ConnectionLifecycleDeclaration, text: string): string => {
   const id = connectionIdOf(kind, text);
   if (id === undefined) throw new InvalidConnectionIdError(kind, text);
   return id;
 };
 
 /** The account exists and has the project active, with the campaign active under it. */
-const checkTarget = async (kind: ConnectionKindDeclaration, deps: ConnectionAdminDependencies, { accountId, projectId, campaignId }: Omit<ConnectInput, 'id'>): Promise<void> => {
+const checkTarget = async (kind: ConnectionLifecycleDeclaration, deps: ConnectionAdminDependencies, { accountId, projectId, campaignId }: Omit<ConnectInput, 'id'>): Promise<void> => {
   const account = await deps.accounts.loadAccount(accountId);
   if (!account) throw new KeyAccountNotFoundError(accountId);
   if (!account.projects.has(projectId)) throw new ConnectionTargetNotFoundError(kind, 'project', projectId, accountId);
@@ -146,11 +146,11 @@ const checkTarget = async (kind: ConnectionKindDeclaration, deps: ConnectionAdmi
 const CONNECT_RETRY_AFTER_SECONDS = 1;
 
 /** What a connect, or a seed, that lost every attempt answers (the declaration's `connect.exhausted`). */
-const exhausted = (kind: ConnectionKindDeclaration, id: string): Error =>
+const exhausted = (kind: ConnectionLifecycleDeclaration, id: string): Error =>
   kind.connect.exhausted === 'another-account' ? new ConnectionOfAnotherAccountError(kind, id) : new ServiceUnavailableError(CONNECT_RETRY_AFTER_SECONDS);
 
 /** Whether the kind's ids are one account's (platform-wide): then another account's connection refuses a connect. */
-const oneAccountPerId = (kind: ConnectionKindDeclaration) => kind.shape.scope === 'platform';
+const oneAccountPerId = (kind: ConnectionLifecycleDeclaration) => kind.shape.scope === 'platform';
 
 /**
  * Connects an id to an account's project and campaign (a keyed kind's new key shown once). Connecting
@@ -158,7 +158,7 @@ const oneAccountPerId = (kind: ConnectionKindDeclaration) => kind.shape.scope ==
  * account's, where an id is one account's, is refused. Each write is conditioned on what was read, so a
  * connect or a removal landing in between is read again, never overwritten.
  */
-export const connectConnection = async (kind: ConnectionKindDeclaration, deps: ConnectionAdminDependencies, input: ConnectInput): Promise<ConnectOutcome> => {
+export const connectConnection = async (kind: ConnectionLifecycleDeclaration, deps: ConnectionAdminDependencies, input: ConnectInput): Promise<ConnectOutcome> => {
   const target = { ...input, id: checkedId(kind, input.id) };
   await checkTarget(kind, deps, target);
   for (let attempt = 0; attempt < kind.connect.attempts; attempt++) {
@@ -186,7 +186,7 @@ export const connectConnection = async (kind: ConnectionKindDeclaration, deps: C
 };
 
 /** A keyed kind's new key, shown once; the old key answers 401 from now on. `accountId`: only that account's. */
-export const rotateConnectionKey = async (kind: ConnectionKindDeclaration, deps: ConnectionAdminDependencies, text: string, accountId?: string): Promise<ConnectionJson> => {
+export const rotateConnectionKey = async (kind: ConnectionLifecycleDeclaration, deps: ConnectionAdminDependencies, text: string, accountId?: string): Promise<ConnectionJson> => {
   const id = checkedId(kind, text);
   const key = newKey(kind);
   const connection = await deps.connections.replaceKey(id, hashConnectionKey(key), accountId);
@@ -195,14 +195,14 @@ export const rotateConnectionKey = async (kind: ConnectionKindDeclaration, deps:
 };
 
 /** Disconnects: its deliveries are refused from now on, and a seed never connects it again. `accountId`: only that account's. */
-export const removeConnection = async (kind: ConnectionKindDeclaration, deps: ConnectionAdminDependencies, text: string, accountId?: string): Promise<string> => {
+export const removeConnection = async (kind: ConnectionLifecycleDeclaration, deps: ConnectionAdminDependencies, text: string, accountId?: string): Promise<string> => {
   const id = checkedId(kind, text);
   if (!(await deps.connections.removeConnection(id, accountId))) throw new ConnectionNotFoundError(kind, id);
   return id;
 };
 
 /** The connections of an existing account, by id. */
-export const listConnections = async (kind: ConnectionKindDeclaration, deps: ConnectionAdminDependencies, accountId: string): Promise<ConnectionJson[]> => {
+export const listConnections = async (kind: ConnectionLifecycleDeclaration, deps: ConnectionAdminDependencies, accountId: string): Promise<ConnectionJson[]> => {
   if (!(await deps.accounts.loadAccount(accountId))) throw new KeyAccountNotFoundError(accountId);
   return (await deps.connections.listConnections(accountId)).map((connection) => listed(kind, connection));
 };
@@ -216,7 +216,7 @@ const seedOutcomes = { added: 'created', reconnected: 'changed', kept_removed: '
  * (a rotated key stands), never brought back once removed (CONTRACT.md section 14).
  */
 export const seedConnection = async (
-  kind: ConnectionKindDeclaration,
+  kind: ConnectionLifecycleDeclaration,
   deps: ConnectionAdminDependencies,
   input: ConnectInput & { readonly key?: string },
 ): Promise<'created' | 'changed' | 'removed'> => {
@@ -242,10 +242,10 @@ type Body = Readonly<Record<string, unknown>>;
 
 /** An account's connections of one kind as the admin API manages them: the lifecycle above, its refusals as the API's answers. */
 export class AccountConnections {
-  readonly #kind: ConnectionKindDeclaration;
+  readonly #kind: ConnectionLifecycleDeclaration;
   readonly #deps: ConnectionAdminDependencies;
 
-  constructor(kind: ConnectionKindDeclaration, deps: ConnectionAdminDependencies) {
+  constructor(kind: ConnectionLifecycleDeclaration, deps: ConnectionAdminDependencies) {
     this.#kind = kind;
     this.#deps = deps;
   }

@@ -5,7 +5,7 @@
  * the names its functions read (wire-names.ts); for the tools, its admin operations (admin.ts), its OpenAPI (openapi.ts) and its seed member (seed.ts).
  */
 import type { LeadSourceDescriptor } from '../sources/descriptor.ts';
-import { googleFormAdminRoutes, googleFormConnections } from './connections.ts';
+import { googleFormAdminRoutes, googleFormConnections, googleFormConnectionWords } from './connections.ts';
 import { googleAdsWireNames } from './wire-names.ts';
 
 export const googleAdsSource = {
@@ -23,7 +23,7 @@ export const googleAdsSource = {
     rateLimit: { name: 'googleAdsThrottlingRateLimit', default: 20 },
     burstLimit: { name: 'googleAdsThrottlingBurstLimit', default: 40 },
   },
-  connection: googleFormConnections,
+  connection: { ...googleFormConnections, ...googleFormConnectionWords },
   channel: { connectionField: 'google_form_id' },
   platformId: { ...googleAdsWireNames.platformId, label: 'lead' },
   stack: { functionPath: ['GoogleAdsLeadForms', 'Webhook'], integrationId: 'GoogleAdsIntegration', monitoringName: 'googleAds' },

@@ -7,7 +7,7 @@ import { AccountConnections } from '../domain/connection-admin.ts';
 import type { AccountConfigStore, ConnectionRegistry } from '../domain/ports.ts';
 import { DynamoDbConnectionStore } from '../dynamodb/connections.ts';
 import type { AdminRoute } from '../routes.ts';
-import type { ConnectionKeyDeclaration, ConnectionKindDeclaration } from '../sources/connection-kind.ts';
+import type { ConnectionKeyDeclaration, ConnectionLifecycleDeclaration } from '../sources/connection-kind.ts';
 import type { KeyScopeDeclaration } from '../sources/descriptor.ts';
 import { created, noContent, ok, sourceAdmin, type AdminOperationOn } from './admin-operation.ts';
 
@@ -17,7 +17,7 @@ export interface ConnectionAdminStores {
   readonly accounts: AccountConfigStore;
 }
 
-export const connectionAdmin = ({ kind, routes, keyScope }: { readonly kind: ConnectionKindDeclaration; readonly routes: readonly AdminRoute[]; readonly keyScope?: KeyScopeDeclaration }) => {
+export const connectionAdmin = ({ kind, routes, keyScope }: { readonly kind: ConnectionLifecycleDeclaration; readonly routes: readonly AdminRoute[]; readonly keyScope?: KeyScopeDeclaration }) => {
   const { operations: names, pathParameter } = kind.words;
   const operations: Record<string, AdminOperationOn<AccountConnections>> = {
     [names.connect]: async (connections, p, body) => {

@@ -108,12 +108,6 @@ export interface ConnectionWords {
     readonly projectNotFound: string;
     readonly campaignNotFound: string;
   };
-  /** The admin CLI's verbs, their flags and their output. */
-  readonly cli: ConnectionCliWords;
-  /** The seed's member of an account (`googleForms`) and its entries' fields. */
-  readonly seed: ConnectionSeedWords;
-  /** The admin API's OpenAPI words (schemas, summaries, descriptions): scripts/openapi/admin.ts. */
-  readonly openapi: ConnectionOpenApiWords;
 }
 
 export interface ConnectionCliWords {
@@ -175,10 +169,11 @@ export interface ConnectionOpenApiWords {
 }
 
 /**
- * A kind of connection: its key, its id rule, its key if it carries one, how it behaves where kinds
- * differ, and its words. The lifecycle branches on these, never on a kind's name.
+ * What the lifecycle and the admin function need of a kind (its source's connections.ts): its key, its id
+ * rule, its key if it carries one, how it behaves where kinds differ, and the admin API's and the
+ * lifecycle's words. The lifecycle branches on these, never on a kind's name.
  */
-export interface ConnectionKindDeclaration extends ConnectionKeyDeclaration {
+export interface ConnectionLifecycleDeclaration extends ConnectionKeyDeclaration {
   /** Present for a kind whose deliveries carry its own key (made on connect, shown once, rotated). */
   readonly key?: ConnectionKeyIssue;
   /**
@@ -194,4 +189,21 @@ export interface ConnectionKindDeclaration extends ConnectionKeyDeclaration {
    */
   readonly connectAnswer: 'issued' | 'listed';
   readonly words: ConnectionWords;
+}
+
+/**
+ * A kind of connection, whole: its lifecycle's declaration and the words of the tools (the admin CLI, the
+ * seed, the OpenAPI document), declared apart in its folder so the admin function's bundle carries none
+ * of them. Its source's descriptor names it (`connection`).
+ */
+export interface ConnectionKindDeclaration extends ConnectionLifecycleDeclaration, ConnectionToolWords {}
+
+/** The words of the tools, for a kind. */
+export interface ConnectionToolWords {
+  /** The admin CLI's verbs, their flags and their output. */
+  readonly cli: ConnectionCliWords;
+  /** The seed's member of an account (`googleForms`) and its entries' fields. */
+  readonly seed: ConnectionSeedWords;
+  /** The admin API's OpenAPI words (schemas, summaries, descriptions): scripts/openapi/admin.ts. */
+  readonly openapi: ConnectionOpenApiWords;
 }

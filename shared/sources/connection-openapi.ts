@@ -8,7 +8,8 @@ import { accountMissing, connectionTargetBody, message, ref, success, type Admin
 import type { ConnectionKindDeclaration } from './connection-kind.ts';
 
 export const connectionAdminDocumentation = (kind: ConnectionKindDeclaration): { readonly schemas: JsonObject; readonly operations: Record<string, AdminOperationDoc> } => {
-  const { openapi, operations: names, notFound, conflict } = kind.words;
+  const { openapi } = kind;
+  const { operations: names, notFound, conflict } = kind.words;
   const missing = [accountMissing, notFound.message];
   const operations: Record<string, AdminOperationDoc> = {
     [names.connect]: {

@@ -18,7 +18,7 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 const show = (value: unknown) => JSON.stringify(value);
 
 export const connectionSeedMember = (kind: ConnectionKindDeclaration): SeedMember<SeedConnectionEntry> => {
-  const { member, idField, keyField, invalidId, repeated } = kind.words.seed;
+  const { member, idField, keyField, invalidId, repeated } = kind.seed;
   const fields = [idField, ...(keyField !== undefined ? [keyField] : []), 'projectID', 'campaignID'];
   return {
     reader: () => {

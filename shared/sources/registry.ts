@@ -34,7 +34,7 @@ export const connectionSources = leadSources.filter((source): source is LeadSour
  * `seed`: `metaPages`), or its kind of connection's (`googleForms`, `callNumbers`).
  */
 export const seedMembers: readonly { readonly source: LeadSourceDescriptor; readonly member: string }[] = leadSources.flatMap((source) =>
-  source.seed ? [{ source, member: source.seed.member }] : source.connection ? [{ source, member: source.connection.words.seed.member }] : [],
+  source.seed ? [{ source, member: source.seed.member }] : source.connection ? [{ source, member: source.connection.seed.member }] : [],
 );
 
 /** The sources whose function makes the lead in the request (all but the asynchronous ones, whose worker does). */

@@ -5,6 +5,7 @@
  */
 import { GoogleFormDirectory } from '../../shared/google/forms.ts';
 import { googleFormConnections } from '../../shared/google/connections.ts';
+import { googleAdsSource } from '../../shared/google/source.ts';
 import {
   connectConnection,
   hashConnectionKey,
@@ -82,7 +83,7 @@ export const removeGoogleForm = (deps: ConnectionAdminDependencies, formId: stri
 export const hashGoogleFormKey = hashConnectionKey;
 /** A seed file's forms, applied as `npm start` applies them. */
 export const applyGoogleForms = (repository: DynamoDbRepository, forms: readonly (FormInput & { readonly key: string })[]) =>
-  connectionSeedMember(googleFormConnections).apply(repository, forms as readonly SeedConnectionEntry[]);
+  connectionSeedMember(googleAdsSource.connection).apply(repository, forms as readonly SeedConnectionEntry[]);
 
 export const googleTestService = async (options: ServiceOptions = {}) => {
   const service = await testService(options);
