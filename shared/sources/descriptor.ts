@@ -100,7 +100,8 @@ export interface LeadSourceDescriptor {
    */
   readonly openapi?: string;
   /**
-   * Its own admin CLI verbs (connecting its forms, pages or numbers): the module, relative to the
+   * Its own admin CLI verbs, for what is truly its own (Meta's pages; a kind of connection's verbs come
+   * from its `connection`, scripts/admin/connections.ts): the module, relative to the
    * repository root, whose default export is their CommandModule (scripts/admin/command.ts), and the
    * module's name in the help's alphabetical order.
    */
@@ -114,7 +115,8 @@ export interface LeadSourceDescriptor {
    */
   readonly admin?: { readonly routes: readonly AdminRoute[] };
   /**
-   * Its own member of a seed file's accounts (`googleForms`, `callNumbers`, `metaPages`), and the module,
+   * Its own member of a seed file's accounts (`metaPages`; a kind of connection's, `googleForms`, comes
+   * from its `connection`, shared/sources/connection-seed.ts), and the module,
    * relative to the repository root, that reads and writes it: its default export is a `SeedMember`
    * (shared/sources/seed-member.ts), imported by the seed (scripts/local/seed.ts) only.
    */
