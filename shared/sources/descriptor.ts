@@ -12,7 +12,7 @@
  * source's wire names and never another source. The registry (registry.ts), which lists them all, is
  * for the stack and the local tools: no handler imports it.
  */
-import type { ConnectionKind } from '../domain/ports.ts';
+import type { ConnectionKindDeclaration } from './connection-kind.ts';
 import type { LeadSource } from '../domain/lead.ts';
 import type { AdminRoute } from '../routes.ts';
 
@@ -58,11 +58,13 @@ export interface LeadSourceDescriptor {
    */
   readonly throttle?: RouteThrottleDeclaration;
   /**
-   * The kind of connection its deliveries name (shared/dynamodb/connections.ts): every write of a
-   * delivery that names one carries the connection's guard, so a rotated key, a removed or a moved
-   * connection takes effect at once whatever the cache (CONTRACT.md section 14; Google's forms, call numbers).
+   * The kind of connection its deliveries name, declared in its folder (connection-kind.ts): every write
+   * of a delivery that names one carries the connection's guard, so a rotated key, a removed or a moved
+   * connection takes effect at once whatever the cache (CONTRACT.md section 14; Google's forms, call
+   * numbers). The one connection lifecycle gives it its admin routes, admin CLI verbs, seed member and
+   * their OpenAPI from the declaration alone.
    */
-  readonly connection?: ConnectionKind;
+  readonly connection?: ConnectionKindDeclaration;
   /**
    * What a channel of its leads is beyond source and sub source (CONTRACT.md section 16): the lead item's
    * attribute that names the connection a lead came through (a Google form's `google_form_id`, a call's
@@ -98,7 +100,8 @@ export interface LeadSourceDescriptor {
    */
   readonly openapi?: string;
   /**
-   * Its own admin CLI verbs (connecting its forms, pages or numbers): the module, relative to the
+   * Its own admin CLI verbs, for what is truly its own (Meta's pages; a kind of connection's verbs come
+   * from its `connection`, scripts/admin/connections.ts): the module, relative to the
    * repository root, whose default export is their CommandModule (scripts/admin/command.ts), and the
    * module's name in the help's alphabetical order.
    */
@@ -112,7 +115,8 @@ export interface LeadSourceDescriptor {
    */
   readonly admin?: { readonly routes: readonly AdminRoute[] };
   /**
-   * Its own member of a seed file's accounts (`googleForms`, `callNumbers`, `metaPages`), and the module,
+   * Its own member of a seed file's accounts (`metaPages`; a kind of connection's, `googleForms`, comes
+   * from its `connection`, shared/sources/connection-seed.ts), and the module,
    * relative to the repository root, that reads and writes it: its default export is a `SeedMember`
    * (shared/sources/seed-member.ts), imported by the seed (scripts/local/seed.ts) only.
    */

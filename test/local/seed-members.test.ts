@@ -4,9 +4,9 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import { parseSeed } from '../../scripts/local/seed.ts';
-import { leadSources } from '../../shared/sources/registry.ts';
+import { seedMembers } from '../../shared/sources/registry.ts';
 
-const seedSources = leadSources.filter((source) => source.seed !== undefined).map((source) => [source.name, source.seed!.member] as const);
+const seedSources = seedMembers.map(({ source, member }) => [source.name, member] as const);
 const account = (members: Record<string, unknown>) => ({ id: 'acc-1', name: 'Acme', projects: [{ id: 'PRJ-1', campaigns: [{ id: 'CMP-1' }] }], ...members });
 
 describe('the sources’ seed members', () => {
