@@ -9,6 +9,7 @@ import {
   SubSourceNotFoundError,
 } from './errors.ts';
 import { socialPlatforms, type AccountConfig, type LeadRecord, type LeadSubmission, type LegacyQuarantinedSubmission, type QuarantinedSubmission, type SubSourceClaim } from './lead.ts';
+import { duplicateDecision, settleRepeat } from './duplicates.ts';
 import type { IdempotencyClaim, IdempotentReplay, LeadStore, MarkerTaken, WriteGuard } from './ports.ts';
 
 // Declared with the lead's other words (lead.ts), where the ports can name them without a circle.
@@ -134,25 +135,28 @@ const storeLead = async (
   if (dryRun) {
     const originalLeadId = await leads.findOriginal(config.id, lead.projectID, lead.mobile_number);
     if (originalLeadId === undefined) return stored(lead);
-    if (config.duplicateSetting === 'ignore') throw new LeadAlreadyExistsError();
-    return stored(repeatOf(lead, config, originalLeadId));
+    const decision = duplicateDecision(config.duplicateSetting, lead, originalLeadId);
+    if (decision.kind === 'refused') throw new LeadAlreadyExistsError();
+    return stored(decision.lead);
   }
 
   const outcome = await leads.insertOriginal(config.id, lead, idempotency, guard, releaseMarker);
   if (outcome.kind === 'stored') return stored(lead);
   if (outcome.kind !== 'duplicate') return replayed(outcome);
 
-  if (config.duplicateSetting === 'ignore') throw new LeadAlreadyExistsError();
-  const repeat = repeatOf(lead, config, outcome.originalLeadId);
-  const repeatOutcome = await leads.insertRepeat(config.id, repeat, idempotency, guard, releaseMarker, outcome.originalLeadId);
-  return repeatOutcome.kind === 'stored' ? stored(repeatOutcome.lead ?? repeat) : replayed(repeatOutcome);
+  const { originalLeadId } = outcome;
+  const decision = duplicateDecision(config.duplicateSetting, lead, originalLeadId);
+  if (decision.kind === 'refused') throw new LeadAlreadyExistsError();
+  const repeat = decision.lead;
+  // Checked against its original in its own write when that write can carry the check; refused so,
+  // it is written again without it and settled against whoever holds the claim now (section 14).
+  let written = await leads.insertRepeat(config.id, repeat, idempotency, guard, releaseMarker, originalLeadId);
+  if (written.kind === 'original_moved') written = await leads.insertRepeat(config.id, repeat, idempotency, guard, releaseMarker);
+  if (written.kind === 'original_moved') throw new Error('a repeat written without its check reported its original moved');
+  if (written.kind !== 'stored') return replayed(written);
+  if (written.originalChecked) return stored(repeat);
+  return stored(await settleRepeat(leads, config.id, decision.setting, repeat, originalLeadId, idempotency));
 };
-
-const repeatOf = (lead: LeadRecord, config: AccountConfig, originalLeadId: string): LeadRecord => ({
-  ...lead,
-  is_repeated: true,
-  parent_lead_id: config.duplicateSetting === 'merge' ? originalLeadId : null,
-});
 
 /** The idempotency key was used before: the first lead again, or a refusal when the body differs. */
 export const replayed = (outcome: IdempotentReplay | MarkerTaken): LeadOutcome => {

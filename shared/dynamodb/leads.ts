@@ -9,7 +9,7 @@ import type { LeadRecord } from '../domain/lead.ts';
 import type { PersonKeyring } from '../domain/person-data.ts';
 import { containerPersonKeyring } from '../person-keyring.ts';
 import { leadLookupPuts } from './people.ts';
-import type { IdempotencyClaim, IdempotentReplay, LeadStore, MarkerTaken, OriginalLeadOutcome, RepeatLeadOutcome, WriteGuard } from '../domain/ports.ts';
+import type { IdempotencyClaim, IdempotentReplay, LeadStore, MarkerTaken, OriginalLeadOutcome, RepeatClaim, RepeatLeadOutcome, WriteGuard } from '../domain/ports.ts';
 import { checkConnectionGuard, CONNECTION_GUARD, connectionGuardCheck } from './connection-items.ts';
 import { NamedItems, sendTransaction } from './transactions.ts';
 import { contendedWrite, DEFAULT_RETRY, type TransactionRetryPolicy } from './contended-write.ts';
@@ -99,6 +99,9 @@ export class DynamoDbLeadStore extends TableStore implements LeadStore {
    * conditional, and the repeats of one person must not queue on their shared lookup partitions
    * (DynamoDB Local serialises transactions per partition key: 100 simultaneous repeats timed out).
    * Under an idempotency key, the key must be atomic with the lead: one transaction of all of them.
+   * A claim or a guard is a condition too: with one, the repeat is a transaction like a keyed one, and
+   * it checks in it that `originalLeadId` still holds the mobile's claim (a batch cannot: it reports
+   * the repeat stored unchecked, and the caller reads the claim after it).
    */
   async insertRepeat(
     accountId: string,
@@ -108,102 +111,75 @@ export class DynamoDbLeadStore extends TableStore implements LeadStore {
     marker?: IdempotencyClaim,
     originalLeadId?: string,
   ): Promise<RepeatLeadOutcome> {
-    // A claim or a guard is a condition too: with one, the repeat is a transaction like a keyed one,
-    // and it checks that the original still holds the mobile's claim rather than reading the claim back
-    // after it (#settleRepeat). That check refused, nothing was stored: the repeat is written again
-    // without it and settled against whoever holds the claim now.
-    const transactional = idempotency || marker || guard;
-    let checked = transactional && originalLeadId;
-    for (;;) {
-      const item = this.#leadItem(accountId, lead);
-      const lookups = await this.#lookupPuts(accountId, lead, idempotency);
-      const items = new NamedItems<LeadItemName>().add('lead', { Put: { TableName: this.table, Item: item } });
-      this.#addClaims(items, accountId, lead, idempotency, marker);
-      items.add('person_lookup', ...lookups);
-      this.#addGuard(items, accountId, lead, guard);
-      if (checked) {
-        const claimKey = { pk: projectPk(accountId, lead.projectID), sk: `MOBILE#${lead.mobile_number}` };
-        items.add('original_claim', { ConditionCheck: { TableName: this.table, Key: claimKey, ConditionExpression: 'lead_id = :original', ExpressionAttributeValues: { ':original': checked } } });
-      }
-      const send = transactional
-        ? () => sendTransaction(this.db, items.items)
-        : () => putAll(this.db, this.table, [item, ...lookups.map(({ Put }) => Put.Item)]);
-      const outcome = await this.#writeLead(accountId, lead, send, async (reasons) => {
-        checkGuard(items, reasons, guard);
-        return claimRefusal(items, reasons, lead, idempotency, marker) ?? (checked && items.failed(reasons, 'original_claim') ? CLAIM_MOVED : undefined);
-      });
-      if (outcome === CLAIM_MOVED) checked = undefined;
-      else if (outcome.kind !== 'stored' || !originalLeadId || checked) return outcome;
-      else return this.#settleRepeat(accountId, lead, originalLeadId, idempotency);
+    const transactional = Boolean(idempotency || marker || guard);
+    const checked = transactional ? originalLeadId : undefined;
+    const item = this.#leadItem(accountId, lead);
+    const lookups = await this.#lookupPuts(accountId, lead, idempotency);
+    const items = new NamedItems<LeadItemName>().add('lead', { Put: { TableName: this.table, Item: item } });
+    this.#addClaims(items, accountId, lead, idempotency, marker);
+    items.add('person_lookup', ...lookups);
+    this.#addGuard(items, accountId, lead, guard);
+    if (checked) {
+      items.add('original_claim', { ConditionCheck: { TableName: this.table, Key: this.#claimKey(accountId, lead), ConditionExpression: 'lead_id = :original', ExpressionAttributeValues: { ':original': checked } } });
     }
+    const send = transactional
+      ? () => sendTransaction(this.db, items.items)
+      : () => putAll(this.db, this.table, [item, ...lookups.map(({ Put }) => Put.Item)]);
+    const outcome = await this.#writeLead(accountId, lead, send, async (reasons) => {
+      checkGuard(items, reasons, guard);
+      return claimRefusal(items, reasons, lead, idempotency, marker) ?? (checked && items.failed(reasons, 'original_claim') ? ORIGINAL_MOVED : undefined);
+    });
+    return outcome.kind === 'stored' ? { kind: 'stored', originalChecked: checked !== undefined } : outcome;
   }
 
   /**
-   * Erasure is final against a repeat being stored (CONTRACT.md section 14): an erasure that ran
-   * between the original's refused claim and this repeat's write took the original and its claim,
-   * and a repeat must never point at an erased lead nor lack its claim. So the claim is read back once
-   * the repeat is stored (one consistent GetItem, the price of every repeat written without a
-   * transaction; a transactional repeat checks the claim inside its transaction instead, and comes here
-   * only when that check failed): still the original's,
-   * the repeat stands; gone, the repeat becomes the original (its claim written, is_repeated false,
-   * no parent); another lead's (a new original claimed meanwhile), the repeat's parent becomes that
-   * one under merge. The idempotency record's copy of the lead changes with it, so a replay answers
-   * what is stored.
+   * One transaction: the claim as the caller was told it is (taken, when vacant; checked, when held),
+   * the lead's `is_repeated` and `parent_lead_id` as given (the lead must still be stored), and the copy
+   * of the lead in its idempotency record, so a replay answers what is stored.
    */
-  async #settleRepeat(accountId: string, lead: LeadRecord, originalLeadId: string, idempotency?: IdempotencyClaim): Promise<RepeatLeadOutcome> {
-    const pk = projectPk(accountId, lead.projectID);
-    const claimKey = { pk, sk: `MOBILE#${lead.mobile_number}` };
-    for (let attempt = 0; attempt < 3; attempt++) {
-      const { Item: claim } = await orUnavailable(() =>
-        this.db.send(new GetCommand({ TableName: this.table, Key: claimKey, ConsistentRead: true, ProjectionExpression: 'lead_id' })),
-      );
-      const claimedBy = claim?.lead_id as string | undefined;
-      if (claimedBy === originalLeadId || claimedBy === lead.id) return { kind: 'stored' };
-      const settled: LeadRecord =
-        claimedBy === undefined
-          ? { ...lead, is_repeated: false, parent_lead_id: null }
-          : { ...lead, parent_lead_id: lead.parent_lead_id === null ? null : claimedBy };
-      const written = await contendedWrite({
-        send: () =>
-          this.db.send(
-            new TransactWriteCommand({
-              TransactItems: [
-                claimedBy === undefined
-                  ? { Put: { TableName: this.table, Item: { ...claimKey, item_type: 'mobile_claim', lead_id: lead.id, created_at: lead.created_at }, ConditionExpression: 'attribute_not_exists(pk)' } }
-                  : { ConditionCheck: { TableName: this.table, Key: claimKey, ConditionExpression: 'lead_id = :claimedBy', ExpressionAttributeValues: { ':claimedBy': claimedBy } } },
-                {
-                  Update: {
-                    TableName: this.table,
-                    Key: { pk, sk: `LEAD#${lead.id}` },
-                    UpdateExpression: 'SET is_repeated = :repeated, parent_lead_id = :parent',
-                    ConditionExpression: 'attribute_exists(pk)',
-                    ExpressionAttributeValues: { ':repeated': settled.is_repeated, ':parent': settled.parent_lead_id },
-                  },
+  async rewriteRepeat(accountId: string, lead: LeadRecord, claim: RepeatClaim, idempotency?: IdempotencyClaim): Promise<'rewritten' | 'claim_changed'> {
+    const claimKey = this.#claimKey(accountId, lead);
+    const written = await contendedWrite({
+      send: () =>
+        this.db.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              claim.kind === 'take'
+                ? { Put: { TableName: this.table, Item: { ...claimKey, item_type: 'mobile_claim', lead_id: lead.id, created_at: lead.created_at }, ConditionExpression: 'attribute_not_exists(pk)' } }
+                : { ConditionCheck: { TableName: this.table, Key: claimKey, ConditionExpression: 'lead_id = :claimedBy', ExpressionAttributeValues: { ':claimedBy': claim.leadId } } },
+              {
+                Update: {
+                  TableName: this.table,
+                  Key: { pk: claimKey.pk, sk: `LEAD#${lead.id}` },
+                  UpdateExpression: 'SET is_repeated = :repeated, parent_lead_id = :parent',
+                  ConditionExpression: 'attribute_exists(pk)',
+                  ExpressionAttributeValues: { ':repeated': lead.is_repeated, ':parent': lead.parent_lead_id },
                 },
-                ...(idempotency
-                  ? [
-                      {
-                        Update: {
-                          TableName: this.table,
-                          Key: { pk: idempotencyPk(accountId, idempotency.key), sk: 'IDEMPOTENCY' },
-                          UpdateExpression: 'SET #lead = :lead',
-                          ConditionExpression: 'request_hash = :hash',
-                          ExpressionAttributeNames: { '#lead': 'lead' },
-                          ExpressionAttributeValues: { ':lead': JSON.stringify(settled), ':hash': idempotency.requestHash },
-                        },
+              },
+              ...(idempotency
+                ? [
+                    {
+                      Update: {
+                        TableName: this.table,
+                        Key: { pk: idempotencyPk(accountId, idempotency.key), sk: 'IDEMPOTENCY' },
+                        UpdateExpression: 'SET #lead = :lead',
+                        ConditionExpression: 'request_hash = :hash',
+                        ExpressionAttributeNames: { '#lead': 'lead' },
+                        ExpressionAttributeValues: { ':lead': JSON.stringify(lead), ':hash': idempotency.requestHash },
                       },
-                    ]
-                  : []),
-              ],
-            }),
-          ),
-        refusal: (reasons) => (reasons.some((reason) => reason.Code === 'ConditionalCheckFailed') ? ('moved' as const) : undefined),
-      });
-      // The claim moved again between the read and the write (or the lead itself was erased): read it again.
-      if (written !== 'moved') return { kind: 'stored', lead: settled };
-    }
-    // Three moves of one claim in one request: the repeat stands as written, and the integrity check names it.
-    return { kind: 'stored' };
+                    },
+                  ]
+                : []),
+            ],
+          }),
+        ),
+      refusal: (reasons) => (reasons.some((reason) => reason.Code === 'ConditionalCheckFailed') ? ('claim_changed' as const) : undefined),
+    });
+    return written === 'claim_changed' ? written : 'rewritten';
+  }
+
+  #claimKey(accountId: string, lead: LeadRecord) {
+    return { pk: projectPk(accountId, lead.projectID), sk: `MOBILE#${lead.mobile_number}` };
   }
 
   /**
@@ -224,7 +200,7 @@ export class DynamoDbLeadStore extends TableStore implements LeadStore {
   async findOriginal(accountId: string, projectId: string, mobile: string): Promise<string | undefined> {
     const { Item } = await orUnavailable(() =>
       this.db.send(
-        new GetCommand({ TableName: this.table, Key: { pk: projectPk(accountId, projectId), sk: `MOBILE#${mobile}` }, ConsistentRead: true }),
+        new GetCommand({ TableName: this.table, Key: { pk: projectPk(accountId, projectId), sk: `MOBILE#${mobile}` }, ConsistentRead: true, ProjectionExpression: 'lead_id' }),
       ),
     );
     return Item?.lead_id;
@@ -400,7 +376,7 @@ export const idempotencyPut = (
  * refusal), or the release marker taken.
  */
 /** A transactional repeat's check of its original's claim refused: nothing was stored. */
-const CLAIM_MOVED = Symbol('claim moved');
+const ORIGINAL_MOVED = { kind: 'original_moved' } as const;
 
 const claimRefusal = (
   items: NamedItems<LeadItemName>,
