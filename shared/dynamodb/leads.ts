@@ -3,8 +3,9 @@
  *   LEADS#<account>#<project> / LEAD#<lead id>    the lead record, item_type "lead", account_id
  *   LEADS#<account>#<project> / MOBILE#<mobile>   item_type "mobile_claim", lead_id of the original
  *   IDEMPOTENCY#<account>#<sha256 of key> / IDEMPOTENCY   request_hash, lead (JSON), expires_at (24 h, or the claim's own TTL)
+ * The request path's writes only: the admin side's reads of leads are lead-archive.ts's.
  */
-import { GetCommand, ScanCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { LeadRecord } from '../domain/lead.ts';
 import type { PersonKeyring } from '../domain/person-data.ts';
 import { containerPersonKeyring } from '../person-keyring.ts';
@@ -13,10 +14,10 @@ import type { IdempotencyClaim, IdempotentReplay, LeadStore, MarkerTaken, Origin
 import { checkConnectionGuard, CONNECTION_GUARD, connectionGuardCheck } from './connection-items.ts';
 import { NamedItems, sendTransaction } from './transactions.ts';
 import { contendedWrite, DEFAULT_RETRY, type TransactionRetryPolicy } from './contended-write.ts';
-import { LEAD_ITEM_TYPE, leadPartitionKey, leadRecordOf } from './lead-items.ts';
+import { LEAD_ITEM_TYPE, leadPartitionKey } from './lead-items.ts';
 import { rejectionKeyOf } from './rejection-items.ts';
 import { QuarantineReleaseRefusedError } from '../domain/errors.ts';
-import { epochSeconds, orUnavailable, putAll, queryAll, sha256, TableStore, type CancellationReason } from './requests.ts';
+import { epochSeconds, orUnavailable, putAll, sha256, TableStore, type CancellationReason } from './requests.ts';
 
 export { READ_BACK_RESERVE_MS } from './requests.ts';
 
@@ -288,53 +289,6 @@ export class DynamoDbLeadStore extends TableStore implements LeadStore {
     const { Item } = await orUnavailable(() => this.db.send(new GetCommand({ TableName: this.table, Key: { pk, sk }, ConsistentRead: true })));
     if (!Item) throw new Error('mobile claim vanished after a failed condition');
     return Item.lead_id;
-  }
-}
-
-/** Leads as the admin CLI lists them, and the integrity check of the reliability suites. */
-export class DynamoDbLeadArchive extends DynamoDbLeadStore {
-  /** The leads of an account's projects, oldest first. */
-  async listLeads(accountId: string, projectIds: Iterable<string>): Promise<LeadRecord[]> {
-    const leads: LeadRecord[] = [];
-    for (const projectId of projectIds) {
-      const items = await queryAll(this.db, {
-        TableName: this.table,
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :lead)',
-        ExpressionAttributeValues: { ':pk': projectPk(accountId, projectId), ':lead': 'LEAD#' },
-      });
-      leads.push(...items.map(leadRecordOf));
-    }
-    return leads.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  }
-
-  /**
-   * Reads the whole Leads table and names every broken invariant of docs/data-model.md: a mobile claim
-   * without its lead, an original lead without its claim, a linked repeat whose parent is not the
-   * original. An empty list means the store is consistent. For operators and the reliability suites;
-   * a Scan, so never on the request path.
-   */
-  async checkIntegrity(): Promise<string[]> {
-    const items: Record<string, any>[] = [];
-    let ExclusiveStartKey: Record<string, unknown> | undefined;
-    do {
-      const page = await orUnavailable(() => this.db.send(new ScanCommand({ TableName: this.table, ConsistentRead: true, ExclusiveStartKey })));
-      items.push(...(page.Items ?? []));
-      ExclusiveStartKey = page.LastEvaluatedKey;
-    } while (ExclusiveStartKey);
-
-    const leads = new Map(items.filter((item) => item.item_type === LEAD_ITEM_TYPE).map((item) => [`${item.pk}|${item.id}`, item]));
-    const claims = new Map(items.filter((item) => item.item_type === 'mobile_claim').map((item) => [`${item.pk}|${item.sk.slice('MOBILE#'.length)}`, item]));
-    const problems: string[] = [];
-    for (const [key, claim] of claims) {
-      if (!leads.has(`${claim.pk}|${claim.lead_id}`)) problems.push(`mobile claim ${key} names lead ${claim.lead_id}, which is not stored`);
-    }
-    for (const lead of leads.values()) {
-      const claim = claims.get(`${lead.pk}|${lead.mobile_number}`);
-      if (!claim) problems.push(`lead ${lead.id} has no mobile claim`);
-      else if (!lead.is_repeated && claim.lead_id !== lead.id) problems.push(`lead ${lead.id} is not repeated, but the original is ${claim.lead_id}`);
-      else if (lead.parent_lead_id !== null && lead.parent_lead_id !== claim.lead_id) problems.push(`lead ${lead.id} links to ${lead.parent_lead_id}, not the original ${claim.lead_id}`);
-    }
-    return problems;
   }
 }
 
