@@ -9,7 +9,7 @@ import {
   SubSourceNotFoundError,
 } from './errors.ts';
 import { socialPlatforms, type AccountConfig, type LeadRecord, type LeadSubmission, type LegacyQuarantinedSubmission, type QuarantinedSubmission, type SubSourceClaim } from './lead.ts';
-import { duplicateDecision, settleRepeat } from './duplicates.ts';
+import { duplicateOf, settleRepeat } from './duplicates.ts';
 import type { IdempotencyClaim, IdempotentReplay, LeadStore, MarkerTaken, WriteGuard } from './ports.ts';
 
 // Declared with the lead's other words (lead.ts), where the ports can name them without a circle.
@@ -135,9 +135,9 @@ const storeLead = async (
   if (dryRun) {
     const originalLeadId = await leads.findOriginal(config.id, lead.projectID, lead.mobile_number);
     if (originalLeadId === undefined) return stored(lead);
-    const decision = duplicateDecision(config.duplicateSetting, lead, originalLeadId);
-    if (decision.kind === 'refused') throw new LeadAlreadyExistsError();
-    return stored(decision.lead);
+    const repeat = duplicateOf(config.duplicateSetting, lead, originalLeadId);
+    if (!repeat) throw new LeadAlreadyExistsError();
+    return stored(repeat);
   }
 
   const outcome = await leads.insertOriginal(config.id, lead, idempotency, guard, releaseMarker);
@@ -145,17 +145,12 @@ const storeLead = async (
   if (outcome.kind !== 'duplicate') return replayed(outcome);
 
   const { originalLeadId } = outcome;
-  const decision = duplicateDecision(config.duplicateSetting, lead, originalLeadId);
-  if (decision.kind === 'refused') throw new LeadAlreadyExistsError();
-  const repeat = decision.lead;
-  // Checked against its original in its own write when that write can carry the check; refused so,
-  // it is written again without it and settled against whoever holds the claim now (section 14).
-  let written = await leads.insertRepeat(config.id, repeat, idempotency, guard, releaseMarker, originalLeadId);
-  if (written.kind === 'original_moved') written = await leads.insertRepeat(config.id, repeat, idempotency, guard, releaseMarker);
-  if (written.kind === 'original_moved') throw new Error('a repeat written without its check reported its original moved');
+  const repeat = duplicateOf(config.duplicateSetting, lead, originalLeadId);
+  if (!repeat) throw new LeadAlreadyExistsError();
+  const written = await leads.insertRepeat(config.id, repeat, idempotency, guard, releaseMarker, originalLeadId);
   if (written.kind !== 'stored') return replayed(written);
-  if (written.originalChecked) return stored(repeat);
-  return stored(await settleRepeat(leads, config.id, decision.setting, repeat, originalLeadId, idempotency));
+  // Unchecked against its original in its own write: settled against whoever holds the claim now (section 14).
+  return stored(written.originalChecked ? repeat : await settleRepeat(leads, config.id, config.duplicateSetting, repeat, originalLeadId, idempotency));
 };
 
 /** The idempotency key was used before: the first lead again, or a refusal when the body differs. */

@@ -134,22 +134,13 @@ export type OriginalLeadOutcome =
   | MarkerTaken;
 
 /**
- * A repeat's write, as the store found it: stored, with its original's claim checked in the same
- * write (`originalChecked`) or not (a write that could not carry the check); or nothing stored because
- * the claim no longer names that original (erased, or another lead's since). What the repeat then
- * becomes is the domain's to decide (shared/domain/duplicates.ts).
+ * A repeat's write, as the store found it: stored, with its original's claim confirmed in the same
+ * write (`originalChecked`) or not (a write that could not carry the check, or whose check the claim
+ * failed: then written again without it). What the repeat then becomes is the domain's to decide
+ * (shared/domain/duplicates.ts).
  */
-export type RepeatLeadOutcome =
-  | { readonly kind: 'stored'; readonly originalChecked: boolean }
-  | { readonly kind: 'original_moved' }
-  | IdempotentReplay
-  | MarkerTaken;
+export type RepeatLeadOutcome = { readonly kind: 'stored'; readonly originalChecked: boolean } | IdempotentReplay | MarkerTaken;
 
-/**
- * The claim a repeat's rewrite takes or checks in the same write: the vacant claim taken (the repeat
- * becomes the original), or the claim still held by that lead (the repeat's new parent).
- */
-export type RepeatClaim = { readonly kind: 'take' } | { readonly kind: 'held_by'; readonly leadId: string };
 
 /**
  * The kinds of connection a source's deliveries name, each connected by an account to one of its
@@ -236,7 +227,7 @@ export interface LeadStore {
   /**
    * Stores a repeat as given. `originalLeadId`: the lead the mobile's claim named when the original's
    * write was refused, checked to hold the claim still in the same write when the write is a
-   * transaction anyway (under a claim or a guard); `original_moved` when it does not, nothing stored.
+   * transaction anyway (under a claim or a guard); the outcome says whether it was confirmed so.
    */
   insertRepeat(
     accountId: string,
@@ -248,10 +239,11 @@ export interface LeadStore {
   ): Promise<RepeatLeadOutcome>;
   /**
    * Rewrites a stored repeat as the domain settled it (its `is_repeated` and `parent_lead_id`, and the
-   * copy of it in its idempotency record), atomically with `claim`; `claim_changed`, nothing written,
-   * when the claim is no longer as told (or the lead is gone).
+   * copy of it in its idempotency record), in one write with the mobile's claim as it was read:
+   * `claimHolder` undefined, the vacant claim taken for the lead; else checked to be that lead's still.
+   * False, nothing written, when the claim is no longer so (or the lead is gone).
    */
-  rewriteRepeat(accountId: string, lead: LeadRecord, claim: RepeatClaim, idempotency?: IdempotencyClaim): Promise<'rewritten' | 'claim_changed'>;
+  rewriteRepeat(accountId: string, lead: LeadRecord, claimHolder: string | undefined, idempotency?: IdempotencyClaim): Promise<boolean>;
   /**
    * The answer already given under an idempotency key (CONTRACT.md section 14), read before a check
    * that could answer differently (a challenge): undefined when the key is unused or expired.

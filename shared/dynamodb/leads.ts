@@ -10,7 +10,7 @@ import type { LeadRecord } from '../domain/lead.ts';
 import type { PersonKeyring } from '../domain/person-data.ts';
 import { containerPersonKeyring } from '../person-keyring.ts';
 import { leadLookupPuts } from './people.ts';
-import type { IdempotencyClaim, IdempotentReplay, LeadStore, MarkerTaken, OriginalLeadOutcome, RepeatClaim, RepeatLeadOutcome, WriteGuard } from '../domain/ports.ts';
+import type { IdempotencyClaim, IdempotentReplay, LeadStore, MarkerTaken, OriginalLeadOutcome, RepeatLeadOutcome, WriteGuard } from '../domain/ports.ts';
 import { checkConnectionGuard, CONNECTION_GUARD, connectionGuardCheck } from './connection-items.ts';
 import { NamedItems, sendTransaction } from './transactions.ts';
 import { contendedWrite, DEFAULT_RETRY, type TransactionRetryPolicy } from './contended-write.ts';
@@ -30,6 +30,14 @@ type LeadItemName = 'mobile_claim' | 'original_claim' | 'lead' | 'idempotency_ke
 const IDEMPOTENCY_SECONDS = 24 * 60 * 60;
 
 const projectPk = leadPartitionKey;
+const mobileClaimKey = (accountId: string, projectId: string, mobile: string) => ({ pk: projectPk(accountId, projectId), sk: `MOBILE#${mobile}` });
+/** A mobile's claim, naming the lead that holds it: the original. */
+const claimItem = (accountId: string, lead: LeadRecord) => ({
+  ...mobileClaimKey(accountId, lead.projectID, lead.mobile_number),
+  item_type: 'mobile_claim',
+  lead_id: lead.id,
+  created_at: lead.created_at,
+});
 export const idempotencyPk = (accountId: string, key: string) => `IDEMPOTENCY#${accountId}#${sha256(key)}`;
 
 /** The request path's lead writes: what the Lambda bundles carry. */
@@ -67,8 +75,7 @@ export class DynamoDbLeadStore extends TableStore implements LeadStore {
     guard?: WriteGuard,
     marker?: IdempotencyClaim,
   ): Promise<OriginalLeadOutcome> {
-    const pk = projectPk(accountId, lead.projectID);
-    const claim = { pk, sk: `MOBILE#${lead.mobile_number}`, item_type: 'mobile_claim', lead_id: lead.id, created_at: lead.created_at };
+    const claim = claimItem(accountId, lead);
     const items = new NamedItems<LeadItemName>()
       .add('mobile_claim', {
         Put: { TableName: this.table, Item: claim, ConditionExpression: 'attribute_not_exists(pk)', ReturnValuesOnConditionCheckFailure: 'ALL_OLD' },
@@ -86,7 +93,7 @@ export class DynamoDbLeadStore extends TableStore implements LeadStore {
       if (replay) return replay;
       const claimReason = items.reasonOf(reasons, 'mobile_claim');
       if (claimReason?.Code !== 'ConditionalCheckFailed') return undefined;
-      const originalLeadId = claimReason.Item?.lead_id?.S ?? (await this.#originalLeadId(pk, claim.sk));
+      const originalLeadId = claimReason.Item?.lead_id?.S ?? (await this.#originalLeadId(claim.pk, claim.sk));
       // The claim is this lead's own: an earlier attempt of this very write was applied.
       if (originalLeadId === lead.id) return { kind: 'stored' } as const;
       return { kind: 'duplicate', originalLeadId } as const;
@@ -101,8 +108,9 @@ export class DynamoDbLeadStore extends TableStore implements LeadStore {
    * (DynamoDB Local serialises transactions per partition key: 100 simultaneous repeats timed out).
    * Under an idempotency key, the key must be atomic with the lead: one transaction of all of them.
    * A claim or a guard is a condition too: with one, the repeat is a transaction like a keyed one, and
-   * it checks in it that `originalLeadId` still holds the mobile's claim (a batch cannot: it reports
-   * the repeat stored unchecked, and the caller reads the claim after it).
+   * it checks in it that `originalLeadId` still holds the mobile's claim (a batch cannot). Stored
+   * unchecked (by a batch, or again without the check the claim refused), the caller reads the claim
+   * after it.
    */
   async insertRepeat(
     accountId: string,
@@ -112,8 +120,8 @@ export class DynamoDbLeadStore extends TableStore implements LeadStore {
     marker?: IdempotencyClaim,
     originalLeadId?: string,
   ): Promise<RepeatLeadOutcome> {
-    const transactional = Boolean(idempotency || marker || guard);
-    const checked = transactional ? originalLeadId : undefined;
+    const transactional = idempotency || marker || guard;
+    const checked = transactional && originalLeadId;
     const item = this.#leadItem(accountId, lead);
     const lookups = await this.#lookupPuts(accountId, lead, idempotency);
     const items = new NamedItems<LeadItemName>().add('lead', { Put: { TableName: this.table, Item: item } });
@@ -121,7 +129,7 @@ export class DynamoDbLeadStore extends TableStore implements LeadStore {
     items.add('person_lookup', ...lookups);
     this.#addGuard(items, accountId, lead, guard);
     if (checked) {
-      items.add('original_claim', { ConditionCheck: { TableName: this.table, Key: this.#claimKey(accountId, lead), ConditionExpression: 'lead_id = :original', ExpressionAttributeValues: { ':original': checked } } });
+      items.add('original_claim', { ConditionCheck: { TableName: this.table, Key: mobileClaimKey(accountId, lead.projectID, lead.mobile_number), ConditionExpression: 'lead_id = :original', ExpressionAttributeValues: { ':original': checked } } });
     }
     const send = transactional
       ? () => sendTransaction(this.db, items.items)
@@ -130,24 +138,26 @@ export class DynamoDbLeadStore extends TableStore implements LeadStore {
       checkGuard(items, reasons, guard);
       return claimRefusal(items, reasons, lead, idempotency, marker) ?? (checked && items.failed(reasons, 'original_claim') ? ORIGINAL_MOVED : undefined);
     });
-    return outcome.kind === 'stored' ? { kind: 'stored', originalChecked: checked !== undefined } : outcome;
+    // Refused by the check alone, nothing was stored: the repeat is stored unchecked, for the caller to settle.
+    if (outcome === ORIGINAL_MOVED) return this.insertRepeat(accountId, lead, idempotency, guard, marker);
+    return outcome.kind === 'stored' ? { kind: 'stored', originalChecked: Boolean(checked) } : outcome;
   }
 
   /**
-   * One transaction: the claim as the caller was told it is (taken, when vacant; checked, when held),
-   * the lead's `is_repeated` and `parent_lead_id` as given (the lead must still be stored), and the copy
+   * One transaction: the claim as the caller read it (taken, when vacant; checked, when held), the
+   * lead's `is_repeated` and `parent_lead_id` as given (the lead must still be stored), and the copy
    * of the lead in its idempotency record, so a replay answers what is stored.
    */
-  async rewriteRepeat(accountId: string, lead: LeadRecord, claim: RepeatClaim, idempotency?: IdempotencyClaim): Promise<'rewritten' | 'claim_changed'> {
-    const claimKey = this.#claimKey(accountId, lead);
+  async rewriteRepeat(accountId: string, lead: LeadRecord, claimHolder: string | undefined, idempotency?: IdempotencyClaim): Promise<boolean> {
+    const claimKey = mobileClaimKey(accountId, lead.projectID, lead.mobile_number);
     const written = await contendedWrite({
       send: () =>
         this.db.send(
           new TransactWriteCommand({
             TransactItems: [
-              claim.kind === 'take'
-                ? { Put: { TableName: this.table, Item: { ...claimKey, item_type: 'mobile_claim', lead_id: lead.id, created_at: lead.created_at }, ConditionExpression: 'attribute_not_exists(pk)' } }
-                : { ConditionCheck: { TableName: this.table, Key: claimKey, ConditionExpression: 'lead_id = :claimedBy', ExpressionAttributeValues: { ':claimedBy': claim.leadId } } },
+              claimHolder === undefined
+                ? { Put: { TableName: this.table, Item: claimItem(accountId, lead), ConditionExpression: 'attribute_not_exists(pk)' } }
+                : { ConditionCheck: { TableName: this.table, Key: claimKey, ConditionExpression: 'lead_id = :claimedBy', ExpressionAttributeValues: { ':claimedBy': claimHolder } } },
               {
                 Update: {
                   TableName: this.table,
@@ -174,13 +184,9 @@ export class DynamoDbLeadStore extends TableStore implements LeadStore {
             ],
           }),
         ),
-      refusal: (reasons) => (reasons.some((reason) => reason.Code === 'ConditionalCheckFailed') ? ('claim_changed' as const) : undefined),
+      refusal: (reasons) => (reasons.some((reason) => reason.Code === 'ConditionalCheckFailed') ? false : undefined),
     });
-    return written === 'claim_changed' ? written : 'rewritten';
-  }
-
-  #claimKey(accountId: string, lead: LeadRecord) {
-    return { pk: projectPk(accountId, lead.projectID), sk: `MOBILE#${lead.mobile_number}` };
+    return written !== false;
   }
 
   /**
@@ -201,7 +207,7 @@ export class DynamoDbLeadStore extends TableStore implements LeadStore {
   async findOriginal(accountId: string, projectId: string, mobile: string): Promise<string | undefined> {
     const { Item } = await orUnavailable(() =>
       this.db.send(
-        new GetCommand({ TableName: this.table, Key: { pk: projectPk(accountId, projectId), sk: `MOBILE#${mobile}` }, ConsistentRead: true, ProjectionExpression: 'lead_id' }),
+        new GetCommand({ TableName: this.table, Key: mobileClaimKey(accountId, projectId, mobile), ConsistentRead: true }),
       ),
     );
     return Item?.lead_id;
@@ -330,7 +336,7 @@ export const idempotencyPut = (
  * refusal), or the release marker taken.
  */
 /** A transactional repeat's check of its original's claim refused: nothing was stored. */
-const ORIGINAL_MOVED = { kind: 'original_moved' } as const;
+const ORIGINAL_MOVED = Symbol('original moved');
 
 const claimRefusal = (
   items: NamedItems<LeadItemName>,

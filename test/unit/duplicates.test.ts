@@ -1,5 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { claimFact, duplicateDecision, repeatSettlement, type ClaimFact, type RepeatSetting } from '../../shared/domain/duplicates.ts';
+import { claimFact, duplicateOf, repeatSettlement, type ClaimFact } from '../../shared/domain/duplicates.ts';
+import type { DuplicateSetting } from '../../shared/domain/lead.ts';
 import type { LeadRecord } from '../../shared/domain/lead.ts';
 
 const ORIGINAL = '01J00000000000000000000001';
@@ -19,20 +20,22 @@ const lead: LeadRecord = {
   created_at: '2026-01-01T00:00:00.000Z',
 };
 
+type RepeatSetting = Exclude<DuplicateSetting, 'ignore'>;
+
 const repeatUnder = (setting: RepeatSetting): LeadRecord => ({ ...lead, is_repeated: true, parent_lead_id: setting === 'merge' ? ORIGINAL : null });
 const asOriginal: LeadRecord = { ...lead, is_repeated: false, parent_lead_id: null };
 
 describe('a lead whose (project, mobile) has an original already (CONTRACT.md section 3)', () => {
   it('is refused under ignore: nothing is stored', () => {
-    expect(duplicateDecision('ignore', lead, ORIGINAL)).toEqual({ kind: 'refused' });
+    expect(duplicateOf('ignore', lead, ORIGINAL)).toBeUndefined();
   });
 
   it('is a repeat with no parent under create', () => {
-    expect(duplicateDecision('create', lead, ORIGINAL)).toEqual({ kind: 'repeat', setting: 'create', lead: { ...lead, is_repeated: true, parent_lead_id: null } });
+    expect(duplicateOf('create', lead, ORIGINAL)).toEqual({ ...lead, is_repeated: true, parent_lead_id: null });
   });
 
   it('is a repeat linked to the original under merge', () => {
-    expect(duplicateDecision('merge', lead, ORIGINAL)).toEqual({ kind: 'repeat', setting: 'merge', lead: { ...lead, is_repeated: true, parent_lead_id: ORIGINAL } });
+    expect(duplicateOf('merge', lead, ORIGINAL)).toEqual({ ...lead, is_repeated: true, parent_lead_id: ORIGINAL });
   });
 });
 
@@ -48,30 +51,28 @@ describe("what the mobile's claim says once a repeat is stored", () => {
 });
 
 describe('a stored repeat, settled against its claim (CONTRACT.md section 14)', () => {
-  const table: [RepeatSetting, ClaimFact, ReturnType<typeof repeatSettlement>][] = [
-    ['create', { kind: 'original_exists' }, { kind: 'stands', lead: repeatUnder('create') }],
-    ['merge', { kind: 'original_exists' }, { kind: 'stands', lead: repeatUnder('merge') }],
-    ['create', { kind: 'original_erased' }, { kind: 'rewrite', lead: asOriginal, claim: { kind: 'take' } }],
-    ['merge', { kind: 'original_erased' }, { kind: 'rewrite', lead: asOriginal, claim: { kind: 'take' } }],
-    ['create', { kind: 'claim_held', leadId: NEW_ORIGINAL }, { kind: 'stands', lead: repeatUnder('create') }],
-    [
-      'merge',
-      { kind: 'claim_held', leadId: NEW_ORIGINAL },
-      { kind: 'rewrite', lead: { ...repeatUnder('merge'), parent_lead_id: NEW_ORIGINAL }, claim: { kind: 'held_by', leadId: NEW_ORIGINAL } },
-    ],
-    ['create', { kind: 'own_claim' }, { kind: 'stands', lead: asOriginal }],
-    ['merge', { kind: 'own_claim' }, { kind: 'stands', lead: asOriginal }],
+  // undefined: the repeat stands as written.
+  const table: [RepeatSetting, ClaimFact, LeadRecord | undefined][] = [
+    ['create', { kind: 'original_exists' }, undefined],
+    ['merge', { kind: 'original_exists' }, undefined],
+    ['create', { kind: 'original_erased' }, asOriginal],
+    ['merge', { kind: 'original_erased' }, asOriginal],
+    ['create', { kind: 'claim_held', leadId: NEW_ORIGINAL }, undefined],
+    ['merge', { kind: 'claim_held', leadId: NEW_ORIGINAL }, { ...repeatUnder('merge'), parent_lead_id: NEW_ORIGINAL }],
+    ['create', { kind: 'own_claim' }, asOriginal],
+    ['merge', { kind: 'own_claim' }, asOriginal],
   ];
 
-  it.each(table)('under %s, when the claim is %j: %j', (setting, fact, settlement) => {
-    expect(repeatSettlement(setting, repeatUnder(setting), fact)).toEqual(settlement);
+  it.each(table)('under %s, when the claim is %j, becomes %j', (setting, fact, settled) => {
+    expect(repeatSettlement(setting, repeatUnder(setting), fact)).toEqual(settled);
   });
 
   it('never leaves a repeat pointing at a lead that does not hold the claim', () => {
     for (const [setting, fact] of table) {
-      const { lead: settled } = repeatSettlement(setting, repeatUnder(setting), fact);
+      const settled = repeatSettlement(setting, repeatUnder(setting), fact) ?? repeatUnder(setting);
       const holder = fact.kind === 'original_exists' ? ORIGINAL : fact.kind === 'claim_held' ? fact.leadId : fact.kind === 'own_claim' ? LEAD : undefined;
       if (settled.parent_lead_id !== null) expect(settled.parent_lead_id).toBe(holder);
+      // An original holds the claim, or takes it in its rewrite.
       if (!settled.is_repeated) expect([undefined, LEAD]).toContain(holder);
     }
   });
