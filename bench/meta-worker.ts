@@ -85,7 +85,7 @@ try {
   const samples = [];
   await once('5000000'); // a cold file cache: not counted
   for (let i = 1; i <= runs; i += 1) samples.push(await once(String(5_000_000 + i)));
-  const stored = (await repository.leads.listLeads('acc-bench', ['PRJ-1'])).length;
+  const stored = (await repository.leadArchive.listLeads('acc-bench', ['PRJ-1'])).length;
 
   for (const [name, size] of Object.entries(sizes)) console.log(`${name.padEnd(13)} bundle ${(size.minified / 1024).toFixed(1)} KB minified, ${(size.gzipped / 1024).toFixed(1)} KB gzipped`);
   console.log(

@@ -36,7 +36,7 @@ const leads: CommandModule = {
       if (project !== undefined && !projectIds.includes(project)) {
         throw new CommandError(`project ${JSON.stringify(project)} is not a project of account ${accountId}`);
       }
-      const found = await repo.leads.listLeads(accountId, project === undefined ? projectIds : [project]);
+      const found = await repo.leadArchive.listLeads(accountId, project === undefined ? projectIds : [project]);
       printJsonOr(io, values.json, found, () => leadTable(found));
     },
   },

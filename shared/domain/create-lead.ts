@@ -9,6 +9,7 @@ import {
   SubSourceNotFoundError,
 } from './errors.ts';
 import { socialPlatforms, type AccountConfig, type LeadRecord, type LeadSubmission, type LegacyQuarantinedSubmission, type QuarantinedSubmission, type SubSourceClaim } from './lead.ts';
+import { duplicateOf, settleRepeat } from './duplicates.ts';
 import type { IdempotencyClaim, IdempotentReplay, LeadStore, MarkerTaken, WriteGuard } from './ports.ts';
 
 // Declared with the lead's other words (lead.ts), where the ports can name them without a circle.
@@ -134,25 +135,23 @@ const storeLead = async (
   if (dryRun) {
     const originalLeadId = await leads.findOriginal(config.id, lead.projectID, lead.mobile_number);
     if (originalLeadId === undefined) return stored(lead);
-    if (config.duplicateSetting === 'ignore') throw new LeadAlreadyExistsError();
-    return stored(repeatOf(lead, config, originalLeadId));
+    const repeat = duplicateOf(config.duplicateSetting, lead, originalLeadId);
+    if (!repeat) throw new LeadAlreadyExistsError();
+    return stored(repeat);
   }
 
   const outcome = await leads.insertOriginal(config.id, lead, idempotency, guard, releaseMarker);
   if (outcome.kind === 'stored') return stored(lead);
   if (outcome.kind !== 'duplicate') return replayed(outcome);
 
-  if (config.duplicateSetting === 'ignore') throw new LeadAlreadyExistsError();
-  const repeat = repeatOf(lead, config, outcome.originalLeadId);
-  const repeatOutcome = await leads.insertRepeat(config.id, repeat, idempotency, guard, releaseMarker, outcome.originalLeadId);
-  return repeatOutcome.kind === 'stored' ? stored(repeatOutcome.lead ?? repeat) : replayed(repeatOutcome);
+  const { originalLeadId } = outcome;
+  const repeat = duplicateOf(config.duplicateSetting, lead, originalLeadId);
+  if (!repeat) throw new LeadAlreadyExistsError();
+  const written = await leads.insertRepeat(config.id, repeat, idempotency, guard, releaseMarker, originalLeadId);
+  if (written.kind !== 'stored') return replayed(written);
+  // Unchecked against its original in its own write: settled against whoever holds the claim now (section 14).
+  return stored(written.originalChecked ? repeat : await settleRepeat(leads, config.id, config.duplicateSetting, repeat, originalLeadId, idempotency));
 };
-
-const repeatOf = (lead: LeadRecord, config: AccountConfig, originalLeadId: string): LeadRecord => ({
-  ...lead,
-  is_repeated: true,
-  parent_lead_id: config.duplicateSetting === 'merge' ? originalLeadId : null,
-});
 
 /** The idempotency key was used before: the first lead again, or a refusal when the body differs. */
 export const replayed = (outcome: IdempotentReplay | MarkerTaken): LeadOutcome => {

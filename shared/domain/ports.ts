@@ -136,10 +136,13 @@ export type OriginalLeadOutcome =
   | MarkerTaken;
 
 /**
- * A repeat's write: stored as given, or (`lead`) stored as it had to become: an original, when the
- * original it repeated was erased while it was being stored (CONTRACT.md section 14).
+ * A repeat's write, as the store found it: stored, with its original's claim confirmed in the same
+ * write (`originalChecked`) or not (a write that could not carry the check, or whose check the claim
+ * failed: then written again without it). What the repeat then becomes is the domain's to decide
+ * (shared/domain/duplicates.ts).
  */
-export type RepeatLeadOutcome = { readonly kind: 'stored'; readonly lead?: LeadRecord } | IdempotentReplay | MarkerTaken;
+export type RepeatLeadOutcome = { readonly kind: 'stored'; readonly originalChecked: boolean } | IdempotentReplay | MarkerTaken;
+
 
 /**
  * The kinds of connection a source's deliveries name, each connected by an account to one of its
@@ -227,8 +230,9 @@ export interface LeadStore {
     marker?: IdempotencyClaim,
   ): Promise<OriginalLeadOutcome>;
   /**
-   * Stores a repeat of `originalLeadId` (the lead the mobile's claim named when the original's write
-   * was refused; the original exists already).
+   * Stores a repeat as given. `originalLeadId`: the lead the mobile's claim named when the original's
+   * write was refused, checked to hold the claim still in the same write when the write is a
+   * transaction anyway (under a claim or a guard); the outcome says whether it was confirmed so.
    */
   insertRepeat(
     accountId: string,
@@ -239,11 +243,21 @@ export interface LeadStore {
     originalLeadId?: string,
   ): Promise<RepeatLeadOutcome>;
   /**
+   * Rewrites a stored repeat as the domain settled it (its `is_repeated` and `parent_lead_id`, and the
+   * copy of it in its idempotency record), in one write with the mobile's claim as it was read:
+   * `claimHolder` undefined, the vacant claim taken for the lead; else checked to be that lead's still.
+   * False, nothing written, when the claim is no longer so (or the lead is gone).
+   */
+  rewriteRepeat(accountId: string, lead: LeadRecord, claimHolder: string | undefined, idempotency?: IdempotencyClaim): Promise<boolean>;
+  /**
    * The answer already given under an idempotency key (CONTRACT.md section 14), read before a check
    * that could answer differently (a challenge): undefined when the key is unused or expired.
    */
   previousAnswer(accountId: string, claim: IdempotencyClaim): Promise<IdempotentReplay | undefined>;
-  /** The original lead's id for a mobile number in a project, read without writing (dry runs). */
+  /**
+   * The id of the lead holding a mobile number's claim in a project (one consistent read): a dry
+   * run's duplicate check, and a repeat's settling against its original.
+   */
   findOriginal(accountId: string, projectId: string, mobile: string): Promise<string | undefined>;
 }
 

@@ -3,8 +3,9 @@
  *   LEADS#<account>#<project> / LEAD#<lead id>    the lead record, item_type "lead", account_id
  *   LEADS#<account>#<project> / MOBILE#<mobile>   item_type "mobile_claim", lead_id of the original
  *   IDEMPOTENCY#<account>#<sha256 of key> / IDEMPOTENCY   request_hash, lead (JSON), expires_at (24 h, or the claim's own TTL)
+ * The request path's writes only: the admin side's reads of leads are lead-archive.ts's.
  */
-import { GetCommand, ScanCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { LeadRecord } from '../domain/lead.ts';
 import type { PersonKeyring } from '../domain/person-data.ts';
 import { containerPersonKeyring } from '../person-keyring.ts';
@@ -13,10 +14,10 @@ import type { IdempotencyClaim, IdempotentReplay, LeadStore, MarkerTaken, Origin
 import { checkConnectionGuard, CONNECTION_GUARD, connectionGuardCheck } from './connection-items.ts';
 import { NamedItems, sendTransaction } from './transactions.ts';
 import { contendedWrite, DEFAULT_RETRY, type TransactionRetryPolicy } from './contended-write.ts';
-import { LEAD_ITEM_TYPE, leadPartitionKey, leadRecordOf } from './lead-items.ts';
+import { LEAD_ITEM_TYPE, leadPartitionKey } from './lead-items.ts';
 import { rejectionKeyOf } from './rejection-items.ts';
 import { QuarantineReleaseRefusedError } from '../domain/errors.ts';
-import { epochSeconds, orUnavailable, putAll, queryAll, sha256, TableStore, type CancellationReason } from './requests.ts';
+import { epochSeconds, orUnavailable, putAll, sha256, TableStore, type CancellationReason } from './requests.ts';
 
 export { READ_BACK_RESERVE_MS } from './requests.ts';
 
@@ -29,6 +30,14 @@ type LeadItemName = 'mobile_claim' | 'original_claim' | 'lead' | 'idempotency_ke
 const IDEMPOTENCY_SECONDS = 24 * 60 * 60;
 
 const projectPk = leadPartitionKey;
+const mobileClaimKey = (accountId: string, projectId: string, mobile: string) => ({ pk: projectPk(accountId, projectId), sk: `MOBILE#${mobile}` });
+/** A mobile's claim, naming the lead that holds it: the original. */
+const claimItem = (accountId: string, lead: LeadRecord) => ({
+  ...mobileClaimKey(accountId, lead.projectID, lead.mobile_number),
+  item_type: 'mobile_claim',
+  lead_id: lead.id,
+  created_at: lead.created_at,
+});
 export const idempotencyPk = (accountId: string, key: string) => `IDEMPOTENCY#${accountId}#${sha256(key)}`;
 
 /** The request path's lead writes: what the Lambda bundles carry. */
@@ -66,8 +75,7 @@ export class DynamoDbLeadStore extends TableStore implements LeadStore {
     guard?: WriteGuard,
     marker?: IdempotencyClaim,
   ): Promise<OriginalLeadOutcome> {
-    const pk = projectPk(accountId, lead.projectID);
-    const claim = { pk, sk: `MOBILE#${lead.mobile_number}`, item_type: 'mobile_claim', lead_id: lead.id, created_at: lead.created_at };
+    const claim = claimItem(accountId, lead);
     const items = new NamedItems<LeadItemName>()
       .add('mobile_claim', {
         Put: { TableName: this.table, Item: claim, ConditionExpression: 'attribute_not_exists(pk)', ReturnValuesOnConditionCheckFailure: 'ALL_OLD' },
@@ -85,7 +93,7 @@ export class DynamoDbLeadStore extends TableStore implements LeadStore {
       if (replay) return replay;
       const claimReason = items.reasonOf(reasons, 'mobile_claim');
       if (claimReason?.Code !== 'ConditionalCheckFailed') return undefined;
-      const originalLeadId = claimReason.Item?.lead_id?.S ?? (await this.#originalLeadId(pk, claim.sk));
+      const originalLeadId = claimReason.Item?.lead_id?.S ?? (await this.#originalLeadId(claim.pk, claim.sk));
       // The claim is this lead's own: an earlier attempt of this very write was applied.
       if (originalLeadId === lead.id) return { kind: 'stored' } as const;
       return { kind: 'duplicate', originalLeadId } as const;
@@ -99,6 +107,10 @@ export class DynamoDbLeadStore extends TableStore implements LeadStore {
    * conditional, and the repeats of one person must not queue on their shared lookup partitions
    * (DynamoDB Local serialises transactions per partition key: 100 simultaneous repeats timed out).
    * Under an idempotency key, the key must be atomic with the lead: one transaction of all of them.
+   * A claim or a guard is a condition too: with one, the repeat is a transaction like a keyed one, and
+   * it checks in it that `originalLeadId` still holds the mobile's claim (a batch cannot). Stored
+   * unchecked (by a batch, or again without the check the claim refused), the caller reads the claim
+   * after it.
    */
   async insertRepeat(
     accountId: string,
@@ -108,102 +120,73 @@ export class DynamoDbLeadStore extends TableStore implements LeadStore {
     marker?: IdempotencyClaim,
     originalLeadId?: string,
   ): Promise<RepeatLeadOutcome> {
-    // A claim or a guard is a condition too: with one, the repeat is a transaction like a keyed one,
-    // and it checks that the original still holds the mobile's claim rather than reading the claim back
-    // after it (#settleRepeat). That check refused, nothing was stored: the repeat is written again
-    // without it and settled against whoever holds the claim now.
     const transactional = idempotency || marker || guard;
-    let checked = transactional && originalLeadId;
-    for (;;) {
-      const item = this.#leadItem(accountId, lead);
-      const lookups = await this.#lookupPuts(accountId, lead, idempotency);
-      const items = new NamedItems<LeadItemName>().add('lead', { Put: { TableName: this.table, Item: item } });
-      this.#addClaims(items, accountId, lead, idempotency, marker);
-      items.add('person_lookup', ...lookups);
-      this.#addGuard(items, accountId, lead, guard);
-      if (checked) {
-        const claimKey = { pk: projectPk(accountId, lead.projectID), sk: `MOBILE#${lead.mobile_number}` };
-        items.add('original_claim', { ConditionCheck: { TableName: this.table, Key: claimKey, ConditionExpression: 'lead_id = :original', ExpressionAttributeValues: { ':original': checked } } });
-      }
-      const send = transactional
-        ? () => sendTransaction(this.db, items.items)
-        : () => putAll(this.db, this.table, [item, ...lookups.map(({ Put }) => Put.Item)]);
-      const outcome = await this.#writeLead(accountId, lead, send, async (reasons) => {
-        checkGuard(items, reasons, guard);
-        return claimRefusal(items, reasons, lead, idempotency, marker) ?? (checked && items.failed(reasons, 'original_claim') ? CLAIM_MOVED : undefined);
-      });
-      if (outcome === CLAIM_MOVED) checked = undefined;
-      else if (outcome.kind !== 'stored' || !originalLeadId || checked) return outcome;
-      else return this.#settleRepeat(accountId, lead, originalLeadId, idempotency);
+    const checked = transactional && originalLeadId;
+    const item = this.#leadItem(accountId, lead);
+    const lookups = await this.#lookupPuts(accountId, lead, idempotency);
+    const items = new NamedItems<LeadItemName>().add('lead', { Put: { TableName: this.table, Item: item } });
+    this.#addClaims(items, accountId, lead, idempotency, marker);
+    items.add('person_lookup', ...lookups);
+    this.#addGuard(items, accountId, lead, guard);
+    if (checked) {
+      items.add('original_claim', { ConditionCheck: { TableName: this.table, Key: mobileClaimKey(accountId, lead.projectID, lead.mobile_number), ConditionExpression: 'lead_id = :original', ExpressionAttributeValues: { ':original': checked } } });
     }
+    const send = transactional
+      ? () => sendTransaction(this.db, items.items)
+      : () => putAll(this.db, this.table, [item, ...lookups.map(({ Put }) => Put.Item)]);
+    const outcome = await this.#writeLead(accountId, lead, send, async (reasons) => {
+      checkGuard(items, reasons, guard);
+      return claimRefusal(items, reasons, lead, idempotency, marker) ?? (checked && items.failed(reasons, 'original_claim') ? ORIGINAL_MOVED : undefined);
+    });
+    // Refused by the check alone, nothing was stored: the repeat is stored unchecked, for the caller to settle.
+    if (outcome === ORIGINAL_MOVED) return this.insertRepeat(accountId, lead, idempotency, guard, marker);
+    return outcome.kind === 'stored' ? { kind: 'stored', originalChecked: Boolean(checked) } : outcome;
   }
 
   /**
-   * Erasure is final against a repeat being stored (CONTRACT.md section 14): an erasure that ran
-   * between the original's refused claim and this repeat's write took the original and its claim,
-   * and a repeat must never point at an erased lead nor lack its claim. So the claim is read back once
-   * the repeat is stored (one consistent GetItem, the price of every repeat written without a
-   * transaction; a transactional repeat checks the claim inside its transaction instead, and comes here
-   * only when that check failed): still the original's,
-   * the repeat stands; gone, the repeat becomes the original (its claim written, is_repeated false,
-   * no parent); another lead's (a new original claimed meanwhile), the repeat's parent becomes that
-   * one under merge. The idempotency record's copy of the lead changes with it, so a replay answers
-   * what is stored.
+   * One transaction: the claim as the caller read it (taken, when vacant; checked, when held), the
+   * lead's `is_repeated` and `parent_lead_id` as given (the lead must still be stored), and the copy
+   * of the lead in its idempotency record, so a replay answers what is stored.
    */
-  async #settleRepeat(accountId: string, lead: LeadRecord, originalLeadId: string, idempotency?: IdempotencyClaim): Promise<RepeatLeadOutcome> {
-    const pk = projectPk(accountId, lead.projectID);
-    const claimKey = { pk, sk: `MOBILE#${lead.mobile_number}` };
-    for (let attempt = 0; attempt < 3; attempt++) {
-      const { Item: claim } = await orUnavailable(() =>
-        this.db.send(new GetCommand({ TableName: this.table, Key: claimKey, ConsistentRead: true, ProjectionExpression: 'lead_id' })),
-      );
-      const claimedBy = claim?.lead_id as string | undefined;
-      if (claimedBy === originalLeadId || claimedBy === lead.id) return { kind: 'stored' };
-      const settled: LeadRecord =
-        claimedBy === undefined
-          ? { ...lead, is_repeated: false, parent_lead_id: null }
-          : { ...lead, parent_lead_id: lead.parent_lead_id === null ? null : claimedBy };
-      const written = await contendedWrite({
-        send: () =>
-          this.db.send(
-            new TransactWriteCommand({
-              TransactItems: [
-                claimedBy === undefined
-                  ? { Put: { TableName: this.table, Item: { ...claimKey, item_type: 'mobile_claim', lead_id: lead.id, created_at: lead.created_at }, ConditionExpression: 'attribute_not_exists(pk)' } }
-                  : { ConditionCheck: { TableName: this.table, Key: claimKey, ConditionExpression: 'lead_id = :claimedBy', ExpressionAttributeValues: { ':claimedBy': claimedBy } } },
-                {
-                  Update: {
-                    TableName: this.table,
-                    Key: { pk, sk: `LEAD#${lead.id}` },
-                    UpdateExpression: 'SET is_repeated = :repeated, parent_lead_id = :parent',
-                    ConditionExpression: 'attribute_exists(pk)',
-                    ExpressionAttributeValues: { ':repeated': settled.is_repeated, ':parent': settled.parent_lead_id },
-                  },
+  async rewriteRepeat(accountId: string, lead: LeadRecord, claimHolder: string | undefined, idempotency?: IdempotencyClaim): Promise<boolean> {
+    const claimKey = mobileClaimKey(accountId, lead.projectID, lead.mobile_number);
+    const written = await contendedWrite({
+      send: () =>
+        this.db.send(
+          new TransactWriteCommand({
+            TransactItems: [
+              claimHolder === undefined
+                ? { Put: { TableName: this.table, Item: claimItem(accountId, lead), ConditionExpression: 'attribute_not_exists(pk)' } }
+                : { ConditionCheck: { TableName: this.table, Key: claimKey, ConditionExpression: 'lead_id = :claimedBy', ExpressionAttributeValues: { ':claimedBy': claimHolder } } },
+              {
+                Update: {
+                  TableName: this.table,
+                  Key: { pk: claimKey.pk, sk: `LEAD#${lead.id}` },
+                  UpdateExpression: 'SET is_repeated = :repeated, parent_lead_id = :parent',
+                  ConditionExpression: 'attribute_exists(pk)',
+                  ExpressionAttributeValues: { ':repeated': lead.is_repeated, ':parent': lead.parent_lead_id },
                 },
-                ...(idempotency
-                  ? [
-                      {
-                        Update: {
-                          TableName: this.table,
-                          Key: { pk: idempotencyPk(accountId, idempotency.key), sk: 'IDEMPOTENCY' },
-                          UpdateExpression: 'SET #lead = :lead',
-                          ConditionExpression: 'request_hash = :hash',
-                          ExpressionAttributeNames: { '#lead': 'lead' },
-                          ExpressionAttributeValues: { ':lead': JSON.stringify(settled), ':hash': idempotency.requestHash },
-                        },
+              },
+              ...(idempotency
+                ? [
+                    {
+                      Update: {
+                        TableName: this.table,
+                        Key: { pk: idempotencyPk(accountId, idempotency.key), sk: 'IDEMPOTENCY' },
+                        UpdateExpression: 'SET #lead = :lead',
+                        ConditionExpression: 'request_hash = :hash',
+                        ExpressionAttributeNames: { '#lead': 'lead' },
+                        ExpressionAttributeValues: { ':lead': JSON.stringify(lead), ':hash': idempotency.requestHash },
                       },
-                    ]
-                  : []),
-              ],
-            }),
-          ),
-        refusal: (reasons) => (reasons.some((reason) => reason.Code === 'ConditionalCheckFailed') ? ('moved' as const) : undefined),
-      });
-      // The claim moved again between the read and the write (or the lead itself was erased): read it again.
-      if (written !== 'moved') return { kind: 'stored', lead: settled };
-    }
-    // Three moves of one claim in one request: the repeat stands as written, and the integrity check names it.
-    return { kind: 'stored' };
+                    },
+                  ]
+                : []),
+            ],
+          }),
+        ),
+      refusal: (reasons) => (reasons.some((reason) => reason.Code === 'ConditionalCheckFailed') ? false : undefined),
+    });
+    return written !== false;
   }
 
   /**
@@ -224,7 +207,7 @@ export class DynamoDbLeadStore extends TableStore implements LeadStore {
   async findOriginal(accountId: string, projectId: string, mobile: string): Promise<string | undefined> {
     const { Item } = await orUnavailable(() =>
       this.db.send(
-        new GetCommand({ TableName: this.table, Key: { pk: projectPk(accountId, projectId), sk: `MOBILE#${mobile}` }, ConsistentRead: true }),
+        new GetCommand({ TableName: this.table, Key: mobileClaimKey(accountId, projectId, mobile), ConsistentRead: true }),
       ),
     );
     return Item?.lead_id;
@@ -315,53 +298,6 @@ export class DynamoDbLeadStore extends TableStore implements LeadStore {
   }
 }
 
-/** Leads as the admin CLI lists them, and the integrity check of the reliability suites. */
-export class DynamoDbLeadArchive extends DynamoDbLeadStore {
-  /** The leads of an account's projects, oldest first. */
-  async listLeads(accountId: string, projectIds: Iterable<string>): Promise<LeadRecord[]> {
-    const leads: LeadRecord[] = [];
-    for (const projectId of projectIds) {
-      const items = await queryAll(this.db, {
-        TableName: this.table,
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :lead)',
-        ExpressionAttributeValues: { ':pk': projectPk(accountId, projectId), ':lead': 'LEAD#' },
-      });
-      leads.push(...items.map(leadRecordOf));
-    }
-    return leads.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  }
-
-  /**
-   * Reads the whole Leads table and names every broken invariant of docs/data-model.md: a mobile claim
-   * without its lead, an original lead without its claim, a linked repeat whose parent is not the
-   * original. An empty list means the store is consistent. For operators and the reliability suites;
-   * a Scan, so never on the request path.
-   */
-  async checkIntegrity(): Promise<string[]> {
-    const items: Record<string, any>[] = [];
-    let ExclusiveStartKey: Record<string, unknown> | undefined;
-    do {
-      const page = await orUnavailable(() => this.db.send(new ScanCommand({ TableName: this.table, ConsistentRead: true, ExclusiveStartKey })));
-      items.push(...(page.Items ?? []));
-      ExclusiveStartKey = page.LastEvaluatedKey;
-    } while (ExclusiveStartKey);
-
-    const leads = new Map(items.filter((item) => item.item_type === LEAD_ITEM_TYPE).map((item) => [`${item.pk}|${item.id}`, item]));
-    const claims = new Map(items.filter((item) => item.item_type === 'mobile_claim').map((item) => [`${item.pk}|${item.sk.slice('MOBILE#'.length)}`, item]));
-    const problems: string[] = [];
-    for (const [key, claim] of claims) {
-      if (!leads.has(`${claim.pk}|${claim.lead_id}`)) problems.push(`mobile claim ${key} names lead ${claim.lead_id}, which is not stored`);
-    }
-    for (const lead of leads.values()) {
-      const claim = claims.get(`${lead.pk}|${lead.mobile_number}`);
-      if (!claim) problems.push(`lead ${lead.id} has no mobile claim`);
-      else if (!lead.is_repeated && claim.lead_id !== lead.id) problems.push(`lead ${lead.id} is not repeated, but the original is ${claim.lead_id}`);
-      else if (lead.parent_lead_id !== null && lead.parent_lead_id !== claim.lead_id) problems.push(`lead ${lead.id} links to ${lead.parent_lead_id}, not the original ${claim.lead_id}`);
-    }
-    return problems;
-  }
-}
-
 /**
  * The idempotency record of a key: written only if the key is unused (or expired, since DynamoDB's
  * TTL deletes lazily), holding the lead so a retry is answered with it without another read. A
@@ -400,7 +336,7 @@ export const idempotencyPut = (
  * refusal), or the release marker taken.
  */
 /** A transactional repeat's check of its original's claim refused: nothing was stored. */
-const CLAIM_MOVED = Symbol('claim moved');
+const ORIGINAL_MOVED = Symbol('original moved');
 
 const claimRefusal = (
   items: NamedItems<LeadItemName>,

@@ -3,12 +3,14 @@
  *   api-keys.ts    API keys                                   Config table
  *   accounts.ts    accounts, projects, campaigns, sub sources Config table
  *   leads.ts       leads, mobile claims, idempotency keys     Leads table
+ *   lead-archive.ts leads as the admin side reads them        Leads table
  *   rejections.ts  refused requests kept for their account    Leads table
  *   meta-pages.ts  Facebook pages and lead forms (Meta leads)  Config table
  *   people.ts      a person's lookup items, access and erasure Leads table
  *   connections.ts what deliveries name (Google Ads forms, call numbers), per kind  Config table
  * Each module has the request path's class (all that the Lambda bundles carry) and an admin class
- * that extends it with what the admin CLI, the seed and the tests need.
+ * that extends it with what the admin CLI, the seed and the tests need; the leads' admin reads are a
+ * class and a module of their own (lead-archive.ts), sharing nothing with the request path's writes.
  */
 import { DynamoDbChannelStore } from './channels.ts';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
@@ -20,7 +22,8 @@ import { DynamoDbPersonData } from './people.ts';
 import type { PersonKeyring } from '../domain/person-data.ts';
 import type { ConnectionKeyDeclaration } from '../sources/connection-kind.ts';
 import { containerPersonKeyring } from '../person-keyring.ts';
-import { DynamoDbLeadArchive, DynamoDbLeadStore, type TransactionRetryPolicy } from './leads.ts';
+import { DynamoDbLeadArchive } from './lead-archive.ts';
+import { DynamoDbLeadStore, type TransactionRetryPolicy } from './leads.ts';
 import { DynamoDbRejectionArchive } from './rejection-archive.ts';
 import { DynamoDbRejectionLog, type RejectionLogOptions } from './rejections.ts';
 
@@ -50,7 +53,9 @@ export const requestPathStores = (db: DynamoDBDocumentClient, tables: TableNames
 export class DynamoDbRepository implements RequestPathStores {
   readonly keys: DynamoDbApiKeyStore;
   readonly accounts: DynamoDbAccountStore;
-  readonly leads: DynamoDbLeadArchive;
+  readonly leads: DynamoDbLeadStore;
+  /** The leads as the admin CLI lists them and the integrity check reads them: a module apart from the request path's writes. */
+  readonly leadArchive: DynamoDbLeadArchive;
   readonly rejections: DynamoDbRejectionArchive;
   readonly metaPages: DynamoDbMetaPageStore;
   readonly people: DynamoDbPersonData;
@@ -63,7 +68,8 @@ export class DynamoDbRepository implements RequestPathStores {
   constructor(db: DynamoDBDocumentClient, tables: TableNames, retry?: TransactionRetryPolicy, rejectionLog?: RejectionLogOptions, keyring: PersonKeyring = containerPersonKeyring()) {
     this.keys = new DynamoDbApiKeyStore(db, tables.config);
     this.accounts = new DynamoDbAccountStore(db, tables.config);
-    this.leads = new DynamoDbLeadArchive(db, tables.leads, retry, keyring, tables.config);
+    this.leads = new DynamoDbLeadStore(db, tables.leads, retry, keyring, tables.config);
+    this.leadArchive = new DynamoDbLeadArchive(db, tables.leads);
     this.rejections = new DynamoDbRejectionArchive(db, tables.leads, rejectionLog, keyring, tables.config);
     this.metaPages = new DynamoDbMetaPageStore(db, tables.config);
     this.people = new DynamoDbPersonData(db, tables.leads, keyring);

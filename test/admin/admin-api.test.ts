@@ -153,7 +153,7 @@ describe('projects', () => {
       body: { message: 'Project not found' },
     });
     expect((await admin('GET', base)).body.projects).toEqual([]);
-    expect((await service.repository.leads.listLeads(id, ['PRJ-1'])).map((l) => l.id)).toEqual([before.body.data.id]);
+    expect((await service.repository.leadArchive.listLeads(id, ['PRJ-1'])).map((l) => l.id)).toEqual([before.body.data.id]);
   });
 
   it('retires the campaigns of a retired project with it, in the same write, and keeps them retired when the project comes back', async () => {

@@ -48,7 +48,7 @@ describe("an erasure between a repeat call's claim check and its write", () => {
     expect(erased).toEqual({ leads: 1, rejections: 0, alternate_numbers: 0 });
     const stored = (await calls.leadsOf('acc-call-race')).filter((lead) => lead.mobile_number === caller);
     expect(stored).toEqual([expect.objectContaining({ call_id: repeatId, is_repeated: false, parent_lead_id: null })]);
-    expect(await calls.repository.leads.checkIntegrity()).toEqual([]);
+    expect(await calls.repository.leadArchive.checkIntegrity()).toEqual([]);
     expect((await call(repeatId, caller)).status).toBe(200);
     expect((await calls.leadsOf('acc-call-race')).filter((lead) => lead.mobile_number === caller)).toEqual(stored);
   });

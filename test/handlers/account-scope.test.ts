@@ -18,7 +18,7 @@ beforeAll(async () => {
   keyB = await service.issueKey('acc-b');
 });
 
-const leadsOf = async (accountId: string) => service.repository.leads.listLeads(accountId, ['PRJ-1', 'PRJ-2', 'PRJ-B']);
+const leadsOf = async (accountId: string) => service.repository.leadArchive.listLeads(accountId, ['PRJ-1', 'PRJ-2', 'PRJ-B']);
 
 describe.each(endpointNames)('project and campaign on %s', (name) => {
   it('answers 422 Project not found for a project the account does not have', async () => {

@@ -44,7 +44,7 @@ afterAll(async () => {
 
 const post = (key: string, body: Record<string, unknown>, target = service) =>
   target.call('website', { apiKey: key, body, headers: { origin: SHOP } });
-const storedMobiles = async () => (await service.repository.leads.listLeads('acc-c', ['PRJ-1'])).map((lead) => lead.mobile_number);
+const storedMobiles = async () => (await service.repository.leadArchive.listLeads('acc-c', ['PRJ-1'])).map((lead) => lead.mobile_number);
 const newestRecord = async (target = service, accountId = 'acc-c') => (await target.repository.rejections.page(accountId, { limit: 1 })).items[0];
 
 describe('a challenge key whose token the provider accepts', () => {

@@ -118,7 +118,7 @@ describe('the order of the checks', () => {
     });
 
     it('stored nothing for those refusals: the store still has the one lead of that mobile', async () => {
-      const stored = (await service.repository.leads.listLeads('acc-rules', ['PRJ-1', 'PRJ-2'])).filter((lead) => lead.mobile_number === mobile);
+      const stored = (await service.repository.leadArchive.listLeads('acc-rules', ['PRJ-1', 'PRJ-2'])).filter((lead) => lead.mobile_number === mobile);
       expect(stored).toHaveLength(1);
     });
   });
@@ -142,7 +142,7 @@ describe('a database that throttles the lead write', () => {
     expectEnvelope(answer, 503, 'Service temporarily unavailable, please retry');
     expect(answer.body).toEqual({ status: false, message: 'Service temporarily unavailable, please retry' });
     expect(answer.headers['retry-after']).toMatch(/^[1-9]\d*$/);
-    expect(await failing.service.repository.leads.listLeads('acc-rules', ['PRJ-1'])).toEqual([]);
+    expect(await failing.service.repository.leadArchive.listLeads('acc-rules', ['PRJ-1'])).toEqual([]);
   });
 });
 
@@ -190,7 +190,7 @@ describe('alternate_number', () => {
     const rawBody = JSON.stringify(validBody(name, project, { mobile_number: mobile, alternate_number: 0 })).replace('"alternate_number":0', `"alternate_number":91${alternate}`);
     const answer = await service.call(name, { apiKey, rawBody });
     expect(answer.status).toBe(200);
-    const [stored] = (await service.repository.leads.listLeads('acc-rules', ['PRJ-1'])).filter((lead) => lead.mobile_number === mobile);
+    const [stored] = (await service.repository.leadArchive.listLeads('acc-rules', ['PRJ-1'])).filter((lead) => lead.mobile_number === mobile);
     expect(stored?.alternate_number).toBe(alternate);
     if (answer.body.data) expect(answer.body.data.alternate_number).toBe(alternate);
   });
@@ -217,7 +217,7 @@ describe('trimming before every look-up', () => {
     const mobile = uniqueMobile();
     const answer = await service.call('social', { apiKey, body: validBody('social', project, { platform: ' ig  ', mobile_number: mobile }) });
     expect(answer.status).toBe(200);
-    const [stored] = (await service.repository.leads.listLeads('acc-rules', ['PRJ-1'])).filter((lead) => lead.mobile_number === mobile);
+    const [stored] = (await service.repository.leadArchive.listLeads('acc-rules', ['PRJ-1'])).filter((lead) => lead.mobile_number === mobile);
     expect(stored).toMatchObject({ sub_source: 'ig', platform: 'ig' });
   });
 
@@ -256,7 +256,7 @@ describe('the social endpoint', () => {
       }),
     });
     expect(answer.body).toEqual({ status: true, message: 'Lead created successfully' });
-    const [stored] = (await service.repository.leads.listLeads('acc-rules', ['PRJ-1'])).filter((lead) => lead.mobile_number === mobile);
+    const [stored] = (await service.repository.leadArchive.listLeads('acc-rules', ['PRJ-1'])).filter((lead) => lead.mobile_number === mobile);
     expect(Object.keys(stored!).sort()).toEqual(
       ['id', 'name', 'mobile_number', 'projectID', 'campaignID', 'source', 'sub_source', 'platform', 'is_repeated', 'parent_lead_id', 'created_at', 'social_ad'].sort(),
     );

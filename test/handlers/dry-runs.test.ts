@@ -16,7 +16,7 @@ beforeAll(async () => {
 
 const dryRun = (setting: DuplicateSetting, name: (typeof endpointNames)[number], body: object) =>
   service.call(name, { apiKey: keys[setting]!, body, headers: { 'x-dry-run': 'true' } });
-const leadsOf = (setting: DuplicateSetting) => service.repository.leads.listLeads(`acc-${setting}`, ['PRJ-1']);
+const leadsOf = (setting: DuplicateSetting) => service.repository.leadArchive.listLeads(`acc-${setting}`, ['PRJ-1']);
 
 describe('a dry run', () => {
   it.each(endpointNames)('on %s answers the would-be lead and stores nothing', async (name) => {

@@ -26,7 +26,7 @@ beforeAll(async () => {
 });
 
 const leadsWith = async (setting: DuplicateSetting, mobile: string, projectId = 'PRJ-1'): Promise<LeadRecord[]> =>
-  (await service.repository.leads.listLeads(accountOf(setting), [projectId])).filter((lead) => lead.mobile_number === mobile);
+  (await service.repository.leadArchive.listLeads(accountOf(setting), [projectId])).filter((lead) => lead.mobile_number === mobile);
 
 describe('a duplicate under Ignore', () => {
   it('answers 422 Lead already exists and stores nothing', async () => {
@@ -127,8 +127,8 @@ describe('a transaction DynamoDB cancels for a conflicting writer', () => {
 
     expect(conflicts.failures()).toBe(2);
     expect(answer.status).toBe(200);
-    expect((await faulty.repository.leads.listLeads('acc-x', ['PRJ-1'])).filter((l) => l.mobile_number === mobile)).toHaveLength(1);
-    expect(await faulty.repository.leads.checkIntegrity()).toEqual([]);
+    expect((await faulty.repository.leadArchive.listLeads('acc-x', ['PRJ-1'])).filter((l) => l.mobile_number === mobile)).toHaveLength(1);
+    expect(await faulty.repository.leadArchive.checkIntegrity()).toEqual([]);
   });
 
   it('answers 503 with Retry-After when conflicts outlast the retries, storing nothing', async () => {
@@ -144,20 +144,20 @@ describe('a transaction DynamoDB cancels for a conflicting writer', () => {
     expect(answer.body).toEqual({ status: false, message: 'Service temporarily unavailable, please retry' });
     expect(answer.headers['retry-after']).toBe('1');
     expect(conflicts.failures()).toBe(3);
-    expect(await faulty.repository.leads.listLeads('acc-x', ['PRJ-1'])).toHaveLength(0);
-    expect(await faulty.repository.leads.checkIntegrity()).toEqual([]);
+    expect(await faulty.repository.leadArchive.listLeads('acc-x', ['PRJ-1'])).toHaveLength(0);
+    expect(await faulty.repository.leadArchive.checkIntegrity()).toEqual([]);
   });
 });
 
 describe('the store after every duplicate above', () => {
   it('holds a claim for each original, a lead for each claim, and repeats linked to originals', async () => {
-    expect(await service.repository.leads.checkIntegrity()).toEqual([]);
+    expect(await service.repository.leadArchive.checkIntegrity()).toEqual([]);
   });
 
   it('is reported broken when a lead lacks its claim', async () => {
     const broken = await testService();
     const lead = { id: '01J00000000000000000000000', name: 'x', mobile_number: '9876543210', projectID: 'P', campaignID: 'C', source: 'portala', sub_source: null, is_repeated: true, parent_lead_id: null, created_at: new Date().toISOString() } as const;
     await broken.repository.leads.insertRepeat('acc-x', lead);
-    expect(await broken.repository.leads.checkIntegrity()).toEqual(['lead 01J00000000000000000000000 has no mobile claim']);
+    expect(await broken.repository.leadArchive.checkIntegrity()).toEqual(['lead 01J00000000000000000000000 has no mobile claim']);
   });
 });

@@ -29,8 +29,8 @@ describe('when DynamoDB throttles or cannot be reached', () => {
     expect(answer.body).toEqual({ status: false, message: 'Service temporarily unavailable, please retry' });
     expect(answer.headers['retry-after']).toBe('1');
     expect(answer.headers['x-request-id']).toBeTruthy();
-    expect(await service.repository.leads.listLeads('acc-a', ['PRJ-1'])).toHaveLength(0);
-    expect(await service.repository.leads.checkIntegrity()).toEqual([]);
+    expect(await service.repository.leadArchive.listLeads('acc-a', ['PRJ-1'])).toHaveLength(0);
+    expect(await service.repository.leadArchive.checkIntegrity()).toEqual([]);
   });
 
   it('answers 503 when the repeated lead of a Merge cannot be written, after storing only the original', async () => {
@@ -45,8 +45,8 @@ describe('when DynamoDB throttles or cannot be reached', () => {
     const answer = await service.call('portala', { apiKey, body: validBody('portala', project, { mobile_number: mobile }) });
     expect(faults.failures()).toBe(1);
     expect(answer.status).toBe(503);
-    expect(await service.repository.leads.listLeads('acc-a', ['PRJ-1'])).toHaveLength(1);
-    expect(await service.repository.leads.checkIntegrity()).toEqual([]);
+    expect(await service.repository.leadArchive.listLeads('acc-a', ['PRJ-1'])).toHaveLength(1);
+    expect(await service.repository.leadArchive.checkIntegrity()).toEqual([]);
   });
 });
 
@@ -68,10 +68,10 @@ describe('a write DynamoDB applied but whose answer was lost', () => {
 
     expect(lost.failures()).toBe(1);
     expect(answer.status).toBe(200);
-    const stored = await service.repository.leads.listLeads('acc-a', ['PRJ-1']);
+    const stored = await service.repository.leadArchive.listLeads('acc-a', ['PRJ-1']);
     expect(stored.map((lead) => lead.id)).toContain(answer.body.data.id);
     expect(stored).toHaveLength(requests);
-    expect(await service.repository.leads.checkIntegrity()).toEqual([]);
+    expect(await service.repository.leadArchive.checkIntegrity()).toEqual([]);
   });
 });
 

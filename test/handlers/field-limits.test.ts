@@ -63,7 +63,7 @@ const LIMITS: Record<EndpointName, [string, number][]> = {
 };
 
 const storedLead = async (mobile: string) =>
-  (await service.repository.leads.listLeads('acc-limits', ['PRJ-1', LONG_PROJECT])).find((lead) => lead.mobile_number === mobile);
+  (await service.repository.leadArchive.listLeads('acc-limits', ['PRJ-1', LONG_PROJECT])).find((lead) => lead.mobile_number === mobile);
 
 describe.each(Object.keys(LIMITS) as EndpointName[])('length limits on %s', (name) => {
   it.each(LIMITS[name])('takes %s of exactly %i characters and stores it whole', async (field, max) => {

@@ -16,7 +16,7 @@ beforeAll(async () => {
 });
 
 const post = (body: Record<string, unknown>, apiKey = browserKey) => service.call('website', { apiKey, body, headers: { origin: SHOP } });
-const storedMobiles = async () => (await service.repository.leads.listLeads('acc-h', ['PRJ-1'])).map((lead) => lead.mobile_number);
+const storedMobiles = async () => (await service.repository.leadArchive.listLeads('acc-h', ['PRJ-1'])).map((lead) => lead.mobile_number);
 const lastRejection = async () => (await service.repository.rejections.listRejections('acc-h')).at(-1);
 
 describe('the honeypot of a browser key', () => {
@@ -79,7 +79,7 @@ describe('captcha_token on the website endpoint', () => {
       const answer = await post(body, key());
       expect(answer.status).toBe(200);
       expect(answer.body.data).not.toHaveProperty('captcha_token');
-      const [stored] = (await service.repository.leads.listLeads('acc-h', ['PRJ-1'])).filter((lead) => lead.mobile_number === body.mobile_number);
+      const [stored] = (await service.repository.leadArchive.listLeads('acc-h', ['PRJ-1'])).filter((lead) => lead.mobile_number === body.mobile_number);
       expect(stored).toBeDefined();
       expect(stored).not.toHaveProperty('captcha_token');
     }

@@ -14,7 +14,7 @@ beforeAll(async () => {
   }
 });
 
-const leadsOf = (setting: DuplicateSetting) => service.repository.leads.listLeads(`acc-${setting}`, ['PRJ-1']);
+const leadsOf = (setting: DuplicateSetting) => service.repository.leadArchive.listLeads(`acc-${setting}`, ['PRJ-1']);
 const send = (setting: DuplicateSetting, name: (typeof endpointNames)[number], body: object, idempotencyKey?: string) =>
   service.call(name, { apiKey: keys[setting]!, rawBody: JSON.stringify(body), headers: idempotencyKey === undefined ? {} : { 'Idempotency-Key': idempotencyKey } });
 
@@ -56,7 +56,7 @@ describe('an Idempotency-Key', () => {
     expect(first.body.data.is_repeated).toBe(true);
     expect(retry.body).toEqual(first.body);
     expect((await leadsOf('merge')).filter((lead) => lead.mobile_number === mobile)).toHaveLength(2);
-    expect(await service.repository.leads.checkIntegrity()).toEqual([]);
+    expect(await service.repository.leadArchive.checkIntegrity()).toEqual([]);
   });
 
   it('is scoped to the account: another account may use the same key', async () => {

@@ -36,7 +36,7 @@ afterAll(async () => {
 
 const post = (apiKey: string, body: Record<string, unknown>, idempotencyKey?: string) =>
   service.call('website', { apiKey, body, headers: { origin: SHOP, ...(idempotencyKey !== undefined && { 'Idempotency-Key': idempotencyKey }) } });
-const leadsOf = async (mobile: string) => (await service.repository.leads.listLeads(ACCOUNT, ['PRJ-1'])).filter((lead) => lead.mobile_number === mobile);
+const leadsOf = async (mobile: string) => (await service.repository.leadArchive.listLeads(ACCOUNT, ['PRJ-1'])).filter((lead) => lead.mobile_number === mobile);
 const recordsOf = async (mobile: string) => (await service.repository.rejections.listRejections(ACCOUNT)).filter((record) => record.submission?.mobile_number === mobile);
 
 describe('a repeat of an Idempotency-Key with a challenge key', () => {

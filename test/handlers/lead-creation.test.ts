@@ -36,7 +36,7 @@ describe('creating a lead', () => {
     });
     expect(lead.id).toMatch(/^[0-9A-HJKMNP-TV-Z]{26}$/);
     expect(new Date(lead.created_at).toISOString()).toBe(lead.created_at);
-    expect(await service.repository.leads.listLeads('acc-demo', ['PRJ-1'])).toContainEqual(lead);
+    expect(await service.repository.leadArchive.listLeads('acc-demo', ['PRJ-1'])).toContainEqual(lead);
   });
 
   it('answers the social endpoint without data, and stores the platform as sub source and platform', async () => {
@@ -45,7 +45,7 @@ describe('creating a lead', () => {
 
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual({ status: true, message: 'Lead created successfully' });
-    const stored = (await service.repository.leads.listLeads('acc-demo', ['PRJ-1'])).find((l) => l.mobile_number === body.mobile_number);
+    const stored = (await service.repository.leadArchive.listLeads('acc-demo', ['PRJ-1'])).find((l) => l.mobile_number === body.mobile_number);
     expect(stored).toMatchObject({ source: 'social', sub_source: 'ig', platform: 'ig', social_ad: 'Diwali carousel' });
   });
 
@@ -71,7 +71,7 @@ describe('creating a lead', () => {
 
   it('answers with exactly the stored record, and no internal attributes', async () => {
     const { body } = await service.call('website', { apiKey, body: validBody('website', project) });
-    const stored = (await service.repository.leads.listLeads('acc-demo', ['PRJ-1'])).find((l) => l.id === body.data.id);
+    const stored = (await service.repository.leadArchive.listLeads('acc-demo', ['PRJ-1'])).find((l) => l.id === body.data.id);
     expect(stored).toEqual(body.data);
     for (const internal of ['pk', 'sk', 'item_type', 'account_id']) expect(body.data).not.toHaveProperty(internal);
   });

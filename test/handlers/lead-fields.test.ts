@@ -11,7 +11,7 @@ beforeAll(async () => {
   apiKey = await service.issueKey('acc-a');
 });
 
-const storedLeads = () => service.repository.leads.listLeads('acc-a', ['PRJ-1']);
+const storedLeads = () => service.repository.leadArchive.listLeads('acc-a', ['PRJ-1']);
 
 describe.each(endpointNames)('field validation on %s', (name) => {
   it('answers 422 listing every missing required field, the first one in the message', async () => {

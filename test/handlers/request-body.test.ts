@@ -101,7 +101,7 @@ describe.each(endpointNames)('reading the body on %s', (name) => {
     const clean = validBody(name, project);
     const answer = await service.call(name, { apiKey, rawBody: poison(JSON.stringify(clean)) });
     // The contract lets the service refuse such a body (400 or 422, in the envelope) or take it.
-    const stored = (await service.repository.leads.listLeads('acc-a', ['PRJ-1'])).filter((lead) => lead.mobile_number === clean.mobile_number);
+    const stored = (await service.repository.leadArchive.listLeads('acc-a', ['PRJ-1'])).filter((lead) => lead.mobile_number === clean.mobile_number);
     if (answer.status === 200) {
       expect(stored).toHaveLength(1);
       const lead = stored[0]!;
@@ -117,7 +117,7 @@ describe.each(endpointNames)('reading the body on %s', (name) => {
       // Nothing of the refused body is stored: the same lead without the key is a new original.
       const retry = await service.call(name, { apiKey, body: clean });
       expect(retry.status).toBe(200);
-      const [lead] = (await service.repository.leads.listLeads('acc-a', ['PRJ-1'])).filter((l) => l.mobile_number === clean.mobile_number);
+      const [lead] = (await service.repository.leadArchive.listLeads('acc-a', ['PRJ-1'])).filter((l) => l.mobile_number === clean.mobile_number);
       expect(lead).toMatchObject({ is_repeated: false, parent_lead_id: null, source: name });
       expect(lead).not.toHaveProperty('email');
     }

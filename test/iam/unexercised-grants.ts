@@ -6,7 +6,7 @@
  */
 const repeatSettled =
   'A repeat whose original an erasure took while the repeat was being stored becomes the original ' +
-  '(shared/dynamodb/leads.ts, settleRepeat: UpdateItem of its lead and its key record, LEADS#/IDEMPOTENCY# only). ' +
+  '(shared/domain/duplicates.ts settles it; shared/dynamodb/leads.ts, rewriteRepeat: UpdateItem of its lead and its key record, LEADS#/IDEMPOTENCY# only). ' +
   'Every lead function stores repeats through the same store; the race is driven at the wire in ' +
   'test/person/erasure-races.test.ts through one endpoint (portala), and is the same code on the others.';
 

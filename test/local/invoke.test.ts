@@ -96,7 +96,7 @@ describe('npm run invoke', () => {
   });
 
   it('stored the leads the example events created, under the demo account', async () => {
-    const leads = await service.repository.leads.listLeads('acc-demo', ['PRJ-1']);
+    const leads = await service.repository.leadArchive.listLeads('acc-demo', ['PRJ-1']);
     expect(leads.map((lead) => [lead.source, lead.mobile_number])).toEqual([
       ['website', '9810000001'],
       ['portala', '9810000002'],
@@ -136,7 +136,7 @@ describe('npm run invoke', () => {
   it("runs the Meta sample's leadgen change through the worker: the demo page's lead, read from the local Graph API stand-in, is stored", async () => {
     const worker = logged.find((line) => line.includes('"endpoint":"meta"') && line.includes('1200000000000001'));
     expect(JSON.parse(worker!)).toMatchObject({ outcome: 'created', requestId: 'local-event-0010' });
-    const leads = await service.repository.leads.listLeads('acc-demo', ['PRJ-1']);
+    const leads = await service.repository.leadArchive.listLeads('acc-demo', ['PRJ-1']);
     expect(leads.filter((lead) => lead.meta_leadgen_id === '1200000000000001')).toEqual([
       expect.objectContaining({ source: 'social', sub_source: 'fb', mobile_number: '9000000001', meta_form_id: '2200000000000001' }),
     ]);

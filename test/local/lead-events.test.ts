@@ -56,7 +56,7 @@ const eventsOf = async (action: () => Promise<unknown>): Promise<DeliveredEvent[
 };
 
 const storedLead = async (accountId: string, id: string): Promise<LeadRecord> =>
-  (await service.repository.leads.listLeads(accountId, ['PRJ-1'])).find((lead) => lead.id === id)!;
+  (await service.repository.leadArchive.listLeads(accountId, ['PRJ-1'])).find((lead) => lead.id === id)!;
 
 describe('a stored lead', () => {
   it.each(endpointNames)('from the %s endpoint gives one Lead Created event with the whole lead and its account', async (name) => {

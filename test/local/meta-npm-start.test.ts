@@ -53,7 +53,7 @@ const admin = (...argv: string[]) => execFileSync('npm', ['run', '--silent', 'ad
 const notify = (body: string, signature: string | undefined = signatureOf(body, APP_SECRET)) =>
   fetch(`${baseUrl}/api/meta-leadgen-webhook`, { method: 'POST', headers: { 'content-type': 'application/json', ...(signature && { 'x-hub-signature-256': signature }) }, body });
 
-const leadsOf = (accountId: string) => repository.leads.listLeads(accountId, ['PRJ-M']);
+const leadsOf = (accountId: string) => repository.leadArchive.listLeads(accountId, ['PRJ-M']);
 const eventually = async <T>(read: () => Promise<T>, done: (value: T) => boolean, what: string, timeoutMs = 15_000): Promise<T> => {
   let value = await read();
   const deadline = Date.now() + timeoutMs;

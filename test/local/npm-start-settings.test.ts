@@ -70,7 +70,7 @@ describe('npm start with DYNAMODB_ENDPOINT', () => {
     const answer = await postPortalA(`http://127.0.0.1:${port}`, demoLead('9123456780'));
     expect(answer.status).toBe(200);
     const repository = new DynamoDbRepository(createDocumentClient({ endpoint }), tables);
-    expect((await repository.leads.listLeads('acc-demo', ['PRJ-1'])).map((lead) => lead.mobile_number)).toEqual(['9123456780']);
+    expect((await repository.leadArchive.listLeads('acc-demo', ['PRJ-1'])).map((lead) => lead.mobile_number)).toEqual(['9123456780']);
 
     process.kill(-started.child.pid!, 'SIGINT');
     expect(await started.exited).toBe(0);

@@ -353,7 +353,7 @@ export const checkInvariants = async (world: World, model: Model): Promise<void>
 
   // The documented orphans break the check's rules (no claim; a parent that is not the claim's lead).
   const orphaned = (problem: string) => [...model.orphans].some((id) => problem.startsWith(`lead ${id} has no mobile claim`) || problem.startsWith(`lead ${id} links to `));
-  const problems = (await world.service.repository.leads.checkIntegrity()).filter((problem) => !orphaned(problem));
+  const problems = (await world.service.repository.leadArchive.checkIntegrity()).filter((problem) => !orphaned(problem));
   if (problems.length > 0) broken('the integrity check failed', problems);
 
   // Logs: no part of a mobile or an e-mail (CONTRACT.md section 14).

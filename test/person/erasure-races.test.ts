@@ -33,7 +33,7 @@ let browserKey: string;
 healedBeforeEach(() => relay);
 
 const erase = (setting: 'create' | 'merge', mobile: string) => service.repository.people.erasePerson(`acc-race-${setting}`, { kind: 'mobile', value: mobile });
-const leadsOf = (setting: 'create' | 'merge') => service.repository.leads.listLeads(`acc-race-${setting}`, ['PRJ-1']);
+const leadsOf = (setting: 'create' | 'merge') => service.repository.leadArchive.listLeads(`acc-race-${setting}`, ['PRJ-1']);
 
 describe("an erasure between a repeat's claim check and its write", () => {
   it.each(['create', 'merge'] as const)('under %s, makes the repeat a new original, never a repeat of the erased lead', async (setting) => {
@@ -58,7 +58,7 @@ describe("an erasure between a repeat's claim check and its write", () => {
     expect(repeat.body.data).toMatchObject({ is_repeated: false, parent_lead_id: null });
     const stored = (await leadsOf(setting)).filter((lead) => lead.mobile_number === mobile);
     expect(stored).toEqual([repeat.body.data]);
-    expect(await service.repository.leads.checkIntegrity()).toEqual([]);
+    expect(await service.repository.leadArchive.checkIntegrity()).toEqual([]);
     // The person's next lead is a repeat of the new original.
     const next = await service.call('portala', { apiKey: keys[setting], body: validBody('portala', project, { mobile_number: mobile }) });
     expect(next.body.data).toMatchObject({ is_repeated: true, parent_lead_id: setting === 'merge' ? repeat.body.data.id : null });
@@ -82,7 +82,7 @@ describe("an erasure between a repeat's claim check and its write", () => {
     const replay = await service.call('portala', { apiKey: keys.merge, body, headers });
     expect(replay.headers['idempotent-replayed']).toBe('true');
     expect(replay.body.data).toEqual(repeat.body.data);
-    expect(await service.repository.leads.checkIntegrity()).toEqual([]);
+    expect(await service.repository.leadArchive.checkIntegrity()).toEqual([]);
   });
 });
 
@@ -175,6 +175,6 @@ describe('an erasure and a quarantine release at once', () => {
     expect(erased).toMatchObject({ leads: 1, rejections: 1 });
     expect((await leadsOf('create')).filter((lead) => lead.mobile_number === mobile)).toEqual([]);
     expect(await service.repository.people.findPerson('acc-race-create', { kind: 'mobile', value: mobile })).toEqual({ leads: [], rejections: [] });
-    expect(await service.repository.leads.checkIntegrity()).toEqual([]);
+    expect(await service.repository.leadArchive.checkIntegrity()).toEqual([]);
   });
 });

@@ -194,14 +194,14 @@ describe("a person's data within an account", () => {
     it('lists and finds nothing of the person afterwards', async () => {
       expect((await admin('GET', `/admin/v1/accounts/acc-p/people?mobile_number=${person.mobile}`)).body).toEqual({ leads: [], rejections: [] });
       expect((await admin('GET', `/admin/v1/accounts/acc-p/people?email=${person.email}`)).body).toEqual({ leads: [], rejections: [] });
-      const listed = await service.repository.leads.listLeads('acc-p', ['PRJ-1', 'PRJ-2']);
+      const listed = await service.repository.leadArchive.listLeads('acc-p', ['PRJ-1', 'PRJ-2']);
       expect(listed.some((l) => l.name === person.name)).toBe(false);
       const rejections = await service.repository.rejections.listRejections('acc-p');
       expect(rejections).toEqual([]);
     });
 
     it('keeps everything else of the lead that named the number as its alternate, and other people’s leads as they were', async () => {
-      const listed = await service.repository.leads.listLeads('acc-p', ['PRJ-1', 'PRJ-2']);
+      const listed = await service.repository.leadArchive.listLeads('acc-p', ['PRJ-1', 'PRJ-2']);
       const { alternate_number: _gone, ...rest } = stored.otherWithAlternate;
       expect(listed.find((l) => l.id === stored.otherWithAlternate.id)).toEqual(rest);
       expect(listed.find((l) => l.id === stored.thirdRepeat.id)).toEqual(stored.thirdRepeat);
@@ -215,10 +215,10 @@ describe("a person's data within an account", () => {
     });
 
     it('answers 409 Lead was erased to a retry under the erased lead’s Idempotency-Key, and stores nothing', async () => {
-      const before = (await service.repository.leads.listLeads('acc-p', ['PRJ-1'])).length;
+      const before = (await service.repository.leadArchive.listLeads('acc-p', ['PRJ-1'])).length;
       const replay = await lead(firstBody, { 'Idempotency-Key': idempotencyKey });
       expect(replay).toMatchObject({ status: 409, body: { status: false, message: 'Lead was erased' } });
-      expect(await service.repository.leads.listLeads('acc-p', ['PRJ-1'])).toHaveLength(before);
+      expect(await service.repository.leadArchive.listLeads('acc-p', ['PRJ-1'])).toHaveLength(before);
       expect((await admin('GET', `/admin/v1/accounts/acc-p/people?mobile_number=${person.mobile}`)).body).toEqual({ leads: [], rejections: [] });
     });
 

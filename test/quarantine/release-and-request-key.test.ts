@@ -42,7 +42,7 @@ afterAll(async () => {
 
 const post = (apiKey: string, body: Record<string, unknown>, idempotencyKey: string) =>
   service.call('website', { apiKey, body, headers: { origin: SHOP, 'Idempotency-Key': idempotencyKey } });
-const leadsOf = async (mobile: unknown) => (await service.repository.leads.listLeads(ACCOUNT, ['PRJ-1'])).filter((lead) => lead.mobile_number === mobile);
+const leadsOf = async (mobile: unknown) => (await service.repository.leadArchive.listLeads(ACCOUNT, ['PRJ-1'])).filter((lead) => lead.mobile_number === mobile);
 const recordOf = async (mobile: unknown) => {
   const records = (await service.repository.rejections.listRejections(ACCOUNT)).filter((record) => record.submission?.mobile_number === mobile);
   expect(records).toHaveLength(1);
@@ -73,7 +73,7 @@ describe('a provider that was down', () => {
     expect(after.headers['idempotent-replayed']).toBe('true');
     expect(await release(record.id)).toMatchObject({ status: 409, body: { message: 'Already released' } });
     expect(await leadsOf(body.mobile_number)).toHaveLength(1);
-    expect(await service.repository.leads.checkIntegrity()).toEqual([]);
+    expect(await service.repository.leadArchive.checkIntegrity()).toEqual([]);
   });
 });
 
@@ -127,7 +127,7 @@ describe('a release and a request with the record’s key at the same moment', (
         expect(request).toMatchObject({ status: 200, body: { data: { id: leads[0]!.id } } });
       }
     }
-    expect(await service.repository.leads.checkIntegrity()).toEqual([]);
+    expect(await service.repository.leadArchive.checkIntegrity()).toEqual([]);
   });
 });
 

@@ -40,7 +40,7 @@ const caught = async (setting: DuplicateSetting, overrides: Record<string, unkno
   return { body, record: record! };
 };
 
-const leadsOf = (setting: DuplicateSetting) => service.repository.leads.listLeads(accountFor(setting), ['PRJ-1']);
+const leadsOf = (setting: DuplicateSetting) => service.repository.leadArchive.listLeads(accountFor(setting), ['PRJ-1']);
 const releasePath = (setting: DuplicateSetting, id: string) => `/admin/v1/accounts/${accountFor(setting)}/rejections/${id}/release`;
 
 const cli = async (...argv: string[]) => {

@@ -94,7 +94,7 @@ const provesOneLead = async (
       expect((await leads()).filter((lead) => !before.has(lead.id))).toHaveLength(1);
     }
   }
-  expect(await service.repository.leads.checkIntegrity()).toEqual([]);
+  expect(await service.repository.leadArchive.checkIntegrity()).toEqual([]);
   return { answer, stored };
 };
 
@@ -192,7 +192,7 @@ describe.each(appliedThenLost)("the service's own read-back, when DynamoDB appli
     expect(answer.ms).toBeLessThan(TIMEOUT_MS);
     expect(answer.body.data).toEqual(asAnswered(added[0]!));
     if (original) expect(added[0]).toMatchObject({ is_repeated: true, parent_lead_id: original.body.data.id });
-    expect(await service.repository.leads.checkIntegrity()).toEqual([]);
+    expect(await service.repository.leadArchive.checkIntegrity()).toEqual([]);
   });
 });
 
@@ -223,7 +223,7 @@ describe('the Meta worker, when DynamoDB applied its lead write and the answer w
     expect((await meta.leadsOf('acc-meta')).filter((lead) => lead.meta_leadgen_id === leadgenId)).toHaveLength(1);
     expect(meta.queue.deadLetters).toEqual([]);
     expect((await meta.rejectionsOf('acc-meta')).filter((rejection) => rejection.meta_leadgen_id === leadgenId)).toEqual([]);
-    expect(await meta.repository.leads.checkIntegrity()).toEqual([]);
+    expect(await meta.repository.leadArchive.checkIntegrity()).toEqual([]);
   });
 });
 
@@ -272,7 +272,7 @@ describe('the Google Ads webhook, when DynamoDB applied its write and the answer
     expect(await google.deliver(delivery)).toMatchObject({ status: 200, body: RECEIVED });
     const afterRedelivery = await storedFor(delivery.leadId!);
     if (answer.status === 200) expect(afterRedelivery.leads).toEqual(afterFault.leads);
-    expect(await google.repository.leads.checkIntegrity()).toEqual([]);
+    expect(await google.repository.leadArchive.checkIntegrity()).toEqual([]);
     return { answer, afterFault, stored: afterRedelivery };
   };
 

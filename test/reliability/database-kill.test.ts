@@ -195,7 +195,7 @@ describe('DynamoDB Local killed (SIGKILL) under npm start with requests in fligh
     const repository = new DynamoDbRepository(createDocumentClient({ client }), localTableNames({}));
     const storedIds = async () => {
       const ids = new Map<string, DuplicateSetting>();
-      for (const setting of settings) for (const lead of await repository.leads.listLeads(`acc-${setting}`, ['PRJ-K'])) ids.set(lead.id, setting);
+      for (const setting of settings) for (const lead of await repository.leadArchive.listLeads(`acc-${setting}`, ['PRJ-K'])) ids.set(lead.id, setting);
       return ids;
     };
     const stored = await storedIds();
@@ -203,7 +203,7 @@ describe('DynamoDB Local killed (SIGKILL) under npm start with requests in fligh
     // With the social endpoint's answer carrying no lead, its 200s are checked by count below.
     const lost = answered200.filter((r) => r.answer.data && !stored.has(r.answer.data.id));
     expect(lost.filter((r) => r.endedAt! < killedAt - EMULATOR_DURABILITY_WINDOW_MS)).toEqual([]);
-    expect(await repository.leads.checkIntegrity()).toEqual([]);
+    expect(await repository.leadArchive.checkIntegrity()).toEqual([]);
 
     // A lead stored without a 200 can only be a write in flight at the kill, answered 503; the
     // sender's retry with its Idempotency-Key then answers it. Retried here through the handlers.
@@ -237,6 +237,6 @@ describe('DynamoDB Local killed (SIGKILL) under npm start with requests in fligh
       expect(storedBeforeRetry).toBeGreaterThanOrEqual(stored200 + storedUnanswered - lastMoment);
       expect(count(after)).toBe(storedBeforeRetry + newlyStored);
     }
-    expect(await repository.leads.checkIntegrity()).toEqual([]);
+    expect(await repository.leadArchive.checkIntegrity()).toEqual([]);
   }, 120_000);
 });

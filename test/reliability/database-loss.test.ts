@@ -159,10 +159,10 @@ describe('losing the database in the middle of a load', () => {
     expect(answers.filter((a) => a.status === 503 && a.retryAfter !== '1')).toEqual([]);
     expect(answers.slice(outageStart, outageEnd).some((a) => a.status === 503)).toBe(true);
 
-    const stored = await repository.leads.listLeads('acc-loss', ['PRJ-1']);
+    const stored = await repository.leadArchive.listLeads('acc-loss', ['PRJ-1']);
     expect(stored.map((lead) => lead.mobile_number).sort()).toEqual([...sent].sort());
     const storedIds = new Set(stored.map((lead) => lead.id));
     expect(answers.filter((a) => a.status === 200 && !storedIds.has(a.leadId!))).toEqual([]);
-    expect(await repository.leads.checkIntegrity()).toEqual([]);
+    expect(await repository.leadArchive.checkIntegrity()).toEqual([]);
   }, 90_000);
 });

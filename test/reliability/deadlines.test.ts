@@ -117,8 +117,8 @@ describe('a database that accepts connections and never answers', () => {
     }
     expect(handlerErrors).toEqual([]);
     // Nothing the black hole swallowed was stored: a lead per 200, no more.
-    expect(await service.repository.leads.listLeads('acc-d', ['PRJ-1'])).toHaveLength(2 * endpointNames.length);
-    expect(await service.repository.leads.checkIntegrity()).toEqual([]);
+    expect(await service.repository.leadArchive.listLeads('acc-d', ['PRJ-1'])).toHaveLength(2 * endpointNames.length);
+    expect(await service.repository.leadArchive.checkIntegrity()).toEqual([]);
   }, 30_000);
 });
 
@@ -132,7 +132,7 @@ describe('the deadline holds whichever call the database stops answering', () =>
   });
 
   const send = (body: Record<string, unknown> = validBody('portala', project)) => timed(() => service.call('portala', { apiKey, body }));
-  const leads = () => service.repository.leads.listLeads('acc-d', ['PRJ-1']);
+  const leads = () => service.repository.leadArchive.listLeads('acc-d', ['PRJ-1']);
 
   it.each([
     ['the API key lookup', 'GetItem'],
@@ -216,7 +216,7 @@ describe('the deadline holds whichever call the database stops answering', () =>
     expect(retry.headers['idempotent-replayed']).toBe('true');
     expect(retry.body.data).toMatchObject({ id: stored[0]!.id });
     expect(await leads()).toHaveLength(before.length + 1);
-    expect(await service.repository.leads.checkIntegrity()).toEqual([]);
+    expect(await service.repository.leadArchive.checkIntegrity()).toEqual([]);
   });
 
   it('answers 503 in time when the rejection record never answers, never a 422 over a record it did not keep', async () => {
@@ -330,6 +330,6 @@ describe("Lambda's shortest timeout", () => {
     });
     expect(answer.status).toBe(200);
     for (const attempt of attempts) expect(attempt.ms).toBeLessThan(1_000);
-    expect(await service.repository.leads.listLeads('acc-short', ['PRJ-1'])).toHaveLength(1);
+    expect(await service.repository.leadArchive.listLeads('acc-short', ['PRJ-1'])).toHaveLength(1);
   });
 });

@@ -47,7 +47,7 @@ describe("the SDK's own retries, against faults on the wire", () => {
     expect(relay.seen('TransactWriteItems').map((r) => r.action)).toEqual(['reset', 'pass']);
     expect(new Set(tokensOf('TransactWriteItems')).size).toBe(1);
     expect(await leads()).toHaveLength(before + 1);
-    expect(await service.repository.leads.checkIntegrity()).toEqual([]);
+    expect(await service.repository.leadArchive.checkIntegrity()).toEqual([]);
   });
 
   it("stores a lead once when DynamoDB applied the write and its answer was lost, answering 200", async () => {
@@ -62,7 +62,7 @@ describe("the SDK's own retries, against faults on the wire", () => {
     const stored = await leads();
     expect(stored).toHaveLength(before + 1);
     expect(stored.map((lead) => lead.id)).toContain(answer.body.data.id);
-    expect(await service.repository.leads.checkIntegrity()).toEqual([]);
+    expect(await service.repository.leadArchive.checkIntegrity()).toEqual([]);
   });
 
   it("stores a repeated lead once when its put was applied and the answer lost", async () => {
@@ -160,7 +160,7 @@ describe('a transaction conflict with a writer that committed first', () => {
     }
     expect(stored.find((lead) => lead.id === other.body.data.id)).toMatchObject({ is_repeated: false });
     expect(relay.seen('TransactWriteItems').map((r) => r.action)).toContain('answer');
-    expect(await service.repository.leads.checkIntegrity()).toEqual([]);
+    expect(await service.repository.leadArchive.checkIntegrity()).toEqual([]);
   });
 
   it("under an Idempotency-Key, the retry answers the other attempt's lead and stores nothing more", async () => {

@@ -377,7 +377,7 @@ describe.each(endpointNames)('hostile requests to %s', (name) => {
     /** Leads answered 200 by this property, as answered; and the (project, mobile) pairs stored so far. */
     const answered: Record<string, unknown>[] = [];
     let answered200 = 0;
-    const stored = new Set((await service.repository.leads.listLeads('acc-fuzz', ['PRJ-1', '1001'])).map((lead) => `${lead.projectID}|${lead.mobile_number}`));
+    const stored = new Set((await service.repository.leadArchive.listLeads('acc-fuzz', ['PRJ-1', '1001'])).map((lead) => `${lead.projectID}|${lead.mobile_number}`));
     await fc.assert(
       fc.asyncProperty(request, async ({ body, type, keyHeader, lead }) => {
         const expected = classify(name, body, type, stored);
@@ -403,12 +403,12 @@ describe.each(endpointNames)('hostile requests to %s', (name) => {
     );
     expect(valid).toBeGreaterThan(RUNS / 10);
     // Stored are exactly the leads answered 200, as answered (the social endpoint answers none: by count).
-    const all = await service.repository.leads.listLeads('acc-fuzz', ['PRJ-1', '1001']);
+    const all = await service.repository.leadArchive.listLeads('acc-fuzz', ['PRJ-1', '1001']);
     const mine = all.filter((lead) => lead.source === name);
     if (name === 'social') expect(mine).toHaveLength(answered200);
     else expect(mine).toEqual([...answered].sort((a, b) => ((a.id as string) < (b.id as string) ? -1 : 1)));
     for (const lead of all) expectObeysContract(lead);
-    expect(await service.repository.leads.checkIntegrity()).toEqual([]);
+    expect(await service.repository.leadArchive.checkIntegrity()).toEqual([]);
     expect(JSON.stringify(service.logs)).not.toContain(apiKey);
   }, 120_000);
 });

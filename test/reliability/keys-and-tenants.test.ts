@@ -53,7 +53,7 @@ describe('tenant isolation', () => {
   it('accepts a key with its own project and campaign', async () => {
     const answer = await service.call('portala', { apiKey: keys['acc-b']!, body: validBody('portala', { projectID: 'PRJ-B', campaignID: 'CMP-B' }) });
     expect(answer.status).toBe(200);
-    expect(await service.repository.leads.listLeads('acc-a', ['PRJ-B'])).toHaveLength(0);
+    expect(await service.repository.leadArchive.listLeads('acc-a', ['PRJ-B'])).toHaveLength(0);
   });
 });
 

@@ -31,7 +31,7 @@ describe('the largest valid lead', () => {
     const answer = await service.call('website', { apiKey, body });
 
     expect(answer.status).toBe(200);
-    const [stored] = await service.repository.leads.listLeads('acc-a', ['P'.repeat(100)]);
+    const [stored] = await service.repository.leadArchive.listLeads('acc-a', ['P'.repeat(100)]);
     expect(stored).toEqual(answer.body.data);
     expect(stored!.notes).toHaveLength(5000);
   });

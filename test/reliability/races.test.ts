@@ -105,7 +105,7 @@ const post = async (name: EndpointName, apiKey: string, body: unknown): Promise<
 const retriesOf = (answers: readonly Posted[]) => answers.reduce((sum, answer) => sum + answer.retried, 0);
 
 const storedWith = async (setting: DuplicateSetting, projectID: string, mobile: string) =>
-  (await service.repository.leads.listLeads(`acc-${setting}`, [projectID])).filter((lead) => lead.mobile_number === mobile);
+  (await service.repository.leadArchive.listLeads(`acc-${setting}`, [projectID])).filter((lead) => lead.mobile_number === mobile);
 
 const checkOutcome = async (setting: DuplicateSetting, projectID: string, mobile: string, answers: Posted[]) => {
   const stored = await storedWith(setting, projectID, mobile);
@@ -130,7 +130,7 @@ const checkOutcome = async (setting: DuplicateSetting, projectID: string, mobile
   expect(unnamed).toHaveLength(accepted.filter((answer) => answer.endpoint === 'social').length);
   const parent = setting === 'merge' ? originals[0]!.id : null;
   for (const repeat of stored.filter((lead) => lead.is_repeated)) expect(repeat.parent_lead_id).toBe(parent);
-  expect(await service.repository.leads.checkIntegrity()).toEqual([]);
+  expect(await service.repository.leadArchive.checkIntegrity()).toEqual([]);
 };
 
 describe.each(settings)('100 simultaneous requests for one new mobile under %s', (setting) => {

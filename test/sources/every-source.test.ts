@@ -47,7 +47,7 @@ describe.each(leadSources.map((source) => [source.name, source] as const))('the 
   let account: SourceAccount;
   const accountId = `every-${name}`;
   const leadsOf = async (mobile: string, of = accountId) =>
-    (await driven.service.repository.leads.listLeads(of, ['PRJ-1'])).filter((lead) => lead.mobile_number === mobile);
+    (await driven.service.repository.leadArchive.listLeads(of, ['PRJ-1'])).filter((lead) => lead.mobile_number === mobile);
   const recordsOf = async (mobile: string, of = accountId) =>
     (await driven.service.repository.people.findPerson(of, { kind: 'mobile', value: mobile })).rejections;
   /** Delivers, and waits for whatever the source does behind its answer. */
@@ -127,7 +127,7 @@ describe.each(leadSources.map((source) => [source.name, source] as const))('the 
       expect(leads[0]).toMatchObject({ mobile_number: mobile, is_repeated: false, parent_lead_id: null });
       expect(await recordsOf(mobile, racingId)).toEqual([]);
       expect(driven.worker?.deadLetters() ?? []).not.toContain(id);
-      expect(await driven.service.repository.leads.checkIntegrity()).toEqual([]);
+      expect(await driven.service.repository.leadArchive.checkIntegrity()).toEqual([]);
     });
   });
 
@@ -149,7 +149,7 @@ describe.each(leadSources.map((source) => [source.name, source] as const))('the 
         expect(ms - stallMs).toBeLessThan(FUNCTION_TIMEOUT_MS);
         expectAccepted(await account.deliver({ mobile, id }));
         expect(await leadsOf(mobile)).toHaveLength(1);
-        expect(await driven.service.repository.leads.checkIntegrity()).toEqual([]);
+        expect(await driven.service.repository.leadArchive.checkIntegrity()).toEqual([]);
       });
     } else {
       it("acknowledges at once; the worker's receive fails before its function times out, and the queue's next receive stores the lead once", async () => {
@@ -176,7 +176,7 @@ describe.each(leadSources.map((source) => [source.name, source] as const))('the 
         expect(receives[0]!.ms).toBeLessThan(worker.timeoutMs);
         expect(worker.deadLetters()).not.toContain(id);
         expect(await leadsOf(mobile)).toHaveLength(1);
-        expect(await driven.service.repository.leads.checkIntegrity()).toEqual([]);
+        expect(await driven.service.repository.leadArchive.checkIntegrity()).toEqual([]);
       });
     }
   });

@@ -99,7 +99,7 @@ export const callWebhookOn = (service: TestService, options: CallServiceOptions 
     return { status: response.statusCode, headers: response.headers, body: response.body ? JSON.parse(response.body) : undefined };
   };
 
-  const leadsOf = (accountId: string, projects: string[] = ['PRJ-1']) => service.repository.leads.listLeads(accountId, projects);
+  const leadsOf = (accountId: string, projects: string[] = ['PRJ-1']) => service.repository.leadArchive.listLeads(accountId, projects);
   const rejectionsOf = (accountId: string) => service.repository.rejections.listRejections(accountId);
 
   return { callNumbers, callRuntime: runtime, handler, numberAdmin, connectNumber, callsKey, deliver, leadsOf, rejectionsOf };

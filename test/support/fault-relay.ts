@@ -286,7 +286,7 @@ export const accountsBehind = async (relay: FaultRelay, options: ServiceOptions 
   }
   return (setting: DuplicateSetting) => {
     const { service, apiKey, account } = accounts.get(setting)!;
-    return { service, apiKey, account, leads: () => service.repository.leads.listLeads(account, ['PRJ-1']) };
+    return { service, apiKey, account, leads: () => service.repository.leadArchive.listLeads(account, ['PRJ-1']) };
   };
 };
 

@@ -106,7 +106,7 @@ export const googleTestService = async (options: ServiceOptions = {}) => {
     return { status: response.statusCode, headers: response.headers, body: response.body ? JSON.parse(response.body) : undefined };
   };
 
-  const leadsOf = (accountId: string, projects: string[] = ['PRJ-1']) => service.repository.leads.listLeads(accountId, projects);
+  const leadsOf = (accountId: string, projects: string[] = ['PRJ-1']) => service.repository.leadArchive.listLeads(accountId, projects);
   const rejectionsOf = (accountId: string) => service.repository.rejections.listRejections(accountId);
 
   return { ...service, forms, googleForms, formAdmin, handler, connectForm, deliver, leadsOf, rejectionsOf };

@@ -89,7 +89,7 @@ export const metaTestService = async (options: MetaServiceOptions = {}) => {
     return answerOf((await asFunction('meta-webhook', () => webhook(event, lambdaContext('meta-webhook') as LeadContext))) as LeadResponse);
   };
 
-  const leadsOf = (accountId: string, projects: string[] = ['PRJ-1']) => service.repository.leads.listLeads(accountId, projects);
+  const leadsOf = (accountId: string, projects: string[] = ['PRJ-1']) => service.repository.leadArchive.listLeads(accountId, projects);
   const rejectionsOf = (accountId: string) => service.repository.rejections.listRejections(accountId);
 
   return { ...service, graph, cipher, queue, worker, webhook, connectPage, notify, verify, leadsOf, rejectionsOf };
