@@ -144,7 +144,7 @@ export type RepeatLeadOutcome = { readonly kind: 'stored'; readonly lead?: LeadR
  * projects and campaigns: a Google Ads lead form (CONTRACT.md section 10), a project's call number
  * (section 13). Each kind's key shape is data of the store (shared/dynamodb/connection-items.ts).
  */
-export type ConnectionKind = 'google_form' | 'call_number';
+export type ConnectionKind = 'google_form' | 'call_number' | 'whatsapp_number';
 
 /** A connection as stored. A kind whose deliveries carry a key of their own (Google's forms) keeps only its hash. */
 export interface Connection {

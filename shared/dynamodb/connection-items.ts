@@ -43,6 +43,8 @@ export interface AccountScopedShape extends ShapeOfEveryKind {
 export const connectionShapes: Readonly<Record<ConnectionKind, ConnectionShape>> = {
   google_form: { scope: 'platform', partitionPrefix: 'GOOGLEFORM#', itemSortKey: 'GOOGLEFORM', listingPrefix: 'GOOGLEFORMS#', listingSortPrefix: 'FORM#', idAttribute: 'form_id' },
   call_number: { scope: 'account', partitionPrefix: 'CALLNUMBERS#', sortPrefix: 'NUMBER#', idAttribute: 'number' },
+  // One WhatsApp Business number belongs to one account (CONTRACT.md section 15): keyed by Meta's phone number id alone.
+  whatsapp_number: { scope: 'platform', partitionPrefix: 'WHATSAPPNUMBER#', itemSortKey: 'WHATSAPPNUMBER', listingPrefix: 'WHATSAPPNUMBERS#', listingSortPrefix: 'NUMBER#', idAttribute: 'phone_number_id' },
 };
 
 /** The name a guard's ConditionCheck goes under in a transaction (transactions.ts). */
