@@ -6,7 +6,7 @@
  * own kind (`whatsapp_number`: one number, one account). The names its function reads are wire-names.ts's.
  */
 import type { LeadSourceDescriptor } from '../sources/descriptor.ts';
-import { whatsappWireNames } from './wire-names.ts';
+import { whatsappConversationSetting, whatsappNumberAdminRoutes, whatsappWireNames } from './wire-names.ts';
 
 export const whatsappSource = {
   ...whatsappWireNames,
@@ -23,6 +23,8 @@ export const whatsappSource = {
     rateLimit: { name: 'whatsappThrottlingRateLimit', default: 50 },
     burstLimit: { name: 'whatsappThrottlingBurstLimit', default: 100 },
   },
+  // The conversation window, in days: from about 9 seconds (a tester's) to a year.
+  settings: [{ ...whatsappConversationSetting, min: 0.0001, max: 365 }],
   // Its deliveries name a number: each write carries the number's guard (a ConditionCheck on its item).
   connection: 'whatsapp_number',
   channel: { connectionField: 'whatsapp_phone_number_id' },
@@ -35,5 +37,13 @@ export const whatsappSource = {
     },
   },
   stack: { functionPath: ['WhatsAppWebhook', 'Webhook'], integrationId: 'WhatsAppWebhookIntegration', monitoringName: 'whatsapp' },
-  sampleEvents: [],
+  banner: {
+    label: 'WhatsApp webhook',
+    note: 'GET subscription check, POST notifications signed with META_APP_SECRET; conversations of WHATSAPP_CONVERSATION_DAYS days (7): {seed.whatsappNumbers} number(s) in the seed; npm run admin -- add-whatsapp-number',
+  },
+  openapi: 'shared/whatsapp/openapi.ts',
+  adminCli: { module: 'scripts/admin/whatsapp-numbers.ts', name: 'whatsappNumbers' },
+  admin: { routes: whatsappNumberAdminRoutes },
+  seed: { member: 'whatsappNumbers', module: 'shared/whatsapp/seed.ts' },
+  sampleEvents: ['events/whatsapp-click-to-chat.json'],
 } as const satisfies LeadSourceDescriptor;

@@ -3,6 +3,7 @@
  * id, its answer, its conversation window's setting). Apart from the descriptor (source.ts), which only
  * the stack and the tools read: esbuild keeps a whole object literal that one bundle reads a field of.
  */
+import type { AdminRoute } from '../routes.ts';
 
 /** What the webhook's function reads of its declaration. */
 export const whatsappWireNames = {
@@ -18,3 +19,10 @@ export const whatsappWireNames = {
  * to the function (and read by `npm start`) as WHATSAPP_CONVERSATION_DAYS, in days, a fraction allowed.
  */
 export const whatsappConversationSetting = { name: 'whatsappConversationDays', environment: 'WHATSAPP_CONVERSATION_DAYS', default: 7 } as const;
+
+/** Its admin routes (the descriptor's `admin.routes`): connecting an account's WhatsApp numbers. */
+export const whatsappNumberAdminRoutes = [
+  { method: 'PUT', path: '/admin/v1/accounts/{accountId}/whatsapp-numbers/{phoneNumberId}', operation: 'connectWhatsAppNumber' },
+  { method: 'GET', path: '/admin/v1/accounts/{accountId}/whatsapp-numbers', operation: 'listWhatsAppNumbers' },
+  { method: 'DELETE', path: '/admin/v1/accounts/{accountId}/whatsapp-numbers/{phoneNumberId}', operation: 'removeWhatsAppNumber' },
+] as const satisfies readonly AdminRoute[];
