@@ -15,7 +15,7 @@
  */
 import type { ConnectionKind } from '../domain/ports.ts';
 import type { LeadIntakeError } from '../domain/errors.ts';
-import type { KeyEndpoint, LeadSubmission } from '../domain/lead.ts';
+import type { KeyEndpoint, LeadSubmission, PersonHandle } from '../domain/lead.ts';
 import type { PlatformIds } from '../domain/ports.ts';
 import type { LeadEvent } from '../http/lambda.ts';
 import type { ValidatedFields } from '../schemas/validate.ts';
@@ -191,6 +191,11 @@ export interface DeliveryClaim {
   readonly until: string;
   /** What a later delivery with another value takes the claim over from (a conversation's ad `source_id`). */
   readonly value?: string;
+  /**
+   * Who the claim is with (a conversation's sender), when it is someone: the store keeps the claim under
+   * their keyed hash, never the handle, and an erasure of the person forgets it (ports.ts WriteClaim).
+   */
+  readonly party?: PersonHandle;
 }
 
 /**
