@@ -1,8 +1,6 @@
-import { jsonResponse } from '../../shared/http/envelope.ts';
+import { primedWhatsAppWebhookRuntimeFromEnvironment } from '../../shared/whatsapp/runtime.ts';
+import { whatsappWebhookHandler } from '../../shared/whatsapp/webhook-handler.ts';
 
-/**
- * GET and POST /api/whatsapp-webhook (CONTRACT.md section 15). Until its webhook is built on the intake
- * pipeline, every delivery answers 503 with Retry-After: Meta retries for up to 7 days, so nothing sent
- * meanwhile is lost.
- */
-export const handler = async () => jsonResponse(503, { status: false, message: 'Service temporarily unavailable, please retry' }, { 'retry-after': '60' });
+/** GET and POST /api/whatsapp-webhook: Meta's subscription check and signed WhatsApp Business Account notifications. */
+// Awaited at init: Lambda runs it at full CPU before the first request (shared/runtime.ts).
+export const handler = whatsappWebhookHandler(await primedWhatsAppWebhookRuntimeFromEnvironment());

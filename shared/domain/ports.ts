@@ -126,8 +126,40 @@ export interface MarkerTaken {
   readonly kind: 'marker_taken';
 }
 
+/**
+ * An item a delivery's one write takes beside its platform id's claim (a chat's conversation: CONTRACT.md
+ * section 15; the intake's DeliveryClaim, shared/intake/types.ts). One item per (account, party, `key`),
+ * free when none is held, when the one held ends at `at` or before, or when this claim carries a
+ * `value` and the held one another or none (a new ad's referral). Taken by another write first: nothing
+ * of this write is stored (ClaimHeld). The party is kept only as a keyed hash (PersonKeyring): erasing
+ * the person forgets their claims (CONTRACT.md section 12).
+ */
+export interface WriteClaim {
+  /** What the claim is of within the party's claims: no personal data (a WhatsApp number's id). */
+  readonly key: string;
+  /** Who the claim is with: a mobile (an erasure by it forgets the claim), or a handle no erasure names. */
+  readonly party: PersonHandle;
+  /** The delivery's time on the platform's clock (ISO 8601): kept on its retries. */
+  readonly at: string;
+  /** Until when the claim holds once taken (ISO 8601). */
+  readonly until: string;
+  readonly value?: string;
+}
+
+/** The read of a claim before a write (the intake's `decidedWhileClaimHeld`): one consistent GetItem. */
+export interface WriteClaimReader {
+  /** Whether the claim is held against this one: taken, not ended at its `at`, and not of another value than its own. */
+  isHeld(accountId: string, claim: WriteClaim): Promise<boolean>;
+}
+
+/** A write's WriteClaim was held by another delivery: nothing was stored. */
+export interface ClaimHeld {
+  readonly kind: 'claim_held';
+}
+
 export type OriginalLeadOutcome =
   | { readonly kind: 'stored' }
+  | ClaimHeld
   /** The project already has a lead with this mobile number; nothing was stored. */
   | { readonly kind: 'duplicate'; readonly originalLeadId: string }
   | IdempotentReplay
@@ -137,7 +169,7 @@ export type OriginalLeadOutcome =
  * A repeat's write: stored as given, or (`lead`) stored as it had to become: an original, when the
  * original it repeated was erased while it was being stored (CONTRACT.md section 14).
  */
-export type RepeatLeadOutcome = { readonly kind: 'stored'; readonly lead?: LeadRecord } | IdempotentReplay | MarkerTaken;
+export type RepeatLeadOutcome = { readonly kind: 'stored'; readonly lead?: LeadRecord } | IdempotentReplay | MarkerTaken | ClaimHeld;
 
 /**
  * The kinds of connection a source's deliveries name, each connected by an account to one of its
@@ -220,6 +252,8 @@ export interface LeadStore {
     idempotency?: IdempotencyClaim,
     guard?: WriteGuard,
     marker?: IdempotencyClaim,
+    /** Items the write takes besides (WriteClaim): one held, nothing stored (`claim_held`). */
+    claims?: readonly WriteClaim[],
   ): Promise<OriginalLeadOutcome>;
   /**
    * Stores a repeat of `originalLeadId` (the lead the mobile's claim named when the original's write
@@ -232,6 +266,7 @@ export interface LeadStore {
     guard?: WriteGuard,
     marker?: IdempotencyClaim,
     originalLeadId?: string,
+    claims?: readonly WriteClaim[],
   ): Promise<RepeatLeadOutcome>;
   /**
    * The answer already given under an idempotency key (CONTRACT.md section 14), read before a check
@@ -323,7 +358,7 @@ export interface RejectionLog {
    * kept, and none when the claim was taken before (by a lead or a record): `already_decided`. Given
    * a guard, nothing is kept when the delivery's connection changed since it was read (ConnectionChangedError).
    */
-  recordOnce(accountId: string, rejection: Rejection, claim: IdempotencyClaim, guard?: ConnectionGuard): Promise<'recorded' | 'already_decided'>;
+  recordOnce(accountId: string, rejection: Rejection, claim: IdempotencyClaim, guard?: ConnectionGuard, claims?: readonly WriteClaim[]): Promise<'recorded' | 'already_decided'>;
 }
 
 /**
