@@ -19,7 +19,8 @@ import type { DynamoDbRepository } from '../shared/dynamodb/repository.ts';
 import { CommandError, terminalSafeIo, UsageError, type AdminIo, type Command, type CommandArgs } from './admin/command.ts';
 import { databaseFor, type AdminDatabase } from './admin/database.ts';
 import * as coreModules from './admin/modules.ts';
-import { leadSources } from '../shared/sources/registry.ts';
+import { connectionSources, leadSources } from '../shared/sources/registry.ts';
+import { connectionCommands } from './admin/connections.ts';
 import { describeError, projectRoot } from './local/environment.ts';
 import { SeedError } from './local/seed.ts';
 
@@ -35,8 +36,13 @@ const sourceModules: Record<string, Readonly<Record<string, Command>>> = Object.
   ),
 );
 
+/** The verbs of each declared kind of connection (connect, list, remove, rotate a key), made of its declaration alone. */
+const connectionModules: Record<string, Readonly<Record<string, Command>>> = Object.fromEntries(
+  connectionSources.map(({ connection, route }) => [connection.cli.module, connectionCommands(connection, route.path)]),
+);
+
 /** Every module, by name, alphabetically: the help's order. */
-const modules = Object.fromEntries(Object.entries({ ...coreModules, ...sourceModules }).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+const modules = Object.fromEntries(Object.entries({ ...coreModules, ...connectionModules, ...sourceModules }).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 
 /** Every verb of every module, by name; two modules naming the same verb is a programming error. */
 const commands: Readonly<Record<string, Command>> = (() => {

@@ -8,8 +8,7 @@ import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
-import type { ConnectionKind } from '../../shared/domain/ports.ts';
-import { connectionShapes } from '../../shared/dynamodb/connection-items.ts';
+import type { ConnectionKeyDeclaration } from '../../shared/sources/connection-kind.ts';
 import { KEY_RATE_PREFIX } from '../../shared/dynamodb/request-rates.ts';
 import { configTable, leadsTable, rejectionReasonIndex, type TableDefinition } from '../../shared/dynamodb/tables.ts';
 import { personKeySettings } from '../../shared/person-keyring.ts';
@@ -153,12 +152,12 @@ export class LeadTables extends Construct {
    * connection's item, so ConditionCheckItem on the Config table, and only on items whose partition key
    * is one of that kind's (IAM authorises a transaction's check on its own).
    */
-  grantConnectionGuard(grantee: iam.IGrantable, kind: ConnectionKind): void {
+  grantConnectionGuard(grantee: iam.IGrantable, kind: ConnectionKeyDeclaration): void {
     iam.Grant.addToPrincipal({
       grantee,
       actions: ['dynamodb:ConditionCheckItem'],
       resourceArns: [this.config.tableArn],
-      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${connectionShapes[kind].partitionPrefix}*`] } },
+      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${kind.shape.partitionPrefix}*`] } },
     });
   }
 
@@ -167,12 +166,12 @@ export class LeadTables extends Construct {
    * only on items whose partition key is one of that kind's, so it reads no key, account's connection
    * of another kind, or page token.
    */
-  grantConnectionReads(grantee: iam.IGrantable, kind: ConnectionKind): void {
+  grantConnectionReads(grantee: iam.IGrantable, kind: ConnectionKeyDeclaration): void {
     iam.Grant.addToPrincipal({
       grantee,
       actions: ['dynamodb:GetItem'],
       resourceArns: [this.config.tableArn],
-      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${connectionShapes[kind].partitionPrefix}*`] } },
+      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${kind.shape.partitionPrefix}*`] } },
     });
   }
 

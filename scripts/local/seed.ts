@@ -26,7 +26,8 @@ import { InvalidKeyOptionError } from '../../shared/domain/errors.ts';
 import type { AccountConfig, Campaign, Project } from '../../shared/domain/lead.ts';
 import type { StoredApiKey } from '../../shared/domain/ports.ts';
 import type { DynamoDbRepository } from '../../shared/dynamodb/repository.ts';
-import { leadSources, sourceKeyScopes } from '../../shared/sources/registry.ts';
+import { seedMembers, sourceKeyScopes } from '../../shared/sources/registry.ts';
+import { connectionSeedMember } from '../../shared/sources/connection-seed.ts';
 import type { SeedMember } from '../../shared/sources/seed-member.ts';
 
 export interface SeedApiKey {
@@ -48,14 +49,17 @@ export interface Seed {
   readonly [member: string]: readonly unknown[] | undefined;
 }
 
-/** Each declared source's seed member, by its name in an account, in the registry's order. */
+/**
+ * Each declared source's seed member, by its name in an account, in the registry's order: its own module's
+ * (its descriptor's `seed`), or its kind of connection's, made of the declaration (connection-seed.ts).
+ */
 const sourceMembers: readonly { readonly member: string; readonly module: SeedMember<unknown> }[] = await Promise.all(
-  leadSources
-    .filter((source) => source.seed !== undefined)
-    .map(async ({ seed }) => ({
-      member: seed!.member,
-      module: ((await import(path.join(import.meta.dirname, '..', '..', seed!.module))) as { default: SeedMember<unknown> }).default,
-    })),
+  seedMembers.map(async ({ source, member }) => ({
+    member,
+    module: source.seed
+      ? ((await import(path.join(import.meta.dirname, '..', '..', source.seed.module))) as { default: SeedMember<unknown> }).default
+      : (connectionSeedMember(source.connection!) as SeedMember<unknown>),
+  })),
 );
 
 /** A seed file that breaks the format; `problems` names each one, with where it is. */

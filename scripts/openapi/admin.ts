@@ -29,6 +29,7 @@ import { adminRequestFailed } from '../../shared/http/admin-handler.ts';
 import { adminRoutes } from '../../shared/admin-routes.ts';
 import { ADMIN_BASE_PATH, type CoreAdminOperation } from '../../shared/routes.ts';
 import { keyEndpointNames, leadSources, platformIdAttributes } from '../../shared/sources/registry.ts';
+import { connectionAdminDocumentation } from '../../shared/sources/connection-openapi.ts';
 import { accountMissing, failure, message, ref, success, text, type AdminOperationDoc, type JsonObject } from '../../shared/sources/admin-openapi.ts';
 
 /** An account's own quiet hours for the quiet-source watch (CONTRACT.md section 16). */
@@ -46,12 +47,22 @@ interface SourceAdminDocumentation {
   readonly openApiAdminSchemas?: JsonObject;
 }
 
-/** The OpenAPI modules of the sources with admin routes of their own, in the registry's order. */
-const sourceDocumentation: readonly SourceAdminDocumentation[] = await Promise.all(
-  leadSources
-    .filter((source) => source.admin !== undefined && source.openapi !== undefined)
-    .map(async (source) => (await import(path.join(import.meta.dirname, '..', '..', source.openapi!))) as SourceAdminDocumentation),
-);
+/**
+ * The documentation of the sources' admin routes, in the registry's order: a kind of connection's, made of
+ * its declaration (shared/sources/connection-openapi.ts), then what its OpenAPI module adds of its own.
+ */
+const sourceDocumentation: readonly SourceAdminDocumentation[] = (
+  await Promise.all(
+    leadSources
+      .filter((source) => source.admin !== undefined)
+      .map(async (source): Promise<SourceAdminDocumentation[]> => {
+        const own = source.openapi ? ((await import(path.join(import.meta.dirname, '..', '..', source.openapi))) as SourceAdminDocumentation) : {};
+        if (!source.connection) return [own];
+        const { schemas, operations } = connectionAdminDocumentation(source.connection);
+        return [{ openApiAdminSchemas: schemas, openApiAdminOperations: () => operations }, own];
+      }),
+  )
+).flat();
 
 const coreSchemas: JsonObject = {
   AdminFailure: {

@@ -4,7 +4,7 @@
  */
 import { CALL_RECEIVED } from './webhook-handler.ts';
 import { callProviders } from './providers.ts';
-import { UnknownCallNumberError, UnknownCallProviderError } from './errors.ts';
+import { UnknownCallProviderError } from './errors.ts';
 import {
   ApiKeyMissingError,
   BodyNotAnObjectError,
@@ -16,12 +16,9 @@ import {
   MalformedJsonBodyError,
   PayloadTooLargeError,
   ServiceUnavailableError,
-  UnknownCampaignError,
-  UnknownProjectError,
   UnsupportedContentTypeError,
 } from '../domain/errors.ts';
 import { callsSource } from './source.ts';
-import { accountMissing, connectionTargetBody, message, ref, success, type AdminOperationDoc } from '../sources/admin-openapi.ts';
 import { acknowledgement, failure, requestId, type JsonObject } from '../sources/webhook-openapi.ts';
 
 export const CALLS_TAG: JsonObject = {
@@ -119,47 +116,3 @@ export const callWebhookOperations = (): JsonObject => ({
 // What the OpenAPI builder reads of a declared source's module (scripts/openapi/build.ts).
 export const openApiSecuritySchemes: JsonObject = { callsKeyInQuery: CALLS_KEY_QUERY_SCHEME };
 export { CALLS_TAG as openApiTag, callWebhookOperations as openApiOperations };
-
-// ---- Its admin routes (its descriptor's `admin`), in the admin API's part (scripts/openapi/admin.ts) ----
-
-const callNumberMissing = message(UnknownCallNumberError);
-
-/** The schemas its admin operations name, among the document's components. */
-export const openApiAdminSchemas: JsonObject = {
-  CallNumberBody: connectionTargetBody(),
-  CallNumber: {
-    type: 'object',
-    description: 'A project’s phone number (its last 10 digits) and where its calls become leads.',
-    required: ['number', 'project_id', 'campaign_id', 'connected_at'],
-    properties: {
-      number: { type: 'string', pattern: '^\\d{10}$' },
-      project_id: { type: 'string' },
-      campaign_id: { type: 'string' },
-      connected_at: { type: 'string' },
-    },
-  },
-};
-
-/** Its admin operations, by name: what each takes and answers. */
-export const openApiAdminOperations = (): Record<string, AdminOperationDoc> => ({
-  connectCallNumber: {
-    summary: 'Connect a project’s phone number to a project and campaign: its calls become leads there',
-    description:
-      'The number in the path is read by its last 10 digits (`+918047181234` is `8047181234`); fewer than 10 digits: 400. A number the account has not connected (or removed): 201. One it has: 200, moved to this project and campaign.',
-    body: 'CallNumberBody',
-    answers: { ...success('201', 'Connected', ref('CallNumber')), ...success('200', 'Moved to this project and campaign', ref('CallNumber')) },
-    notFound: [accountMissing, message(UnknownProjectError), message(UnknownCampaignError)],
-  },
-  listCallNumbers: {
-    summary: 'The account’s connected call numbers',
-    description: 'Each number with its project, campaign and when it was connected, by number.',
-    answers: success('200', 'The numbers', { type: 'array', items: ref('CallNumber') }),
-    notFound: [accountMissing],
-  },
-  removeCallNumber: {
-    summary: 'Disconnect a call number: its calls are then kept as `call_number_not_connected` rejections',
-    description: 'The number’s leads are kept. Applying a seed again never connects it back; connecting it with PUT does.',
-    answers: success('204', 'Disconnected'),
-    notFound: [accountMissing, callNumberMissing],
-  },
-});

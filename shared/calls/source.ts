@@ -7,7 +7,8 @@
  * and its seed member (seed.ts). Its numbers are connected per account (numbers.ts, in the one connection store).
  */
 import type { LeadSourceDescriptor } from '../sources/descriptor.ts';
-import { callNumberAdminRoutes, callsWireNames } from './wire-names.ts';
+import { callNumberAdminRoutes, callNumberConnections, callNumberConnectionWords } from './connections.ts';
+import { callsWireNames } from './wire-names.ts';
 
 export const callsSource = {
   ...callsWireNames,
@@ -18,7 +19,7 @@ export const callsSource = {
   bodyFormat: 'json',
   authentication: 'scoped-api-key',
   // Its deliveries name a number: each write carries the number's guard (a ConditionCheck on its item).
-  connection: 'call_number',
+  connection: { ...callNumberConnections, ...callNumberConnectionWords },
   browserFacing: false,
   // Apart from the lead endpoints': a provider notifies each call once (and retries what is not answered),
   // so a flood here must not use up what the lead senders are allowed. API Gateway throttles a route, not
@@ -39,8 +40,6 @@ export const callsSource = {
   stack: { functionPath: ['CallLeadWebhook', 'Webhook'], integrationId: 'CallWebhookIntegration', monitoringName: 'calls' },
   banner: { label: 'Call webhook', note: 'GET or POST, {provider} exotel, knowlarity or generic, a key limited to calls in x-api-key or ?key=: {seed.callNumbers} number(s) in the seed; npm run admin -- add-call-number' },
   openapi: 'shared/calls/openapi.ts',
-  adminCli: { module: 'scripts/admin/call-numbers.ts', name: 'callNumbers' },
   admin: { routes: callNumberAdminRoutes },
-  seed: { member: 'callNumbers', module: 'shared/calls/seed.ts' },
   sampleEvents: ['events/call-exotel-passthru.json', 'events/call-knowlarity-hook.json'],
 } as const satisfies LeadSourceDescriptor;

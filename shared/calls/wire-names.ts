@@ -5,18 +5,11 @@
  * that one bundle reads a field of, so a function importing the descriptor would carry its stack ids,
  * banner, OpenAPI words and seed too.
  */
-import type { AdminRoute } from '../routes.ts';
 import type { KeyScopeDeclaration } from '../sources/descriptor.ts';
+import type { ConnectionKeyDeclaration } from '../sources/connection-kind.ts';
 
 /** Its key scope: `create-key --endpoints calls`, in `x-api-key` or `?key=`. */
 export const callsKeyScope = { name: 'calls', queryParameter: 'key' } as const satisfies KeyScopeDeclaration;
-
-/** Its admin routes (the descriptor's `admin.routes`). */
-export const callNumberAdminRoutes = [
-  { method: 'PUT', path: '/admin/v1/accounts/{accountId}/call-numbers/{number}', operation: 'connectCallNumber' },
-  { method: 'GET', path: '/admin/v1/accounts/{accountId}/call-numbers', operation: 'listCallNumbers' },
-  { method: 'DELETE', path: '/admin/v1/accounts/{accountId}/call-numbers/{number}', operation: 'removeCallNumber' },
-] as const satisfies readonly AdminRoute[];
 
 /** What the webhook's function reads of its declaration. */
 export const callsWireNames = {
@@ -26,3 +19,11 @@ export const callsWireNames = {
   platformId: { field: 'call_id', idempotencyPrefix: 'call' },
   acceptance: { status: 200, message: 'Call received', withLead: false },
 } as const;
+
+/** Its numbers in the connection store (shared/sources/connection-kind.ts): the names stored today. */
+export const callNumberConnectionKey = {
+  kind: 'call_number',
+  shape: { scope: 'account', partitionPrefix: 'CALLNUMBERS#', sortPrefix: 'NUMBER#', idAttribute: 'number' },
+  // `+91 80 4718 1234`, `080-4718-1234` and `8047181234` are one number.
+  id: { rule: 'last-digits', digits: 10 },
+} as const satisfies ConnectionKeyDeclaration;

@@ -17,6 +17,8 @@ import type {
   Project,
   QuarantinedSubmission,
 } from './lead.ts';
+import type { ConnectionShape } from '../sources/connection-kind.ts';
+import type { DeclaredConnectionKind } from '../sources/registry.ts';
 
 export interface ApiKeyReader {
   /** The grant of an API key, looked up by the SHA-256 hex digest of the key. */
@@ -174,9 +176,10 @@ export type RepeatLeadOutcome = { readonly kind: 'stored'; readonly lead?: LeadR
 /**
  * The kinds of connection a source's deliveries name, each connected by an account to one of its
  * projects and campaigns: a Google Ads lead form (CONTRACT.md section 10), a project's call number
- * (section 13). Each kind's key shape is data of the store (shared/dynamodb/connection-items.ts).
+ * (section 13). Each is declared in its source's folder (shared/sources/connection-kind.ts), and the
+ * union is the declared sources' (the registry's), never written by hand.
  */
-export type ConnectionKind = 'google_form' | 'call_number' | 'whatsapp_number';
+export type ConnectionKind = DeclaredConnectionKind;
 
 /** A connection as stored. A kind whose deliveries carry a key of their own (Google's forms) keeps only its hash. */
 export interface Connection {
@@ -201,6 +204,8 @@ export interface Connection {
  */
 export interface ConnectionGuard {
   readonly kind: ConnectionKind;
+  /** Its kind's key shape (its declaration's), so the write finds the item without a table of every kind. */
+  readonly shape: ConnectionShape;
   readonly id: string;
   readonly accountId: string;
   readonly projectId: string;

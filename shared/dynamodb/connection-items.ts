@@ -1,51 +1,16 @@
 /**
- * What a connection's items are (connections.ts stores them): each kind's key shape as data, and a
+ * What a connection's items are (connections.ts stores them): the keys of a kind's declared shape, and a
  * delivery's guard as a transaction item. No store class and no SDK import, so a lead function's bundle
  * carries only what its writes need.
  */
 import { ConnectionChangedError } from '../domain/errors.ts';
-import type { ConnectionGuard, ConnectionKind } from '../domain/ports.ts';
+import type { ConnectionGuard } from '../domain/ports.ts';
+import type { ConnectionShape, PlatformWideShape } from '../sources/connection-kind.ts';
 import type { CancellationReason } from './requests.ts';
 import type { NamedItems, TransactItem } from './transactions.ts';
 
-/**
- * Where a kind's connections are kept, by whom they are unique:
- * - `platform`: the platform's id is one connection whatever account connects it (a Google form id):
- *   its item is keyed by the id alone, and the account's listing is a second item.
- * - `account`: each account connects the id on its own (a call number: two accounts may both list one
- *   number, and neither may block the other): its item is keyed under the account, and is its own listing.
- */
-export type ConnectionShape = PlatformWideShape | AccountScopedShape;
-
-interface ShapeOfEveryKind {
-  /** The attribute that holds the id in its items. */
-  readonly idAttribute: string;
-}
-
-export interface PlatformWideShape extends ShapeOfEveryKind {
-  readonly scope: 'platform';
-  /** The connection's item: partition key `<partitionPrefix><id>`, sort key `itemSortKey`. */
-  readonly partitionPrefix: string;
-  readonly itemSortKey: string;
-  /** The account's listing: partition key `<listingPrefix><account id>`, sort key `<listingSortPrefix><id>`. */
-  readonly listingPrefix: string;
-  readonly listingSortPrefix: string;
-}
-
-export interface AccountScopedShape extends ShapeOfEveryKind {
-  readonly scope: 'account';
-  /** The connection's item, the account's listing too: partition key `<partitionPrefix><account id>`, sort key `<sortPrefix><id>`. */
-  readonly partitionPrefix: string;
-  readonly sortPrefix: string;
-}
-
-/** Each kind's key shape: the names stored today (a new kind is one more row). */
-export const connectionShapes: Readonly<Record<ConnectionKind, ConnectionShape>> = {
-  google_form: { scope: 'platform', partitionPrefix: 'GOOGLEFORM#', itemSortKey: 'GOOGLEFORM', listingPrefix: 'GOOGLEFORMS#', listingSortPrefix: 'FORM#', idAttribute: 'form_id' },
-  call_number: { scope: 'account', partitionPrefix: 'CALLNUMBERS#', sortPrefix: 'NUMBER#', idAttribute: 'number' },
-  // One WhatsApp Business number belongs to one account (CONTRACT.md section 15): keyed by Meta's phone number id alone.
-  whatsapp_number: { scope: 'platform', partitionPrefix: 'WHATSAPPNUMBER#', itemSortKey: 'WHATSAPPNUMBER', listingPrefix: 'WHATSAPPNUMBERS#', listingSortPrefix: 'NUMBER#', idAttribute: 'phone_number_id' },
-};
+// Each kind's key shape is its declaration's (shared/sources/connection-kind.ts), in its source's folder.
+export type { AccountScopedShape, ConnectionShape, PlatformWideShape } from '../sources/connection-kind.ts';
 
 /** The name a guard's ConditionCheck goes under in a transaction (transactions.ts). */
 export const CONNECTION_GUARD = 'connection_guard';
@@ -76,7 +41,7 @@ export const listingKey = (shape: PlatformWideShape, accountId: string, id: stri
 export const connectionGuardCheck = (configTable: string, guard: ConnectionGuard): TransactItem => ({
   ConditionCheck: {
     TableName: configTable,
-    Key: itemKey(connectionShapes[guard.kind], guard.id, guard.accountId),
+    Key: itemKey(guard.shape, guard.id, guard.accountId),
     // A tombstone keeps its account but no target and no key hash: it never passes.
     ConditionExpression:
       'account_id = :guardAccount AND project_id = :guardProject AND campaign_id = :guardCampaign AND attribute_not_exists(removed_at)' +

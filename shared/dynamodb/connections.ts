@@ -1,7 +1,7 @@
 /**
  * Connections of accounts to their projects and campaigns that a source's deliveries name (CONTRACT.md
  * section 10's Google Ads forms, section 13's call numbers), in the Config table (docs/data-model.md).
- * One store for every kind; a kind's key shape is data (connectionShapes, connection-items.ts). Google's
+ * One store for every kind; a kind's key shape is its declaration's (shared/sources/connection-kind.ts). Google's
  * forms are one connection per form whatever the account (`platform`), listed per account apart:
  *   GOOGLEFORM#<form id> / GOOGLEFORM          form_id, account_id, project_id, campaign_id, key_hash, connected_at
  *   GOOGLEFORMS#<account id> / FORM#<form id>  form_id, project_id, campaign_id, connected_at (the account's listing)
@@ -21,23 +21,26 @@
  */
 import { GetCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { Connection, ConnectionKind, ConnectionReader, ConnectionRegistry, SeedOutcome } from '../domain/ports.ts';
-import { CONNECTED, connectionShapes, isRemoved, itemKey, listingKey, listingPartition, REMOVED, removalTombstone, type ConnectionShape, type PlatformWideShape } from './connection-items.ts';
+import type { ConnectionKeyDeclaration } from '../sources/connection-kind.ts';
+import { CONNECTED, isRemoved, itemKey, listingKey, listingPartition, REMOVED, removalTombstone, type ConnectionShape, type PlatformWideShape } from './connection-items.ts';
 import { contendedWrite } from './contended-write.ts';
 import { asServiceFailure } from './failures.ts';
 import { orUnavailable, queryAll, TableStore } from './requests.ts';
 
 // The key shapes and the guard live in connection-items.ts (no store class: what the lead functions' writes need).
-export { CONNECTION_GUARD, checkConnectionGuard, connectionGuardCheck, connectionShapes, type ConnectionShape } from './connection-items.ts';
+export { CONNECTION_GUARD, checkConnectionGuard, connectionGuardCheck, type ConnectionShape } from './connection-items.ts';
 
 /** The request path's read of one kind's connection: one strongly consistent GetItem (a connection made a moment ago works at once). */
 export class DynamoDbConnectionReader extends TableStore implements ConnectionReader {
   protected readonly kind: ConnectionKind;
   protected readonly shape: ConnectionShape;
 
-  constructor(db: DynamoDBDocumentClient, configTable: string, kind: ConnectionKind) {
+  /** `declaration`: the kind's name and key shape (its source's wire-names.ts). */
+  constructor(db: DynamoDBDocumentClient, configTable: string, declaration: ConnectionKeyDeclaration) {
     super(db, configTable);
-    this.kind = kind;
-    this.shape = connectionShapes[kind];
+    // A declared kind's name: the registry's (ConnectionKind), or a test's own.
+    this.kind = declaration.kind as ConnectionKind;
+    this.shape = declaration.shape;
   }
 
   async findConnection(id: string, accountId?: string): Promise<Connection | undefined> {

@@ -18,7 +18,7 @@ import { DynamoDbConnectionStore } from './connections.ts';
 import { DynamoDbMetaPageStore } from './meta-pages.ts';
 import { DynamoDbPersonData } from './people.ts';
 import type { PersonKeyring } from '../domain/person-data.ts';
-import type { ConnectionKind } from '../domain/ports.ts';
+import type { ConnectionKeyDeclaration } from '../sources/connection-kind.ts';
 import { containerPersonKeyring } from '../person-keyring.ts';
 import { DynamoDbLeadArchive, DynamoDbLeadStore, type TransactionRetryPolicy } from './leads.ts';
 import { DynamoDbRejectionArchive } from './rejection-archive.ts';
@@ -54,11 +54,10 @@ export class DynamoDbRepository implements RequestPathStores {
   readonly rejections: DynamoDbRejectionArchive;
   readonly metaPages: DynamoDbMetaPageStore;
   readonly people: DynamoDbPersonData;
-  readonly googleForms: DynamoDbConnectionStore;
   /** The quiet-source watch's counts (CONTRACT.md section 16). */
   readonly channels: DynamoDbChannelStore;
-  /** The connection store of one kind (a source's, connection-items.ts); a property, so a spread of the repository keeps it. */
-  readonly connections: (kind: ConnectionKind) => DynamoDbConnectionStore;
+  /** The connection store of one declared kind (shared/sources/connection-kind.ts); a property, so a spread of the repository keeps it. */
+  readonly connections: (kind: ConnectionKeyDeclaration) => DynamoDbConnectionStore;
 
   /** `keyring`: the person lookup key; the container's (shared/person-keyring.ts) unless the caller reads it another way (the admin CLI against AWS). */
   constructor(db: DynamoDBDocumentClient, tables: TableNames, retry?: TransactionRetryPolicy, rejectionLog?: RejectionLogOptions, keyring: PersonKeyring = containerPersonKeyring()) {
@@ -68,7 +67,6 @@ export class DynamoDbRepository implements RequestPathStores {
     this.rejections = new DynamoDbRejectionArchive(db, tables.leads, rejectionLog, keyring, tables.config);
     this.metaPages = new DynamoDbMetaPageStore(db, tables.config);
     this.people = new DynamoDbPersonData(db, tables.leads, keyring);
-    this.googleForms = new DynamoDbConnectionStore(db, tables.config, 'google_form');
     this.channels = new DynamoDbChannelStore(db, tables.leads);
     this.connections = (kind) => new DynamoDbConnectionStore(db, tables.config, kind);
   }

@@ -19,7 +19,7 @@
 import type { AccountDirectory } from '../domain/account-directory.ts';
 import { createLead, type CreateLeadDependencies } from '../domain/create-lead.ts';
 import { ClientNotFoundError, IdempotencyKeyReusedError, isRejection, LeadErasedError } from '../domain/errors.ts';
-import { GoogleTestLeadError, InvalidGoogleKeyError } from '../domain/google-errors.ts';
+import { GoogleTestLeadError, InvalidGoogleKeyError } from './errors.ts';
 import type { LeadRecord } from '../domain/lead.ts';
 import { platformLeadIdempotency, recordRefusal } from '../domain/platform-leads.ts';
 import type { ConnectionGuard, GoogleFormConnection, RejectionLog } from '../domain/ports.ts';
@@ -29,7 +29,7 @@ import { leadFieldValidator } from '../domain/field-validation.ts';
 import { googleAdsLeadFields } from './lead-fields.ts';
 import type { ValidatedFields } from '../schemas/validate.ts';
 import { leadFieldsOf, type GoogleDelivery } from './delivery.ts';
-import { googleAdsWireNames } from './wire-names.ts';
+import { googleAdsWireNames, googleFormConnectionKey } from './wire-names.ts';
 
 /** The endpoint name Google leads carry in logs, metrics and rejection records, and their lead `source`: its descriptor's. */
 export const GOOGLE_ADS_ENDPOINT = googleAdsWireNames.name;
@@ -65,7 +65,7 @@ export const receiveGoogleLead = async (
 ): Promise<GoogleLeadOutcome> => {
   const body = leadFieldsOf(delivery, form);
   // Whatever this delivery writes is refused if the form was rotated, removed or moved since it was read.
-  const guard: ConnectionGuard = form;
+  const guard: ConnectionGuard = { ...form, shape: googleFormConnectionKey.shape };
   // The lead_id's one claim, for its lead and for its record alike (validation refuses a delivery without one).
   const claim = delivery.leadId === undefined ? undefined : platformLeadIdempotency(LEAD_ID_PREFIX, GOOGLE_ADS_ENDPOINT, delivery.leadId);
   try {

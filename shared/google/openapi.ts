@@ -7,13 +7,10 @@ import {
   MalformedJsonBodyError,
   PayloadTooLargeError,
   ServiceUnavailableError,
-  UnknownCampaignError,
-  UnknownProjectError,
   UnsupportedContentTypeError,
 } from '../domain/errors.ts';
-import { GoogleFormConflictError, InvalidGoogleKeyError, UnknownGoogleFormError } from '../domain/google-errors.ts';
+import { InvalidGoogleKeyError } from './errors.ts';
 import { LEAD_RECEIVED } from './webhook-handler.ts';
-import { accountMissing, connectionTargetBody, message, ref, success, type AdminOperationDoc } from '../sources/admin-openapi.ts';
 import { acknowledgement, failure, requestId, type JsonObject } from '../sources/webhook-openapi.ts';
 
 export const GOOGLE_ADS_TAG: JsonObject = {
@@ -98,61 +95,3 @@ export const googleAdsWebhookOperations = (): JsonObject => ({
 
 /** What the OpenAPI builder reads of a source's module (its descriptor's `openapi`). */
 export { GOOGLE_ADS_TAG as openApiTag, googleAdsWebhookOperations as openApiOperations };
-
-// ---- Its admin routes (its descriptor's `admin`), in the admin API's part (scripts/openapi/admin.ts) ----
-
-const googleFormMissing = message(UnknownGoogleFormError);
-
-/** The schemas its admin operations name, among the document's components. */
-export const openApiAdminSchemas: JsonObject = {
-  GoogleFormBody: connectionTargetBody(),
-  GoogleForm: {
-    type: 'object',
-    description: 'A Google Ads lead form and where its leads go. `key` only when a new key was made: shown this once, only its SHA-256 hash is stored.',
-    required: ['form_id', 'account_id', 'project_id', 'campaign_id'],
-    properties: {
-      form_id: { type: 'string', pattern: '^\\d+$', description: 'The Google Ads form id (a 64-bit integer), as its digits.' },
-      account_id: { type: 'string' },
-      project_id: { type: 'string' },
-      campaign_id: { type: 'string' },
-      key: { type: 'string', description: 'The webhook key to paste into the form’s webhook settings in Google Ads.' },
-    },
-  },
-  GoogleFormSummary: {
-    type: 'object',
-    description: 'Never a key or a hash.',
-    required: ['form_id', 'project_id', 'campaign_id', 'connected_at'],
-    properties: { form_id: { type: 'string' }, project_id: { type: 'string' }, campaign_id: { type: 'string' }, connected_at: { type: 'string' } },
-  },
-};
-
-/** Its admin operations, by name: what each takes and answers. */
-export const openApiAdminOperations = (): Record<string, AdminOperationDoc> => ({
-  connectGoogleForm: {
-    summary: 'Connect a Google Ads lead form to a project and campaign (its key shown once)',
-    description:
-      'A new form: 201 with a new key, to paste with the webhook URL into the form’s webhook settings in Google Ads. A form the account has already: 200, moved to this project and campaign, keeping its key (none shown). A form of another account: 409.',
-    body: 'GoogleFormBody',
-    answers: { ...success('201', 'Connected, with its new key', ref('GoogleForm')), ...success('200', 'Reconnected: the key is unchanged and not shown', ref('GoogleForm')) },
-    notFound: [accountMissing, message(UnknownProjectError), message(UnknownCampaignError)],
-    conflict: message(GoogleFormConflictError),
-  },
-  listGoogleForms: {
-    summary: 'The account’s Google Ads lead forms (never a key or a hash)',
-    description: 'One entry per connected form, with where its leads go and when it was connected.',
-    answers: success('200', 'The forms', { type: 'array', items: ref('GoogleFormSummary') }),
-    notFound: [accountMissing],
-  },
-  removeGoogleForm: {
-    summary: 'Disconnect a Google Ads lead form: its deliveries answer 401',
-    description: 'The form’s leads are kept. Google’s deliveries for it answer 401 `Invalid google_key` at once, even in functions that cached it.',
-    answers: success('204', 'Disconnected'),
-    notFound: [accountMissing, googleFormMissing],
-  },
-  rotateGoogleFormKey: {
-    summary: 'A new key for a Google Ads lead form (shown once); the old one stops working',
-    description: 'Paste the new key into the form’s webhook settings in Google Ads. The old key answers 401 `Invalid google_key` at once, even in functions that cached it.',
-    answers: success('201', 'The form with its new key', ref('GoogleForm')),
-    notFound: [accountMissing, googleFormMissing],
-  },
-});

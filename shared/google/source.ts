@@ -5,7 +5,8 @@
  * the names its functions read (wire-names.ts); for the tools, its admin operations (admin.ts), its OpenAPI (openapi.ts) and its seed member (seed.ts).
  */
 import type { LeadSourceDescriptor } from '../sources/descriptor.ts';
-import { googleAdsWireNames, googleFormAdminRoutes } from './wire-names.ts';
+import { googleFormAdminRoutes, googleFormConnections, googleFormConnectionWords } from './connections.ts';
+import { googleAdsWireNames } from './wire-names.ts';
 
 export const googleAdsSource = {
   ...googleAdsWireNames,
@@ -22,14 +23,12 @@ export const googleAdsSource = {
     rateLimit: { name: 'googleAdsThrottlingRateLimit', default: 20 },
     burstLimit: { name: 'googleAdsThrottlingBurstLimit', default: 40 },
   },
-  connection: 'google_form',
+  connection: { ...googleFormConnections, ...googleFormConnectionWords },
   channel: { connectionField: 'google_form_id' },
   platformId: { ...googleAdsWireNames.platformId, label: 'lead' },
   stack: { functionPath: ['GoogleAdsLeadForms', 'Webhook'], integrationId: 'GoogleAdsIntegration', monitoringName: 'googleAds' },
   banner: { label: 'Google Ads webhook', note: 'POST, each form with its own key: {seed.googleForms} form(s) in the seed; npm run admin -- add-google-form' },
   openapi: 'shared/google/openapi.ts',
-  adminCli: { module: 'scripts/admin/google-forms.ts', name: 'googleForms' },
   admin: { routes: googleFormAdminRoutes },
-  seed: { member: 'googleForms', module: 'shared/google/seed.ts' },
   sampleEvents: ['events/google-ads.json', 'events/google-ads-test-data.json'],
 } as const satisfies LeadSourceDescriptor;

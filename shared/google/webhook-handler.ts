@@ -9,7 +9,7 @@ import middy from '@middy/core';
 import type { MiddlewareObj } from '@middy/core';
 import { withinFunctionDeadline } from '../deadline.ts';
 import { receivedAtOnce } from '../domain/connection-cache.ts';
-import type { GoogleFormDirectory } from '../domain/google-forms.ts';
+import type { GoogleFormDirectory } from './forms.ts';
 import type { GoogleFormConnection } from '../domain/ports.ts';
 import { jsonResponse } from '../http/envelope.ts';
 import type { LeadContext, LeadEvent, LeadResponse } from '../http/lambda.ts';

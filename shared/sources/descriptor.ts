@@ -12,7 +12,7 @@
  * source's wire names and never another source. The registry (registry.ts), which lists them all, is
  * for the stack and the local tools: no handler imports it.
  */
-import type { ConnectionKind } from '../domain/ports.ts';
+import type { ConnectionKindDeclaration } from './connection-kind.ts';
 import type { LeadSource } from '../domain/lead.ts';
 import type { AdminRoute } from '../routes.ts';
 
@@ -65,11 +65,13 @@ export interface LeadSourceDescriptor {
    */
   readonly settings?: readonly FunctionSettingDeclaration[];
   /**
-   * The kind of connection its deliveries name (shared/dynamodb/connections.ts): every write of a
-   * delivery that names one carries the connection's guard, so a rotated key, a removed or a moved
-   * connection takes effect at once whatever the cache (CONTRACT.md section 14; Google's forms, call numbers).
+   * The kind of connection its deliveries name, declared in its folder (connection-kind.ts): every write
+   * of a delivery that names one carries the connection's guard, so a rotated key, a removed or a moved
+   * connection takes effect at once whatever the cache (CONTRACT.md section 14; Google's forms, call
+   * numbers). The one connection lifecycle gives it its admin routes, admin CLI verbs, seed member and
+   * their OpenAPI from the declaration alone.
    */
-  readonly connection?: ConnectionKind;
+  readonly connection?: ConnectionKindDeclaration;
   /**
    * What a channel of its leads is beyond source and sub source (CONTRACT.md section 16): the lead item's
    * attribute that names the connection a lead came through (a Google form's `google_form_id`, a call's

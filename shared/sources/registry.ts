@@ -24,6 +24,20 @@ export const leadSources: readonly LeadSourceDescriptor[] = declaredSources;
  */
 export type DeclaredLeadSource = (typeof declaredSources)[number];
 
+/** The kinds of connection the declared sources' deliveries name (`google_form`, `call_number`): shared/domain/ports.ts ConnectionKind. */
+export type DeclaredConnectionKind = Extract<DeclaredLeadSource, { readonly connection: unknown }>['connection']['kind'];
+
+/** Each declared kind of connection, in the registry's order, with the source that declares it. */
+export const connectionSources = leadSources.filter((source): source is LeadSourceDescriptor & Required<Pick<LeadSourceDescriptor, 'connection'>> => source.connection !== undefined);
+
+/**
+ * Each source's member of a seed file's accounts, in the registry's order: its own (its descriptor's
+ * `seed`: `metaPages`), or its kind of connection's (`googleForms`, `callNumbers`).
+ */
+export const seedMembers: readonly { readonly source: LeadSourceDescriptor; readonly member: string }[] = leadSources.flatMap((source) =>
+  source.seed ? [{ source, member: source.seed.member }] : source.connection ? [{ source, member: source.connection.seed.member }] : [],
+);
+
 /** The sources whose function makes the lead in the request (all but the asynchronous ones, whose worker does). */
 export const requestSources = leadSources.filter((source) => !source.worker);
 

@@ -23,6 +23,7 @@ import { rejectionOf } from '../domain/submissions.ts';
 import type { ConnectionTarget, IntakeSource } from '../intake/types.ts';
 import type { ValidatedFields } from '../schemas/validate.ts';
 import { WHATSAPP_NUMBER_CONNECTION } from './intake-source.ts';
+import { whatsappNumberConnectionKey } from './wire-names.ts';
 import type { WhatsAppDelivery } from './notification.ts';
 import { whatsappWireNames } from './wire-names.ts';
 
@@ -88,7 +89,7 @@ export interface ChatProgress {
 
 const { name: ENDPOINT, platformId } = whatsappWireNames;
 
-const guardOf = (number: WhatsAppNumber): ConnectionGuard => ({ kind: WHATSAPP_NUMBER_CONNECTION, id: number.phoneNumberId, accountId: number.accountId, projectId: number.projectId, campaignId: number.campaignId });
+const guardOf = (number: WhatsAppNumber): ConnectionGuard => ({ kind: WHATSAPP_NUMBER_CONNECTION, shape: whatsappNumberConnectionKey.shape, id: number.phoneNumberId, accountId: number.accountId, projectId: number.projectId, campaignId: number.campaignId });
 
 /** The message on its number as it is now, whatever the cache (CONTRACT.md section 14): removed, as never connected; moved, its lead in the new project. */
 export const receiveChatMessage = async (

@@ -1,14 +1,11 @@
 /**
- * WhatsApp chats in the OpenAPI document (CONTRACT.md section 15): Meta's subscription check, its signed
- * WhatsApp Business Account notifications, and the admin routes that connect an account's numbers.
+ * WhatsApp chats in the OpenAPI document (CONTRACT.md section 15): Meta's subscription check and its signed
+ * WhatsApp Business Account notifications (the admin routes of its numbers are its connection kind's).
  * Messages come from the errors and the source's declared answer.
  */
-import { IdentifierTooLongError, MalformedJsonBodyError, PayloadTooLargeError, ServiceUnavailableError, UnknownCampaignError, UnknownProjectError } from '../domain/errors.ts';
+import { IdentifierTooLongError, MalformedJsonBodyError, PayloadTooLargeError, ServiceUnavailableError } from '../domain/errors.ts';
 import { InvalidSignatureError, WebhookVerificationFailedError } from '../domain/meta-errors.ts';
-import { accountMissing, connectionTargetBody, message, ref, success, type AdminOperationDoc } from '../sources/admin-openapi.ts';
 import { acknowledgement, failure, requestId, type JsonObject } from '../sources/webhook-openapi.ts';
-import { PHONE_NUMBER_ID_MAX } from './numbers.ts';
-import { UnknownWhatsAppNumberError, WhatsAppNumberConflictError } from './number-errors.ts';
 import { whatsappSource } from './source.ts';
 
 export const WHATSAPP_TAG: JsonObject = {
@@ -116,7 +113,7 @@ export const whatsappWebhookOperations = (): JsonObject => ({
                             properties: {
                               metadata: {
                                 type: 'object',
-                                properties: { phone_number_id: stringOf('The business number, which an account must have connected.', PHONE_NUMBER_ID_MAX), display_phone_number: stringOf('The business number as shown.') },
+                                properties: { phone_number_id: stringOf('The business number, which an account must have connected.', 200), display_phone_number: stringOf('The business number as shown.') },
                               },
                               contacts: { type: 'array', items: { type: 'object', properties: { wa_id: stringOf('The sender.'), profile: { type: 'object', properties: { name: stringOf('The lead’s name (`WhatsApp user` when absent).') } } } } },
                               messages: {
@@ -172,46 +169,3 @@ export const whatsappWebhookOperations = (): JsonObject => ({
 
 /** What the OpenAPI builder reads of a source's module (its descriptor's `openapi`). */
 export { WHATSAPP_TAG as openApiTag, whatsappWebhookOperations as openApiOperations };
-
-// ---- Its admin routes (its descriptor's `admin`), in the admin API's part (scripts/openapi/admin.ts) ----
-
-/** The schemas its admin operations name, among the document's components. */
-export const openApiAdminSchemas: JsonObject = {
-  WhatsAppNumberBody: connectionTargetBody(),
-  WhatsAppNumber: {
-    type: 'object',
-    description: 'A WhatsApp Business number, by Meta’s phone number id, and where its chats become leads.',
-    required: ['phone_number_id', 'project_id', 'campaign_id', 'connected_at'],
-    properties: {
-      phone_number_id: { type: 'string', pattern: `^[0-9]{1,${PHONE_NUMBER_ID_MAX}}$` },
-      project_id: { type: 'string' },
-      campaign_id: { type: 'string' },
-      connected_at: { type: 'string' },
-    },
-  },
-};
-
-/** Its admin operations, by name: what each takes and answers. */
-export const openApiAdminOperations = (): Record<string, AdminOperationDoc> => ({
-  connectWhatsAppNumber: {
-    summary: 'Connect a WhatsApp Business number to a project and campaign: its chats become leads there',
-    description:
-      `The number is Meta’s phone number id (WhatsApp Manager, or the Meta app’s WhatsApp API Setup), 1 to ${PHONE_NUMBER_ID_MAX} digits; any other: 400. A number no account has connected (or one removed): 201. One the account has: 200, moved to this project and campaign. One of another account: 409 (a number belongs to one account).`,
-    body: 'WhatsAppNumberBody',
-    answers: { ...success('201', 'Connected', ref('WhatsAppNumber')), ...success('200', 'Moved to this project and campaign', ref('WhatsAppNumber')) },
-    notFound: [accountMissing, message(UnknownProjectError), message(UnknownCampaignError)],
-    conflict: message(WhatsAppNumberConflictError),
-  },
-  listWhatsAppNumbers: {
-    summary: 'The account’s connected WhatsApp numbers',
-    description: 'Each number with its project, campaign and when it was connected, by phone number id.',
-    answers: success('200', 'The numbers', { type: 'array', items: ref('WhatsAppNumber') }),
-    notFound: [accountMissing],
-  },
-  removeWhatsAppNumber: {
-    summary: 'Disconnect a WhatsApp number: its messages are then ignored',
-    description: 'The number’s leads are kept. Applying a seed again never connects it back; connecting it with PUT does. Another account’s number is not found.',
-    answers: success('204', 'Disconnected'),
-    notFound: [accountMissing, message(UnknownWhatsAppNumberError)],
-  },
-});

@@ -4,12 +4,12 @@ import { DynamoDbConnectionReader } from '../dynamodb/connections.ts';
 import { metaAppSecretsFromEnvironment } from '../meta-app.ts';
 import { connectionWebhookRuntime } from '../webhook-runtime.ts';
 import { WhatsAppNumberDirectory } from './chat.ts';
-import { conversationDaysFromEnvironment, WHATSAPP_NUMBER_CONNECTION } from './intake-source.ts';
+import { conversationDaysFromEnvironment } from './intake-source.ts';
 import type { WhatsAppWebhookRuntime } from './webhook-handler.ts';
-import { whatsappConversationSetting } from './wire-names.ts';
+import { whatsappConversationSetting, whatsappNumberConnectionKey } from './wire-names.ts';
 
 const runtime = connectionWebhookRuntime((db, configTable, ttlMs, { leadsTable, env }) => ({
-  numbers: new WhatsAppNumberDirectory(new DynamoDbConnectionReader(db, configTable, WHATSAPP_NUMBER_CONNECTION), { ttlMs }),
+  numbers: new WhatsAppNumberDirectory(new DynamoDbConnectionReader(db, configTable, whatsappNumberConnectionKey), { ttlMs }),
   claims: new DynamoDbClaimReader(db, leadsTable),
   secrets: metaAppSecretsFromEnvironment(env),
   settings: { conversationDays: conversationDaysFromEnvironment(env, whatsappConversationSetting.environment, whatsappConversationSetting.default) },

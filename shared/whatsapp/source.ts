@@ -6,7 +6,8 @@
  * own kind (`whatsapp_number`: one number, one account). The names its function reads are wire-names.ts's.
  */
 import type { LeadSourceDescriptor } from '../sources/descriptor.ts';
-import { whatsappConversationSetting, whatsappNumberAdminRoutes, whatsappWireNames } from './wire-names.ts';
+import { whatsappNumberAdminRoutes, whatsappNumberConnections, whatsappNumberConnectionWords } from './connections.ts';
+import { whatsappConversationSetting, whatsappWireNames } from './wire-names.ts';
 
 export const whatsappSource = {
   ...whatsappWireNames,
@@ -26,7 +27,7 @@ export const whatsappSource = {
   // The conversation window, in days: from about 9 seconds (a tester's) to a year.
   settings: [{ ...whatsappConversationSetting, min: 0.0001, max: 365 }],
   // Its deliveries name a number: each write carries the number's guard (a ConditionCheck on its item).
-  connection: 'whatsapp_number',
+  connection: { ...whatsappNumberConnections, ...whatsappNumberConnectionWords },
   channel: { connectionField: 'whatsapp_phone_number_id' },
   platformId: {
     ...whatsappWireNames.platformId,
@@ -42,8 +43,6 @@ export const whatsappSource = {
     note: 'GET subscription check, POST notifications signed with META_APP_SECRET; conversations of WHATSAPP_CONVERSATION_DAYS days (7): {seed.whatsappNumbers} number(s) in the seed; npm run admin -- add-whatsapp-number',
   },
   openapi: 'shared/whatsapp/openapi.ts',
-  adminCli: { module: 'scripts/admin/whatsapp-numbers.ts', name: 'whatsappNumbers' },
   admin: { routes: whatsappNumberAdminRoutes },
-  seed: { member: 'whatsappNumbers', module: 'shared/whatsapp/seed.ts' },
   sampleEvents: ['events/whatsapp-click-to-chat.json'],
 } as const satisfies LeadSourceDescriptor;

@@ -3,7 +3,7 @@
  * id, its answer, its conversation window's setting). Apart from the descriptor (source.ts), which only
  * the stack and the tools read: esbuild keeps a whole object literal that one bundle reads a field of.
  */
-import type { AdminRoute } from '../routes.ts';
+import type { ConnectionKeyDeclaration } from '../sources/connection-kind.ts';
 
 /** What the webhook's function reads of its declaration. */
 export const whatsappWireNames = {
@@ -20,9 +20,13 @@ export const whatsappWireNames = {
  */
 export const whatsappConversationSetting = { name: 'whatsappConversationDays', environment: 'WHATSAPP_CONVERSATION_DAYS', default: 7 } as const;
 
-/** Its admin routes (the descriptor's `admin.routes`): connecting an account's WhatsApp numbers. */
-export const whatsappNumberAdminRoutes = [
-  { method: 'PUT', path: '/admin/v1/accounts/{accountId}/whatsapp-numbers/{phoneNumberId}', operation: 'connectWhatsAppNumber' },
-  { method: 'GET', path: '/admin/v1/accounts/{accountId}/whatsapp-numbers', operation: 'listWhatsAppNumbers' },
-  { method: 'DELETE', path: '/admin/v1/accounts/{accountId}/whatsapp-numbers/{phoneNumberId}', operation: 'removeWhatsAppNumber' },
-] as const satisfies readonly AdminRoute[];
+/**
+ * Its numbers in the connection store (shared/sources/connection-kind.ts): one number belongs to one
+ * account, keyed by Meta's phone number id alone; the id is ASCII digits, 1 to 200 of them (CONTRACT.md
+ * section 14's bound on every identifier a webhook sends), kept as Meta sends it.
+ */
+export const whatsappNumberConnectionKey = {
+  kind: 'whatsapp_number',
+  shape: { scope: 'platform', partitionPrefix: 'WHATSAPPNUMBER#', itemSortKey: 'WHATSAPPNUMBER', listingPrefix: 'WHATSAPPNUMBERS#', listingSortPrefix: 'NUMBER#', idAttribute: 'phone_number_id' },
+  id: { rule: 'pattern', pattern: '^[0-9]{1,200}$' },
+} as const satisfies ConnectionKeyDeclaration;

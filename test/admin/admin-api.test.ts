@@ -358,7 +358,7 @@ describe('answers', () => {
     const db = createDocumentClient({ client: service.client });
     const broken = adminHandler(
       adminRuntime(
-        { ...service.repository, accounts: new DynamoDbAccountStore(db, 'no-such-table'), keys: new DynamoDbApiKeyStore(db, 'no-such-table'), googleForms: new DynamoDbConnectionStore(db, 'no-such-table', 'google_form') },
+        { ...service.repository, accounts: new DynamoDbAccountStore(db, 'no-such-table'), keys: new DynamoDbApiKeyStore(db, 'no-such-table'), connections: (kind) => new DynamoDbConnectionStore(db, 'no-such-table', kind) },
         () => undefined,
       ),
     );

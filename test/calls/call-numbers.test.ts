@@ -5,28 +5,40 @@
  * connects it back.
  */
 import { beforeAll, describe, expect, it } from '@jest/globals';
+import { CallNumberDirectory, callNumberOf } from '../../shared/calls/numbers.ts';
+import { callNumberConnections } from '../../shared/calls/connections.ts';
 import {
-  CallNumberDirectory,
-  callNumberOf,
-  connectCallNumber,
-  listCallNumbers,
-  removeCallNumber,
-  seedCallNumber,
-  CALL_NUMBER_CONNECTION,
-  type CallNumberAdminDependencies,
-} from '../../shared/calls/numbers.ts';
-import { CallNumberNotFoundError, CallNumberTargetNotFoundError, InvalidCallNumberError } from '../../shared/calls/errors.ts';
+  connectConnection,
+  ConnectionNotFoundError as CallNumberNotFoundError,
+  ConnectionTargetNotFoundError as CallNumberTargetNotFoundError,
+  InvalidConnectionIdError as InvalidCallNumberError,
+  listConnections,
+  removeConnection,
+  seedConnection,
+  type ConnectionAdminDependencies,
+} from '../../shared/domain/connection-admin.ts';
 import { KeyAccountNotFoundError } from '../../shared/domain/errors.ts';
 import { testService, type TestService } from '../support/service.ts';
 
 let service: TestService;
-let admin: CallNumberAdminDependencies;
+let admin: ConnectionAdminDependencies;
+
+// The one connection lifecycle, for the numbers' kind, in the words these tests speak (a number, not an id).
+const CALL_NUMBER_CONNECTION = callNumberConnections;
+type NumberInput = { readonly accountId: string; readonly number: string; readonly projectId: string; readonly campaignId: string };
+const connectCallNumber = async (deps: ConnectionAdminDependencies, { number, ...input }: NumberInput) => {
+  const { created, connection } = await connectConnection(callNumberConnections, deps, { ...input, id: number });
+  return { created, number: connection };
+};
+const listCallNumbers = (deps: ConnectionAdminDependencies, accountId: string) => listConnections(callNumberConnections, deps, accountId);
+const removeCallNumber = (deps: ConnectionAdminDependencies, accountId: string, number: string) => removeConnection(callNumberConnections, deps, number, accountId);
+const seedCallNumber = (deps: ConnectionAdminDependencies, { number, ...input }: NumberInput) => seedConnection(callNumberConnections, deps, { ...input, id: number });
 
 beforeAll(async () => {
   service = await testService();
   await service.seedAccount({ id: 'acc-calls', projects: { 'PRJ-1': ['CMP-1'], 'PRJ-2': ['CMP-2'] } });
   await service.seedAccount({ id: 'acc-other', projects: { 'PRJ-1': ['CMP-1'] } });
-  admin = { numbers: service.repository.connections(CALL_NUMBER_CONNECTION), accounts: service.repository.accounts };
+  admin = { connections: service.repository.connections(CALL_NUMBER_CONNECTION), accounts: service.repository.accounts };
 });
 
 describe('a number is its last 10 digits', () => {

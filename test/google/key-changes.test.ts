@@ -5,10 +5,8 @@
  * an old key stores nothing, neither a lead nor a rejection record, and costs no extra round trip.
  */
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import { connectGoogleForm, hashGoogleFormKey, removeGoogleForm, rotateGoogleFormKey } from '../../shared/domain/google-forms.ts';
-import { applyGoogleForms } from '../../shared/google/seed.ts';
 import { uniqueMobile } from '../support/service.ts';
-import { googleLeadId, googleTestService, standardColumns, type GoogleTestService } from '../support/google-service.ts';
+import { applyGoogleForms, connectGoogleForm, hashGoogleFormKey, removeGoogleForm, rotateGoogleFormKey, googleLeadId, googleTestService, standardColumns, type GoogleTestService } from '../support/google-service.ts';
 
 /** Far longer than any test: whatever the function cached stays cached unless it drops it itself. */
 const LONG_TTL_SECONDS = 300;
@@ -115,7 +113,7 @@ describe('after remove-google-form, in a function that cached the form', () => {
     await removeGoogleForm(google.formAdmin, formId);
     // The same key hash, another account: only the guard's account condition tells the two apart.
     expect(
-      await google.repository.googleForms.insertConnection({
+      await google.googleForms.insertConnection({
         kind: 'google_form',
         id: formId,
         accountId: 'acc-keys-ignore',
@@ -213,7 +211,7 @@ describe('applying a seed again (npm start applies its seed at every start)', ()
     const { answer, leads } = await deliverTo(form.formId, form.key);
     expect(answer).toMatchObject(INVALID_KEY);
     expect(leads).toEqual([]);
-    expect((await google.repository.googleForms.listConnections('acc-seeded')).map((listed) => listed.id)).not.toContain(form.formId);
+    expect((await google.googleForms.listConnections('acc-seeded')).map((listed) => listed.id)).not.toContain(form.formId);
   });
 
   it("changes a stored form's project and campaign, never its key", async () => {

@@ -4,10 +4,9 @@
  */
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import { rotateGoogleFormKey } from '../../shared/domain/google-forms.ts';
 import { createDocumentClient } from '../../shared/dynamodb/client.ts';
 import { uniqueMobile } from '../support/service.ts';
-import { deliveryJson, googleLeadId, googleTestService, standardColumns, type GoogleTestService } from '../support/google-service.ts';
+import { deliveryJson, googleLeadId, googleTestService, standardColumns, type GoogleTestService, rotateGoogleFormKey } from '../support/google-service.ts';
 
 let google: GoogleTestService;
 let key: string;

@@ -8,10 +8,8 @@
  * connection afresh once (shared/domain/connection-cache.ts receivedAtOnce).
  */
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import { removeCallNumber, connectCallNumber } from '../../shared/calls/numbers.ts';
-import { connectGoogleForm, removeGoogleForm } from '../../shared/domain/google-forms.ts';
-import { callId, callWebhookOn, projectNumber } from '../support/call-service.ts';
-import { googleLeadId, googleTestService, standardColumns, type GoogleTestService } from '../support/google-service.ts';
+import { callId, callWebhookOn, connectCallNumber, projectNumber, removeCallNumber } from '../support/call-service.ts';
+import { connectGoogleForm, googleLeadId, googleTestService, removeGoogleForm, standardColumns, type GoogleTestService } from '../support/google-service.ts';
 import { uniqueMobile } from '../support/service.ts';
 
 /** The configuration cache's TTL as deployed: far longer than any test here. */

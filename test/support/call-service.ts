@@ -4,7 +4,9 @@
  * create-key --endpoints calls` makes them, and deliveries sent as each provider sends them.
  */
 import { randomUUID } from 'node:crypto';
-import { CALL_NUMBER_CONNECTION, CallNumberDirectory, connectCallNumber } from '../../shared/calls/numbers.ts';
+import { CallNumberDirectory } from '../../shared/calls/numbers.ts';
+import { callNumberConnections } from '../../shared/calls/connections.ts';
+import { connectConnection, removeConnection, type ConnectionAdminDependencies } from '../../shared/domain/connection-admin.ts';
 import { callWebhookHandler } from '../../shared/calls/webhook-handler.ts';
 import { createDocumentClient } from '../../shared/dynamodb/client.ts';
 import { DynamoDbKeyRequestRate } from '../../shared/dynamodb/request-rates.ts';
@@ -47,16 +49,24 @@ export const callTestService = async (options: CallServiceOptions = {}) => {
   return { ...service, ...callWebhookOn(service, options) };
 };
 
+// The one connection lifecycle, for call numbers, in the words these tests speak (a number, not an id).
+type NumberInput = { readonly accountId: string; readonly number: string; readonly projectId: string; readonly campaignId: string };
+export const connectCallNumber = async (deps: ConnectionAdminDependencies, { number, ...input }: NumberInput) => {
+  const { created, connection } = await connectConnection(callNumberConnections, deps, { ...input, id: number });
+  return { created, number: connection };
+};
+export const removeCallNumber = (deps: ConnectionAdminDependencies, accountId: string, number: string) => removeConnection(callNumberConnections, deps, number, accountId);
+
 /**
  * The call webhook on a test service built already (the model-based test's, which also serves Google):
  * its handler on that service's stores, caches and log lines.
  */
 export const callWebhookOn = (service: TestService, options: CallServiceOptions = {}) => {
-  const callNumbers = new CallNumberDirectory(service.repository.connections(CALL_NUMBER_CONNECTION), { ttlMs: (options.configCacheTtlSeconds ?? 30) * 1000 });
+  const callNumbers = new CallNumberDirectory(service.repository.connections(callNumberConnections), { ttlMs: (options.configCacheTtlSeconds ?? 30) * 1000 });
   const keyRequests = new DynamoDbKeyRequestRate(createDocumentClient({ client: service.client }), service.tables.leads, options.callRequestsPerKeyPerMinute);
   const runtime = { ...service.runtime, callNumbers, keyRequests, ...(options.now && { now: options.now }) };
   const handler = callWebhookHandler(runtime);
-  const numberAdmin = { numbers: service.repository.connections(CALL_NUMBER_CONNECTION), accounts: service.repository.accounts };
+  const numberAdmin: ConnectionAdminDependencies = { connections: service.repository.connections(callNumberConnections), accounts: service.repository.accounts };
 
   /** Connects a number as `admin add-call-number` does. */
   const connectNumber = async (accountId: string, number: string, projectId = 'PRJ-1', campaignId = 'CMP-1') => {

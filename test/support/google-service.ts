@@ -3,7 +3,18 @@
  * Local, sharing the test service's lead runtime (and its captured log lines and round-trip counter),
  * forms connected as `admin add-google-form` connects them, and deliveries shaped like Google's own.
  */
-import { connectGoogleForm, GoogleFormDirectory } from '../../shared/domain/google-forms.ts';
+import { GoogleFormDirectory } from '../../shared/google/forms.ts';
+import { googleFormConnections } from '../../shared/google/connections.ts';
+import { googleAdsSource } from '../../shared/google/source.ts';
+import {
+  connectConnection,
+  hashConnectionKey,
+  removeConnection,
+  rotateConnectionKey,
+  type ConnectionAdminDependencies,
+} from '../../shared/domain/connection-admin.ts';
+import { connectionSeedMember, type SeedConnectionEntry } from '../../shared/sources/connection-seed.ts';
+import type { DynamoDbRepository } from '../../shared/dynamodb/repository.ts';
 import { googleAdsHandler } from '../../shared/google/webhook-handler.ts';
 import { apiGatewayEvent, lambdaContext } from '../../shared/http/api-gateway-event.ts';
 import type { LeadContext, LeadResponse } from '../../shared/http/lambda.ts';
@@ -61,11 +72,25 @@ export const deliveryJson = (parts: DeliveryParts): string => {
   return JSON.stringify(body).replace(/"#INT#(\d+)#"/g, '$1');
 };
 
+// The one connection lifecycle, for Google's forms, in the words these tests speak (a form, its form id).
+type FormInput = { readonly accountId: string; readonly formId: string; readonly projectId: string; readonly campaignId: string };
+export const connectGoogleForm = async (deps: ConnectionAdminDependencies, { formId, ...input }: FormInput) => {
+  const { created, connection } = await connectConnection(googleFormConnections, deps, { ...input, id: formId });
+  return { created, form: connection };
+};
+export const rotateGoogleFormKey = (deps: ConnectionAdminDependencies, formId: string) => rotateConnectionKey(googleFormConnections, deps, formId);
+export const removeGoogleForm = (deps: ConnectionAdminDependencies, formId: string) => removeConnection(googleFormConnections, deps, formId);
+export const hashGoogleFormKey = hashConnectionKey;
+/** A seed file's forms, applied as `npm start` applies them. */
+export const applyGoogleForms = (repository: DynamoDbRepository, forms: readonly (FormInput & { readonly key: string })[]) =>
+  connectionSeedMember(googleAdsSource.connection).apply(repository, forms as readonly SeedConnectionEntry[]);
+
 export const googleTestService = async (options: ServiceOptions = {}) => {
   const service = await testService(options);
-  const forms = new GoogleFormDirectory(service.repository.googleForms, { ttlMs: (options.configCacheTtlSeconds ?? 30) * 1000 });
+  const googleForms = service.repository.connections(googleFormConnections);
+  const forms = new GoogleFormDirectory(googleForms, { ttlMs: (options.configCacheTtlSeconds ?? 30) * 1000 });
   const handler = googleAdsHandler({ ...service.runtime, forms });
-  const formAdmin = { forms: service.repository.googleForms, accounts: service.repository.accounts };
+  const formAdmin: ConnectionAdminDependencies = { connections: googleForms, accounts: service.repository.accounts };
 
   /** Connects a form as `admin add-google-form` does; returns its key. */
   const connectForm = async (accountId: string, formId: string, projectId = 'PRJ-1', campaignId = 'CMP-1') => {
@@ -84,7 +109,7 @@ export const googleTestService = async (options: ServiceOptions = {}) => {
   const leadsOf = (accountId: string, projects: string[] = ['PRJ-1']) => service.repository.leads.listLeads(accountId, projects);
   const rejectionsOf = (accountId: string) => service.repository.rejections.listRejections(accountId);
 
-  return { ...service, forms, formAdmin, handler, connectForm, deliver, leadsOf, rejectionsOf };
+  return { ...service, forms, googleForms, formAdmin, handler, connectForm, deliver, leadsOf, rejectionsOf };
 };
 
 export type GoogleTestService = Awaited<ReturnType<typeof googleTestService>>;

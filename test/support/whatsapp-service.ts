@@ -11,6 +11,7 @@ import type { LeadContext, LeadResponse } from '../../shared/http/lambda.ts';
 import { signatureOf } from '../../shared/meta-app.ts';
 import { WhatsAppNumberDirectory } from '../../shared/whatsapp/chat.ts';
 import { WHATSAPP_NUMBER_CONNECTION } from '../../shared/whatsapp/intake-source.ts';
+import { whatsappNumberConnectionKey } from '../../shared/whatsapp/wire-names.ts';
 import { whatsappWebhookHandler } from '../../shared/whatsapp/webhook-handler.ts';
 import { testService, type Answer, type ServiceOptions, type TestService } from './service.ts';
 
@@ -77,7 +78,7 @@ export const whatsappTestService = async (options: WhatsAppServiceOptions = {}) 
 };
 
 export const whatsappWebhookOn = (service: TestService, options: WhatsAppServiceOptions = {}) => {
-  const numbers = new WhatsAppNumberDirectory(service.repository.connections(WHATSAPP_NUMBER_CONNECTION), { ttlMs: (options.configCacheTtlSeconds ?? 30) * 1000 });
+  const numbers = new WhatsAppNumberDirectory(service.repository.connections(whatsappNumberConnectionKey), { ttlMs: (options.configCacheTtlSeconds ?? 30) * 1000 });
   const claims = new DynamoDbClaimReader(createDocumentClient({ client: service.client }), service.tables.leads);
   const runtime = {
     ...service.runtime,
@@ -87,7 +88,7 @@ export const whatsappWebhookOn = (service: TestService, options: WhatsAppService
     settings: { conversationDays: options.conversationDays ?? 7 },
   };
   const handler = whatsappWebhookHandler(runtime);
-  const store = service.repository.connections(WHATSAPP_NUMBER_CONNECTION);
+  const store = service.repository.connections(whatsappNumberConnectionKey);
 
   /** Connects a number as its lifecycle stores it (one number, one account). */
   const connectNumber = async (accountId: string, id: string, projectId = 'PRJ-1', campaignId = 'CMP-1') => {

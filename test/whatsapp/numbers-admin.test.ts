@@ -10,7 +10,7 @@ import { runAdmin } from '../../scripts/admin.ts';
 import { applySeed, parseSeed } from '../../scripts/local/seed.ts';
 import { adminRuntime } from '../../shared/admin-runtime.ts';
 import { adminHandler } from '../../shared/http/admin-handler.ts';
-import { WHATSAPP_NUMBER_CONNECTION } from '../../shared/whatsapp/numbers.ts';
+import { whatsappNumberConnectionKey } from '../../shared/whatsapp/wire-names.ts';
 import { adminCall } from '../support/admin-handler.ts';
 import { testService, type TestService } from '../support/service.ts';
 
@@ -37,7 +37,7 @@ const cli = async (...argv: string[]) => {
   return { code, stdout, stderr };
 };
 const api = (method: string, path: string, body?: unknown) => adminCall(handler, method, path, body);
-const stored = (id: string) => service.repository.connections(WHATSAPP_NUMBER_CONNECTION).findConnection(id);
+const stored = (id: string) => service.repository.connections(whatsappNumberConnectionKey).findConnection(id);
 const listed = async (account = 'acc-wa') => JSON.parse((await cli('whatsapp-numbers', '--account', account, '--json')).stdout) as { phone_number_id: string }[];
 
 describe('admin add-whatsapp-number, whatsapp-numbers and remove-whatsapp-number', () => {
