@@ -23,7 +23,7 @@ import { grantChallengeSecrets } from './constructs/challenge-secrets.ts';
 import { Monitoring } from './constructs/monitoring.ts';
 import { SourceWatch } from './constructs/source-watch.ts';
 import { sourceWatchSettings } from '../shared/source-watch-settings.ts';
-import { resolveSettings, routeThrottleOf, type LeadIntakeSettings } from './settings.ts';
+import { functionEnvironmentOf, resolveSettings, routeThrottleOf, type LeadIntakeSettings } from './settings.ts';
 import { leadsTable } from '../shared/dynamodb/tables.ts';
 
 /** Repository root: the `entry` paths of the source descriptors (shared/sources/registry.ts) are relative to it. */
@@ -107,6 +107,7 @@ export class LeadIntakeStack extends Stack {
             rejectionRecordsPerMinute: settings.rejectionRecordsPerMinute,
             callRequestsPerKeyPerMinute: settings.callRequestsPerKeyPerMinute,
             corsAllowedOrigins: settings.corsAllowedOrigins,
+            settingsEnvironment: functionEnvironmentOf(settings, source),
           }),
       );
 
@@ -200,6 +201,10 @@ export class LeadIntakeStack extends Stack {
       configCacheTtlSeconds: settings.configCacheTtlSeconds,
       ...(this.node.tryGetContext('metaGraphApiUrl') && { graphApiUrl: String(this.node.tryGetContext('metaGraphApiUrl')) }),
     });
+
+    // Every other source signed by the Meta app (WhatsApp's messages) checks signatures and the verify
+    // token with the app's one secret: read where it is, never copied.
+    for (const { source, function: fn } of sourceFunctions) if (source.authentication === 'platform-signature') meta.grantAppSecrets(fn.function);
 
     grantChallengeSecrets({
       key: meta.pageTokenKey,

@@ -7,7 +7,7 @@
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Node } from 'constructs';
 import { defaultSilenceSettings, InvalidQuietHoursError, parseQuietHours } from '../shared/domain/source-watch.ts';
-import type { RouteThrottleDeclaration } from '../shared/sources/descriptor.ts';
+import type { FunctionSettingDeclaration, LeadSourceDescriptor, RouteThrottleDeclaration } from '../shared/sources/descriptor.ts';
 import { leadSources, type DeclaredLeadSource } from '../shared/sources/registry.ts';
 
 /** The names of the throttle settings the sources declare (`websiteThrottlingRateLimit`, `callsThrottlingBurstLimit`, ...). */
@@ -21,6 +21,15 @@ type SourceThrottleSettingName = Extract<DeclaredLeadSource, { readonly throttle
  */
 export type SourceThrottleSettings = { readonly [name in SourceThrottleSettingName]: number };
 
+/** The names of the settings the sources declare for their functions (`whatsappConversationDays`). */
+type SourceFunctionSettingName = Extract<DeclaredLeadSource, { readonly settings: readonly FunctionSettingDeclaration[] }>['settings'][number]['name'];
+
+/** Each source's own function settings (its descriptor's `settings`), with their defaults: docs/deployment.md. */
+export type SourceFunctionSettings = { readonly [name in SourceFunctionSettingName]: number };
+
+/** Every function setting the sources declare. */
+const sourceFunctionSettings: readonly FunctionSettingDeclaration[] = leadSources.flatMap(({ settings }) => settings ?? []);
+
 /** The bounds of every route throttle's two settings, the stage default's and each source's: a burst is a whole number. */
 export const routeThrottleBounds = {
   rateLimit: { min: 1, max: 10_000, integer: false },
@@ -32,7 +41,7 @@ const sourceThrottleSettings = leadSources.flatMap(({ throttle }) =>
   throttle ? [{ ...throttle.rateLimit, ...routeThrottleBounds.rateLimit }, { ...throttle.burstLimit, ...routeThrottleBounds.burstLimit }] : [],
 );
 
-export interface LeadIntakeSettings extends SourceThrottleSettings {
+export interface LeadIntakeSettings extends SourceThrottleSettings, SourceFunctionSettings {
   /**
    * Name of the deployment (`dev`, `staging`, `prod`): it names the stack (`LeadIntake-<stage>`), the API,
    * the dashboard, and tags every resource. Letters, digits and `-`, starting with a letter.
@@ -116,6 +125,7 @@ export const defaultSettings: LeadIntakeSettings = {
   throttlingRateLimit: 50,
   throttlingBurstLimit: 100,
   ...(Object.fromEntries(sourceThrottleSettings.map(({ name, default: value }) => [name, value])) as SourceThrottleSettings),
+  ...(Object.fromEntries(sourceFunctionSettings.map(({ name, default: value }) => [name, value])) as SourceFunctionSettings),
   corsAllowedOrigins: ['*'],
   logRetentionDays: 30,
   memorySize: 512,
@@ -141,6 +151,9 @@ export function resolveSettings(node: Node, props: Partial<LeadIntakeSettings> =
   const sourceThrottles = Object.fromEntries(
     sourceThrottleSettings.map(({ name, min, max, integer }) => [name, number(name as SettingName, raw(name as SettingName), { min, max, integer })]),
   ) as SourceThrottleSettings;
+  const functionSettings = Object.fromEntries(
+    sourceFunctionSettings.map(({ name, min, max, integer }) => [name, number(name as SettingName, raw(name as SettingName), { min, max, integer: integer ?? false })]),
+  ) as SourceFunctionSettings;
 
   const alarmEmail = raw('alarmEmail');
   const crmWebhookUrl = optionalText(raw('crmWebhookUrl'));
@@ -156,6 +169,7 @@ export function resolveSettings(node: Node, props: Partial<LeadIntakeSettings> =
     throttlingRateLimit: number('throttlingRateLimit', raw('throttlingRateLimit'), routeThrottleBounds.rateLimit),
     throttlingBurstLimit: number('throttlingBurstLimit', raw('throttlingBurstLimit'), routeThrottleBounds.burstLimit),
     ...sourceThrottles,
+    ...functionSettings,
     corsAllowedOrigins: origins(raw('corsAllowedOrigins')),
     logRetentionDays: retentionDays(raw('logRetentionDays')),
     alarmEmail: alarmEmail === undefined || alarmEmail === '' ? undefined : email(alarmEmail),
@@ -282,3 +296,13 @@ export const routeThrottleOf = (settings: LeadIntakeSettings, throttle: RouteThr
   };
   return { rateLimit: value(throttle.rateLimit.name), burstLimit: value(throttle.burstLimit.name) };
 };
+
+/** A source's function settings (its descriptor's `settings`), resolved, by the environment variable its function reads each from. */
+export const functionEnvironmentOf = (settings: LeadIntakeSettings, source: Pick<LeadSourceDescriptor, 'settings'>): Record<string, string> =>
+  Object.fromEntries(
+    (source.settings ?? []).map(({ name, environment }) => {
+      const setting = (settings as unknown as Record<string, unknown>)[name];
+      if (typeof setting !== 'number') throw new Error(`${name} is not a numeric setting of the stack (lib/settings.ts)`);
+      return [environment, String(setting)];
+    }),
+  );

@@ -25,7 +25,7 @@ import { leadSources } from '../shared/sources/registry.ts';
 import { startDynamoDbLocal, type RunningDynamoDbLocal } from './dynamodb-local.ts';
 import { DEFAULT_SEED_FILE, describeError, ensureTables, functionTimeoutMs, loadSourceHandlers, localFunctionName, localTableNames } from './local/environment.ts';
 import { applySeed, readSeedFile } from './local/seed.ts';
-import { applyLocalMetaDefaults, startLocalMeta, type LocalMeta } from './local/meta.ts';
+import { applyLocalMetaDefaults, applyLocalMetaSecrets, startLocalMeta, type LocalMeta } from './local/meta.ts';
 import { standInUnlessConfigured, type GraphStandIn } from './local/graph-stand-in.ts';
 
 /** Each declared source by its name on the command line (`website`, ..., `meta`, `google-ads`). */
@@ -100,6 +100,9 @@ export const runInvoke = async (argv: readonly string[], io: InvokeIo): Promise<
     }
     const source = leadSources.find((candidate) => candidate.invokeName === endpoint)!;
     let meta: LocalMeta | undefined;
+    // A source signed by the Meta app that makes its leads in the request (WhatsApp's) reads the app's
+    // secrets from this process's environment, as npm start gives them: the event's own, else the local ones.
+    if (source.authentication === 'platform-signature' && !source.worker) applyLocalMetaSecrets(process.env, io.env);
     // An asynchronous source (Meta's) runs its webhook, then its queue's changes through the worker,
     // in-process; as under npm start, with no Graph API named, the local stand-in serves the leads.
     const [served] = await loadSourceHandlers(databaseEndpoint, tables, {

@@ -11,7 +11,8 @@
  *   LEAD_INTAKE_SEED      seed file (seed/demo.json)
  *   DYNAMODB_ENDPOINT     use this DynamoDB instead of starting one
  *   FUNCTION_TIMEOUT_SECONDS  each request's function timeout, as in Lambda (the stack's, 10)
- *   META_APP_SECRET, META_VERIFY_TOKEN, META_GRAPH_API_URL   the Meta webhook (scripts/local/meta.ts)
+ *   META_APP_SECRET, META_VERIFY_TOKEN, META_GRAPH_API_URL   the Meta webhook (scripts/local/meta.ts); the first two the WhatsApp webhook's too
+ *   WHATSAPP_CONVERSATION_DAYS  the WhatsApp conversation window, in days (7; a fraction allowed: 0.0001 is under 9 s)
  *   LEAD_INTAKE_ADMIN_ACCESS_KEY_ID / LEAD_INTAKE_ADMIN_SECRET_ACCESS_KEY
  *                         credentials the admin API's SigV4 signatures must use (local defaults)
  *   AWS_REGION            the region admin signatures must name (any when unset)
@@ -353,9 +354,10 @@ const main = async () => {
   // Every declared source's real handler; Meta's webhook with its queue and worker in this process,
   // started once the functions' environment is set. No Graph API named: the local stand-in serves
   // Meta's leads, so the demo page's signed notifications become leads.
+  // Every source signed by the Meta app (Meta's leadgen, WhatsApp's messages) reads its local secrets.
+  applyLocalMetaDefaults(env);
   const sources = await loadSourceHandlers(endpoint, tables, {
     asynchronous: async () => {
-      applyLocalMetaDefaults(env);
       graphStandIn = await standInUnlessConfigured(env);
       return startLocalMeta(env, (change) =>
         process.stderr.write(`npm start: Meta leadgen ${change.leadgenId} of page ${change.pageId} gave up after its retries (see admin rejections)\n`),

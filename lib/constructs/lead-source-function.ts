@@ -35,6 +35,8 @@ export interface LeadSourceFunctionProps {
   readonly callRequestsPerKeyPerMinute: number;
   /** For browser-facing sources: the origins allowed to post from a browser. */
   readonly corsAllowedOrigins: readonly string[];
+  /** Its own settings (its descriptor's `settings`), resolved, by environment variable. */
+  readonly settingsEnvironment?: Readonly<Record<string, string>>;
 }
 
 /** Why a route has no API Gateway authorizer, for cdk-nag: each source's own check is in its function. */
@@ -82,6 +84,7 @@ export class LeadSourceFunction {
         ...(source.authentication === 'api-key' && { [runtimeSettings.rejectionRecordsPerMinute]: String(props.rejectionRecordsPerMinute) }),
         ...(source.authentication === 'scoped-api-key' && { [runtimeSettings.callRequestsPerKeyPerMinute]: String(props.callRequestsPerKeyPerMinute) }),
         ...(source.browserFacing && { [runtimeSettings.corsAllowedOrigins]: props.corsAllowedOrigins.join(',') }),
+        ...props.settingsEnvironment,
       },
     });
     // What the lead functions may do: read configuration (its key's or its connection's item among it),
@@ -92,14 +95,17 @@ export class LeadSourceFunction {
     // called number) as any refusal. Only a browser-facing source counts a browser key's rejection
     // records (UpdateItem), and only a source whose key is scoped to it alone counts its keys' requests
     // (UpdateItem, on those counters alone).
+    // A source signed by its platform (WhatsApp's) looks up no key: it reads only its own kind's connections (below).
+    const keyLookups = source.authentication !== 'platform-signature';
     props.tables.grantLeadIntake(this.function.function, {
-      keyLookups: true,
+      keyLookups,
       batchWrites: source.connection === undefined || source.authentication !== 'connection-key',
       rejectionCounter: source.browserFacing,
       keyRequestCounter: source.authentication === 'scoped-api-key',
     });
     // And the check of its connection in each write it makes, so a rotated key, a removed or a moved connection takes effect at once.
     if (source.connection) props.tables.grantConnectionGuard(this.function.function, source.connection);
+    if (source.connection && !keyLookups) props.tables.grantConnectionReads(this.function.function, source.connection);
 
     const routes = props.api.api.addRoutes({
       path: source.route.path,

@@ -161,6 +161,20 @@ export class LeadTables extends Construct {
     });
   }
 
+  /**
+   * The read of a delivery's connection (one GetItem of its item), for a source that looks up no key:
+   * only on items whose partition key is one of that kind's, so it reads no key, account's connection
+   * of another kind, or page token.
+   */
+  grantConnectionReads(grantee: iam.IGrantable, kind: ConnectionKeyDeclaration): void {
+    iam.Grant.addToPrincipal({
+      grantee,
+      actions: ['dynamodb:GetItem'],
+      resourceArns: [this.config.tableArn],
+      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${kind.shape.partitionPrefix}*`] } },
+    });
+  }
+
   /** Exactly the actions of `adminFunctionTableAccess`, on each table (and, for Query, the Leads table's index), and the lookup key. */
   grantAdmin(grantee: iam.IGrantable): void {
     this.config.grant(grantee, ...adminFunctionTableAccess.config);

@@ -197,6 +197,15 @@ export class MetaLeadAds extends Construct {
       'The Meta worker function failed: leadgen changes are delayed until the queue retries them.');
   }
 
+  /**
+   * Another function that checks the app's signatures and verify token (the WhatsApp webhook: one Meta
+   * app serves both): the secret's ARN in its environment, and GetSecretValue on it alone.
+   */
+  grantAppSecrets(fn: lambda.Function): void {
+    fn.addEnvironment(metaSecretSettings.secretArn, this.secret.secretArn);
+    this.grantSecretValue(fn);
+  }
+
   private grantSecretValue(grantee: iam.IGrantable): void {
     iam.Grant.addToPrincipal({ grantee, actions: ['secretsmanager:GetSecretValue'], resourceArns: [this.secret.secretArn] });
   }

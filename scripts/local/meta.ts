@@ -29,6 +29,12 @@ export const applyLocalMetaDefaults = (env: NodeJS.ProcessEnv): void => {
   env[metaSecretSettings.verifyToken] ||= LOCAL_META_VERIFY_TOKEN;
 };
 
+/** The app's secrets into `target` (the environment a handler reads): `given`'s when set, else the local defaults. */
+export const applyLocalMetaSecrets = (target: NodeJS.ProcessEnv, given: NodeJS.ProcessEnv): void => {
+  for (const name of [metaSecretSettings.appSecret, metaSecretSettings.verifyToken]) if (given[name]) target[name] = given[name];
+  applyLocalMetaDefaults(target);
+};
+
 export interface LocalMeta {
   readonly webhook: LambdaHandler;
   readonly queue: InMemoryLeadgenQueue;

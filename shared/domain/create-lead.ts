@@ -2,6 +2,7 @@ import type { AccountView } from './account-directory.ts';
 import {
   AlreadyReleasedError,
   CampaignNotFoundError,
+  ClaimHeldError,
   IdempotencyKeyReusedError,
   LeadAlreadyExistsError,
   LeadErasedError,
@@ -10,7 +11,7 @@ import {
 } from './errors.ts';
 import { socialPlatforms, type AccountConfig, type LeadRecord, type LeadSubmission, type LegacyQuarantinedSubmission, type QuarantinedSubmission, type SubSourceClaim } from './lead.ts';
 import { duplicateOf, settleRepeat } from './duplicates.ts';
-import type { IdempotencyClaim, IdempotentReplay, LeadStore, MarkerTaken, WriteGuard } from './ports.ts';
+import type { ClaimHeld, IdempotencyClaim, IdempotentReplay, LeadStore, MarkerTaken, WriteClaim, WriteGuard } from './ports.ts';
 
 // Declared with the lead's other words (lead.ts), where the ports can name them without a circle.
 export type { LeadSubmission, LegacyQuarantinedSubmission, QuarantinedSubmission, SubSourceClaim };
@@ -63,6 +64,8 @@ export interface CreateLeadOptions {
   readonly guard?: WriteGuard;
   /** A quarantine's release marker, written with the lead without a copy of it; taken: AlreadyReleasedError. */
   readonly releaseMarker?: IdempotencyClaim;
+  /** Items taken in the lead's own write besides (a chat's conversation, WriteClaim); one held: ClaimHeldError, nothing stored. */
+  readonly claims?: readonly WriteClaim[];
 }
 
 export interface LeadOutcome {
@@ -88,10 +91,10 @@ export const createLead = async (
   submission: LeadSubmission,
   account: AccountView,
   { leads, newLeadId, now }: CreateLeadDependencies,
-  { idempotency, dryRun = false, guard, releaseMarker }: CreateLeadOptions = {},
+  { idempotency, dryRun = false, guard, releaseMarker, claims }: CreateLeadOptions = {},
 ): Promise<LeadOutcome> => {
   try {
-    return await storeLead(submission, account, { leads, newLeadId, now }, { idempotency, dryRun, guard, releaseMarker });
+    return await storeLead(submission, account, { leads, newLeadId, now }, { idempotency, dryRun, guard, releaseMarker, claims });
   } catch (error) {
     // A refusal by a check that could answer differently now (a project retired since, a sub source
     // removed): a repeat of a key already answered gets that answer first (CONTRACT.md section 14).
@@ -117,7 +120,7 @@ const storeLead = async (
   submission: LeadSubmission,
   account: AccountView,
   { leads, newLeadId, now }: CreateLeadDependencies,
-  { idempotency, dryRun = false, guard, releaseMarker }: CreateLeadOptions,
+  { idempotency, dryRun = false, guard, releaseMarker, claims }: CreateLeadOptions,
 ): Promise<LeadOutcome> => {
   let config = account.config;
   config = await configSatisfying(account, config, (c) => hasSubSource(c, submission.subSource), SubSourceNotFoundError);
@@ -140,22 +143,23 @@ const storeLead = async (
     return stored(repeat);
   }
 
-  const outcome = await leads.insertOriginal(config.id, lead, idempotency, guard, releaseMarker);
+  const outcome = await leads.insertOriginal(config.id, lead, idempotency, guard, releaseMarker, claims);
   if (outcome.kind === 'stored') return stored(lead);
   if (outcome.kind !== 'duplicate') return replayed(outcome);
 
   const { originalLeadId } = outcome;
   const repeat = duplicateOf(config.duplicateSetting, lead, originalLeadId);
   if (!repeat) throw new LeadAlreadyExistsError();
-  const written = await leads.insertRepeat(config.id, repeat, idempotency, guard, releaseMarker, originalLeadId);
+  const written = await leads.insertRepeat(config.id, repeat, idempotency, guard, releaseMarker, originalLeadId, claims);
   if (written.kind !== 'stored') return replayed(written);
   // Unchecked against its original in its own write: settled against whoever holds the claim now (section 14).
   return stored(written.originalChecked ? repeat : await settleRepeat(leads, config.id, config.duplicateSetting, repeat, originalLeadId, idempotency));
 };
 
 /** The idempotency key was used before: the first lead again, or a refusal when the body differs. */
-export const replayed = (outcome: IdempotentReplay | MarkerTaken): LeadOutcome => {
+export const replayed = (outcome: IdempotentReplay | MarkerTaken | ClaimHeld): LeadOutcome => {
   if (outcome.kind === 'marker_taken') throw new AlreadyReleasedError();
+  if (outcome.kind === 'claim_held') throw new ClaimHeldError();
   if (outcome.kind === 'key_reused') throw new IdempotencyKeyReusedError();
   if (outcome.kind === 'erased') throw new LeadErasedError();
   return { lead: outcome.lead, replayed: true, dryRun: false };

@@ -158,7 +158,11 @@ export interface LegacyQuarantinedSubmission extends Omit<LeadSubmission, 'subSo
 }
 
 /** A person as an access or erasure request names them (CONTRACT.md section 12). */
-export type PersonHandle = { readonly kind: 'mobile'; readonly value: string } | { readonly kind: 'email'; readonly value: string };
+export type PersonHandle =
+  | { readonly kind: 'mobile'; readonly value: string }
+  | { readonly kind: 'email'; readonly value: string }
+  /** A platform's own id of someone whose number it withholds (a WhatsApp username's user id): only ever hashed, never asked for by an erasure. */
+  | { readonly kind: 'platform_user'; readonly value: string };
 
 /** The contact details a submission carried, as section 2 normalises them (mobiles 10 digits, e-mail lower-cased). */
 export interface PersonIdentifiers {

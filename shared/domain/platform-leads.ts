@@ -4,7 +4,7 @@
  * simultaneous deliveries, of one id store one lead. Written once for every platform.
  */
 import { createHash } from 'node:crypto';
-import type { ConnectionGuard, IdempotencyClaim, Rejection, RejectionLog } from './ports.ts';
+import type { ConnectionGuard, IdempotencyClaim, Rejection, RejectionLog, WriteClaim } from './ports.ts';
 
 /**
  * How long a platform's lead id holds: past Meta's ~36 hours and Google's retries, and past a
@@ -37,8 +37,10 @@ export const recordRefusal = async (
   rejection: Rejection,
   claim: IdempotencyClaim | undefined,
   guard?: ConnectionGuard,
+  /** Items the record's write takes besides its claim (WriteClaim): one held, nothing kept (`already_decided`). Only with a claim. */
+  claims?: readonly WriteClaim[],
 ): Promise<'recorded' | 'already_decided'> => {
-  if (claim) return rejections.recordOnce(accountId, rejection, claim, guard);
+  if (claim) return rejections.recordOnce(accountId, rejection, claim, guard, claims);
   await rejections.record(accountId, rejection, guard);
   return 'recorded';
 };

@@ -128,8 +128,40 @@ export interface MarkerTaken {
   readonly kind: 'marker_taken';
 }
 
+/**
+ * An item a delivery's one write takes beside its platform id's claim (a chat's conversation: CONTRACT.md
+ * section 15; the intake's DeliveryClaim, shared/intake/types.ts). One item per (account, party, `key`),
+ * free when none is held, when the one held ends at `at` or before, or when this claim carries a
+ * `value` and the held one another or none (a new ad's referral). Taken by another write first: nothing
+ * of this write is stored (ClaimHeld). The party is kept only as a keyed hash (PersonKeyring): erasing
+ * the person forgets their claims (CONTRACT.md section 12).
+ */
+export interface WriteClaim {
+  /** What the claim is of within the party's claims: no personal data (a WhatsApp number's id). */
+  readonly key: string;
+  /** Who the claim is with: a mobile (an erasure by it forgets the claim), or a handle no erasure names. */
+  readonly party: PersonHandle;
+  /** The delivery's time on the platform's clock (ISO 8601): kept on its retries. */
+  readonly at: string;
+  /** Until when the claim holds once taken (ISO 8601). */
+  readonly until: string;
+  readonly value?: string;
+}
+
+/** The read of a claim before a write (the intake's `decidedWhileClaimHeld`): one consistent GetItem. */
+export interface WriteClaimReader {
+  /** Whether the claim is held against this one: taken, not ended at its `at`, and not of another value than its own. */
+  isHeld(accountId: string, claim: WriteClaim): Promise<boolean>;
+}
+
+/** A write's WriteClaim was held by another delivery: nothing was stored. */
+export interface ClaimHeld {
+  readonly kind: 'claim_held';
+}
+
 export type OriginalLeadOutcome =
   | { readonly kind: 'stored' }
+  | ClaimHeld
   /** The project already has a lead with this mobile number; nothing was stored. */
   | { readonly kind: 'duplicate'; readonly originalLeadId: string }
   | IdempotentReplay
@@ -141,8 +173,7 @@ export type OriginalLeadOutcome =
  * failed: then written again without it). What the repeat then becomes is the domain's to decide
  * (shared/domain/duplicates.ts).
  */
-export type RepeatLeadOutcome = { readonly kind: 'stored'; readonly originalChecked: boolean } | IdempotentReplay | MarkerTaken;
-
+export type RepeatLeadOutcome = { readonly kind: 'stored'; readonly originalChecked: boolean } | IdempotentReplay | MarkerTaken | ClaimHeld;
 
 /**
  * The kinds of connection a source's deliveries name, each connected by an account to one of its
@@ -228,6 +259,8 @@ export interface LeadStore {
     idempotency?: IdempotencyClaim,
     guard?: WriteGuard,
     marker?: IdempotencyClaim,
+    /** Items the write takes besides (WriteClaim): one held, nothing stored (`claim_held`). */
+    claims?: readonly WriteClaim[],
   ): Promise<OriginalLeadOutcome>;
   /**
    * Stores a repeat as given. `originalLeadId`: the lead the mobile's claim named when the original's
@@ -241,6 +274,7 @@ export interface LeadStore {
     guard?: WriteGuard,
     marker?: IdempotencyClaim,
     originalLeadId?: string,
+    claims?: readonly WriteClaim[],
   ): Promise<RepeatLeadOutcome>;
   /**
    * Rewrites a stored repeat as the domain settled it (its `is_repeated` and `parent_lead_id`, and the
@@ -342,7 +376,7 @@ export interface RejectionLog {
    * kept, and none when the claim was taken before (by a lead or a record): `already_decided`. Given
    * a guard, nothing is kept when the delivery's connection changed since it was read (ConnectionChangedError).
    */
-  recordOnce(accountId: string, rejection: Rejection, claim: IdempotencyClaim, guard?: ConnectionGuard): Promise<'recorded' | 'already_decided'>;
+  recordOnce(accountId: string, rejection: Rejection, claim: IdempotencyClaim, guard?: ConnectionGuard, claims?: readonly WriteClaim[]): Promise<'recorded' | 'already_decided'>;
 }
 
 /**

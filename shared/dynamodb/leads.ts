@@ -10,7 +10,8 @@ import type { LeadRecord } from '../domain/lead.ts';
 import type { PersonKeyring } from '../domain/person-data.ts';
 import { containerPersonKeyring } from '../person-keyring.ts';
 import { leadLookupPuts } from './people.ts';
-import type { IdempotencyClaim, IdempotentReplay, LeadStore, MarkerTaken, OriginalLeadOutcome, RepeatLeadOutcome, WriteGuard } from '../domain/ports.ts';
+import type { ClaimHeld, IdempotencyClaim, IdempotentReplay, LeadStore, MarkerTaken, OriginalLeadOutcome, RepeatLeadOutcome, WriteClaim, WriteGuard } from '../domain/ports.ts';
+import { claimPut } from './delivery-claims.ts';
 import { checkConnectionGuard, CONNECTION_GUARD, connectionGuardCheck } from './connection-items.ts';
 import { NamedItems, sendTransaction } from './transactions.ts';
 import { contendedWrite, DEFAULT_RETRY, type TransactionRetryPolicy } from './contended-write.ts';
@@ -24,7 +25,7 @@ export { READ_BACK_RESERVE_MS } from './requests.ts';
 export { DEFAULT_RETRY, type TransactionRetryPolicy } from './contended-write.ts';
 
 /** What each item of a lead's transaction is, by name (transactions.ts): a cancellation is read by these names. */
-type LeadItemName = 'mobile_claim' | 'original_claim' | 'lead' | 'idempotency_key' | 'release_marker' | 'person_lookup' | typeof CONNECTION_GUARD | 'quarantine_release';
+type LeadItemName = 'mobile_claim' | 'original_claim' | 'lead' | 'idempotency_key' | 'release_marker' | 'person_lookup' | typeof CONNECTION_GUARD | 'quarantine_release' | 'delivery_claim';
 
 /** How long an idempotency key holds unless its claim says otherwise. */
 const IDEMPOTENCY_SECONDS = 24 * 60 * 60;
@@ -74,6 +75,7 @@ export class DynamoDbLeadStore extends TableStore implements LeadStore {
     idempotency?: IdempotencyClaim,
     guard?: WriteGuard,
     marker?: IdempotencyClaim,
+    claims?: readonly WriteClaim[],
   ): Promise<OriginalLeadOutcome> {
     const claim = claimItem(accountId, lead);
     const items = new NamedItems<LeadItemName>()
@@ -84,6 +86,7 @@ export class DynamoDbLeadStore extends TableStore implements LeadStore {
     this.#addClaims(items, accountId, lead, idempotency, marker);
     items.add('person_lookup', ...(await this.#lookupPuts(accountId, lead, idempotency)));
     this.#addGuard(items, accountId, lead, guard);
+    await this.#addDeliveryClaims(items, accountId, claims);
 
     return this.#writeLead(accountId, lead, () => sendTransaction(this.db, items.items), async (reasons) => {
       // First: a connection changed since it was checked (or a release refused) stores nothing, whatever else failed.
@@ -91,6 +94,8 @@ export class DynamoDbLeadStore extends TableStore implements LeadStore {
       // The key was used before: whatever else failed, the sender is retrying (or reusing it).
       const replay = claimRefusal(items, reasons, lead, idempotency, marker);
       if (replay) return replay;
+      // Another delivery holds the claim (a conversation it opened): it decided, whatever the mobile's claim says.
+      if (claims && items.failed(reasons, 'delivery_claim')) return CLAIM_HELD;
       const claimReason = items.reasonOf(reasons, 'mobile_claim');
       if (claimReason?.Code !== 'ConditionalCheckFailed') return undefined;
       const originalLeadId = claimReason.Item?.lead_id?.S ?? (await this.#originalLeadId(claim.pk, claim.sk));
@@ -119,8 +124,10 @@ export class DynamoDbLeadStore extends TableStore implements LeadStore {
     guard?: WriteGuard,
     marker?: IdempotencyClaim,
     originalLeadId?: string,
+    claims?: readonly WriteClaim[],
   ): Promise<RepeatLeadOutcome> {
-    const transactional = idempotency || marker || guard;
+    // A claim or a guard is a condition too: with one, the repeat is a transaction like a keyed one.
+    const transactional = idempotency || marker || guard || claims;
     const checked = transactional && originalLeadId;
     const item = this.#leadItem(accountId, lead);
     const lookups = await this.#lookupPuts(accountId, lead, idempotency);
@@ -128,6 +135,7 @@ export class DynamoDbLeadStore extends TableStore implements LeadStore {
     this.#addClaims(items, accountId, lead, idempotency, marker);
     items.add('person_lookup', ...lookups);
     this.#addGuard(items, accountId, lead, guard);
+    await this.#addDeliveryClaims(items, accountId, claims);
     if (checked) {
       items.add('original_claim', { ConditionCheck: { TableName: this.table, Key: mobileClaimKey(accountId, lead.projectID, lead.mobile_number), ConditionExpression: 'lead_id = :original', ExpressionAttributeValues: { ':original': checked } } });
     }
@@ -136,10 +144,14 @@ export class DynamoDbLeadStore extends TableStore implements LeadStore {
       : () => putAll(this.db, this.table, [item, ...lookups.map(({ Put }) => Put.Item)]);
     const outcome = await this.#writeLead(accountId, lead, send, async (reasons) => {
       checkGuard(items, reasons, guard);
-      return claimRefusal(items, reasons, lead, idempotency, marker) ?? (checked && items.failed(reasons, 'original_claim') ? ORIGINAL_MOVED : undefined);
+      const replay = claimRefusal(items, reasons, lead, idempotency, marker);
+      if (replay) return replay;
+      // Another delivery holds the claim (a conversation it opened): it decided.
+      if (claims && items.failed(reasons, 'delivery_claim')) return CLAIM_HELD;
+      return checked && items.failed(reasons, 'original_claim') ? ORIGINAL_MOVED : undefined;
     });
     // Refused by the check alone, nothing was stored: the repeat is stored unchecked, for the caller to settle.
-    if (outcome === ORIGINAL_MOVED) return this.insertRepeat(accountId, lead, idempotency, guard, marker);
+    if (outcome === ORIGINAL_MOVED) return this.insertRepeat(accountId, lead, idempotency, guard, marker, undefined, claims);
     return outcome.kind === 'stored' ? { kind: 'stored', originalChecked: Boolean(checked) } : outcome;
   }
 
@@ -258,6 +270,11 @@ export class DynamoDbLeadStore extends TableStore implements LeadStore {
     items.add(CONNECTION_GUARD, connectionGuardCheck(this.#configTable, guard));
   }
 
+  /** A delivery's claims (delivery-claims.ts), each a conditioned Put of the lead's own transaction. */
+  async #addDeliveryClaims(items: NamedItems<LeadItemName>, accountId: string, claims: readonly WriteClaim[] | undefined): Promise<void> {
+    for (const claim of claims ?? []) items.add('delivery_claim', await claimPut(this.#keyring, this.table, accountId, claim));
+  }
+
   /** The lead's person lookup items (shared/dynamodb/people.ts): no request of their own. */
   #lookupPuts(accountId: string, lead: LeadRecord, idempotency?: IdempotencyClaim) {
     const key = { pk: projectPk(accountId, lead.projectID), sk: `LEAD#${lead.id}` };
@@ -337,6 +354,8 @@ export const idempotencyPut = (
  */
 /** A transactional repeat's check of its original's claim refused: nothing was stored. */
 const ORIGINAL_MOVED = Symbol('original moved');
+
+const CLAIM_HELD: ClaimHeld = { kind: 'claim_held' };
 
 const claimRefusal = (
   items: NamedItems<LeadItemName>,

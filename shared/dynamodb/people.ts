@@ -26,6 +26,7 @@ import { leadRecordOf } from './lead-items.ts';
 import { rejectionOfItem } from './rejection-items.ts';
 import { orUnavailable, queryAll, TableStore } from './requests.ts';
 import { contendedWrite } from './contended-write.ts';
+import { claimPartition } from './delivery-claims.ts';
 
 export const PERSON_REF_TYPE = 'person_ref';
 const ERASURE_JOURNAL_SECONDS = 7 * 24 * 60 * 60;
@@ -173,7 +174,23 @@ export class DynamoDbPersonData extends TableStore implements PersonDataStore {
         }
       }
     }
+    await this.#forgetClaims(accountId, digest);
     return this.#closeJournal(journal);
+  }
+
+  /**
+   * The person's delivery claims (delivery-claims.ts: their open WhatsApp conversations), so their next
+   * message starts anew (CONTRACT.md section 15). Nothing else names them: no count of their own.
+   */
+  async #forgetClaims(accountId: string, digest: string): Promise<void> {
+    const claims = await queryAll(this.db, {
+      TableName: this.table,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': claimPartition(accountId, digest) },
+      ProjectionExpression: 'pk, sk',
+      ConsistentRead: true,
+    });
+    for (const { pk, sk } of claims) await orUnavailable(() => this.db.send(new DeleteCommand({ TableName: this.table, Key: { pk, sk } })));
   }
 
   // ---- erasure steps -------------------------------------------------------------------------------

@@ -17,7 +17,8 @@ import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand, type Dynam
 import { ulidAt, ulidsAt } from '../domain/lead-id.ts';
 import type { PersonKeyring } from '../domain/person-data.ts';
 import { boundedRejection } from '../domain/rejections.ts';
-import type { ConnectionGuard, IdempotencyClaim, IdempotentReplay, Rejection, RejectionLog } from '../domain/ports.ts';
+import type { ConnectionGuard, IdempotencyClaim, IdempotentReplay, Rejection, RejectionLog, WriteClaim } from '../domain/ports.ts';
+import { claimPut } from './delivery-claims.ts';
 import { checkConnectionGuard, CONNECTION_GUARD, connectionGuardCheck } from './connection-items.ts';
 import { idempotencyPk, idempotencyPut, replayOf } from './leads.ts';
 import { NamedItems, type TransactItem } from './transactions.ts';
@@ -185,6 +186,7 @@ export class DynamoDbRejectionLog extends TableStore implements RejectionLog {
     { person, answered: _answered, ...rejection }: Rejection,
     { key, requestHash, ttlSeconds = 24 * 60 * 60 }: IdempotencyClaim,
     guard?: ConnectionGuard,
+    claims?: readonly WriteClaim[],
   ): Promise<'recorded' | 'already_decided'> {
     const createdAt = new Date(rejection.at);
     const at = createdAt.toISOString();
@@ -193,7 +195,7 @@ export class DynamoDbRejectionLog extends TableStore implements RejectionLog {
     const lookups = await rejectionLookups(this.#keyring, this.table, accountId, { pk: record.pk, sk: record.sk }, person, record.expires_at);
     const item = { ...record, ...(lookups.personRefs.length > 0 && { person_refs: lookups.personRefs }) };
     // Each item named where it is added: the cancellation is read by these names.
-    const transaction = new NamedItems<'rejection' | 'person_lookup' | 'idempotency_key' | typeof CONNECTION_GUARD>()
+    const transaction = new NamedItems<'rejection' | 'person_lookup' | 'idempotency_key' | typeof CONNECTION_GUARD | 'delivery_claim'>()
       .add('rejection', { Put: { TableName: this.table, Item: item } })
       .add('person_lookup', ...lookups.puts)
       .add('idempotency_key', {
@@ -206,11 +208,13 @@ export class DynamoDbRejectionLog extends TableStore implements RejectionLog {
       });
     // The delivery's connection, checked in the same write (no extra round trip): moved or removed since it was read, nothing kept.
     if (guard) transaction.add(CONNECTION_GUARD, connectionGuardCheck(this.#requireConfigTable(), guard));
+    // A delivery's claims (a conversation it opens), taken with the record: one held by another delivery, nothing kept.
+    for (const claim of claims ?? []) transaction.add('delivery_claim', await claimPut(this.#keyring, this.table, accountId, claim));
     const outcome = await contendedWrite({
       send: () => this.db.send(new TransactWriteCommand({ TransactItems: transaction.items })),
       // The claim taken already: this delivery's platform id was decided by an earlier one, wherever its connection points now.
       refusal: (reasons) => {
-        if (transaction.failed(reasons, 'idempotency_key')) return 'already_decided' as const;
+        if (transaction.failed(reasons, 'idempotency_key') || transaction.failed(reasons, 'delivery_claim')) return 'already_decided' as const;
         checkConnectionGuard(transaction, reasons, guard);
         return undefined;
       },

@@ -4,24 +4,15 @@
  * once per container and kept; locally META_APP_SECRET and META_VERIFY_TOKEN. Never logged.
  */
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { APP_SECRET_PLACEHOLDER, metaAppSecretSettings as metaSecretSettings } from '../meta-app.ts';
 
 export interface MetaSecrets {
   readonly appSecret: string;
   readonly verifyToken: string;
 }
 
-export const metaSecretSettings = {
-  /** ARN of the Secrets Manager secret (AWS). */
-  secretArn: 'META_SECRET_ARN',
-  appSecret: 'META_APP_SECRET',
-  verifyToken: 'META_VERIFY_TOKEN',
-} as const;
-
-/**
- * What the stack writes as the app secret until an operator sets Meta's: a known value, so the webhook
- * refuses to work with it (500, which Meta retries) rather than accept signatures anyone could make.
- */
-export const APP_SECRET_PLACEHOLDER = 'SET-ME: the App Secret of the Meta app (App settings > Basic)';
+// One Meta app serves Lead Ads and WhatsApp: its secrets' names are shared/meta-app.ts's.
+export { APP_SECRET_PLACEHOLDER, metaAppSecretSettings as metaSecretSettings } from '../meta-app.ts';
 
 /** A loader of the secrets that reads them once; a failed read is tried again on the next call. */
 export const metaSecretsFromEnvironment = (env: NodeJS.ProcessEnv = process.env, client?: SecretsManagerClient): (() => Promise<MetaSecrets>) => {

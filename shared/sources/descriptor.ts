@@ -58,6 +58,13 @@ export interface LeadSourceDescriptor {
    */
   readonly throttle?: RouteThrottleDeclaration;
   /**
+   * Operator settings of its function beyond its throttle (WhatsApp's conversation window): each a
+   * typed prop and CDK context key of the stack with its default and bounds (lib/settings.ts derives
+   * them from here), handed to its function as an environment variable, and read by `npm start` from
+   * the same variable.
+   */
+  readonly settings?: readonly FunctionSettingDeclaration[];
+  /**
    * The kind of connection its deliveries name, declared in its folder (connection-kind.ts): every write
    * of a delivery that names one carries the connection's guard, so a rotated key, a removed or a moved
    * connection takes effect at once whatever the cache (CONTRACT.md section 14; Google's forms, call
@@ -163,6 +170,20 @@ export interface RouteThrottleDeclaration {
 export interface ThrottleSettingDeclaration {
   readonly name: string;
   readonly default: number;
+}
+
+/**
+ * One numeric setting of a source's function: its name (the stack's prop and CDK context key), the
+ * environment variable its function reads it from, its default and its bounds (checked at synth).
+ */
+export interface FunctionSettingDeclaration {
+  readonly name: string;
+  readonly environment: string;
+  readonly default: number;
+  readonly min: number;
+  readonly max: number;
+  /** A whole number only; absent: a fraction is allowed. */
+  readonly integer?: boolean;
 }
 
 /**

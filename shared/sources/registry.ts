@@ -8,12 +8,13 @@
 import { callsSource } from '../calls/source.ts';
 import { googleAdsSource } from '../google/source.ts';
 import { metaSource } from '../meta/source.ts';
+import { whatsappSource } from '../whatsapp/source.ts';
 import { leadKeyEndpoints } from '../domain/lead.ts';
 import type { EndpointName } from '../routes.ts';
 import type { LeadSourceDescriptor } from './descriptor.ts';
 import { portalaSource, portalbSource, socialSource, websiteSource } from './lead-endpoints.ts';
 
-const declaredSources = [websiteSource, portalaSource, portalbSource, socialSource, metaSource, googleAdsSource, callsSource] as const;
+const declaredSources = [websiteSource, portalaSource, portalbSource, socialSource, metaSource, googleAdsSource, callsSource, whatsappSource] as const;
 
 export const leadSources: readonly LeadSourceDescriptor[] = declaredSources;
 

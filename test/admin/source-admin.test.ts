@@ -27,8 +27,8 @@ const sourcesWithAdmin = leadSources.filter((source) => source.admin !== undefin
 const declaredRoutes = sourcesWithAdmin.flatMap((source) => source.admin!.routes.map((route) => [source.name, route] as const));
 
 describe('the sources’ admin routes', () => {
-  it('are declared by Google Ads lead forms and the call webhook, and joined after the core routes', () => {
-    expect(sourcesWithAdmin.map((source) => source.name)).toEqual(['google_ads', 'call']);
+  it('are declared by Google Ads lead forms, the call webhook and WhatsApp chats, and joined after the core routes', () => {
+    expect(sourcesWithAdmin.map((source) => source.name)).toEqual(['google_ads', 'call', 'whatsapp']);
     expect(adminRoutes).toEqual([...coreAdminRoutes, ...declaredRoutes.map(([, route]) => route)]);
   });
 
@@ -57,7 +57,7 @@ describe('the sources’ admin routes', () => {
   });
 
   it.each(declaredRoutes.map(([source, route]) => [source, routeKeyOf(route), route] as const))('%s: %s reaches its operation: an account that does not exist is 404 Account not found', async (_source, _key, route) => {
-    const path = route.path.replace('{accountId}', `acc-missing-${Date.now()}`).replace('{formId}', '40000000001').replace('{number}', '8047181299');
+    const path = route.path.replace('{accountId}', `acc-missing-${Date.now()}`).replace('{formId}', '40000000001').replace('{number}', '8047181299').replace('{phoneNumberId}', '106540352299999');
     const body = route.method === 'PUT' || route.method === 'POST' ? { projectId: 'PRJ-1', campaignId: 'CMP-1' } : undefined;
     logs.length = 0;
     const answer = await adminCall(adminHandler(runtime), route.method, path, body);

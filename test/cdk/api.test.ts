@@ -32,7 +32,7 @@ describe('The HTTP API', () => {
     });
   });
 
-  test('routes POST of each of the four lead paths to its own function, and nothing else but the website preflight, the Meta, Google Ads and call webhooks and the admin API', () => {
+  test('routes POST of each of the four lead paths to its own function, and nothing else but the website preflight, the Meta, Google Ads, call and WhatsApp webhooks and the admin API', () => {
     const targets = routeTargets();
     expect(Object.keys(targets).filter((key) => !key.includes(' /admin/v1/')).sort()).toEqual([
       'GET /api/call-lead-webhook/{provider}',
@@ -45,7 +45,9 @@ describe('The HTTP API', () => {
       'POST /api/portalb-lead-create',
       'POST /api/social-lead-create',
       'POST /api/website-lead-create',
-    ]);
+      'GET /api/whatsapp-webhook',
+      'POST /api/whatsapp-webhook',
+    ].sort());
     for (const route of leadRoutes) {
       expect(targets[`POST ${route.path}`]).toBe(functionFor(route.path));
     }
@@ -113,6 +115,9 @@ describe('The HTTP API', () => {
       // Calls on their own (test/cdk/calls.test.ts).
       'GET /api/call-lead-webhook/{provider}': { ThrottlingRateLimit: 200, ThrottlingBurstLimit: 400 },
       'POST /api/call-lead-webhook/{provider}': { ThrottlingRateLimit: 200, ThrottlingBurstLimit: 400 },
+      // WhatsApp chats on their own (test/cdk/whatsapp.test.ts).
+      'GET /api/whatsapp-webhook': { ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 },
+      'POST /api/whatsapp-webhook': { ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 },
     });
     // The routes named by the settings exist before the stage is updated.
     const routeIds = Object.entries(resources(template, 'AWS::ApiGatewayV2::Route'))

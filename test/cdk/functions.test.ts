@@ -40,7 +40,7 @@ const leadPaths = [...leadRoutes.map((r) => r.path), googleAdsRoute.path, callsS
 describe('The lead functions', () => {
   test('are one per source that makes its lead in the request (the four endpoints, Google Ads lead forms, calls), beside the admin, events enrichment and Meta functions', () => {
     expect(leadFunctionProps(template)).toHaveLength(requestSources.length);
-    expect(leadFunctionProps(template).map((fn) => fn.Description)).toEqual(leadPaths.map((path) => expect.stringMatching(`POST ${path}$`)));
+    expect(leadFunctionProps(template).map((fn) => fn.Description)).toEqual(requestSources.map((source) => expect.stringMatching(`POST ${source.route.path}$`)));
     // Each source's function, an asynchronous source's worker, the admin, the events enrichment and the quiet-source watch.
     template.resourceCountIs('AWS::Lambda::Function', leadSources.length + leadSources.filter((source) => source.worker).length + 3);
   });
@@ -216,7 +216,7 @@ describe('The key of the person lookup items', () => {
       .flatMap((policy) => policy.Properties!.Roles.map((role: { Ref: string }) => role.Ref));
     const roleOf = (description: RegExp) => statementsOfFunction(description).fn.Properties!.Role['Fn::GetAtt'][0];
     expect(readers.sort()).toEqual(
-      [...leadRoutes.map((r) => roleOf(new RegExp(`POST ${r.path}$`))), roleOf(/admin API/), roleOf(/Meta leadgen worker/), roleOf(/Google Ads lead forms/), roleOf(/Calls to project numbers/)].sort(),
+      [...leadRoutes.map((r) => roleOf(new RegExp(`POST ${r.path}$`))), roleOf(/admin API/), roleOf(/Meta leadgen worker/), roleOf(/Google Ads lead forms/), roleOf(/Calls to project numbers/), roleOf(/WhatsApp chats/)].sort(),
     );
   });
 });

@@ -42,7 +42,7 @@ describe('cdk-nag (AWS Solutions checks)', () => {
   test('acknowledges only: routes without an API Gateway authorizer, dead-letter queues having no DLQ, the Meta secret and the person lookup key having no rotation, and the ListStreams on "*" of the pipes and the quiet-source watch', () => {
     const byRule = acknowledgments.map(({ construct, id }) => `${id.replace(/^annotation::/i, '')} ${(construct as CfnResource).cfnResourceType}`);
     expect(byRule.sort()).toEqual([
-      ...Array(10).fill('AwsSolutions-APIG4 AWS::ApiGatewayV2::Route'),
+      ...Array(12).fill('AwsSolutions-APIG4 AWS::ApiGatewayV2::Route'),
       'AwsSolutions-IAM5[Resource::*] AWS::IAM::Policy',
       'AwsSolutions-IAM5[Resource::*] AWS::IAM::Policy',
       'AwsSolutions-SMG4 AWS::SecretsManager::Secret',

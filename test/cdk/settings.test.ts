@@ -11,7 +11,7 @@ describe('Operator settings', () => {
       logRetentionDays: 30, alarmEmail: undefined, memorySize: 512, configCacheTtlSeconds: 30, rejectionRecordsPerMinute: 60,
       crmWebhookAuthorizationHeader: 'Authorization', crmWebhookRateLimitPerSecond: 20, eventArchiveDays: 30,
       googleAdsThrottlingRateLimit: 20, googleAdsThrottlingBurstLimit: 40, callsThrottlingRateLimit: 200, callsThrottlingBurstLimit: 400,
-      callRequestsPerKeyPerMinute: 300,
+      callRequestsPerKeyPerMinute: 300, whatsappThrottlingRateLimit: 50, whatsappThrottlingBurstLimit: 100, whatsappConversationDays: 7,
       silenceCheckMinutes: 15, silenceMinLeads: 10, silenceMinMinutes: 360, silenceQuietHours: '22:00-08:00', silenceAlarm: false,
     });
     expect(defaultSettings.crmWebhookUrl).toBeUndefined();
@@ -25,6 +25,7 @@ describe('Operator settings', () => {
       crmWebhookUrl: 'https://crm.example/leads', crmWebhookAuthorizationSecret: 'crm/webhook', crmWebhookAuthorizationHeader: 'X-Crm-Token',
       crmWebhookRateLimitPerSecond: '5', eventArchiveDays: '7', googleAdsThrottlingRateLimit: '2.5', googleAdsThrottlingBurstLimit: '5',
       callsThrottlingRateLimit: '4', callsThrottlingBurstLimit: '8', callRequestsPerKeyPerMinute: '30',
+      whatsappThrottlingRateLimit: '6', whatsappThrottlingBurstLimit: '12', whatsappConversationDays: '0.25',
       silenceCheckMinutes: '5', silenceMinLeads: '3', silenceMinMinutes: '60', silenceQuietHours: 'none', silenceAlarm: 'true',
     }))).toEqual({
       stage: 'prod', throttlingRateLimit: 12.5, throttlingBurstLimit: 20, websiteThrottlingRateLimit: 5, websiteThrottlingBurstLimit: 10, corsAllowedOrigins: ['https://a.example'],
@@ -32,6 +33,7 @@ describe('Operator settings', () => {
       crmWebhookUrl: 'https://crm.example/leads', crmWebhookAuthorizationSecret: 'crm/webhook', crmWebhookAuthorizationHeader: 'X-Crm-Token',
       crmWebhookRateLimitPerSecond: 5, eventArchiveDays: 7, googleAdsThrottlingRateLimit: 2.5, googleAdsThrottlingBurstLimit: 5,
       callsThrottlingRateLimit: 4, callsThrottlingBurstLimit: 8, callRequestsPerKeyPerMinute: 30,
+      whatsappThrottlingRateLimit: 6, whatsappThrottlingBurstLimit: 12, whatsappConversationDays: 0.25,
       silenceCheckMinutes: 5, silenceMinLeads: 3, silenceMinMinutes: 60, silenceQuietHours: 'none', silenceAlarm: true,
     });
   });
@@ -45,6 +47,7 @@ describe('Operator settings', () => {
     ['throttlingBurstLimit', 'lots'], ['corsAllowedOrigins', 'https://a.example/path'], ['alarmEmail', 'ops'],
     ['configCacheTtlSeconds', '-1'], ['websiteThrottlingRateLimit', '0'], ['websiteThrottlingBurstLimit', '2.5'],
     ['eventArchiveDays', '0'], ['crmWebhookRateLimitPerSecond', '0'], ['callRequestsPerKeyPerMinute', '0'], ['callRequestsPerKeyPerMinute', '2.5'],
+    ['whatsappConversationDays', '0'], ['whatsappConversationDays', '366'],
     ['crmWebhookAuthorizationHeader', 'Bad Header'], ['crmWebhookUrl', 'ftp://crm.example'],
   ])('refuse an invalid %s (%s) at synth time', (name, value) => {
     expect(() => resolveSettings(withContext({ [name]: value }))).toThrow(name);

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { apiGatewayEvent } from '../../shared/http/api-gateway-event.ts';
 import { googleAdsRoute, leadRoutes, metaWebhookRoute } from '../../shared/sources/registry.ts';
 import { callsSource } from '../../shared/calls/source.ts';
+import { whatsappSource } from '../../shared/whatsapp/source.ts';
 import { projectRoot } from '../../scripts/local/environment.ts';
 import { runInvoke } from '../../scripts/invoke.ts';
 import { applySeed, readSeedFile } from '../../scripts/local/seed.ts';
@@ -31,6 +32,7 @@ const examples: [file: string, endpoint: string, status: number, message: string
   ['google-ads-test-data.json', 'google-ads', 200, 'Lead received'],
   ['call-exotel-passthru.json', 'calls', 200, 'Call received'],
   ['call-knowlarity-hook.json', 'calls', 200, 'Call received'],
+  ['whatsapp-click-to-chat.json', 'whatsapp', 200, 'Notification received'],
 ];
 
 let service: TestService;
@@ -67,7 +69,7 @@ describe('the example events in events/', () => {
     const event = JSON.parse(readFileSync(eventFile(file), 'utf8'));
     // The call webhook's path names its provider: API Gateway hands the route's template and the parameter on.
     const calls = endpoint !== 'calls' ? undefined : { path: `/api/call-lead-webhook/${event.pathParameters.provider}`, routeKey: `${event.requestContext.http.method} ${callsSource.route.path}` };
-    const route = leadRoutes.find((r) => r.endpoint === endpoint) ?? calls ?? { path: endpoint === 'google-ads' ? googleAdsRoute.path : metaWebhookRoute.path };
+    const route = leadRoutes.find((r) => r.endpoint === endpoint) ?? calls ?? { path: endpoint === 'google-ads' ? googleAdsRoute.path : endpoint === 'whatsapp' ? whatsappSource.route.path : metaWebhookRoute.path };
     const reference = apiGatewayEvent({
       method: event.requestContext.http.method,
       path: route.path,
@@ -106,6 +108,23 @@ describe('npm run invoke', () => {
       ['google_ads', '9810000031'],
       ['call', '9876500041'],
       ['call', '9876500042'],
+      ['social', '9876500061'],
+    ]);
+  });
+
+  it('turned the signed click-to-WhatsApp sample into a wp lead of the demo number’s project, with its ad', async () => {
+    const leads = await service.repository.leads.listLeads('acc-demo', ['PRJ-1']);
+    expect(leads.filter((lead) => lead.whatsapp_phone_number_id === '106540352242922')).toEqual([
+      expect.objectContaining({
+        name: 'Asha Verma',
+        mobile_number: '9876500061',
+        source: 'social',
+        sub_source: 'wp',
+        campaignID: 'CMP-1',
+        whatsapp_referral_type: 'ad',
+        whatsapp_ad_id: '120210000000000001',
+        whatsapp_source_url: 'https://fb.me/skyline-towers-2bhk',
+      }),
     ]);
   });
 

@@ -10,11 +10,12 @@ const seedSources = seedMembers.map(({ source, member }) => [source.name, member
 const account = (members: Record<string, unknown>) => ({ id: 'acc-1', name: 'Acme', projects: [{ id: 'PRJ-1', campaigns: [{ id: 'CMP-1' }] }], ...members });
 
 describe('the sources’ seed members', () => {
-  it('are Meta’s pages, Google Ads lead forms and call numbers, in the registry’s order', () => {
+  it('are Meta’s pages, Google Ads lead forms, call numbers and WhatsApp numbers, in the registry’s order', () => {
     expect(seedSources).toEqual([
       ['meta', 'metaPages'],
       ['google_ads', 'googleForms'],
       ['call', 'callNumbers'],
+      ['whatsapp', 'whatsappNumbers'],
     ]);
   });
 
@@ -27,7 +28,7 @@ describe('the sources’ seed members', () => {
   });
 
   it('refuses a member no source declares, as an unknown field of the account', () => {
-    expect(() => parseSeed({ accounts: [account({ whatsappNumbers: [] })], apiKeys: [] })).toThrow('seed is invalid: account "acc-1": unknown field "whatsappNumbers"');
+    expect(() => parseSeed({ accounts: [account({ telegramChats: [] })], apiKeys: [] })).toThrow('seed is invalid: account "acc-1": unknown field "telegramChats"');
   });
 
   it('gives each member’s entries across the accounts, each source reading its own', () => {

@@ -24,6 +24,8 @@ export interface StepContext {
   readonly numbersBeside: ReadonlySet<number>;
   /** Earlier submissions whose quarantine record another action of this step released. */
   readonly releasedBeside: ReadonlySet<string>;
+  /** WhatsApp numbers (indexes) another action of this step connected or removed. */
+  readonly waNumbersBeside?: ReadonlySet<number>;
 }
 
 export interface Outcome {
@@ -33,6 +35,8 @@ export interface Outcome {
   readonly numbers?: readonly number[];
   /** Earlier submissions whose quarantine record this action released. */
   readonly released?: readonly string[];
+  /** WhatsApp numbers (indexes) this action connected or removed: the step then checks the numbers listed. */
+  readonly waNumbers?: readonly number[];
   readonly settle: (model: Model, context: StepContext) => void;
   /** After every action of the step has settled: the submissions the step added, and those it sent again. */
   readonly afterStep?: (model: Model, touched: readonly Submission[]) => void;
@@ -71,7 +75,7 @@ export const expectAnswer = (answer: Answer, allowed: readonly Allowed[], contex
   if (!matches) fail(`${what}: answered ${answer.status} ${answer.body?.message ?? ''}`, evidence);
 };
 
-const seen = (answer: Answer): AnswerSeen => ({
+export const seen = (answer: Answer): AnswerSeen => ({
   status: answer.status,
   body: answer.body,
   requestId: answer.headers['x-request-id']!,
@@ -250,7 +254,7 @@ const withoutAlternateNumber = (body: any): unknown => {
 };
 
 const settleRepeat = (m: Model, s: Submission, answer: Answer, context: StepContext, what: string): void => {
-  if (s.via === 'call') {
+  if (s.via === 'call' || s.via === 'whatsapp') {
     settleCallAgain(s, answer, context, what);
     return;
   }
@@ -519,6 +523,7 @@ export interface CallSpec {
 }
 
 export const CALL_RECEIVED = 'Call received';
+export const NOTIFICATION_RECEIVED = 'Notification received';
 
 /** A provider's notification, in its own field names and number spellings (CONTRACT.md section 13), by GET query, JSON or a form. */
 const callDelivery = (spec: CallSpec, callId: string, caller: string, called: string) => {
@@ -607,8 +612,9 @@ export class Call implements Action {
  * outlives the erasure: a redelivery stores nothing); one that was never stored (its deliveries all
  * answered 503) is, delivered after its caller's erasure, new data of the person.
  */
-const settleCallAgain = (s: Submission, answer: Answer, context: StepContext, what: string): void => {
-  expectAnswer(answer, [[200, CALL_RECEIVED]], context, what);
+export const settleCallAgain = (s: Submission, answer: Answer, context: StepContext, what: string): void => {
+  // A WhatsApp message id delivered again is the same (section 15): 200 whatever became of it, nothing new.
+  expectAnswer(answer, [[200, s.via === 'whatsapp' ? NOTIFICATION_RECEIVED : CALL_RECEIVED]], context, what);
   const stored = s.leadSeen === true || s.recordSeen === true || s.answers.slice(s.since ?? 0).some((a) => a.status === 200);
   s.answers.push(seen(answer));
   if (s.erased?.role === 'person' && !stored && !s.outbound) {
@@ -644,7 +650,7 @@ export const checkNumbers = async (model: Model, world: World, when: string): Pr
 };
 
 /** Sends an operator's request, and again (as the operator does) after a 503, at most twice. */
-const operatorSends = async (send: () => Promise<Answer>): Promise<Answer[]> => {
+export const operatorSends = async (send: () => Promise<Answer>): Promise<Answer[]> => {
   const answers = [await send()];
   while (answers.length < 3 && answers.at(-1)!.status === 503) answers.push(await send());
   return answers;

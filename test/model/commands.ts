@@ -1,5 +1,5 @@
 /**
- * The model's commands: what a lead sender, a visitor, Google, a telephony provider and an operator do to the service, as
+ * The model's commands: what a lead sender, a visitor, Google, a telephony provider, Meta's WhatsApp webhook and an operator do to the service, as
  * fast-check commands. A step is one action, or two or three actions at once (interleaved at DynamoDB
  * by fast-check's scheduler), under the faults the step draws (an answer lost after the write, a
  * transaction cancelled for a conflict). Each answer is checked against what the contract allows in
@@ -28,7 +28,8 @@ import {
   type SubmitSpec,
 } from './actions.ts';
 import { checkInvariants, KEY_ENDPOINTS, KEY_KINDS, type KeyKind, type Model } from './model.ts';
-import { ACCOUNT, CALL_NUMBERS, describeFaults, FORM_IDS, Interleaving, MOBILES, PROJECTS, SEED_FORM_KEY, SEEDED_CALL_NUMBER, SHOP, type StepFaults, type World } from './world.ts';
+import { Chat, checkWhatsAppNumbers, ConnectWhatsAppNumber, RemoveWhatsAppNumber, type ChatSpec } from './whatsapp.ts';
+import { ACCOUNT, CALL_NUMBERS, describeFaults, FORM_IDS, Interleaving, MOBILES, PROJECTS, SEED_FORM_KEY, SEEDED_CALL_NUMBER, SEEDED_WHATSAPP_NUMBER, SHOP, WHATSAPP_NUMBERS, type StepFaults, type World } from './world.ts';
 
 type ModelCommand = fc.AsyncCommand<Model, World>;
 
@@ -67,13 +68,15 @@ export class Step implements ModelCommand {
       const others = new Set(outcomes.flatMap((other, j) => (j === i ? [] : other.resends)));
       const numbersBeside = new Set(outcomes.flatMap((other, j) => (j === i ? [] : (other.numbers ?? []))));
       const releasedBeside = new Set(outcomes.flatMap((other, j) => (j === i ? [] : (other.released ?? []))));
-      const context: StepContext = { concurrent: together, faulted: injected > 0, resentBeside: others, numbersBeside, releasedBeside };
+      const waNumbersBeside = new Set(outcomes.flatMap((other, j) => (j === i ? [] : (other.waNumbers ?? []))));
+      const context: StepContext = { concurrent: together, faulted: injected > 0, resentBeside: others, numbersBeside, releasedBeside, waNumbersBeside };
       outcome.settle(model, context);
     });
     const resent = new Set(outcomes.flatMap((outcome) => outcome.resends));
     const touched = [...model.submissions.slice(known), ...model.submissions.filter((s) => resent.has(s.marker))];
     for (const outcome of outcomes) outcome.afterStep?.(model, touched);
     if (outcomes.some((outcome) => outcome.numbers !== undefined)) await checkNumbers(model, world, `after ${this}`);
+    if (outcomes.some((outcome) => outcome.waNumbers !== undefined)) await checkWhatsAppNumbers(model, world, `after ${this}`);
     await checkInvariants(world, model);
   }
 
@@ -199,6 +202,10 @@ export class Reseed implements ModelCommand {
       if (number.seeded && number.project !== undefined) number.project = PROJECTS.findIndex((p) => p.projectID === SEEDED_CALL_NUMBER.projectID);
     }
     await checkNumbers(model, world, 'after the seed was applied again');
+    for (const number of model.waNumbers) {
+      if (number.seeded && number.project !== undefined) number.project = PROJECTS.findIndex((p) => p.projectID === SEEDED_WHATSAPP_NUMBER.projectID);
+    }
+    await checkWhatsAppNumbers(model, world, 'after the seed was applied again');
     const body = { name: 'Probe Person', mobile_number: MOBILES[0], ...PROJECTS[0], notes: 'probe of a dead key' };
     for (const kind of KEY_KINDS) {
       const endpoint = KEY_ENDPOINTS[kind][0]!;
@@ -265,6 +272,14 @@ const callSpec: fc.Arbitrary<CallSpec> = fc.record({
   redeliveries: fc.constantFrom(0, 0, 0, 1),
 });
 
+const chatSpec: fc.Arbitrary<ChatSpec> = fc.record({
+  number: fc.integer({ min: 0, max: WHATSAPP_NUMBERS.length - 1 }),
+  sender: fc.option(fc.integer({ min: 0, max: MOBILES.length - 1 }), { freq: 8, nil: undefined }),
+  twice: rarely(4),
+  redeliveries: fc.constantFrom(0, 0, 0, 1),
+  followUp: rarely(3),
+});
+
 const erase = fc.record({ by: fc.constantFrom('mobile', 'email' as const), index: fc.nat(2) }).map(({ by, index }) => new Erase(by, by === 'email' ? index % 2 : index));
 
 const action: fc.Arbitrary<Action> = fc.oneof(
@@ -281,6 +296,14 @@ const action: fc.Arbitrary<Action> = fc.oneof(
       .map(([number, project, spelling]) => new ConnectNumber(number, project, spelling)),
   },
   { weight: 1, arbitrary: fc.integer({ min: 0, max: CALL_NUMBERS.length - 1 }).map((number) => new RemoveNumber(number)) },
+  { weight: 3, arbitrary: chatSpec.map((spec) => new Chat(spec)) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(fc.integer({ min: 0, max: WHATSAPP_NUMBERS.length - 1 }), fc.integer({ min: 0, max: PROJECTS.length - 1 }))
+      .map(([number, project]) => new ConnectWhatsAppNumber(number, project)),
+  },
+  { weight: 1, arbitrary: fc.integer({ min: 0, max: WHATSAPP_NUMBERS.length - 1 }).map((number) => new RemoveWhatsAppNumber(number)) },
 );
 
 /**

@@ -43,6 +43,14 @@ export interface CallNumberState {
   unknown?: boolean;
 }
 
+/** A WhatsApp Business number (section 15), as a call number: connected to a project, or not. */
+export interface WhatsAppNumberState {
+  readonly phoneNumberId: string;
+  project: number | undefined;
+  readonly seeded: boolean;
+  unknown?: boolean;
+}
+
 /** What a call's first delivery decides (section 13), when the model knows it: a lead of a project, or a record of a reason. */
 export type CallDecision =
   | { readonly kind: 'lead'; readonly project: string; readonly campaign: string; readonly repeat: boolean }
@@ -57,7 +65,7 @@ export interface AnswerSeen {
 
 export interface Submission {
   readonly marker: string;
-  readonly via: EndpointName | 'google' | 'call';
+  readonly via: EndpointName | 'google' | 'call' | 'whatsapp';
   /** The exact request, for a retry with the same bytes (lead endpoints) or a redelivery (Google). */
   readonly resend: () => Promise<Answer>;
   readonly idempotencyKey?: string;
@@ -70,6 +78,13 @@ export interface Submission {
   readonly callId?: string;
   readonly calledNumber?: string;
   readonly outbound?: boolean;
+  /** A WhatsApp chat (section 15): its first message's id and the business number's id. */
+  readonly messageId?: string;
+  readonly phoneNumberId?: string;
+  /** A chat to a number not connected: ignored, never stored (nor by a redelivery in its own step). */
+  readonly ignored?: boolean;
+  /** A chat sent beside other actions (or a change of its number): only what holds in every order is checked. */
+  readonly loose?: boolean;
   /** What its first delivery decided, when it was answered 200 in a step of its own; checked at the next check. */
   callDecision?: CallDecision;
   /** Its projectID. */
@@ -109,6 +124,7 @@ export class Model {
   readonly keys: Record<KeyKind, ApiKeyState>;
   readonly forms: FormState[];
   readonly numbers: CallNumberState[];
+  readonly waNumbers: WhatsAppNumberState[];
   readonly submissions: Submission[] = [];
   /** Originals by `<project>|<mobile>`, from the tables as last checked. */
   originals = new Set<string>();
@@ -124,11 +140,12 @@ export class Model {
   /** An e-mail erasure answered in the last step: the projects and mobiles of what it erased, and who it may have left. */
   emailErasure: { readonly erased: ReadonlySet<string>; readonly untouched: ReadonlySet<string> } | undefined;
 
-  constructor(setting: Model['setting'], keys: Model['keys'], forms: FormState[], numbers: CallNumberState[]) {
+  constructor(setting: Model['setting'], keys: Model['keys'], forms: FormState[], numbers: CallNumberState[], waNumbers: WhatsAppNumberState[] = []) {
     this.setting = setting;
     this.keys = keys;
     this.forms = forms;
     this.numbers = numbers;
+    this.waNumbers = waNumbers;
   }
 
   newMarker(): string {
@@ -140,9 +157,13 @@ export class Model {
     return this.submissions.find((s) => s.marker === marker);
   }
 
-  /** Submissions a retry can repeat: those sent with an Idempotency-Key, Google's lead_ids and providers' call ids. */
+  /**
+   * Submissions a retry can repeat: those sent with an Idempotency-Key, Google's lead_ids, providers' call
+   * ids and WhatsApp message ids (not one sent to a number not connected: it stored nothing, and once its
+   * number is connected its redelivery is a first message).
+   */
   retryable(): Submission[] {
-    return this.submissions.filter((s) => s.idempotencyKey !== undefined || s.via === 'google' || s.via === 'call');
+    return this.submissions.filter((s) => s.idempotencyKey !== undefined || s.via === 'google' || s.via === 'call' || (s.via === 'whatsapp' && !s.ignored));
   }
 
   /** Submissions with a quarantine record to release. */
@@ -154,7 +175,7 @@ export class Model {
 const MARKER = /mdl\d+x/;
 const markerOf = (text: unknown): string | undefined => (typeof text === 'string' ? MARKER.exec(text)?.[0] : undefined);
 /** The submission a lead was made by: its Google lead_id, its call id, or its notes name it. */
-const leadMarker = (lead: Record<string, any>) => markerOf(lead.google_lead_id) ?? markerOf(lead.call_id) ?? markerOf(lead.notes);
+const leadMarker = (lead: Record<string, any>) => markerOf(lead.google_lead_id) ?? markerOf(lead.call_id) ?? markerOf(lead.whatsapp_message_id) ?? markerOf(lead.notes);
 const QUARANTINE = new Set(['honeypot', 'captcha_failed', 'captcha_unavailable']);
 const ANSWERED_200 = new Set(['honeypot', 'captcha_unavailable']);
 
@@ -210,6 +231,34 @@ const checkCall = (s: Submission, lead: Record<string, any> | undefined, own: re
 };
 
 /**
+ * A chat answered 200 (section 15): the first message of a new conversation (each chat of the model
+ * comes from an ad of its own), so one lead or one record of it, unless it ran beside other actions: the
+ * lead a `wp` social lead of the sender with the number's id, or a record of the whatsapp endpoint naming
+ * the message and the number; and, when it ran in a step of its own, what the model says it decides.
+ */
+const checkChat = (s: Submission, lead: Record<string, any> | undefined, own: readonly Record<string, any>[], decision: CallDecision | undefined): void => {
+  if (!lead && own.length === 0 && !s.loose) broken(`chat ${s.marker} was answered 200 and left neither a lead nor a record`, s.answers);
+  if (lead) {
+    const expected = { name: 'Model Buyer', mobile_number: s.mobile, source: 'social', sub_source: 'wp', whatsapp_phone_number_id: s.phoneNumberId };
+    const actual = Object.fromEntries(Object.keys(expected).map((field) => [field, lead[field]]));
+    if (JSON.stringify(actual) !== JSON.stringify(expected) || !String(lead.whatsapp_message_id).startsWith(s.messageId!)) broken(`the lead of chat ${s.marker} is not the chat's`, { expected, lead });
+  }
+  for (const record of own) {
+    if (record.endpoint !== 'whatsapp' || record.whatsapp_phone_number_id !== s.phoneNumberId || !String(record.whatsapp_message_id).startsWith(s.messageId!)) {
+      broken(`a record of chat ${s.marker} does not name its message and number`, record);
+    }
+  }
+  if (!decision) return;
+  if (decision.kind === 'lead') {
+    if (!lead || own.length > 0) broken(`chat ${s.marker} should be a lead of ${decision.project}`, { lead, records: own });
+    else if (lead.projectID !== decision.project || lead.campaignID !== decision.campaign) broken(`chat ${s.marker} is a lead of ${lead.projectID}/${lead.campaignID}, its number is connected to ${decision.project}/${decision.campaign}`, lead);
+    else if (lead.is_repeated !== decision.repeat) broken(`chat ${s.marker}: is_repeated is ${lead.is_repeated}, the model says ${decision.repeat}`, lead);
+  } else if (lead || own.length !== 1 || own[0]!.reason !== decision.reason) {
+    broken(`chat ${s.marker} should be one ${decision.reason} record`, { lead, records: own.map(({ id, reason }) => ({ id, reason })) });
+  }
+};
+
+/**
  * The invariants of issue 25, against everything in the Leads table:
  * one submission is at most one lead; one call id of one provider is at most one lead or one record;
  * every 200 that was not a lead left exactly one record; no lead
@@ -238,7 +287,7 @@ export const checkInvariants = async (world: World, model: Model): Promise<void>
   }
   const recordsOf = new Map<string, Record<string, any>[]>();
   for (const record of records) {
-    const marker = requestMarker.get(record.requestId) ?? markerOf(record.google_lead_id) ?? markerOf(record.call_id) ?? markerOf(record.submission?.notes);
+    const marker = requestMarker.get(record.requestId) ?? markerOf(record.google_lead_id) ?? markerOf(record.call_id) ?? markerOf(record.whatsapp_message_id) ?? markerOf(record.submission?.notes);
     if (!marker) continue; // a probe of a dead key, refused before any record could name it
     recordsOf.set(marker, [...(recordsOf.get(marker) ?? []), record]);
   }
@@ -260,9 +309,9 @@ export const checkInvariants = async (world: World, model: Model): Promise<void>
     // What a call's first delivery decided is checked once, at the check that ends its step.
     const decision = s.callDecision;
     s.callDecision = undefined;
-    // A call out is ignored (section 13): never a lead, never a record.
-    if (s.outbound) {
-      if (lead || own.length > 0) broken(`call out ${s.marker} was stored`, { lead, records: own });
+    // A call out is ignored (section 13): never a lead, never a record; so is a chat with a number not connected (section 15).
+    if (s.outbound || s.ignored) {
+      if (lead || own.length > 0) broken(`${s.outbound ? 'call out' : 'chat with a number not connected'} ${s.marker} was stored`, { lead, records: own });
       continue;
     }
 
@@ -287,6 +336,10 @@ export const checkInvariants = async (world: World, model: Model): Promise<void>
     if (ok.length === 0) continue;
     if (s.via === 'call') {
       checkCall(s, lead, own, decision);
+      continue;
+    }
+    if (s.via === 'whatsapp') {
+      checkChat(s, lead, own, decision);
       continue;
     }
     if (s.via === 'google') {
@@ -324,6 +377,15 @@ export const checkInvariants = async (world: World, model: Model): Promise<void>
   }
   for (const [call, found] of stored) {
     if (found.length > 1) broken(`call ${call} is stored ${found.length} times`, found.map(({ item_type, id, reason, projectID, is_repeated }) => ({ item_type, id, reason, projectID, is_repeated })));
+  }
+
+  // One WhatsApp message id is at most one lead or one record, whatever became of it (section 15).
+  const messages = new Map<string, Record<string, any>[]>();
+  for (const item of [...leads.filter((lead) => lead.whatsapp_message_id !== undefined), ...records.filter((record) => record.endpoint === 'whatsapp' && record.whatsapp_message_id !== undefined)]) {
+    messages.set(item.whatsapp_message_id, [...(messages.get(item.whatsapp_message_id) ?? []), item]);
+  }
+  for (const [message, found] of messages) {
+    if (found.length > 1) broken(`WhatsApp message ${message} is stored ${found.length} times`, found.map(({ item_type, id, reason, projectID, is_repeated }) => ({ item_type, id, reason, projectID, is_repeated })));
   }
 
   // No repeat without a stored original of its mobile in its project, but the documented orphans.

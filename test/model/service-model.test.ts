@@ -5,7 +5,9 @@
  * lost after the write and conflicting transactions (the fault relay), challenges that pass, fail or
  * cannot be checked, releases, erasures by mobile and by e-mail, key rotations and revocations, the seed
  * applied again, Google deliveries and redeliveries, calls to the project numbers (delivered again, at
- * once, to a number not connected) and the operator connecting, moving and removing numbers; after
+ * once, to a number not connected) and the operator connecting, moving and removing numbers, WhatsApp
+ * chats (redelivered, twice at once, followed by a later message, to a number not connected) and the
+ * operator connecting, moving and removing WhatsApp numbers; after
  * every step, the invariants of model.ts.
  *
  * `npm test` runs a fixed seed at a bounded size, and the pinned cases (pinned.ts) whatever it draws;
@@ -21,7 +23,7 @@ import { modelCommands } from './commands.ts';
 import { keyOptionsOf } from './actions.ts';
 import { Model, toleratedBreaks } from './model.ts';
 import { PINNED_CASES } from './pinned.ts';
-import { ACCOUNT, buildWorld, CALL_NUMBERS, CAPTCHA_SECRET, FORM_IDS, SEED_BROWSER_KEY, SEED_FORM_KEY, SEED_SERVER_KEY, SEEDED_CALL_NUMBER, type World } from './world.ts';
+import { ACCOUNT, buildWorld, CALL_NUMBERS, CAPTCHA_SECRET, FORM_IDS, SEED_BROWSER_KEY, SEED_FORM_KEY, SEED_SERVER_KEY, SEEDED_CALL_NUMBER, SEEDED_WHATSAPP_NUMBER, WHATSAPP_NUMBERS, type World } from './world.ts';
 
 const env = process.env;
 const soakMinutes = Number(env.MODEL_MINUTES ?? 0);
@@ -70,6 +72,7 @@ const runCommands = async (setting: DuplicateSetting, commands: Iterable<fc.Asyn
           { formId: FORM_IDS[1], current: second.body.key, dead: [] },
         ],
         CALL_NUMBERS.map((number) => ({ number, project: number === SEEDED_CALL_NUMBER.number ? 0 : undefined, seeded: number === SEEDED_CALL_NUMBER.number })),
+        WHATSAPP_NUMBERS.map((phoneNumberId) => ({ phoneNumberId, project: phoneNumberId === SEEDED_WHATSAPP_NUMBER.phoneNumberId ? 0 : undefined, seeded: phoneNumberId === SEEDED_WHATSAPP_NUMBER.phoneNumberId })),
       );
     await fc.asyncModelRun(() => ({ model: model(), real: world }), commands);
   } finally {

@@ -1,6 +1,6 @@
 /**
  * The real service the model drives (test/model/service-model.test.ts): the project's handlers (the
- * four lead endpoints, the Google Ads webhook, the call webhook and the admin API) on fresh tables of the run's DynamoDB
+ * four lead endpoints, the Google Ads webhook, the call webhook, the WhatsApp webhook and the admin API) on fresh tables of the run's DynamoDB
  * Local, reached through a fault relay, with challenges checked by a fake siteverify. One world per
  * fast-check run, so every run (and every shrink of a failing one) starts from an empty service.
  */
@@ -19,6 +19,7 @@ import { challengesAgainst, type FakeSiteverify } from '../support/fake-siteveri
 import { dynamoDbError, type FaultRelay, type RelayAction, type RelayedRequest } from '../support/fault-relay.ts';
 import { callWebhookOn, type CallDeliveryParts } from '../support/call-service.ts';
 import { googleTestService } from '../support/google-service.ts';
+import { whatsappWebhookOn } from '../support/whatsapp-service.ts';
 import { serviceLogs } from './actions.ts';
 
 export const ACCOUNT = 'acc-model';
@@ -35,6 +36,9 @@ export const FORM_IDS = ['47000000001', '47000000002'] as const;
 /** The project numbers calls reach: the first in the seed (PRJ-1), the second connected by the operator only. */
 export const CALL_NUMBERS = ['8047100001', '8047100002'] as const;
 export const SEEDED_CALL_NUMBER = { number: CALL_NUMBERS[0], projectID: 'PRJ-1', campaignID: 'CMP-1' } as const;
+/** The WhatsApp Business numbers chats reach (phone number ids): the first in the seed (PRJ-1), the second connected by the operator only. */
+export const WHATSAPP_NUMBERS = ['106540300000001', '106540300000002'] as const;
+export const SEEDED_WHATSAPP_NUMBER = { phoneNumberId: WHATSAPP_NUMBERS[0], projectID: 'PRJ-1', campaignID: 'CMP-1' } as const;
 
 export const SEED_SERVER_KEY = 'model-seed-server-key';
 export const SEED_BROWSER_KEY = 'model-seed-browser-key';
@@ -51,6 +55,7 @@ export const seedFile = (setting: DuplicateSetting) => ({
       subSources: { website: ['Skyline landing page'], social: ['fb', 'ig', 'wp'] },
       googleForms: [{ formId: FORM_IDS[0], key: SEED_FORM_KEY, projectID: 'PRJ-1', campaignID: 'CMP-1' }],
       callNumbers: [SEEDED_CALL_NUMBER],
+      whatsappNumbers: [SEEDED_WHATSAPP_NUMBER],
     },
   ],
   apiKeys: [
@@ -117,6 +122,7 @@ export const buildWorld = async ({ relay, provider, setting }: { relay: FaultRel
   const service = await googleTestService({ endpoint: relay.endpoint, configCacheTtlSeconds: 0, challenges: challengesAgainst(provider) });
   // TTL 0 as for every other actor: a number connected, moved or removed is seen by the next call.
   const calls = callWebhookOn(service, { configCacheTtlSeconds: 0 });
+  const whatsapp = whatsappWebhookOn(service, { configCacheTtlSeconds: 0 });
   // The admin API's handler, its log lines kept with the lead handlers' (the log invariant reads both).
   serviceLogs.lines = service.logs;
   const adminFunction = adminHandler(adminRuntime(service.repository, (line) => void service.logs.push({ ...line })));
@@ -184,6 +190,8 @@ export const buildWorld = async ({ relay, provider, setting }: { relay: FaultRel
     leadsTableItems,
     /** A telephony provider's delivery of a call, with the account's calls key. */
     deliverCall: (parts: Omit<CallDeliveryParts, 'headerKey' | 'queryKey'>, keyIn: 'header' | 'query') => calls.deliver({ ...parts, ...(keyIn === 'header' ? { headerKey: callsKey } : { queryKey: callsKey }) }),
+    /** Meta's signed WhatsApp Business Account notification. */
+    deliverChat: (notification: unknown) => whatsapp.deliver(notification),
     digest: (handle: PersonHandle) => keyring.digest(handle),
     /** Runs one step's work under its faults and its interleaving; answers how many faults were injected. */
     step: async <T>(stepFaults: StepFaults, order: Interleaving | undefined, work: () => Promise<T>): Promise<{ result: T; injected: number }> => {

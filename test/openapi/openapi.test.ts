@@ -107,7 +107,7 @@ describe('the document', () => {
   });
 
   it('has every route and method of the route table, and nothing else', () => {
-    expect(Object.keys(fresh.paths).filter((p) => !p.startsWith('/admin/'))).toEqual([...leadRoutes.map((route) => route.path), '/api/meta-leadgen-webhook', '/api/google-ads-lead-webhook', '/api/call-lead-webhook/{provider}']);
+    expect(Object.keys(fresh.paths).filter((p) => !p.startsWith('/admin/'))).toEqual([...leadRoutes.map((route) => route.path), '/api/meta-leadgen-webhook', '/api/google-ads-lead-webhook', '/api/call-lead-webhook/{provider}', '/api/whatsapp-webhook']);
     for (const route of leadRoutes) {
       expect(Object.keys(fresh.paths[route.path])).toEqual(route.browserFacing ? ['post', 'options'] : ['post']);
     }
@@ -123,7 +123,7 @@ describe('the document', () => {
       expect(operation.security).toEqual([{ sigv4: [] }]);
       expect(operation.responses['403'].content['application/json'].schema.properties.message.const).toBe('Forbidden');
     }
-    expect(fresh.tags.map((t: Loose) => t.name)).toEqual(['Leads', 'Meta Lead Ads', 'Google Ads lead forms', 'Calls to project numbers', 'Admin']);
+    expect(fresh.tags.map((t: Loose) => t.name)).toEqual(['Leads', 'Meta Lead Ads', 'Google Ads lead forms', 'Calls to project numbers', 'WhatsApp chats', 'Admin']);
     const put = fresh.paths['/admin/v1/accounts/{accountId}/projects/{projectId}/campaigns/{campaignId}'].put;
     expect(exampleMessages(put.responses['409'])).toEqual(['Campaign belongs to another project']);
     expect(exampleMessages(put.responses['404'])).toEqual(['Account not found', 'Project not found']);
@@ -164,6 +164,22 @@ describe('the document', () => {
     expect(operation.responses['200'].content['application/json; charset=utf-8'].example).toEqual({ status: true, message: 'Lead received' });
     expect(operation.responses['401'].content['application/json; charset=utf-8'].example).toEqual({ status: false, message: 'Invalid google_key' });
     expect(operation.requestBody.content['application/json'].schema.properties.form_id.type).toBe('integer');
+  });
+
+  it('documents the WhatsApp webhook (GET and POST, signed, the contract messages) and its numbers’ admin routes (409 for another account’s number)', () => {
+    const item = fresh.paths['/api/whatsapp-webhook'];
+    expect(Object.keys(item).sort()).toEqual(['get', 'post']);
+    expect(Object.keys(item.get.responses).sort()).toEqual(['200', '403']);
+    expect(Object.keys(item.post.responses).sort()).toEqual(['200', '400', '401', '413', '503']);
+    expect(item.post.responses['200'].content['application/json; charset=utf-8'].example).toEqual({ status: true, message: 'Notification received' });
+    expect(item.post.responses['401'].content['application/json; charset=utf-8'].example).toEqual({ status: false, message: 'Invalid signature' });
+    expect(item.post.parameters).toContainEqual(expect.objectContaining({ name: 'X-Hub-Signature-256', in: 'header', required: true }));
+    const numbers = fresh.paths['/admin/v1/accounts/{accountId}/whatsapp-numbers/{phoneNumberId}'];
+    expect(exampleMessages(numbers.put.responses['409'])).toEqual(['WhatsApp number is connected to another account']);
+    expect(exampleMessages(numbers.put.responses['404'])).toEqual(['Account not found', 'Project not found', 'Campaign not found']);
+    expect(exampleMessages(numbers.delete.responses['404'])).toEqual(['Account not found', 'WhatsApp number not found']);
+    expect(Object.keys(numbers.put.responses)).toEqual(expect.arrayContaining(['200', '201']));
+    expect(fresh.components.schemas.WhatsAppNumber.required).toEqual(['phone_number_id', 'project_id', 'campaign_id', 'connected_at']);
   });
 
   it('documents Idempotency-Key and x-dry-run as optional headers of the four operations', () => {

@@ -94,7 +94,7 @@ describe("a source's route throttle (the settings its descriptor declares)", () 
   it('is a typed prop of the stack under its declared name, and no other name is', () => {
     expect(settingsOf({}, { callsThrottlingRateLimit: 3, googleAdsThrottlingBurstLimit: 6 })).toMatchObject({ callsThrottlingRateLimit: 3, googleAdsThrottlingBurstLimit: 6 });
     // @ts-expect-error: a throttle no source declares is no setting of the stack.
-    const undeclared: Partial<LeadIntakeSettings> = { whatsappThrottlingRateLimit: 3 };
+    const undeclared: Partial<LeadIntakeSettings> = { smsThrottlingRateLimit: 3 };
     expect(undeclared).toBeDefined();
   });
 });

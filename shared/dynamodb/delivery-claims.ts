@@ -1,0 +1,76 @@
+/**
+ * A delivery's claims (WriteClaim, shared/domain/ports.ts: a chat's open conversation), in the Leads
+ * table (docs/data-model.md, "Delivery claims"):
+ *   CLAIM#<account>#<hmac of the party> / CLAIM#<key>   item_type "delivery_claim", held_from, held_until_ms, claim_value, expires_at
+ * Taken by a Put inside the lead's (or the rejection record's) one transaction, conditioned on the claim
+ * being free; read, when a source asks, by one consistent GetItem. The party is in the key only as its
+ * keyed hash (the person lookup items' keyring), so an erasure that names the person finds the
+ * partition and forgets every claim in it (shared/dynamodb/people.ts); the key itself holds no personal
+ * data (a number's id). Expired items go with the table's TTL; until then an ended claim is free all the same.
+ */
+import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { PersonKeyring } from '../domain/person-data.ts';
+import type { WriteClaim, WriteClaimReader } from '../domain/ports.ts';
+import { containerPersonKeyring } from '../person-keyring.ts';
+import { orUnavailable, TableStore } from './requests.ts';
+import type { TransactItem } from './transactions.ts';
+
+export const CLAIM_ITEM_TYPE = 'delivery_claim';
+
+/** The partition of a party's claims within an account: what an erasure of the person queries. */
+export const claimPartition = (accountId: string, partyDigest: string) => `CLAIM#${accountId}#${partyDigest}`;
+
+const claimKeyOf = async (keyring: PersonKeyring, accountId: string, claim: Pick<WriteClaim, 'key' | 'party'>) => ({
+  pk: claimPartition(accountId, await keyring.digest(claim.party)),
+  sk: `CLAIM#${claim.key}`,
+});
+
+const untilMs = (claim: WriteClaim) => Date.parse(claim.until);
+
+/**
+ * The claim's Put for a transaction: free when absent, ended at the claim's time or before, or (this
+ * claim carrying a value) held under another value or none.
+ */
+export const claimPut = async (keyring: PersonKeyring, table: string, accountId: string, claim: WriteClaim): Promise<TransactItem> => {
+  const atMs = Date.parse(claim.at);
+  return {
+    Put: {
+      TableName: table,
+      Item: {
+        ...(await claimKeyOf(keyring, accountId, claim)),
+        item_type: CLAIM_ITEM_TYPE,
+        held_from: claim.at,
+        held_until_ms: untilMs(claim),
+        ...(claim.value !== undefined && { claim_value: claim.value }),
+        // The table's TTL removes it once it has ended (the condition treats it as free before that).
+        expires_at: Math.ceil(untilMs(claim) / 1000),
+      },
+      ConditionExpression:
+        'attribute_not_exists(pk) OR held_until_ms <= :claimAt' + (claim.value === undefined ? '' : ' OR attribute_not_exists(claim_value) OR claim_value <> :claimValue'),
+      ExpressionAttributeValues: { ':claimAt': atMs, ...(claim.value !== undefined && { ':claimValue': claim.value }) },
+    },
+  };
+};
+
+/** Whether a stored claim item holds against `claim`: the Put's condition, read the other way round. */
+export const holds = (item: Record<string, unknown> | undefined, claim: WriteClaim): boolean => {
+  if (!item) return false;
+  if (Number(item.held_until_ms) <= Date.parse(claim.at)) return false;
+  return claim.value === undefined || item.claim_value === claim.value;
+};
+
+/** The request path's read of a claim: one consistent GetItem. */
+export class DynamoDbClaimReader extends TableStore implements WriteClaimReader {
+  readonly #keyring: PersonKeyring;
+
+  constructor(db: DynamoDBDocumentClient, leadsTable: string, keyring: PersonKeyring = containerPersonKeyring()) {
+    super(db, leadsTable);
+    this.#keyring = keyring;
+  }
+
+  async isHeld(accountId: string, claim: WriteClaim): Promise<boolean> {
+    const Key = await claimKeyOf(this.#keyring, accountId, claim);
+    const { Item } = await orUnavailable(() => this.db.send(new GetCommand({ TableName: this.table, Key, ConsistentRead: true })));
+    return holds(Item, claim);
+  }
+}

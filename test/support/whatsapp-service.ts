@@ -1,0 +1,127 @@
+/**
+ * The WhatsApp webhook on a test service (test/support/service.ts): its handler on the same stores and
+ * caches, numbers connected through the connection store (as their lifecycle stores them), and
+ * notifications signed as Meta signs them.
+ */
+import { randomUUID } from 'node:crypto';
+import { DynamoDbClaimReader } from '../../shared/dynamodb/delivery-claims.ts';
+import { createDocumentClient } from '../../shared/dynamodb/client.ts';
+import { apiGatewayEvent, lambdaContext } from '../../shared/http/api-gateway-event.ts';
+import type { LeadContext, LeadResponse } from '../../shared/http/lambda.ts';
+import { signatureOf } from '../../shared/meta-app.ts';
+import { WhatsAppNumberDirectory } from '../../shared/whatsapp/chat.ts';
+import { WHATSAPP_NUMBER_CONNECTION } from '../../shared/whatsapp/intake-source.ts';
+import { whatsappNumberConnectionKey } from '../../shared/whatsapp/wire-names.ts';
+import { whatsappWebhookHandler } from '../../shared/whatsapp/webhook-handler.ts';
+import { testService, type Answer, type ServiceOptions, type TestService } from './service.ts';
+
+export const WHATSAPP_APP_SECRET = 'whatsapp-test-app-secret';
+export const WHATSAPP_VERIFY_TOKEN = 'whatsapp-test-verify-token';
+export const WHATSAPP_PATH = '/api/whatsapp-webhook';
+
+let sequence = 0;
+/** A fresh Meta phone number id (digits, as Meta's are). */
+export const phoneNumberId = () => `10${Date.now() % 1e9}${String(sequence++).padStart(4, '0')}`;
+/** A fresh message id, shaped like Meta's `wamid.`. */
+export const messageId = () => `wamid.${randomUUID().replaceAll('-', '')}${(sequence++).toString(36)}`;
+/** Meta's `from` of an Indian mobile: 91 and the 10 digits. */
+export const fromOf = (mobile: string) => `91${mobile}`;
+
+export interface MessageParts {
+  readonly id?: string;
+  /** Meta's digits with country code; undefined with `userId` for a withheld number. */
+  readonly from?: string;
+  readonly userId?: string;
+  /** Seconds since the epoch; now by default. */
+  readonly timestamp?: number;
+  readonly type?: string;
+  readonly text?: string;
+  readonly referral?: Record<string, unknown>;
+  /** Any other member of the message (button, interactive, image...). */
+  readonly extra?: Record<string, unknown>;
+}
+
+/** A message object as Meta sends it. */
+export const message = ({ id = messageId(), from, userId, timestamp = Math.floor(Date.now() / 1000), type = 'text', text = 'Hi, is the 2 BHK available?', referral, extra }: MessageParts) => ({
+  ...(from !== undefined && { from }),
+  ...(userId !== undefined && { user_id: userId }),
+  id,
+  timestamp: String(timestamp),
+  type,
+  ...(type === 'text' && { text: { body: text } }),
+  ...(referral && { referral }),
+  ...extra,
+});
+
+/** One `messages` change of a number: its contacts (a name per sender), its messages. */
+export const change = (number: string, messages: readonly Record<string, unknown>[], names: Record<string, string> = {}) => ({
+  field: 'messages',
+  value: {
+    messaging_product: 'whatsapp',
+    metadata: { display_phone_number: '918047181234', phone_number_id: number },
+    contacts: Object.entries(names).map(([waId, name]) => ({ profile: { name }, wa_id: waId })),
+    messages,
+  },
+});
+
+/** A WhatsApp Business Account notification of changes (one entry by default). */
+export const notification = (...changes: readonly Record<string, unknown>[]) => ({ object: 'whatsapp_business_account', entry: [{ id: 'WABA-1', changes }] });
+
+export interface WhatsAppServiceOptions extends ServiceOptions {
+  /** The conversation window in days (`whatsappConversationDays`); 7 by default. */
+  readonly conversationDays?: number;
+}
+
+export const whatsappTestService = async (options: WhatsAppServiceOptions = {}) => {
+  const service = await testService(options);
+  return { ...service, ...whatsappWebhookOn(service, options) };
+};
+
+export const whatsappWebhookOn = (service: TestService, options: WhatsAppServiceOptions = {}) => {
+  const numbers = new WhatsAppNumberDirectory(service.repository.connections(whatsappNumberConnectionKey), { ttlMs: (options.configCacheTtlSeconds ?? 30) * 1000 });
+  const claims = new DynamoDbClaimReader(createDocumentClient({ client: service.client }), service.tables.leads);
+  const runtime = {
+    ...service.runtime,
+    numbers,
+    claims,
+    secrets: async () => ({ appSecret: WHATSAPP_APP_SECRET, verifyToken: WHATSAPP_VERIFY_TOKEN }),
+    settings: { conversationDays: options.conversationDays ?? 7 },
+  };
+  const handler = whatsappWebhookHandler(runtime);
+  const store = service.repository.connections(whatsappNumberConnectionKey);
+
+  /** Connects a number as its lifecycle stores it (one number, one account). */
+  const connectNumber = async (accountId: string, id: string, projectId = 'PRJ-1', campaignId = 'CMP-1') => {
+    const connected = await store.insertConnection({ kind: WHATSAPP_NUMBER_CONNECTION, id, accountId, projectId, campaignId, connectedAt: new Date().toISOString() });
+    if (!connected) throw new Error(`number ${id} is connected already`);
+  };
+  const removeNumber = (id: string) => store.removeConnection(id);
+
+  /** A request as API Gateway invokes the function with it. */
+  const request = async (parts: { method?: 'GET' | 'POST'; rawBody?: string | Buffer; headers?: Record<string, string>; rawQueryString?: string }): Promise<Answer> => {
+    const method = parts.method ?? 'POST';
+    const event = apiGatewayEvent({
+      method,
+      path: WHATSAPP_PATH,
+      headers: parts.headers ?? {},
+      ...(parts.rawBody !== undefined && { body: parts.rawBody }),
+      ...(parts.rawQueryString !== undefined && { rawQueryString: parts.rawQueryString }),
+    });
+    const response = (await handler(event, lambdaContext('whatsapp-webhook', options.functionTimeoutMs) as LeadContext)) as LeadResponse;
+    const json = response.headers?.['content-type']?.startsWith('application/json');
+    return { status: response.statusCode, headers: response.headers, body: response.body && json ? JSON.parse(response.body) : response.body };
+  };
+
+  /** A notification signed with the app secret, as Meta sends it. */
+  const deliver = (body: unknown, secret = WHATSAPP_APP_SECRET) => {
+    const rawBody = typeof body === 'string' ? body : JSON.stringify(body);
+    return request({ rawBody, headers: { 'content-type': 'application/json', 'x-hub-signature-256': signatureOf(rawBody, secret) } });
+  };
+
+  const leadsOf = (accountId: string, projects: string[] = ['PRJ-1']) => service.repository.leads.listLeads(accountId, projects);
+  const rejectionsOf = (accountId: string) => service.repository.rejections.listRejections(accountId);
+
+  return { numbers, whatsappRuntime: runtime, handler, connectNumber, removeNumber, request, deliver, leadsOf, rejectionsOf };
+};
+
+export type WhatsAppTestService = Awaited<ReturnType<typeof whatsappTestService>>;
