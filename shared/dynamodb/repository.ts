@@ -4,7 +4,6 @@
  *   accounts.ts    accounts, projects, campaigns, sub sources Config table
  *   leads.ts       leads, mobile claims, idempotency keys     Leads table
  *   rejections.ts  refused requests kept for their account    Leads table
- *   meta-pages.ts  Facebook pages and lead forms (Meta leads)  Config table
  *   people.ts      a person's lookup items, access and erasure Leads table
  *   connections.ts what deliveries name (Google Ads forms, call numbers), per kind  Config table
  * Each module has the request path's class (all that the Lambda bundles carry) and an admin class
@@ -15,7 +14,6 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DynamoDbAccountReader, DynamoDbAccountStore } from './accounts.ts';
 import { DynamoDbApiKeyReader, DynamoDbApiKeyStore } from './api-keys.ts';
 import { DynamoDbConnectionStore } from './connections.ts';
-import { DynamoDbMetaPageStore } from './meta-pages.ts';
 import { DynamoDbPersonData } from './people.ts';
 import type { PersonKeyring } from '../domain/person-data.ts';
 import type { ConnectionKind } from '../domain/ports.ts';
@@ -52,7 +50,9 @@ export class DynamoDbRepository implements RequestPathStores {
   readonly accounts: DynamoDbAccountStore;
   readonly leads: DynamoDbLeadArchive;
   readonly rejections: DynamoDbRejectionArchive;
-  readonly metaPages: DynamoDbMetaPageStore;
+  /** The client and tables, for a source's own stores kept in its folder (Meta's pages: shared/meta/page-store.ts). */
+  readonly db: DynamoDBDocumentClient;
+  readonly tables: TableNames;
   readonly people: DynamoDbPersonData;
   readonly googleForms: DynamoDbConnectionStore;
   /** The quiet-source watch's counts (CONTRACT.md section 16). */
@@ -66,7 +66,8 @@ export class DynamoDbRepository implements RequestPathStores {
     this.accounts = new DynamoDbAccountStore(db, tables.config);
     this.leads = new DynamoDbLeadArchive(db, tables.leads, retry, keyring, tables.config);
     this.rejections = new DynamoDbRejectionArchive(db, tables.leads, rejectionLog, keyring, tables.config);
-    this.metaPages = new DynamoDbMetaPageStore(db, tables.config);
+    this.db = db;
+    this.tables = tables;
     this.people = new DynamoDbPersonData(db, tables.leads, keyring);
     this.googleForms = new DynamoDbConnectionStore(db, tables.config, 'google_form');
     this.channels = new DynamoDbChannelStore(db, tables.leads);

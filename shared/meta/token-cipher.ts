@@ -5,7 +5,7 @@
  * does not open for another, and the sealed text says which scheme sealed it.
  */
 import { DecryptCommand, EncryptCommand, KMSClient } from '@aws-sdk/client-kms';
-import type { PageTokenCipher } from '../domain/meta-pages.ts';
+import type { PageTokenCipher } from './pages.ts';
 import { KMS_SEALED_PREFIX as KMS_PREFIX, localCipherFromEnvironment, pageTokenScope, PAGE_TOKEN_KEY_ID, type SealScope } from '../sealed-secrets.ts';
 
 export { KMS_SEALED_PREFIX, LOCAL_TOKEN_KEY, localCipherFromEnvironment, localTokenCipher, PAGE_TOKEN_KEY_ID, pageTokenScope, type SealScope } from '../sealed-secrets.ts';

@@ -12,7 +12,7 @@ import { freePort } from '../../scripts/dynamodb-local.ts';
 import { projectRoot } from '../../scripts/local/environment.ts';
 import { standInLead, startGraphStandIn } from '../../scripts/local/graph-stand-in.ts';
 import { LOCAL_META_APP_SECRET } from '../../scripts/local/meta.ts';
-import { GraphReadError } from '../../shared/domain/meta-errors.ts';
+import { GraphReadError } from '../../shared/meta/errors.ts';
 import { graphLeadReader } from '../../shared/meta/graph.ts';
 import { signatureOf } from '../../shared/meta/signature.ts';
 import { killGroup, waitFor } from '../support/processes.ts';

@@ -16,6 +16,7 @@ import { InMemoryLeadgenQueue } from '../../scripts/local/in-memory-queue.ts';
 import { asFunction } from './aws-calls.ts';
 import { fakeGraph } from './fake-graph.ts';
 import { testService, type Answer, type ServiceOptions } from './service.ts';
+import { metaPagesOf } from '../../shared/meta/page-store.ts';
 
 export const APP_SECRET = 'test-app-secret-0f9e8d7c';
 export const VERIFY_TOKEN = 'test-verify-token-5a4b3c';
@@ -60,8 +61,8 @@ export const metaTestService = async (options: MetaServiceOptions = {}) => {
 
   /** Connects a page to an account with its forms, as `admin add-meta-page` and `map-meta-form` do. */
   const connectPage = async (accountId: string, pageId: string, token: string, forms: Record<string, { projectID: string; campaignID: string }> = {}) => {
-    await service.repository.metaPages.savePage(accountId, pageId, await cipher.seal(pageId, token));
-    for (const [formId, mapping] of Object.entries(forms)) await service.repository.metaPages.saveForm(accountId, pageId, formId, mapping);
+    await metaPagesOf(service.repository).savePage(accountId, pageId, await cipher.seal(pageId, token));
+    for (const [formId, mapping] of Object.entries(forms)) await metaPagesOf(service.repository).saveForm(accountId, pageId, formId, mapping);
   };
 
   const answerOf = (response: LeadResponse): Answer => ({

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
-import { GraphReadError } from '../../shared/domain/meta-errors.ts';
+import { GraphReadError } from '../../shared/meta/errors.ts';
 import { graphLeadReader } from '../../shared/meta/graph.ts';
 import { socialBodyOf } from '../../shared/meta/lead-mapping.ts';
 import { appSecretProof, isValidSignature, signatureOf } from '../../shared/meta/signature.ts';
