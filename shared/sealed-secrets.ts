@@ -2,7 +2,7 @@
  * Secrets at rest, sealed for their owner, without the KMS SDK client (which the lead functions' bundles
  * cannot carry): the scopes (what a sealed secret is bound to), the sealed text's prefixes, and the
  * local cipher (AES-256-GCM under a local development key, for DynamoDB Local). The KMS side is in
- * shared/meta/token-cipher.ts (the SDK client, for the admin CLI and the Meta worker) and
+ * shared/kms-sealed-secrets.ts (the SDK client, for the admin CLI and the Meta worker) and
  * shared/captcha/secrets.ts (signed requests, for the functions).
  */
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';

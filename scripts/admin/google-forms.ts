@@ -16,14 +16,14 @@ import {
   type GoogleFormSummary,
 } from '../../shared/domain/google-forms.ts';
 import type { DynamoDbRepository } from '../../shared/dynamodb/repository.ts';
-import { googleAdsRoute } from '../../shared/sources/registry.ts';
+import { googleAdsSource } from '../../shared/google/source.ts';
 import { HELP, printJsonOr, required, table, type AdminIo, type CommandModule } from './command.ts';
 
 const formAdmin = (repository: DynamoDbRepository): GoogleFormAdminDependencies => ({ forms: repository.googleForms, accounts: repository.accounts });
 
 /** Where the advertiser pastes the key, with the webhook URL, in Google Ads. */
 const PASTE_HINT =
-  `In Google Ads, open the lead form asset, "Lead delivery option", and enter the webhook URL {base_url}${googleAdsRoute.path} ` +
+  `In Google Ads, open the lead form asset, "Lead delivery option", and enter the webhook URL {base_url}${googleAdsSource.route.path} ` +
   'and this key; then "Send test data" and find it in admin rejections (google_test_lead).';
 
 /** A new key alone on standard output (for `$(...)`), or the form with it as one JSON object; the advice on standard error. */

@@ -82,10 +82,3 @@ export const leadRoutes: readonly LeadRoute[] = apiKeySources.map((source) => ({
   entry: source.entry,
   browserFacing: source.browserFacing,
 }));
-
-/** Meta's webhook route (GET subscription check, signed POST notifications). */
-export const metaWebhookRoute = { path: metaSource.route.path, methods: metaSource.route.methods, entry: metaSource.entry } as const;
-/** Google Ads lead forms' webhook route. */
-export const googleAdsRoute = { path: googleAdsSource.route.path, entry: googleAdsSource.entry } as const;
-/** The Meta worker's handler module (an SQS event source, not a route). */
-export const metaWorkerEntry = metaSource.worker.entry;

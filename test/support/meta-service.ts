@@ -11,7 +11,7 @@ import { signatureOf } from '../../shared/meta/signature.ts';
 import { localTokenCipher } from '../../shared/meta/token-cipher.ts';
 import { metaWebhookHandler } from '../../shared/meta/webhook-handler.ts';
 import { metaWorkerHandler, type RetryPolicy } from '../../shared/meta/worker-handler.ts';
-import { metaWebhookRoute } from '../../shared/sources/registry.ts';
+import { metaSource } from '../../shared/meta/source.ts';
 import { InMemoryLeadgenQueue } from '../../scripts/local/in-memory-queue.ts';
 import { asFunction } from './aws-calls.ts';
 import { fakeGraph } from './fake-graph.ts';
@@ -77,7 +77,7 @@ export const metaTestService = async (options: MetaServiceOptions = {}) => {
     const signed = signature === undefined ? signatureOf(Buffer.isBuffer(body) ? body : Buffer.from(body), APP_SECRET) : signature;
     const event = apiGatewayEvent({
       method: 'POST',
-      path: metaWebhookRoute.path,
+      path: metaSource.route.path,
       headers: { 'content-type': 'application/json', ...(signed !== null && { 'x-hub-signature-256': signed }), ...headers },
       body,
     });
@@ -86,7 +86,7 @@ export const metaTestService = async (options: MetaServiceOptions = {}) => {
 
   /** Meta's subscription check. */
   const verify = async (query: string) => {
-    const event = apiGatewayEvent({ method: 'GET', path: metaWebhookRoute.path, rawQueryString: query });
+    const event = apiGatewayEvent({ method: 'GET', path: metaSource.route.path, rawQueryString: query });
     return answerOf((await asFunction('meta-webhook', () => webhook(event, lambdaContext('meta-webhook') as LeadContext))) as LeadResponse);
   };
 
