@@ -23,14 +23,8 @@ export const metaSource = {
   worker: {
     entry: 'functions/meta-worker/handler.ts',
     functionPath: ['MetaLeadAds', 'Worker'],
-    wiring: [
-      'lib/constructs/meta-lead-ads.ts',
-      'lib/lead-intake-stack.ts',
-      'scripts/local/meta.ts',
-      'scripts/local/graph-stand-in.ts',
-      'scripts/local/in-memory-queue.ts',
-      'bench/meta-worker.ts',
-    ],
+    local: 'shared/meta/local.ts',
+    wiring: ['lib/constructs/meta-lead-ads.ts', 'lib/lead-intake-stack.ts', 'bench/meta-worker.ts'],
   },
   banner: { label: 'Meta webhook', note: 'GET verification, signed POST; {seed.metaPages} page(s) in the seed; leads read from {graph}' },
   openapi: 'shared/meta/openapi.ts',

@@ -94,6 +94,11 @@ export interface LeadSourceDescriptor {
      * (test/sources/footprint.test.ts).
      */
     readonly wiring?: readonly string[];
+    /**
+     * The module, relative to the repository root, that runs it on a laptop (`npm start`, `npm run
+     * invoke`): its default export is a LocalWorkerSource (shared/sources/local-worker.ts).
+     */
+    readonly local: string;
   };
   /**
    * Its line in `npm start`'s banner, for a source that is not one of the API key endpoints (those get

@@ -12,7 +12,7 @@ import { localTokenCipher } from '../../shared/meta/token-cipher.ts';
 import { metaWebhookHandler } from '../../shared/meta/webhook-handler.ts';
 import { metaWorkerHandler, type RetryPolicy } from '../../shared/meta/worker-handler.ts';
 import { metaSource } from '../../shared/meta/source.ts';
-import { InMemoryLeadgenQueue } from '../../scripts/local/in-memory-queue.ts';
+import { InMemoryLeadgenQueue } from '../../shared/meta/in-memory-queue.ts';
 import { asFunction } from './aws-calls.ts';
 import { fakeGraph } from './fake-graph.ts';
 import { testService, type Answer, type ServiceOptions } from './service.ts';

@@ -7,7 +7,7 @@ import { appSecretProof, isValidSignature, signatureOf } from '../../shared/meta
 import { localTokenCipher, pageTokenCipherFromEnvironment } from '../../shared/meta/token-cipher.ts';
 import { backoffSeconds } from '../../shared/meta/worker-handler.ts';
 import { APP_SECRET_PLACEHOLDER, metaSecretsFromEnvironment } from '../../shared/meta/secrets.ts';
-import { LOCAL_RETRY } from '../../scripts/local/meta.ts';
+import { LOCAL_RETRY } from '../../shared/meta/local.ts';
 
 const form = { projectID: 'PRJ-1', campaignID: 'CMP-1' };
 const field = (name: string, value: string) => ({ name, values: [value] });
