@@ -12,7 +12,6 @@
  * source's wire names and never another source. The registry (registry.ts), which lists them all, is
  * for the stack and the local tools: no handler imports it.
  */
-import type { ConnectionKind } from '../domain/ports.ts';
 import type { AdminRoute } from '../routes.ts';
 
 export type SourceMethod = 'GET' | 'POST' | 'OPTIONS';
@@ -61,7 +60,7 @@ export interface LeadSourceDescriptor {
    * delivery that names one carries the connection's guard, so a rotated key, a removed or a moved
    * connection takes effect at once whatever the cache (CONTRACT.md section 14; Google's forms, call numbers).
    */
-  readonly connection?: ConnectionKind;
+  readonly connection?: string;
   /**
    * What a channel of its leads is beyond source and sub source (CONTRACT.md section 16): the lead item's
    * attribute that names the connection a lead came through (a Google form's `google_form_id`, a call's

@@ -8,7 +8,6 @@
 import { callsSource } from '../calls/source.ts';
 import { googleAdsSource } from '../google/source.ts';
 import { metaSource } from '../meta/source.ts';
-import { leadKeyEndpoints } from '../domain/lead.ts';
 import type { EndpointName } from '../routes.ts';
 import type { LeadSourceDescriptor } from './descriptor.ts';
 import { portalaSource, portalbSource, socialSource, websiteSource } from './lead-endpoints.ts';
@@ -46,8 +45,8 @@ export const keyScopedSources = leadSources.filter((source): source is LeadSourc
 /** Their scopes (`calls`): what the key lifecycle is given by those that may read the registry (shared/domain/api-keys.ts KeyRules). */
 export const sourceKeyScopes: readonly string[] = keyScopedSources.map(({ keyScope }) => keyScope.name);
 
-/** Every name a key's endpoints may hold: the four lead endpoints, then each source's key scope. */
-export const keyEndpointNames: readonly string[] = [...leadKeyEndpoints, ...sourceKeyScopes];
+/** Every name a key's endpoints may hold: the four lead endpoints (shared/domain/lead.ts leadKeyEndpoints), then each source's key scope. */
+export const keyEndpointNames: readonly string[] = [...apiKeySources.map((source) => source.name), ...sourceKeyScopes];
 
 /**
  * By lead source (`social`, `google_ads`, `call`), the lead attributes that name a lead's connection, in
