@@ -21,6 +21,7 @@ import { fakeGraph, fieldData } from '../test/support/fake-graph.ts';
 import { lambdaBuildOptions } from './cold-start.ts';
 import { repositoryRoot } from './http-server.ts';
 import { median, round } from './stats.ts';
+import { metaPagesOf } from '../shared/meta/page-store.ts';
 
 const runs = Number(process.argv[2] ?? 7);
 const APP_SECRET = 'bench-app-secret';
@@ -52,8 +53,8 @@ try {
     websiteSubSources: new Set(),
     socialSubSources: new Set(['fb']),
   });
-  await repository.metaPages.savePage('acc-bench', '777', await localTokenCipher().seal('777', TOKEN));
-  await repository.metaPages.saveForm('acc-bench', '777', '888', { projectID: 'PRJ-1', campaignID: 'CMP-1' });
+  await metaPagesOf(repository).savePage('acc-bench', '777', await localTokenCipher().seal('777', TOKEN));
+  await metaPagesOf(repository).saveForm('acc-bench', '777', '888', { projectID: 'PRJ-1', campaignID: 'CMP-1' });
 
   const { NODE_OPTIONS: _ignored, ...inherited } = process.env;
   const env = {

@@ -2,7 +2,7 @@
  * `npm run invoke -- <source> <event.json> [<event.json> ...]`: runs one declared source's real
  * handler in-process on API Gateway (HTTP API, payload 2.0) event files, in order, and prints each
  * response as the handler returned it. `meta` is the Meta webhook: its leadgen changes then go through
- * the worker in-process, as under `npm start` (scripts/local/meta.ts), before the next event.
+ * the worker in-process, as under `npm start` (shared/meta/local.ts), before the next event.
  *
  * With DYNAMODB_ENDPOINT set it uses that database as it is (for example the one `npm start` runs;
  * table names as for the admin CLI). Otherwise it starts a throw-away in-memory DynamoDB Local,
@@ -23,10 +23,10 @@ import { DynamoDbRepository } from '../shared/dynamodb/repository.ts';
 import { runtimeSettings } from '../shared/routes.ts';
 import { leadSources } from '../shared/sources/registry.ts';
 import { startDynamoDbLocal, type RunningDynamoDbLocal } from './dynamodb-local.ts';
-import { DEFAULT_SEED_FILE, describeError, ensureTables, functionTimeoutMs, loadSourceHandlers, localFunctionName, localTableNames } from './local/environment.ts';
+import { DEFAULT_SEED_FILE, describeError, ensureTables, functionTimeoutMs, loadSourceHandlers, localFunctionName, localTableNames, projectRoot } from './local/environment.ts';
 import { applySeed, readSeedFile } from './local/seed.ts';
-import { applyLocalMetaDefaults, applyLocalMetaSecrets, startLocalMeta, type LocalMeta } from './local/meta.ts';
-import { standInUnlessConfigured, type GraphStandIn } from './local/graph-stand-in.ts';
+import type { LocalWorkerSource, RunningLocalWorkerSource } from '../shared/sources/local-worker.ts';
+import { applyLocalMetaSecrets } from '../shared/meta-app-local.ts';
 
 /** Each declared source by its name on the command line (`website`, ..., `meta`, `google-ads`). */
 const invokable = leadSources.map((source) => source.invokeName);
@@ -81,7 +81,7 @@ export const runInvoke = async (argv: readonly string[], io: InvokeIo): Promise<
   }
 
   let dynamo: RunningDynamoDbLocal | undefined;
-  let graphStandIn: GraphStandIn | undefined;
+  let running: RunningLocalWorkerSource | undefined;
   try {
     const timeoutMs = functionTimeoutMs(io.env);
     const events = await Promise.all(files.map((file) => readEvent(path.resolve(file))));
@@ -99,20 +99,18 @@ export const runInvoke = async (argv: readonly string[], io: InvokeIo): Promise<
       await applySeed(new DynamoDbRepository(createDocumentClient({ client }), tables), seed);
     }
     const source = leadSources.find((candidate) => candidate.invokeName === endpoint)!;
-    let meta: LocalMeta | undefined;
     // A source signed by the Meta app that makes its leads in the request (WhatsApp's) reads the app's
     // secrets from this process's environment, as npm start gives them: the event's own, else the local ones.
     if (source.authentication === 'platform-signature' && !source.worker) applyLocalMetaSecrets(process.env, io.env);
-    // An asynchronous source (Meta's) runs its webhook, then its queue's changes through the worker,
-    // in-process; as under npm start, with no Graph API named, the local stand-in serves the leads.
+    // An asynchronous source (Meta's) runs its webhook, then its queue's deliveries through the worker,
+    // in-process (its descriptor's `worker.local`), as under npm start.
     const [served] = await loadSourceHandlers(databaseEndpoint, tables, {
       only: source.name,
-      asynchronous: async () => {
-        const metaEnv = { ...process.env, ...io.env, [runtimeSettings.dynamodbEndpoint]: databaseEndpoint, CONFIG_TABLE_NAME: tables.config, LEADS_TABLE_NAME: tables.leads };
-        applyLocalMetaDefaults(metaEnv);
-        graphStandIn = await standInUnlessConfigured(metaEnv);
-        meta = startLocalMeta(metaEnv);
-        return meta.webhook;
+      asynchronous: async (asynchronousSource) => {
+        const workerEnv = { ...process.env, ...io.env, [runtimeSettings.dynamodbEndpoint]: databaseEndpoint, CONFIG_TABLE_NAME: tables.config, LEADS_TABLE_NAME: tables.leads };
+        const local = ((await import(path.join(projectRoot, asynchronousSource.worker!.local))) as { default: LocalWorkerSource }).default;
+        running = await local.start(workerEnv);
+        return running.webhook;
       },
     });
     const handler = served!.handler;
@@ -122,14 +120,14 @@ export const runInvoke = async (argv: readonly string[], io: InvokeIo): Promise<
       const response: LeadResponse = await handler(event, lambdaContext(localFunctionName(source), timeoutMs) as LeadContext);
       io.stdout(`${JSON.stringify(response, null, 2)}\n`);
       // The leads of a notification are made before the next event runs (and before the database stops).
-      await meta?.queue.idle();
+      await running?.idle();
     }
     return 0;
   } catch (error) {
     io.stderr(`invoke: ${describeError(error)}\n`);
     return 1;
   } finally {
-    await graphStandIn?.close();
+    await running?.close();
     await dynamo?.stop();
   }
 };

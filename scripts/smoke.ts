@@ -21,7 +21,10 @@ import { defaultProvider } from '@aws-sdk/credential-provider-node';
 import { SignatureV4 } from '@smithy/signature-v4';
 import { NodeSha256 } from '../shared/aws/node-sha256.ts';
 import { ADMIN_BASE_PATH, type EndpointName } from '../shared/routes.ts';
-import { googleAdsRoute, leadRoutes, metaWebhookRoute } from '../shared/sources/registry.ts';
+import { leadRoutes, sourceNamed } from '../shared/sources/registry.ts';
+
+const googleAdsRoute = sourceNamed('google_ads')!.route;
+const metaWebhookRoute = sourceNamed('meta')!.route;
 
 const REQUEST_TIMEOUT_MS = 15_000;
 

@@ -11,7 +11,7 @@
  *   LEAD_INTAKE_SEED      seed file (seed/demo.json)
  *   DYNAMODB_ENDPOINT     use this DynamoDB instead of starting one
  *   FUNCTION_TIMEOUT_SECONDS  each request's function timeout, as in Lambda (the stack's, 10)
- *   META_APP_SECRET, META_VERIFY_TOKEN, META_GRAPH_API_URL   the Meta webhook (scripts/local/meta.ts); the first two the WhatsApp webhook's too
+ *   META_APP_SECRET, META_VERIFY_TOKEN, META_GRAPH_API_URL   the Meta webhook (shared/meta/local.ts); the first two the WhatsApp webhook's too
  *   WHATSAPP_CONVERSATION_DAYS  the WhatsApp conversation window, in days (7; a fraction allowed: 0.0001 is under 9 s)
  *   LEAD_INTAKE_ADMIN_ACCESS_KEY_ID / LEAD_INTAKE_ADMIN_SECRET_ACCESS_KEY
  *                         credentials the admin API's SigV4 signatures must use (local defaults)
@@ -34,13 +34,13 @@ import { ADMIN_BASE_PATH, runtimeSettings } from '../shared/routes.ts';
 import { apiKeySources, channelConnectionFields, leadSources } from '../shared/sources/registry.ts';
 import { JavaMissingError, startDynamoDbLocal, type RunningDynamoDbLocal } from './dynamodb-local.ts';
 import { adminCredentialsFrom, adminCredentialSettings, DEFAULT_ADMIN_CREDENTIALS, type AdminCredentials } from './local/admin-auth.ts';
-import { DEFAULT_SEED_FILE, describeDatabaseFailure, describeError, ensureTables, functionTimeoutMs, loadAdminHandler, loadSourceHandlers, localTableNames } from './local/environment.ts';
+import { DEFAULT_SEED_FILE, describeDatabaseFailure, describeError, ensureTables, functionTimeoutMs, loadAdminHandler, loadSourceHandlers, localTableNames, projectRoot } from './local/environment.ts';
 import { createLocalServer } from './local/http-server.ts';
 import { asTheLeadIsNow, eventEnvelope, startLeadStreamReader, webhookSender, type LeadStreamReader, type WebhookSender } from './local/lead-events.ts';
 import type { SilenceSettings } from '../shared/domain/source-watch.ts';
 import { channelWatch, countStreamRecords, silenceSettingsFromEnvironment } from '../shared/source-watch.ts';
-import { applyLocalMetaDefaults, startLocalMeta } from './local/meta.ts';
-import { standInUnlessConfigured, type GraphStandIn } from './local/graph-stand-in.ts';
+import type { LocalWorkerSource, RunningLocalWorkerSource } from '../shared/sources/local-worker.ts';
+import { applyLocalMetaDefaults } from '../shared/meta-app-local.ts';
 import { applySeed, demoKeyOf, readSeedFile, type Seed } from './local/seed.ts';
 
 const env = process.env;
@@ -52,8 +52,8 @@ let servingStarted = false;
 let dynamoStarting: Promise<RunningDynamoDbLocal> | undefined;
 let dynamoProcess: ChildProcess | undefined;
 let server: Server | undefined;
-/** The local Graph API stand-in, when META_GRAPH_API_URL is unset (scripts/local/graph-stand-in.ts). */
-let graphStandIn: GraphStandIn | undefined;
+/** The asynchronous sources running in this process (their descriptors' `worker.local`): what their banner lines fill in. */
+const runningWorkers: RunningLocalWorkerSource[] = [];
 let leadEvents: { reader: LeadStreamReader; sender: WebhookSender | undefined } | undefined;
 /** The quiet-source watch's check, every SILENCE_CHECK_SECONDS. */
 let silenceChecks: { stop(): Promise<void> } | undefined;
@@ -232,10 +232,9 @@ const banner = (baseUrl: string, dynamodb: string, storage: string, seedFile: st
     lines.push('', `Leads: DYNAMODB_ENDPOINT=${dynamodb} npm run -s admin -- leads --account ${account.id}`);
   }
   // Every other source: its route and how it is reached (its descriptor's banner line, with what this
-  // run knows filled in: `{seed.<field>}` the seed's count of it, `{graph}` where Meta's leads are read).
-  const known: Record<string, string> = {
-    graph: graphStandIn ? `the local Graph API stand-in at ${graphStandIn.url}, as META_GRAPH_API_URL is unset` : process.env.META_GRAPH_API_URL || 'graph.facebook.com',
-  };
+  // run knows filled in: `{seed.<field>}` the seed's count of it, and what an asynchronous source running
+  // here says of itself (`{graph}`: where Meta's leads are read).
+  const known: Record<string, string> = Object.assign({}, ...runningWorkers.map((running) => running.banner));
   const filled = (note: string) =>
     note.replace(/\{([\w.]+)\}/g, (placeholder, name: string) => {
       if (!name.startsWith('seed.')) return known[name] ?? placeholder;
@@ -351,17 +350,17 @@ const main = async () => {
   // CloudWatch embedded-metric lines are for AWS; locally they would bury the request log. Opt in with
   // POWERTOOLS_METRICS_DISABLED=false.
   env.POWERTOOLS_METRICS_DISABLED ??= 'true';
-  // Every declared source's real handler; Meta's webhook with its queue and worker in this process,
-  // started once the functions' environment is set. No Graph API named: the local stand-in serves
-  // Meta's leads, so the demo page's signed notifications become leads.
+  // Every declared source's real handler; an asynchronous source's webhook with its queue and worker in
+  // this process (its descriptor's `worker.local`), started once the functions' environment is set. With
+  // no Graph API named, Meta's local stand-in serves its leads, so the demo page's notifications become leads.
   // Every source signed by the Meta app (Meta's leadgen, WhatsApp's messages) reads its local secrets.
   applyLocalMetaDefaults(env);
   const sources = await loadSourceHandlers(endpoint, tables, {
-    asynchronous: async () => {
-      graphStandIn = await standInUnlessConfigured(env);
-      return startLocalMeta(env, (change) =>
-        process.stderr.write(`npm start: Meta leadgen ${change.leadgenId} of page ${change.pageId} gave up after its retries (see admin rejections)\n`),
-      ).webhook;
+    asynchronous: async (source) => {
+      const local = ((await import(path.join(projectRoot, source.worker!.local))) as { default: LocalWorkerSource }).default;
+      const running = await local.start(env, (message) => process.stderr.write(`npm start: ${message}\n`));
+      runningWorkers.push(running);
+      return running.webhook;
     },
   });
   const adminCredentials = adminCredentialsFrom(env);

@@ -2,11 +2,10 @@
  * Secrets at rest, sealed for their owner, without the KMS SDK client (which the lead functions' bundles
  * cannot carry): the scopes (what a sealed secret is bound to), the sealed text's prefixes, and the
  * local cipher (AES-256-GCM under a local development key, for DynamoDB Local). The KMS side is in
- * shared/meta/token-cipher.ts (the SDK client, for the admin CLI and the Meta worker) and
+ * shared/kms-sealed-secrets.ts (the SDK client, for the admin CLI and the Meta worker) and
  * shared/captcha/secrets.ts (signed requests, for the functions).
  */
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
-import type { PageTokenCipher } from './domain/meta-pages.ts';
 
 /** The stack's KMS key (id or ARN) for page tokens; unset locally. */
 export const PAGE_TOKEN_KEY_ID = 'META_PAGE_TOKEN_KEY_ID';
@@ -37,6 +36,12 @@ export const pageTokenScope: SealScope = {
   renew: 'connect the page again with the admin CLI',
 };
 
+/** Seals secrets at rest for their owner: a secret sealed for one owner does not open for another. */
+export interface SecretCipher {
+  seal(owner: string, secret: string): Promise<string>;
+  open(owner: string, sealed: string): Promise<string>;
+}
+
 /** The prefix of text sealed by KMS: the rest is the ciphertext blob, base64. */
 export const KMS_SEALED_PREFIX = 'kms:';
 
@@ -46,7 +51,7 @@ export const KMS_SEALED_PREFIX = 'kms:';
  */
 const LOCAL_DEVELOPMENT_KEY = createHash('sha256').update('lead-intake LOCAL DEVELOPMENT page-token key: not a secret, never for AWS').digest();
 
-export const localTokenCipher = (key: Buffer = LOCAL_DEVELOPMENT_KEY, scope: SealScope = pageTokenScope): PageTokenCipher => {
+export const localTokenCipher = (key: Buffer = LOCAL_DEVELOPMENT_KEY, scope: SealScope = pageTokenScope): SecretCipher => {
   if (key.length !== 32) throw new Error(`${LOCAL_TOKEN_KEY} must be 64 hex digits (an AES-256 key)`);
   return {
     async seal(owner, token) {
@@ -71,7 +76,7 @@ export const localTokenCipher = (key: Buffer = LOCAL_DEVELOPMENT_KEY, scope: Sea
 };
 
 /** The local cipher, under LOCAL_TOKEN_KEY when set (never in AWS: see pageTokenCipherFromEnvironment). */
-export const localCipherFromEnvironment = (env: NodeJS.ProcessEnv, scope: SealScope): PageTokenCipher => {
+export const localCipherFromEnvironment = (env: NodeJS.ProcessEnv, scope: SealScope): SecretCipher => {
   const local = env[LOCAL_TOKEN_KEY];
   if (local && !/^[0-9a-f]{64}$/i.test(local)) throw new Error(`${LOCAL_TOKEN_KEY} must be 64 hex digits (an AES-256 key)`);
   return localTokenCipher(local ? Buffer.from(local, 'hex') : undefined, scope);

@@ -7,7 +7,7 @@
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
-import { PAGE_TOKEN_KEY_ID } from '../../shared/meta/token-cipher.ts';
+import { PAGE_TOKEN_KEY_ID } from '../../shared/sealed-secrets.ts';
 import { challengeSecretScope } from '../../shared/captcha/secrets.ts';
 
 /** The encryption context key every challenge secret is sealed under. */

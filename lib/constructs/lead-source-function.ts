@@ -14,6 +14,7 @@ import { Construct } from 'constructs';
 import * as path from 'node:path';
 import { runtimeSettings } from '../../shared/routes.ts';
 import type { LeadSourceDescriptor } from '../../shared/sources/descriptor.ts';
+import type { DeclaredLeadSource } from '../../shared/sources/registry.ts';
 import type { LeadApi, RouteThrottle } from './lead-api.ts';
 import { LeadFunction } from './lead-function.ts';
 import type { LeadTables } from './lead-tables.ts';

@@ -108,7 +108,7 @@ export class MetaLeadAds extends Construct {
       deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: DEFAULT_RETRY.maxReceiveCount },
     });
 
-    this.webhook = new LeadFunction(this, 'Webhook', {
+    this.webhook = new LeadFunction(this, props.source.stack.functionPath.at(-1)!, {
       entry: path.join(props.projectRoot, props.source.entry),
       projectRoot: props.projectRoot,
       description: `Lead intake ${props.stage}: GET/POST ${props.source.route.path} (Meta leadgen webhook)`,
@@ -127,7 +127,7 @@ export class MetaLeadAds extends Construct {
     this.queue.grant(this.webhook.function, 'sqs:SendMessage');
     this.grantSecretValue(this.webhook.function);
 
-    this.worker = new LeadFunction(this, 'Worker', {
+    this.worker = new LeadFunction(this, props.source.worker.functionPath.at(-1)!, {
       entry: path.join(props.projectRoot, props.source.worker.entry),
       projectRoot: props.projectRoot,
       description: `Lead intake ${props.stage}: Meta leadgen worker (reads leads from the Graph API)`,

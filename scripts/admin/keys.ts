@@ -4,7 +4,7 @@
  */
 import { createKey, listKeys, revokeKey, rotateKey, type IssuedKey, type KeyAdminDependencies, type KeySummary } from '../../shared/domain/api-keys.ts';
 import { challengeSecretScope } from '../../shared/captcha/secrets.ts';
-import { pageTokenCipherFromEnvironment } from '../../shared/meta/token-cipher.ts';
+import { sealedSecretCipherFromEnvironment } from '../../shared/kms-sealed-secrets.ts';
 import { CHALLENGE_PROVIDERS } from '../../shared/domain/challenge.ts';
 import type { DynamoDbRepository } from '../../shared/dynamodb/repository.ts';
 import { leadKeyEndpoints } from '../../shared/domain/lead.ts';
@@ -17,7 +17,7 @@ export const keyAdmin = (repository: DynamoDbRepository, env: NodeJS.ProcessEnv 
   accounts: repository.accounts,
   // Built when a challenge is sealed: creating any other key needs no KMS key.
   // The KMS SDK client with the operator's credentials (as for page tokens), or the local cipher.
-  challengeSecrets: { seal: (accountId, secret) => pageTokenCipherFromEnvironment(env, challengeSecretScope).seal(accountId, secret) },
+  challengeSecrets: { seal: (accountId, secret) => sealedSecretCipherFromEnvironment(env, challengeSecretScope).seal(accountId, secret) },
   keyScopes: sourceKeyScopes,
 });
 

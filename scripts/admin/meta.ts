@@ -3,9 +3,10 @@
  * disconnect a page, map or unmap a lead form. The page token is read from META_PAGE_ACCESS_TOKEN or
  * standard input, never from the command line (shell history).
  */
-import type { StoredMetaPage } from '../../shared/domain/meta-pages.ts';
+import type { StoredMetaPage } from '../../shared/meta/pages.ts';
 import { pageTokenCipherFromEnvironment } from '../../shared/meta/token-cipher.ts';
 import { cellText, CommandError, existingAccount, HELP, UsageError, type CommandModule, type OptionValues } from './command.ts';
+import { metaPagesOf } from '../../shared/meta/page-store.ts';
 
 export const PAGE_TOKEN_VARIABLE = 'META_PAGE_ACCESS_TOKEN';
 const META_ID = /^[\w.-]{1,100}$/;
@@ -27,7 +28,7 @@ const meta: CommandModule = {
       const accountId = option(values, 'account', 'meta-pages');
       const repo = repository();
       await existingAccount(repo, accountId);
-      const pages = (await repo.metaPages.listPages(accountId)).map(listed);
+      const pages = (await metaPagesOf(repo).listPages(accountId)).map(listed);
       io.stdout(values.json ? `${JSON.stringify(pages, null, 2)}\n` : pageTable(pages));
     },
   },
@@ -44,7 +45,7 @@ const meta: CommandModule = {
       const repo = repository();
       await existingAccount(repo, accountId);
       const sealed = await pageTokenCipherFromEnvironment(io.env).seal(pageId, token);
-      if ((await repo.metaPages.savePage(accountId, pageId, sealed)) !== 'saved') {
+      if ((await metaPagesOf(repo).savePage(accountId, pageId, sealed)) !== 'saved') {
         throw new CommandError(`page ${JSON.stringify(pageId)} is connected to another account: remove it there first`);
       }
       io.stdout(`Page ${pageId} is connected to account ${accountId}; its token is stored encrypted. Map its lead forms with map-meta-form.\n`);
@@ -60,7 +61,7 @@ const meta: CommandModule = {
       const pageId = option(values, 'page', 'remove-meta-page', META_ID);
       const repo = repository();
       await existingAccount(repo, accountId);
-      if (!(await repo.metaPages.removePage(accountId, pageId))) throw new CommandError(`account ${accountId} has no page ${JSON.stringify(pageId)}`);
+      if (!(await metaPagesOf(repo).removePage(accountId, pageId))) throw new CommandError(`account ${accountId} has no page ${JSON.stringify(pageId)}`);
       io.stdout(`Page ${pageId} is disconnected from account ${accountId}.\n`);
     },
   },
@@ -79,7 +80,7 @@ const meta: CommandModule = {
       const account = await existingAccount(repo, accountId);
       if (!account.projects.has(projectID)) throw new CommandError(`project ${JSON.stringify(projectID)} is not a project of account ${accountId}`);
       if (account.campaigns.get(campaignID)?.projectId !== projectID) throw new CommandError(`campaign ${JSON.stringify(campaignID)} is not a campaign of project ${projectID}`);
-      if (!(await repo.metaPages.saveForm(accountId, pageId, formId, { projectID, campaignID }))) {
+      if (!(await metaPagesOf(repo).saveForm(accountId, pageId, formId, { projectID, campaignID }))) {
         throw new CommandError(`account ${accountId} has no page ${JSON.stringify(pageId)}: connect it with add-meta-page first`);
       }
       io.stdout(`Leads of form ${formId} (page ${pageId}) go to project ${projectID}, campaign ${campaignID}.\n`);
@@ -96,7 +97,7 @@ const meta: CommandModule = {
       const formId = option(values, 'form', 'unmap-meta-form', META_ID);
       const repo = repository();
       await existingAccount(repo, accountId);
-      if (!(await repo.metaPages.removeForm(accountId, pageId, formId))) throw new CommandError(`page ${JSON.stringify(pageId)} of account ${accountId} has no form ${JSON.stringify(formId)}`);
+      if (!(await metaPagesOf(repo).removeForm(accountId, pageId, formId))) throw new CommandError(`page ${JSON.stringify(pageId)} of account ${accountId} has no form ${JSON.stringify(formId)}`);
       io.stdout(`Form ${formId} of page ${pageId} is no longer mapped.\n`);
     },
   },

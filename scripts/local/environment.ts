@@ -63,7 +63,7 @@ export interface SourceLoading {
   readonly only?: string;
   /**
    * The local stand-in of an asynchronous source (Meta's webhook, whose queue and worker run in this
-   * process: scripts/local/meta.ts); such a source is left out without one.
+   * process: shared/meta/local.ts); such a source is left out without one.
    */
   readonly asynchronous?: (source: LeadSourceDescriptor) => LambdaHandler | undefined | Promise<LambdaHandler | undefined>;
 }

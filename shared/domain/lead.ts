@@ -1,14 +1,14 @@
 /** The CRM's words for what this service reads and writes (CONTRACT.md sections 3 to 5). */
+import type { DeclaredLeadSource } from '../sources/registry.ts';
 import type { KeyChallenge } from './challenge.ts';
 
 /**
- * Where a lead came from: the four endpoints, Google Ads lead forms (CONTRACT.md section 10) and calls
- * to a project's number (section 13). The contract's own words, stored on every lead and sent to the
- * CRM, so they stay a union here, one word per source (its descriptor's `leadSource` is typed by it):
- * derived from the registry it would be an import circle (the descriptors import this type), and as
- * plain text it would let a descriptor store a word the CRM does not know.
+ * Where a lead came from (CONTRACT.md section 4): the contract's own words, stored on every lead and sent
+ * to the CRM, one per declared source, derived from the registry (each descriptor's `leadSource`), so a
+ * new source adds its word with its registry line. A type only: no bundle carries the registry.
+ * test/unit/source-declarations.test.ts holds the words to the contract's list.
  */
-export type LeadSource = 'website' | 'portala' | 'portalb' | 'social' | 'google_ads' | 'call';
+export type LeadSource = DeclaredLeadSource['leadSource'];
 
 /** What the account does with a lead whose mobile number its project already has. */
 export type DuplicateSetting = 'ignore' | 'create' | 'merge';

@@ -5,7 +5,6 @@
  *   leads.ts       leads, mobile claims, idempotency keys     Leads table
  *   lead-archive.ts leads as the admin side reads them        Leads table
  *   rejections.ts  refused requests kept for their account    Leads table
- *   meta-pages.ts  Facebook pages and lead forms (Meta leads)  Config table
  *   people.ts      a person's lookup items, access and erasure Leads table
  *   connections.ts what deliveries name (Google Ads forms, call numbers), per kind  Config table
  * Each module has the request path's class (all that the Lambda bundles carry) and an admin class
@@ -17,7 +16,6 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DynamoDbAccountReader, DynamoDbAccountStore } from './accounts.ts';
 import { DynamoDbApiKeyReader, DynamoDbApiKeyStore } from './api-keys.ts';
 import { DynamoDbConnectionStore } from './connections.ts';
-import { DynamoDbMetaPageStore } from './meta-pages.ts';
 import { DynamoDbPersonData } from './people.ts';
 import type { PersonKeyring } from '../domain/person-data.ts';
 import type { ConnectionKeyDeclaration } from '../sources/connection-kind.ts';
@@ -57,7 +55,9 @@ export class DynamoDbRepository implements RequestPathStores {
   /** The leads as the admin CLI lists them and the integrity check reads them: a module apart from the request path's writes. */
   readonly leadArchive: DynamoDbLeadArchive;
   readonly rejections: DynamoDbRejectionArchive;
-  readonly metaPages: DynamoDbMetaPageStore;
+  /** The client and tables, for a source's own stores kept in its folder (Meta's pages: shared/meta/page-store.ts). */
+  readonly db: DynamoDBDocumentClient;
+  readonly tables: TableNames;
   readonly people: DynamoDbPersonData;
   /** The quiet-source watch's counts (CONTRACT.md section 16). */
   readonly channels: DynamoDbChannelStore;
@@ -71,7 +71,8 @@ export class DynamoDbRepository implements RequestPathStores {
     this.leads = new DynamoDbLeadStore(db, tables.leads, retry, keyring, tables.config);
     this.leadArchive = new DynamoDbLeadArchive(db, tables.leads);
     this.rejections = new DynamoDbRejectionArchive(db, tables.leads, rejectionLog, keyring, tables.config);
-    this.metaPages = new DynamoDbMetaPageStore(db, tables.config);
+    this.db = db;
+    this.tables = tables;
     this.people = new DynamoDbPersonData(db, tables.leads, keyring);
     this.channels = new DynamoDbChannelStore(db, tables.leads);
     this.connections = (kind) => new DynamoDbConnectionStore(db, tables.config, kind);

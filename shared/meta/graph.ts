@@ -3,7 +3,7 @@
  * `appsecret_proof`, and sorts failures into what is retried (network, timeouts, 5xx, rate limits),
  * what is not (any other Graph error) and a refused token (OAuth code 190).
  */
-import { GraphReadError } from '../domain/meta-errors.ts';
+import { GraphReadError } from './errors.ts';
 import { appSecretProof } from './signature.ts';
 
 export const DEFAULT_GRAPH_API_URL = 'https://graph.facebook.com/v26.0/';

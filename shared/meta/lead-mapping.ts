@@ -4,7 +4,7 @@
  * `platform`, the ad names when present, and the form's project and campaign. The body then goes
  * through the social endpoint's own validator, so a Meta lead obeys exactly its rules.
  */
-import type { MetaFormMapping } from '../domain/meta-pages.ts';
+import type { MetaFormMapping } from './pages.ts';
 import type { GraphLead } from './graph.ts';
 
 const firstValue = (lead: GraphLead, name: string): string | undefined => {

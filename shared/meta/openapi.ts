@@ -3,7 +3,7 @@
  * check and its signed notifications. Messages come from the errors and the handler themselves.
  */
 import { MalformedJsonBodyError } from '../domain/errors.ts';
-import { InvalidSignatureError, WebhookVerificationFailedError } from '../domain/meta-errors.ts';
+import { InvalidSignatureError, WebhookVerificationFailedError } from './errors.ts';
 import { NOTIFICATION_RECEIVED } from './webhook-handler.ts';
 import { acknowledgement, failure, requestId, type JsonObject } from '../sources/webhook-openapi.ts';
 

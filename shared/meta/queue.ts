@@ -1,7 +1,7 @@
 /**
  * Where the webhook leaves leadgen changes for the worker. A notification is acknowledged only once
  * every change in it is durably queued: in AWS an SQS queue, locally an in-memory queue
- * (scripts/local/in-memory-queue.ts) that runs the same worker handler.
+ * (shared/meta/in-memory-queue.ts) that runs the same worker handler.
  */
 import { SendMessageBatchCommand, SQSClient, ChangeMessageVisibilityCommand } from '@aws-sdk/client-sqs';
 import type { LeadgenChange } from './notification.ts';

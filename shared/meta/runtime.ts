@@ -3,8 +3,8 @@
  * pages, Graph client, queue back-off, and the lead runtime the four endpoints use (same stores,
  * account cache, rejection log). The webhook's is webhook-runtime.ts: it carries no DynamoDB or KMS.
  */
-import { MetaPageDirectory, type PageTokenCipher } from '../domain/meta-pages.ts';
-import { DynamoDbMetaPageReader } from '../dynamodb/meta-pages.ts';
+import { MetaPageDirectory, type PageTokenCipher } from './pages.ts';
+import { DynamoDbMetaPageReader } from './page-store.ts';
 import { DEFAULT_CONFIG_CACHE_TTL_SECONDS, documentClientFromEnvironment, runtimeFromEnvironment, tableNamesFromEnvironment } from '../runtime.ts';
 import { runtimeSettings } from '../routes.ts';
 import type { LeadRuntime } from '../http/lead-handler.ts';

@@ -4,10 +4,11 @@
  * Tokens are plain text in a local seed file only; they are sealed before they are stored, and never
  * echoed in an error.
  */
-import type { PageTokenCipher } from '../domain/meta-pages.ts';
+import type { PageTokenCipher } from './pages.ts';
 import type { DynamoDbRepository } from '../dynamodb/repository.ts';
 import { pageTokenCipherFromEnvironment } from './token-cipher.ts';
 import { formTargetProblem, type SeedAccountContext, type SeedMember } from '../sources/seed-member.ts';
+import { metaPagesOf } from './page-store.ts';
 
 export interface SeedMetaPage {
   readonly accountId: string;
@@ -73,10 +74,10 @@ export const parseMetaPages = (raw: unknown, { accountId, at, projects, campaign
 /** Connects each page (its token sealed) and maps its forms. */
 export const applyMetaPages = async (repository: DynamoDbRepository, pages: readonly SeedMetaPage[], cipher: PageTokenCipher): Promise<void> => {
   for (const page of pages) {
-    const outcome = await repository.metaPages.savePage(page.accountId, page.pageId, await cipher.seal(page.pageId, page.accessToken));
+    const outcome = await metaPagesOf(repository).savePage(page.accountId, page.pageId, await cipher.seal(page.pageId, page.accessToken));
     if (outcome !== 'saved') throw new Error(`Meta page ${JSON.stringify(page.pageId)} is connected to another account already`);
     for (const { formId, projectID, campaignID } of page.forms) {
-      await repository.metaPages.saveForm(page.accountId, page.pageId, formId, { projectID, campaignID });
+      await metaPagesOf(repository).saveForm(page.accountId, page.pageId, formId, { projectID, campaignID });
     }
   }
 };

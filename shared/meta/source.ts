@@ -20,7 +20,12 @@ export const metaSource = {
   channel: { connectionField: 'meta_page_id' },
   platformId: { ...metaWireNames.platformId, label: 'leadgen' },
   stack: { functionPath: ['MetaLeadAds', 'Webhook'], integrationId: 'MetaWebhookIntegration', monitoringName: 'metaWebhook' },
-  worker: { entry: 'functions/meta-worker/handler.ts' },
+  worker: {
+    entry: 'functions/meta-worker/handler.ts',
+    functionPath: ['MetaLeadAds', 'Worker'],
+    local: 'shared/meta/local.ts',
+    wiring: ['lib/constructs/meta-lead-ads.ts', 'lib/lead-intake-stack.ts', 'bench/meta-worker.ts'],
+  },
   banner: { label: 'Meta webhook', note: 'GET verification, signed POST; {seed.metaPages} page(s) in the seed; leads read from {graph}' },
   openapi: 'shared/meta/openapi.ts',
   adminCli: { module: 'scripts/admin/meta.ts', name: 'meta' },

@@ -4,7 +4,7 @@
  * queues each leadgen change and answers 200 `Notification received`; the leads are made by the worker.
  */
 import middy from '@middy/core';
-import { InvalidSignatureError, WebhookVerificationFailedError } from '../domain/meta-errors.ts';
+import { InvalidSignatureError, WebhookVerificationFailedError } from './errors.ts';
 import { jsonResponse } from '../http/envelope.ts';
 import { header, httpMethod, type LeadContext, type LeadEvent, type LeadResponse } from '../http/lambda.ts';
 import { httpEnvelope } from '../http/middleware/http-envelope.ts';

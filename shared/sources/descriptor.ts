@@ -13,7 +13,6 @@
  * for the stack and the local tools: no handler imports it.
  */
 import type { ConnectionKindDeclaration } from './connection-kind.ts';
-import type { LeadSource } from '../domain/lead.ts';
 import type { AdminRoute } from '../routes.ts';
 
 export type SourceMethod = 'GET' | 'POST' | 'OPTIONS';
@@ -27,7 +26,7 @@ export interface LeadSourceDescriptor {
   /** Its name on the command line (`npm run invoke -- <invokeName>`), and its local function's (`lead-intake-<invokeName>`). */
   readonly invokeName: string;
   /** The `source` of the leads it creates (CONTRACT.md section 4); Meta's leads are `social`. */
-  readonly leadSource: LeadSource;
+  readonly leadSource: string;
   /** A short title for the banner, the dashboard and OpenAPI. */
   readonly title: string;
   /**
@@ -93,7 +92,23 @@ export interface LeadSourceDescriptor {
    * An asynchronous source (Meta's): its webhook only queues what it receives, and a worker behind the
    * queue makes the leads. Its function and queue are its own construct's (lib/constructs/meta-lead-ads.ts).
    */
-  readonly worker?: { readonly entry: string };
+  readonly worker?: {
+    readonly entry: string;
+    /** Its function's path of construct ids under the stack, as `stack.functionPath` is the webhook's. */
+    readonly functionPath: readonly string[];
+    /**
+     * The modules outside its folder that wire its asynchronous path, each for a reason of its own (its
+     * construct: the queue, the worker, their grants; `npm start`'s and the bench's in-process queue): the
+     * only code besides its handlers, the registry and its admin CLI verbs that imports from its folder
+     * (test/sources/footprint.test.ts).
+     */
+    readonly wiring?: readonly string[];
+    /**
+     * The module, relative to the repository root, that runs it on a laptop (`npm start`, `npm run
+     * invoke`): its default export is a LocalWorkerSource (shared/sources/local-worker.ts).
+     */
+    readonly local: string;
+  };
   /**
    * Its line in `npm start`'s banner, for a source that is not one of the API key endpoints (those get
    * a `curl` each): a label, and how it is reached. `npm start` fills in `{seed.<field>}` (how many the

@@ -9,7 +9,6 @@ import { callsSource } from '../calls/source.ts';
 import { googleAdsSource } from '../google/source.ts';
 import { metaSource } from '../meta/source.ts';
 import { whatsappSource } from '../whatsapp/source.ts';
-import { leadKeyEndpoints } from '../domain/lead.ts';
 import type { EndpointName } from '../routes.ts';
 import type { LeadSourceDescriptor } from './descriptor.ts';
 import { portalaSource, portalbSource, socialSource, websiteSource } from './lead-endpoints.ts';
@@ -61,8 +60,8 @@ export const keyScopedSources = leadSources.filter((source): source is LeadSourc
 /** Their scopes (`calls`): what the key lifecycle is given by those that may read the registry (shared/domain/api-keys.ts KeyRules). */
 export const sourceKeyScopes: readonly string[] = keyScopedSources.map(({ keyScope }) => keyScope.name);
 
-/** Every name a key's endpoints may hold: the four lead endpoints, then each source's key scope. */
-export const keyEndpointNames: readonly string[] = [...leadKeyEndpoints, ...sourceKeyScopes];
+/** Every name a key's endpoints may hold: the four lead endpoints (shared/domain/lead.ts leadKeyEndpoints), then each source's key scope. */
+export const keyEndpointNames: readonly string[] = [...apiKeySources.map((source) => source.name), ...sourceKeyScopes];
 
 /**
  * By lead source (`social`, `google_ads`, `call`), the lead attributes that name a lead's connection, in
@@ -97,10 +96,3 @@ export const leadRoutes: readonly LeadRoute[] = apiKeySources.map((source) => ({
   entry: source.entry,
   browserFacing: source.browserFacing,
 }));
-
-/** Meta's webhook route (GET subscription check, signed POST notifications). */
-export const metaWebhookRoute = { path: metaSource.route.path, methods: metaSource.route.methods, entry: metaSource.entry } as const;
-/** Google Ads lead forms' webhook route. */
-export const googleAdsRoute = { path: googleAdsSource.route.path, entry: googleAdsSource.entry } as const;
-/** The Meta worker's handler module (an SQS event source, not a route). */
-export const metaWorkerEntry = metaSource.worker.entry;

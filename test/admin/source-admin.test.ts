@@ -27,8 +27,9 @@ const sourcesWithAdmin = leadSources.filter((source) => source.admin !== undefin
 const declaredRoutes = sourcesWithAdmin.flatMap((source) => source.admin!.routes.map((route) => [source.name, route] as const));
 
 describe('the sources’ admin routes', () => {
-  it('are declared by Google Ads lead forms, the call webhook and WhatsApp chats, and joined after the core routes', () => {
-    expect(sourcesWithAdmin.map((source) => source.name)).toEqual(['google_ads', 'call', 'whatsapp']);
+  it('are declared by the sources whose admin module the admin function lists under their name, and joined after the core routes', () => {
+    expect(sourcesWithAdmin.length).toBeGreaterThan(0);
+    expect(sourcesWithAdmin.map((source) => source.name).filter((name) => !(name in sourceAdmins))).toEqual([]);
     expect(adminRoutes).toEqual([...coreAdminRoutes, ...declaredRoutes.map(([, route]) => route)]);
   });
 

@@ -2,10 +2,12 @@ import { describe, expect, test } from '@jest/globals';
 import { Match } from 'aws-cdk-lib/assertions';
 import { routeKeyOf } from '../../shared/routes.ts';
 import { adminRoutes } from '../../shared/admin-routes.ts';
-import { leadRoutes } from '../../shared/sources/registry.ts';
+import { readFileSync } from 'node:fs';
+import { leadRoutes, leadSources } from '../../shared/sources/registry.ts';
 import { logicalIdOf, resources, synthesize } from './synth.ts';
 
 const { template } = synthesize();
+const cdkContext = (JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')) as { context: Record<string, unknown> }).context;
 
 /** Function logical id a route's integration invokes, by route key. */
 function routeTargets(): Record<string, string> {
@@ -32,22 +34,13 @@ describe('The HTTP API', () => {
     });
   });
 
-  test('routes POST of each of the four lead paths to its own function, and nothing else but the website preflight, the Meta, Google Ads, call and WhatsApp webhooks and the admin API', () => {
+  test('routes POST of each of the four lead paths to its own function, and nothing else but the website preflight, the other sources\' webhooks and the admin API', () => {
     const targets = routeTargets();
-    expect(Object.keys(targets).filter((key) => !key.includes(' /admin/v1/')).sort()).toEqual([
-      'GET /api/call-lead-webhook/{provider}',
-      'GET /api/meta-leadgen-webhook',
-      'OPTIONS /api/website-lead-create',
-      'POST /api/call-lead-webhook/{provider}',
-      'POST /api/google-ads-lead-webhook',
-      'POST /api/meta-leadgen-webhook',
-      'POST /api/portala-lead-create',
-      'POST /api/portalb-lead-create',
-      'POST /api/social-lead-create',
-      'POST /api/website-lead-create',
-      'GET /api/whatsapp-webhook',
-      'POST /api/whatsapp-webhook',
-    ].sort());
+    // Every declared source's route, each of its methods (the website's preflight among them), and nothing else.
+    expect(Object.keys(targets).filter((key) => !key.includes(' /admin/v1/')).sort()).toEqual(
+      leadSources.flatMap(({ route }) => route.methods.map((method) => `${method} ${route.path}`)).sort(),
+    );
+    expect(targets['OPTIONS /api/website-lead-create']).toBeDefined();
     for (const route of leadRoutes) {
       expect(targets[`POST ${route.path}`]).toBe(functionFor(route.path));
     }
@@ -107,17 +100,17 @@ describe('The HTTP API', () => {
 
   test('throttles the website route and its preflight apart, at 20 requests per second with bursts of 40 by default', () => {
     const stage = Object.values(resources(template, 'AWS::ApiGatewayV2::Stage'))[0]!;
+    // The website's, and each other source that declares a throttle of its own (test/cdk/google-ads.test.ts,
+    // test/cdk/calls.test.ts), at its settings' values in cdk.json's context, or their defaults.
+    const setting = ({ name, default: fallback }: { name: string; default: number }) => Number(cdkContext[name] ?? fallback);
+    expect(stage.Properties!.RouteSettings['POST /api/website-lead-create']).toEqual({ ThrottlingRateLimit: 20, ThrottlingBurstLimit: 40 });
+    expect(stage.Properties!.RouteSettings['OPTIONS /api/website-lead-create']).toEqual({ ThrottlingRateLimit: 20, ThrottlingBurstLimit: 40 });
     expect(stage.Properties!.RouteSettings).toEqual({
-      'POST /api/website-lead-create': { ThrottlingRateLimit: 20, ThrottlingBurstLimit: 40 },
-      'OPTIONS /api/website-lead-create': { ThrottlingRateLimit: 20, ThrottlingBurstLimit: 40 },
-      // Google Ads lead forms on their own (test/cdk/google-ads.test.ts).
-      'POST /api/google-ads-lead-webhook': { ThrottlingRateLimit: 20, ThrottlingBurstLimit: 40 },
-      // Calls on their own (test/cdk/calls.test.ts).
-      'GET /api/call-lead-webhook/{provider}': { ThrottlingRateLimit: 200, ThrottlingBurstLimit: 400 },
-      'POST /api/call-lead-webhook/{provider}': { ThrottlingRateLimit: 200, ThrottlingBurstLimit: 400 },
-      // WhatsApp chats on their own (test/cdk/whatsapp.test.ts).
-      'GET /api/whatsapp-webhook': { ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 },
-      'POST /api/whatsapp-webhook': { ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 },
+      ...Object.fromEntries(
+        leadSources.flatMap(({ route, throttle }) =>
+          throttle ? route.methods.map((method) => [`${method} ${route.path}`, { ThrottlingRateLimit: setting(throttle.rateLimit), ThrottlingBurstLimit: setting(throttle.burstLimit) }]) : [],
+        ),
+      ),
     });
     // The routes named by the settings exist before the stage is updated.
     const routeIds = Object.entries(resources(template, 'AWS::ApiGatewayV2::Route'))

@@ -10,7 +10,9 @@ import { configTable, leadsTable } from '../../shared/dynamodb/tables.ts';
 import { apiGatewayEvent } from '../../shared/http/api-gateway-event.ts';
 import { callsSource } from '../../shared/calls/source.ts';
 import { ADMIN_BASE_PATH, runtimeSettings } from '../../shared/routes.ts';
-import { googleAdsRoute, leadRoutes, leadSources, metaWebhookRoute } from '../../shared/sources/registry.ts';
+import { googleAdsSource } from '../../shared/google/source.ts';
+import { metaSource } from '../../shared/meta/source.ts';
+import { leadRoutes, leadSources } from '../../shared/sources/registry.ts';
 import { functionNames, REGION, stackModel } from '../iam/policy-check.ts';
 import type { FunctionName } from '../support/aws-calls.ts';
 import { runtimeClient, startFunction } from '../support/lambda-runtime.ts';
@@ -104,7 +106,7 @@ describe(`Each bundle in a Lambda runtime (${runtimeClient().kind}), with the te
       ]),
     ) as Record<(typeof leadRoutes)[number]['endpoint'], { event: unknown; answer: (payload: any) => void }>),
     'google-ads': {
-      event: post(googleAdsRoute.path, '{"lead_id":"x","form_id":1,"user_column_data":[],"api_version":"1.0","google_key":"wrong","is_test":true}'),
+      event: post(googleAdsSource.route.path, '{"lead_id":"x","form_id":1,"user_column_data":[],"api_version":"1.0","google_key":"wrong","is_test":true}'),
       answer: (payload) => expect([payload.statusCode, JSON.parse(payload.body).message]).toEqual([401, 'Invalid google_key']),
     },
     // A key the Config table does not know, in the query string as Exotel sends it: the key lookup reaches DynamoDB.
@@ -129,7 +131,7 @@ describe(`Each bundle in a Lambda runtime (${runtimeClient().kind}), with the te
     },
     // Meta's POST without its signature is refused before anything is read.
     'meta-webhook': {
-      event: post(metaWebhookRoute.path, '{"object":"page","entry":[]}'),
+      event: post(metaSource.route.path, '{"object":"page","entry":[]}'),
       answer: (payload) => expect(payload.statusCode).toBeGreaterThanOrEqual(400),
     },
     'meta-worker': { event: { Records: [] }, answer: (payload) => expect(payload).toEqual({ batchItemFailures: [] }) },

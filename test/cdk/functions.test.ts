@@ -1,8 +1,11 @@
 import { describe, expect, test } from '@jest/globals';
 import { Match } from 'aws-cdk-lib/assertions';
-import { googleAdsRoute, leadRoutes, leadSources, requestSources } from '../../shared/sources/registry.ts';
+import { googleAdsSource } from '../../shared/google/source.ts';
+import { leadSources, requestSources } from '../../shared/sources/registry.ts';
+
+const googleAdsRoute = googleAdsSource.route;
 import { callsSource } from '../../shared/calls/source.ts';
-import { logicalIdOf, resources, synthesize } from './synth.ts';
+import { functionIdPrefix, logicalIdOf, resources, synthesize } from './synth.ts';
 
 const { template } = synthesize();
 /** One synth with every function setting given in context, as the CLI passes it (strings). */
@@ -34,8 +37,8 @@ const leadFunctionProps = (t: typeof template) =>
     .filter((fn) => / (GET\/)?POST \/api\/\S+$/.test(fn.Properties!.Description))
     .map((fn) => fn.Properties!);
 
-/** The paths whose POST creates leads in the request: the four endpoints, Google Ads lead forms and calls. */
-const leadPaths = [...leadRoutes.map((r) => r.path), googleAdsRoute.path, callsSource.route.path];
+/** The paths whose POST creates leads in the request: every source but the asynchronous ones, in the registry's order. */
+const leadPaths = requestSources.map((source) => source.route.path);
 
 describe('The lead functions', () => {
   test('are one per source that makes its lead in the request (the four endpoints, Google Ads lead forms, calls), beside the admin, events enrichment and Meta functions', () => {
@@ -68,7 +71,7 @@ describe('The lead functions', () => {
 
   test('give only the browser-facing website function the allowed CORS origins, * by default', () => {
     expect(fnOf('/api/website-lead-create').Properties!.Environment.Variables.CORS_ALLOWED_ORIGINS).toBe('*');
-    for (const path of ['/api/portala-lead-create', '/api/portalb-lead-create', '/api/social-lead-create', googleAdsRoute.path]) {
+    for (const path of requestSources.filter((source) => !source.browserFacing).map((source) => source.route.path)) {
       expect(fnOf(path).Properties!.Environment.Variables.CORS_ALLOWED_ORIGINS).toBeUndefined();
     }
   });
@@ -215,9 +218,11 @@ describe('The key of the person lookup items', () => {
       .filter((policy) => JSON.stringify(policy.Properties!.PolicyDocument).includes(`"Ref":"${personKeyId}"`))
       .flatMap((policy) => policy.Properties!.Roles.map((role: { Ref: string }) => role.Ref));
     const roleOf = (description: RegExp) => statementsOfFunction(description).fn.Properties!.Role['Fn::GetAtt'][0];
-    expect(readers.sort()).toEqual(
-      [...leadRoutes.map((r) => roleOf(new RegExp(`POST ${r.path}$`))), roleOf(/admin API/), roleOf(/Meta leadgen worker/), roleOf(/Google Ads lead forms/), roleOf(/Calls to project numbers/), roleOf(/WhatsApp chats/)].sort(),
-    );
+    // Whatever makes a lead: each request source's function (by its construct path), each worker, and the admin function.
+    const roleAt = (functionPath: readonly string[]) =>
+      Object.entries(resources(template, 'AWS::Lambda::Function')).find(([id]) => id.startsWith(functionIdPrefix(functionPath)))![1].Properties!.Role['Fn::GetAtt'][0];
+    const leadMakers = leadSources.map((source) => (source.worker ? source.worker.functionPath : source.stack.functionPath));
+    expect(readers.sort()).toEqual([...leadMakers.map(roleAt), roleOf(/admin API/)].sort());
   });
 });
 

@@ -1,6 +1,8 @@
 import { describe, expect, test } from '@jest/globals';
 import { Match } from 'aws-cdk-lib/assertions';
-import { googleAdsRoute } from '../../shared/sources/registry.ts';
+import { googleAdsSource } from '../../shared/google/source.ts';
+
+const googleAdsRoute = googleAdsSource.route;
 import { logicalIdOf, resources, synthesize } from './synth.ts';
 
 const { template } = synthesize();

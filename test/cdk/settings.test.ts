@@ -1,8 +1,15 @@
 import { describe, expect, test } from '@jest/globals';
 import { App } from 'aws-cdk-lib';
 import { defaultSettings, resolveSettings, stackNameFor, stageFromContext } from '../../lib/settings.ts';
+import { leadSources } from '../../shared/sources/registry.ts';
 
 const withContext = (context: Record<string, unknown>) => new App({ context }).node;
+
+/** Each declared source's throttle settings (lib/settings.ts derives them from the registry): rate, then burst. */
+const sourceThrottles = leadSources.flatMap(({ throttle }) => (throttle ? [throttle.rateLimit, throttle.burstLimit] : []));
+/** Given values for them: a rate of 2.5 (a fraction is allowed), a burst of 5 (a whole number). */
+const givenThrottles = (read: (value: number) => unknown) =>
+  Object.fromEntries(sourceThrottles.map((setting, i) => [setting.name, read(i % 2 === 0 ? 2.5 : 5)]));
 
 describe('Operator settings', () => {
   test('have documented defaults', () => {
@@ -10,8 +17,8 @@ describe('Operator settings', () => {
       stage: 'dev', throttlingRateLimit: 50, throttlingBurstLimit: 100, websiteThrottlingRateLimit: 20, websiteThrottlingBurstLimit: 40, corsAllowedOrigins: ['*'],
       logRetentionDays: 30, alarmEmail: undefined, memorySize: 512, configCacheTtlSeconds: 30, rejectionRecordsPerMinute: 60,
       crmWebhookAuthorizationHeader: 'Authorization', crmWebhookRateLimitPerSecond: 20, eventArchiveDays: 30,
-      googleAdsThrottlingRateLimit: 20, googleAdsThrottlingBurstLimit: 40, callsThrottlingRateLimit: 200, callsThrottlingBurstLimit: 400,
-      callRequestsPerKeyPerMinute: 300, whatsappThrottlingRateLimit: 50, whatsappThrottlingBurstLimit: 100, whatsappConversationDays: 7,
+      ...Object.fromEntries(sourceThrottles.map((setting) => [setting.name, setting.default])),
+      callRequestsPerKeyPerMinute: 300, whatsappConversationDays: 7,
       silenceCheckMinutes: 15, silenceMinLeads: 10, silenceMinMinutes: 360, silenceQuietHours: '22:00-08:00', silenceAlarm: false,
     });
     expect(defaultSettings.crmWebhookUrl).toBeUndefined();
@@ -20,20 +27,18 @@ describe('Operator settings', () => {
 
   test('read context strings as the CLI passes them', () => {
     expect(resolveSettings(withContext({
+      ...givenThrottles(String),
       stage: 'prod', throttlingRateLimit: '12.5', throttlingBurstLimit: '20', websiteThrottlingRateLimit: '5', websiteThrottlingBurstLimit: '10', corsAllowedOrigins: '["https://a.example"]',
       logRetentionDays: '365', alarmEmail: 'ops@example.com', memorySize: '1024', configCacheTtlSeconds: '0', rejectionRecordsPerMinute: '120',
       crmWebhookUrl: 'https://crm.example/leads', crmWebhookAuthorizationSecret: 'crm/webhook', crmWebhookAuthorizationHeader: 'X-Crm-Token',
-      crmWebhookRateLimitPerSecond: '5', eventArchiveDays: '7', googleAdsThrottlingRateLimit: '2.5', googleAdsThrottlingBurstLimit: '5',
-      callsThrottlingRateLimit: '4', callsThrottlingBurstLimit: '8', callRequestsPerKeyPerMinute: '30',
-      whatsappThrottlingRateLimit: '6', whatsappThrottlingBurstLimit: '12', whatsappConversationDays: '0.25',
+      crmWebhookRateLimitPerSecond: '5', eventArchiveDays: '7', callRequestsPerKeyPerMinute: '30', whatsappConversationDays: '0.25',
       silenceCheckMinutes: '5', silenceMinLeads: '3', silenceMinMinutes: '60', silenceQuietHours: 'none', silenceAlarm: 'true',
     }))).toEqual({
+      ...givenThrottles(Number),
       stage: 'prod', throttlingRateLimit: 12.5, throttlingBurstLimit: 20, websiteThrottlingRateLimit: 5, websiteThrottlingBurstLimit: 10, corsAllowedOrigins: ['https://a.example'],
       logRetentionDays: 365, alarmEmail: 'ops@example.com', memorySize: 1024, configCacheTtlSeconds: 0, rejectionRecordsPerMinute: 120,
       crmWebhookUrl: 'https://crm.example/leads', crmWebhookAuthorizationSecret: 'crm/webhook', crmWebhookAuthorizationHeader: 'X-Crm-Token',
-      crmWebhookRateLimitPerSecond: 5, eventArchiveDays: 7, googleAdsThrottlingRateLimit: 2.5, googleAdsThrottlingBurstLimit: 5,
-      callsThrottlingRateLimit: 4, callsThrottlingBurstLimit: 8, callRequestsPerKeyPerMinute: 30,
-      whatsappThrottlingRateLimit: 6, whatsappThrottlingBurstLimit: 12, whatsappConversationDays: 0.25,
+      crmWebhookRateLimitPerSecond: 5, eventArchiveDays: 7, callRequestsPerKeyPerMinute: 30, whatsappConversationDays: 0.25,
       silenceCheckMinutes: 5, silenceMinLeads: 3, silenceMinMinutes: 60, silenceQuietHours: 'none', silenceAlarm: true,
     });
   });

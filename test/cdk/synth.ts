@@ -48,3 +48,11 @@ export function logicalIdOf(template: Template, type: string, properties: Record
 export function resources(template: Template, type: string): Resources {
   return template.findResources(type) as Resources;
 }
+
+/**
+ * The start of the logical id of the Lambda function of a LeadFunction at `functionPath` under the stack
+ * (its child `Function`): CDK joins the path's ids, leaving out an id the one before it ends with
+ * (`CallLeadWebhook/Webhook` is `CallLeadWebhook...`).
+ */
+export const functionIdPrefix = (functionPath: readonly string[]): string =>
+  [...functionPath, 'Function'].reduce<string[]>((kept, id) => (kept.length > 0 && kept.at(-1)!.endsWith(id) ? kept : [...kept, id]), []).join('');

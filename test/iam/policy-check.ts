@@ -16,10 +16,9 @@
  * than any call can show the service needs: it fails unless `wildcardGrants` names it with a reason.
  */
 import { runSimulation } from '@cloud-copilot/iam-simulate';
-import { crmDeliveryContext, synthesize } from '../cdk/synth.ts';
-import type { FunctionName, RecordedCall } from '../support/aws-calls.ts';
-import type { EndpointName } from '../../shared/routes.ts';
-import { leadRoutes } from '../../shared/sources/registry.ts';
+import { crmDeliveryContext, functionIdPrefix, synthesize } from '../cdk/synth.ts';
+import { functionNamesOf, type FunctionName, type RecordedCall } from '../support/aws-calls.ts';
+import { leadSources } from '../../shared/sources/registry.ts';
 
 export const ACCOUNT = '111122223333';
 export const REGION = 'ap-south-1';
@@ -117,19 +116,25 @@ export const rolePoliciesOf = (template: Template): Map<string, Policy[]> => {
   return rolePolicies;
 };
 
-/** The functions of the stack by the names the recorder uses, found by their descriptions. */
-const functionDescriptions: Record<FunctionName, RegExp> = {
-  ...(Object.fromEntries(leadRoutes.map((route) => [route.endpoint, new RegExp(`POST ${route.path}$`)])) as Record<EndpointName, RegExp>),
-  'google-ads': /Google Ads lead forms/,
-  calls: /Calls to project numbers/,
-  admin: /admin API/,
-  'meta-webhook': /Meta leadgen webhook/,
-  'meta-worker': /Meta leadgen worker/,
-  'lead-events': /Lead Created events/,
-  'lead-replays': /replayed lead events to the CRM/,
-  'source-watch': /quiet-source watch/,
+/**
+ * The functions of the stack by the names the recorder uses: each declared source's by its construct path
+ * (its descriptor's `stack.functionPath`, its worker's `worker.functionPath`: the function's logical id
+ * begins with them), the service's own by their descriptions.
+ */
+const functionFinders: Record<FunctionName, (logicalId: string, description: string) => boolean> = {
+  ...(Object.fromEntries(
+    leadSources.flatMap((source) => {
+      const [webhook, worker] = functionNamesOf(source);
+      const at = (functionPath: readonly string[]) => (logicalId: string) => logicalId.startsWith(functionIdPrefix(functionPath));
+      return [[webhook!, at(source.stack.functionPath)], ...(source.worker ? [[worker!, at(source.worker.functionPath)]] : [])];
+    }),
+  ) as Record<FunctionName, (logicalId: string) => boolean>),
+  admin: (_, description) => /admin API/.test(description),
+  'lead-events': (_, description) => /Lead Created events/.test(description),
+  'lead-replays': (_, description) => /replayed lead events to the CRM/.test(description),
+  'source-watch': (_, description) => /quiet-source watch/.test(description),
 };
-export const functionNames = Object.keys(functionDescriptions) as FunctionName[];
+export const functionNames = Object.keys(functionFinders) as FunctionName[];
 
 /** The synthesized stack, resolved: each role's policies, each function's role, log group and environment, the resource policies. */
 export const stackModel = (template: Template = synthesize({ context: crmDeliveryContext }).template.toJSON() as Template) => {
@@ -140,7 +145,7 @@ export const stackModel = (template: Template = synthesize({ context: crmDeliver
   const rolePolicies = rolePoliciesOf(template);
   const functions = Object.fromEntries(
     functionNames.map((name) => {
-      const found = ofType('AWS::Lambda::Function').filter(([, fn]) => functionDescriptions[name].test(fn.Properties.Description));
+      const found = ofType('AWS::Lambda::Function').filter(([id, fn]) => functionFinders[name](id, fn.Properties.Description));
       if (found.length !== 1) throw new Error(`expected one function for ${name}, found ${found.length}`);
       const [id, fn] = found[0]!;
       return [
@@ -232,7 +237,8 @@ export const lambdaOnlyCalls = (model: StackModel): IamRequest[] => {
   const queuePolicy = model.resourcePolicyOf(queueId);
   const keyPolicy = model.resourcePolicyOf(model.idOf('AWS::KMS::Key', /page access tokens/));
   const role = (fn: FunctionName) => model.functions[fn].role;
-  const personKeyReaders: FunctionName[] = ['website', 'portala', 'portalb', 'social', 'google-ads', 'calls', 'admin', 'meta-worker'];
+  // Whatever makes a lead reads the person key: each request source's function, each worker, and the admin function.
+  const personKeyReaders: FunctionName[] = [...leadSources.map((source) => functionNamesOf(source).at(-1)!), 'admin'];
   return [
     ...personKeyReaders.map((fn) => ({
       principal: role(fn),

@@ -4,9 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
 import { apiGatewayEvent } from '../../shared/http/api-gateway-event.ts';
-import { googleAdsRoute, leadRoutes, metaWebhookRoute } from '../../shared/sources/registry.ts';
-import { callsSource } from '../../shared/calls/source.ts';
-import { whatsappSource } from '../../shared/whatsapp/source.ts';
+import { leadRoutes, leadSources } from '../../shared/sources/registry.ts';
 import { projectRoot } from '../../scripts/local/environment.ts';
 import { runInvoke } from '../../scripts/invoke.ts';
 import { applySeed, readSeedFile } from '../../scripts/local/seed.ts';
@@ -65,22 +63,31 @@ describe('the example events in events/', () => {
     for (const route of leadRoutes) expect(readdirSync(eventsDir)).toContain(`${route.endpoint}.json`);
   });
 
+  it('runs each example as the source whose sample events name it, and every source has one', () => {
+    expect(examples.map(([file, endpoint]) => [file, endpoint])).toEqual(
+      examples.map(([file]) => [file, leadSources.find((source) => source.sampleEvents.includes(`events/${file}`))?.invokeName]),
+    );
+    expect(leadSources.filter((source) => !examples.some(([, endpoint]) => endpoint === source.invokeName)).map((source) => source.name)).toEqual([]);
+  });
+
   it.each(examples)('%s has the shape API Gateway sends to the %s route', (file, endpoint) => {
     const event = JSON.parse(readFileSync(eventFile(file), 'utf8'));
-    // The call webhook's path names its provider: API Gateway hands the route's template and the parameter on.
-    const calls = endpoint !== 'calls' ? undefined : { path: `/api/call-lead-webhook/${event.pathParameters.provider}`, routeKey: `${event.requestContext.http.method} ${callsSource.route.path}` };
-    const route = leadRoutes.find((r) => r.endpoint === endpoint) ?? calls ?? { path: endpoint === 'google-ads' ? googleAdsRoute.path : endpoint === 'whatsapp' ? whatsappSource.route.path : metaWebhookRoute.path };
+    // A path with parameters (the call webhook's {provider}): API Gateway hands the route's template and the parameters on.
+    const { route } = leadSources.find((source) => source.invokeName === endpoint)!;
+    const method = event.requestContext.http.method;
+    const templated = route.path.includes('{');
+    const rawPath = route.path.replace(/\{(\w+)\}/g, (_, name: string) => event.pathParameters[name]);
     const reference = apiGatewayEvent({
-      method: event.requestContext.http.method,
-      path: route.path,
+      method,
+      path: rawPath,
       body: '{}',
-      ...(calls && { routeKey: calls.routeKey, pathParameters: event.pathParameters, rawQueryString: event.rawQueryString }),
+      ...(templated && { routeKey: `${method} ${route.path}`, pathParameters: event.pathParameters, rawQueryString: event.rawQueryString }),
     });
     const keys = (object: object) => Object.keys(object).filter((key) => key !== 'body').sort();
     expect(keys(event)).toEqual(keys(reference));
     expect(keys(event.requestContext)).toEqual(keys(reference.requestContext));
     expect(keys(event.requestContext.http)).toEqual(keys(reference.requestContext.http));
-    expect(event).toMatchObject({ version: '2.0', rawPath: route.path, routeKey: reference.routeKey, isBase64Encoded: false });
+    expect(event).toMatchObject({ version: '2.0', rawPath, routeKey: reference.routeKey, isBase64Encoded: false });
     for (const name of Object.keys(event.headers)) expect(name).toBe(name.toLowerCase());
   });
 });
@@ -113,7 +120,7 @@ describe('npm run invoke', () => {
   });
 
   it('turned the signed click-to-WhatsApp sample into a wp lead of the demo number’s project, with its ad', async () => {
-    const leads = await service.repository.leads.listLeads('acc-demo', ['PRJ-1']);
+    const leads = await service.repository.leadArchive.listLeads('acc-demo', ['PRJ-1']);
     expect(leads.filter((lead) => lead.whatsapp_phone_number_id === '106540352242922')).toEqual([
       expect.objectContaining({
         name: 'Asha Verma',

@@ -12,6 +12,7 @@ import { parseSeed, SeedError } from '../../scripts/local/seed.ts';
 import { createDocumentClient } from '../../shared/dynamodb/client.ts';
 import { localTokenCipher } from '../../shared/meta/token-cipher.ts';
 import { testService, type TestService } from '../support/service.ts';
+import { metaPagesOf } from '../../shared/meta/page-store.ts';
 
 let service: TestService;
 let env: NodeJS.ProcessEnv;
@@ -54,7 +55,7 @@ describe('admin: connecting a page', () => {
     expect(added).toMatchObject({ code: 0, stdout: expect.stringContaining('Page 500100 is connected to account acc-p') });
     expect(added.stdout + added.stderr).not.toContain(TOKEN);
     expect(await configDump()).not.toContain(TOKEN);
-    const stored = await service.repository.metaPages.findMetaPage('500100');
+    const stored = await metaPagesOf(service.repository).findMetaPage('500100');
     expect(await localTokenCipher().open('500100', stored!.sealedToken)).toBe(TOKEN);
 
     const listed = await admin(['meta-pages', '--account', 'acc-p', '--json']);
@@ -69,14 +70,14 @@ describe('admin: connecting a page', () => {
   it('takes the token from META_PAGE_ACCESS_TOKEN, and replaces it on the same page', async () => {
     const replaced = await admin(['add-meta-page', '--account', 'acc-p', '--page', '500100'], { extraEnv: { META_PAGE_ACCESS_TOKEN: 'EAAB-rotated' } });
     expect(replaced.code).toBe(0);
-    const stored = await service.repository.metaPages.findMetaPage('500100');
+    const stored = await metaPagesOf(service.repository).findMetaPage('500100');
     expect(await localTokenCipher().open('500100', stored!.sealedToken)).toBe('EAAB-rotated');
   });
 
   it("refuses another account's page (exit 1), and changes nothing", async () => {
     const refused = await admin(['add-meta-page', '--account', 'acc-q', '--page', '500100'], { stdin: 'EAAB-thief' });
     expect(refused).toMatchObject({ code: 1, stderr: expect.stringContaining('connected to another account') });
-    expect((await service.repository.metaPages.findMetaPage('500100'))!.accountId).toBe('acc-p');
+    expect((await metaPagesOf(service.repository).findMetaPage('500100'))!.accountId).toBe('acc-p');
     expect(JSON.parse((await admin(['meta-pages', '--account', 'acc-q', '--json'])).stdout)).toEqual([]);
   });
 
@@ -119,7 +120,7 @@ describe('admin: mapping forms', () => {
 
   it("exits 1 mapping a form of a page the account does not have, or unmapping a form it never mapped", async () => {
     expect((await admin(['map-meta-form', '--account', 'acc-q', '--page', '500100', '--form', '600300', '--project', 'PRJ-1', '--campaign', 'CMP-1'])).code).toBe(1);
-    expect((await service.repository.metaPages.findMetaPage('500100'))!.forms.has('600300')).toBe(false);
+    expect((await metaPagesOf(service.repository).findMetaPage('500100'))!.forms.has('600300')).toBe(false);
     expect((await admin(['unmap-meta-form', '--account', 'acc-p', '--page', '500100', '--form', '600999'])).code).toBe(1);
   });
 
@@ -127,7 +128,7 @@ describe('admin: mapping forms', () => {
     await admin(['map-meta-form', '--account', 'acc-p', '--page', '500100', '--form', '600400', '--project', 'PRJ-1', '--campaign', 'CMP-1']);
     expect((await admin(['remove-meta-page', '--account', 'acc-q', '--page', '500100'])).code).toBe(1);
     expect((await admin(['remove-meta-page', '--account', 'acc-p', '--page', '500100'])).code).toBe(0);
-    expect(await service.repository.metaPages.findMetaPage('500100')).toBeUndefined();
+    expect(await metaPagesOf(service.repository).findMetaPage('500100')).toBeUndefined();
     expect(await configDump()).not.toContain('500100');
     expect((await admin(['remove-meta-page', '--account', 'acc-p', '--page', '500100'])).code).toBe(1);
   });
@@ -162,7 +163,7 @@ describe('the seed file: metaPages', () => {
     );
     expect((await admin(['seed', file])).code).toBe(0);
     expect((await admin(['seed', file])).code).toBe(0);
-    const page = await service.repository.metaPages.findMetaPage('700100');
+    const page = await metaPagesOf(service.repository).findMetaPage('700100');
     expect(page).toMatchObject({ accountId: 'acc-s', forms: new Map([['800100', { projectID: 'PRJ-1', campaignID: 'CMP-1' }]]) });
     expect(await configDump()).not.toContain('EAAB-seed-token');
   });

@@ -12,6 +12,7 @@ import { injectFaults, namedError } from '../support/faults.ts';
 import { fieldData, leadgenNotification } from '../support/fake-graph.ts';
 import { APP_SECRET, metaTestService, VERIFY_TOKEN, type MetaTestService } from '../support/meta-service.ts';
 import { uniqueMobile } from '../support/service.ts';
+import { metaPagesOf } from '../../shared/meta/page-store.ts';
 
 let meta: MetaTestService;
 /** Between the worker and DynamoDB Local: passes everything on, recording it, unless a test plans otherwise. */
@@ -301,7 +302,7 @@ describe('what stops a Meta lead is recorded for its account', () => {
   });
 
   it('a form mapped to a project the account no longer has: Project not found', async () => {
-    await meta.repository.metaPages.saveForm('acc-ignore', '11', '3002', { projectID: 'PRJ-GONE', campaignID: 'CMP-1' });
+    await metaPagesOf(meta.repository).saveForm('acc-ignore', '11', '3002', { projectID: 'PRJ-GONE', campaignID: 'CMP-1' });
     const a = metaLead('acc-ignore');
     await deliver({ ...a.change, formId: '3002' });
     expect((await rejectionOf('acc-ignore', a.leadgenId))[0]).toMatchObject({ reason: 'project_not_found', fields: { projectID: 'PRJ-GONE' } });
@@ -408,7 +409,7 @@ describe('secrets', () => {
   });
 
   it('keeps page tokens sealed in the table', async () => {
-    const stored = await meta.repository.metaPages.findMetaPage('11');
+    const stored = await metaPagesOf(meta.repository).findMetaPage('11');
     expect(stored!.sealedToken).not.toContain(TOKENS.ignore);
     expect(await meta.cipher.open('11', stored!.sealedToken)).toBe(TOKENS.ignore);
     await expect(meta.cipher.open('12', stored!.sealedToken)).rejects.toThrow();

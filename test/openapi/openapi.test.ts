@@ -23,7 +23,7 @@ import {
 import { LEAD_CREATED } from '../../shared/http/envelope.ts';
 import { routeKeyOf, type EndpointName } from '../../shared/routes.ts';
 import { adminRoutes } from '../../shared/admin-routes.ts';
-import { leadRoutes } from '../../shared/sources/registry.ts';
+import { leadRoutes, leadSources } from '../../shared/sources/registry.ts';
 import { leadFieldValidator } from '../../shared/domain/field-validation.ts';
 import {
   buildOpenApiDocument,
@@ -107,7 +107,7 @@ describe('the document', () => {
   });
 
   it('has every route and method of the route table, and nothing else', () => {
-    expect(Object.keys(fresh.paths).filter((p) => !p.startsWith('/admin/'))).toEqual([...leadRoutes.map((route) => route.path), '/api/meta-leadgen-webhook', '/api/google-ads-lead-webhook', '/api/call-lead-webhook/{provider}', '/api/whatsapp-webhook']);
+    expect(Object.keys(fresh.paths).filter((p) => !p.startsWith('/admin/'))).toEqual(leadSources.map((source) => source.route.path));
     for (const route of leadRoutes) {
       expect(Object.keys(fresh.paths[route.path])).toEqual(route.browserFacing ? ['post', 'options'] : ['post']);
     }
@@ -123,7 +123,8 @@ describe('the document', () => {
       expect(operation.security).toEqual([{ sigv4: [] }]);
       expect(operation.responses['403'].content['application/json'].schema.properties.message.const).toBe('Forbidden');
     }
-    expect(fresh.tags.map((t: Loose) => t.name)).toEqual(['Leads', 'Meta Lead Ads', 'Google Ads lead forms', 'Calls to project numbers', 'WhatsApp chats', 'Admin']);
+    // The four endpoints' tag, each source with an OpenAPI module of its own under its title, in the registry's order, then the admin API's.
+    expect(fresh.tags.map((t: Loose) => t.name)).toEqual(['Leads', ...leadSources.filter((source) => source.openapi).map((source) => source.title), 'Admin']);
     const put = fresh.paths['/admin/v1/accounts/{accountId}/projects/{projectId}/campaigns/{campaignId}'].put;
     expect(exampleMessages(put.responses['409'])).toEqual(['Campaign belongs to another project']);
     expect(exampleMessages(put.responses['404'])).toEqual(['Account not found', 'Project not found']);

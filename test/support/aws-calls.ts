@@ -13,9 +13,28 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { appendFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { LeadSourceDescriptor } from '../../shared/sources/descriptor.ts';
+import type { DeclaredLeadSource } from '../../shared/sources/registry.ts';
 
-/** The stack's functions, by the names the IAM check knows them by (test/iam/policy-check.ts). */
-export type FunctionName = 'website' | 'portala' | 'portalb' | 'social' | 'google-ads' | 'calls' | 'admin' | 'meta-webhook' | 'meta-worker' | 'lead-events' | 'lead-replays' | 'source-watch';
+/**
+ * A source's functions by name, from its descriptor: its `invokeName`, or, for an asynchronous source
+ * (one with a `worker`), its webhook's and its worker's (`<invokeName>-webhook`, `<invokeName>-worker`).
+ */
+type FunctionsOf<S> = S extends { readonly worker: object; readonly invokeName: infer N extends string }
+  ? `${N}-webhook` | `${N}-worker`
+  : S extends { readonly invokeName: infer N extends string }
+    ? N
+    : never;
+
+/** The functions of the service itself, named by no source. */
+export const coreFunctionNames = ['admin', 'lead-events', 'lead-replays', 'source-watch'] as const;
+
+/** The stack's functions, by the names the IAM check knows them by (test/iam/policy-check.ts): every declared source's, then the core ones. */
+export type FunctionName = FunctionsOf<DeclaredLeadSource> | (typeof coreFunctionNames)[number];
+
+/** A source's function names (FunctionsOf): its webhook's first. */
+export const functionNamesOf = (source: LeadSourceDescriptor): FunctionName[] =>
+  (source.worker ? [`${source.invokeName}-webhook`, `${source.invokeName}-worker`] : [source.invokeName]) as FunctionName[];
 
 /** One IAM request a function made: the action, the table (by its stack id) and index, and the partition keys it touched. */
 export interface RecordedCall {

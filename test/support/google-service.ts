@@ -18,7 +18,6 @@ import type { DynamoDbRepository } from '../../shared/dynamodb/repository.ts';
 import { googleAdsHandler } from '../../shared/google/webhook-handler.ts';
 import { apiGatewayEvent, lambdaContext } from '../../shared/http/api-gateway-event.ts';
 import type { LeadContext, LeadResponse } from '../../shared/http/lambda.ts';
-import { googleAdsRoute } from '../../shared/sources/registry.ts';
 import { asFunction } from './aws-calls.ts';
 import { testService, type Answer, type ServiceOptions } from './service.ts';
 
@@ -101,7 +100,7 @@ export const googleTestService = async (options: ServiceOptions = {}) => {
   /** POSTs a delivery as Google does. */
   const deliver = async (body: DeliveryParts | string, { headers = { 'content-type': 'application/json' } }: { headers?: Record<string, string> } = {}): Promise<Answer> => {
     const text = typeof body === 'string' ? body : deliveryJson(body);
-    const event = apiGatewayEvent({ method: 'POST', path: googleAdsRoute.path, headers, body: text });
+    const event = apiGatewayEvent({ method: 'POST', path: googleAdsSource.route.path, headers, body: text });
     const response = (await asFunction('google-ads', () => handler(event, lambdaContext('google-ads', options.functionTimeoutMs) as LeadContext))) as LeadResponse;
     return { status: response.statusCode, headers: response.headers, body: response.body ? JSON.parse(response.body) : undefined };
   };

@@ -11,11 +11,12 @@ import { signatureOf } from '../../shared/meta/signature.ts';
 import { localTokenCipher } from '../../shared/meta/token-cipher.ts';
 import { metaWebhookHandler } from '../../shared/meta/webhook-handler.ts';
 import { metaWorkerHandler, type RetryPolicy } from '../../shared/meta/worker-handler.ts';
-import { metaWebhookRoute } from '../../shared/sources/registry.ts';
-import { InMemoryLeadgenQueue } from '../../scripts/local/in-memory-queue.ts';
+import { metaSource } from '../../shared/meta/source.ts';
+import { InMemoryLeadgenQueue } from '../../shared/meta/in-memory-queue.ts';
 import { asFunction } from './aws-calls.ts';
 import { fakeGraph } from './fake-graph.ts';
 import { testService, type Answer, type ServiceOptions } from './service.ts';
+import { metaPagesOf } from '../../shared/meta/page-store.ts';
 
 export const APP_SECRET = 'test-app-secret-0f9e8d7c';
 export const VERIFY_TOKEN = 'test-verify-token-5a4b3c';
@@ -60,8 +61,8 @@ export const metaTestService = async (options: MetaServiceOptions = {}) => {
 
   /** Connects a page to an account with its forms, as `admin add-meta-page` and `map-meta-form` do. */
   const connectPage = async (accountId: string, pageId: string, token: string, forms: Record<string, { projectID: string; campaignID: string }> = {}) => {
-    await service.repository.metaPages.savePage(accountId, pageId, await cipher.seal(pageId, token));
-    for (const [formId, mapping] of Object.entries(forms)) await service.repository.metaPages.saveForm(accountId, pageId, formId, mapping);
+    await metaPagesOf(service.repository).savePage(accountId, pageId, await cipher.seal(pageId, token));
+    for (const [formId, mapping] of Object.entries(forms)) await metaPagesOf(service.repository).saveForm(accountId, pageId, formId, mapping);
   };
 
   const answerOf = (response: LeadResponse): Answer => ({
@@ -76,7 +77,7 @@ export const metaTestService = async (options: MetaServiceOptions = {}) => {
     const signed = signature === undefined ? signatureOf(Buffer.isBuffer(body) ? body : Buffer.from(body), APP_SECRET) : signature;
     const event = apiGatewayEvent({
       method: 'POST',
-      path: metaWebhookRoute.path,
+      path: metaSource.route.path,
       headers: { 'content-type': 'application/json', ...(signed !== null && { 'x-hub-signature-256': signed }), ...headers },
       body,
     });
@@ -85,7 +86,7 @@ export const metaTestService = async (options: MetaServiceOptions = {}) => {
 
   /** Meta's subscription check. */
   const verify = async (query: string) => {
-    const event = apiGatewayEvent({ method: 'GET', path: metaWebhookRoute.path, rawQueryString: query });
+    const event = apiGatewayEvent({ method: 'GET', path: metaSource.route.path, rawQueryString: query });
     return answerOf((await asFunction('meta-webhook', () => webhook(event, lambdaContext('meta-webhook') as LeadContext))) as LeadResponse);
   };
 

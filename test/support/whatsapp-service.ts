@@ -118,7 +118,7 @@ export const whatsappWebhookOn = (service: TestService, options: WhatsAppService
     return request({ rawBody, headers: { 'content-type': 'application/json', 'x-hub-signature-256': signatureOf(rawBody, secret) } });
   };
 
-  const leadsOf = (accountId: string, projects: string[] = ['PRJ-1']) => service.repository.leads.listLeads(accountId, projects);
+  const leadsOf = (accountId: string, projects: string[] = ['PRJ-1']) => service.repository.leadArchive.listLeads(accountId, projects);
   const rejectionsOf = (accountId: string) => service.repository.rejections.listRejections(accountId);
 
   return { numbers, whatsappRuntime: runtime, handler, connectNumber, removeNumber, request, deliver, leadsOf, rejectionsOf };

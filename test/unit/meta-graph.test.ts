@@ -1,13 +1,13 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
-import { GraphReadError } from '../../shared/domain/meta-errors.ts';
+import { GraphReadError } from '../../shared/meta/errors.ts';
 import { graphLeadReader } from '../../shared/meta/graph.ts';
 import { socialBodyOf } from '../../shared/meta/lead-mapping.ts';
 import { appSecretProof, isValidSignature, signatureOf } from '../../shared/meta/signature.ts';
 import { localTokenCipher, pageTokenCipherFromEnvironment } from '../../shared/meta/token-cipher.ts';
 import { backoffSeconds } from '../../shared/meta/worker-handler.ts';
 import { APP_SECRET_PLACEHOLDER, metaSecretsFromEnvironment } from '../../shared/meta/secrets.ts';
-import { LOCAL_RETRY } from '../../scripts/local/meta.ts';
+import { LOCAL_RETRY } from '../../shared/meta/local.ts';
 
 const form = { projectID: 'PRJ-1', campaignID: 'CMP-1' };
 const field = (name: string, value: string) => ({ name, values: [value] });

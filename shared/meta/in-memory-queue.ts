@@ -6,10 +6,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { lambdaContext } from '../../shared/http/api-gateway-event.ts';
-import { META_WORKER_TIMEOUT_SECONDS } from '../../shared/meta/settings.ts';
-import type { LeadgenChange } from '../../shared/meta/notification.ts';
-import type { LeadgenQueue, RedeliveryControl } from '../../shared/meta/queue.ts';
+import { lambdaContext } from '../http/api-gateway-event.ts';
+import { META_WORKER_TIMEOUT_SECONDS } from './settings.ts';
+import type { LeadgenChange } from './notification.ts';
+import type { LeadgenQueue, RedeliveryControl } from './queue.ts';
 
 /** The worker as Lambda runs it: an SQS event and the invocation's context (its remaining time). */
 export type QueueConsumer = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse>;

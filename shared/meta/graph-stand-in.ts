@@ -11,10 +11,10 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { GraphLead } from '../../shared/meta/graph.ts';
-import { metaSecretSettings } from '../../shared/meta/secrets.ts';
-import { metaSettings } from '../../shared/meta/settings.ts';
-import { appSecretProof } from '../../shared/meta/signature.ts';
+import type { GraphLead } from './graph.ts';
+import { metaSecretSettings } from './secrets.ts';
+import { metaSettings } from './settings.ts';
+import { appSecretProof } from './signature.ts';
 
 /** The version path the stand-in answers under, as the default Graph URL names one. */
 export const STAND_IN_GRAPH_VERSION = 'v26.0';

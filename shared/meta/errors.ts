@@ -2,7 +2,7 @@
  * Meta Lead Ads (CONTRACT.md section 8): the webhook's refusals, and why a leadgen change could not
  * become a lead. Reasons are what `admin rejections` shows; senders (Meta) never see the 422s.
  */
-import { LeadIntakeError, refusal } from './errors.ts';
+import { LeadIntakeError, refusal } from '../domain/errors.ts';
 
 export class InvalidSignatureError extends refusal(401, 'invalid_signature', 'Invalid signature') {}
 export class WebhookVerificationFailedError extends refusal(403, 'verification_failed', 'Verification failed') {}
@@ -50,4 +50,4 @@ export class GraphReadError extends Error {
   }
 }
 
-export { isRejection } from './errors.ts';
+export { isRejection } from '../domain/errors.ts';

@@ -7,9 +7,9 @@
  * Kept out of the account's own partition: the lead endpoints read that partition whole, and have no
  * use for pages or sealed tokens.
  */
-import { DeleteCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import type { MetaFormMapping, MetaPageReader, StoredMetaPage } from '../domain/meta-pages.ts';
-import { orUnavailable, queryAll, TableStore } from './requests.ts';
+import { DeleteCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { MetaFormMapping, MetaPageReader, StoredMetaPage } from './pages.ts';
+import { orUnavailable, queryAll, TableStore } from '../dynamodb/requests.ts';
 
 const pagePk = (pageId: string) => `METAPAGE#${pageId}`;
 const listingPk = (accountId: string) => `METAPAGES#${accountId}`;
@@ -138,3 +138,7 @@ export class DynamoDbMetaPageStore extends DynamoDbMetaPageReader {
   }
 }
 
+
+/** The pages' store over a repository's client and Config table (the admin CLI, the seed, the bench, the tests). */
+export const metaPagesOf = (repository: { readonly db: DynamoDBDocumentClient; readonly tables: { readonly config: string } }): DynamoDbMetaPageStore =>
+  new DynamoDbMetaPageStore(repository.db, repository.tables.config);

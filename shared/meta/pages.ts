@@ -3,6 +3,7 @@
  * page's lead forms mapped to a project and campaign of the account. Page tokens are secrets: stored
  * sealed (KMS in AWS), opened only here, on the way to the Graph API, and never logged or listed.
  */
+import type { SecretCipher } from '../sealed-secrets.ts';
 
 /** Where a lead form's leads go. */
 export interface MetaFormMapping {
@@ -33,10 +34,7 @@ export interface MetaPageReader {
 }
 
 /** Seals page tokens at rest. The page id is bound to the ciphertext: a token moved to another page does not open. */
-export interface PageTokenCipher {
-  seal(pageId: string, token: string): Promise<string>;
-  open(pageId: string, sealed: string): Promise<string>;
-}
+export type PageTokenCipher = SecretCipher;
 
 export interface MetaPageView {
   readonly page: MetaPage;
