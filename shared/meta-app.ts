@@ -6,8 +6,12 @@
  * this, never another source's (test/sources/footprint.test.ts). Never logs a secret.
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import { WebhookVerificationFailedError } from './domain/meta-errors.ts';
+import { refusal } from './domain/errors.ts';
 import { readSecretString } from './person-keyring.ts';
+
+/** The app's webhooks' refusals: a delivery not signed by the app (401), a subscription check with another token (403). */
+export class InvalidSignatureError extends refusal(401, 'invalid_signature', 'Invalid signature') {}
+export class WebhookVerificationFailedError extends refusal(403, 'verification_failed', 'Verification failed') {}
 
 const SIGNATURE = /^sha256=([0-9a-f]{64})$/i;
 

@@ -4,8 +4,8 @@
  */
 import { LeadIntakeError, refusal } from '../domain/errors.ts';
 
-export class InvalidSignatureError extends refusal(401, 'invalid_signature', 'Invalid signature') {}
-export class WebhookVerificationFailedError extends refusal(403, 'verification_failed', 'Verification failed') {}
+// The Meta app's refusals, shared with every source it signs (shared/meta-app.ts).
+export { InvalidSignatureError, WebhookVerificationFailedError } from '../meta-app.ts';
 
 export class MetaFormNotMappedError extends refusal(422, 'meta_form_not_mapped', 'Meta lead form is not mapped to a project and campaign') {}
 export class MetaTokenRefusedError extends refusal(422, 'meta_token_refused', 'Meta refused the page access token (OAuth error 190): connect the page again') {}

@@ -4,7 +4,7 @@
  * Messages come from the errors and the source's declared answer.
  */
 import { IdentifierTooLongError, MalformedJsonBodyError, PayloadTooLargeError, ServiceUnavailableError } from '../domain/errors.ts';
-import { InvalidSignatureError, WebhookVerificationFailedError } from '../domain/meta-errors.ts';
+import { InvalidSignatureError, WebhookVerificationFailedError } from '../meta-app.ts';
 import { acknowledgement, failure, requestId, type JsonObject } from '../sources/webhook-openapi.ts';
 import { whatsappSource } from './source.ts';
 

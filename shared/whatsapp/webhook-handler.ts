@@ -9,7 +9,7 @@
  */
 import middy from '@middy/core';
 import { withinFunctionDeadline } from '../deadline.ts';
-import { InvalidSignatureError } from '../domain/meta-errors.ts';
+import { InvalidSignatureError } from '../meta-app.ts';
 import { MalformedJsonBodyError, PayloadTooLargeError } from '../domain/errors.ts';
 import { jsonResponse } from '../http/envelope.ts';
 import { header, httpMethod, type LeadContext, type LeadEvent, type LeadResponse } from '../http/lambda.ts';

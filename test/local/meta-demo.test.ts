@@ -1,7 +1,7 @@
 /**
  * The README's local Meta example, as a tester runs it from a fresh clone: `npm start` with the demo
  * seed and nothing about Meta set. The demo seed connects page 108000000000001 and maps its form to
- * PRJ-1 / CMP-1, and `npm start` serves its local Graph API stand-in (scripts/local/graph-stand-in.ts),
+ * PRJ-1 / CMP-1, and `npm start` serves its local Graph API stand-in (shared/meta/graph-stand-in.ts),
  * so the signed `events/meta-leadgen.json` becomes a lead in `admin leads`, not a log line.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';

@@ -10,7 +10,7 @@ import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { freePort } from '../../scripts/dynamodb-local.ts';
 import { projectRoot } from '../../scripts/local/environment.ts';
-import { LOCAL_META_APP_SECRET, LOCAL_META_VERIFY_TOKEN } from '../../scripts/local/meta.ts';
+import { LOCAL_META_APP_SECRET, LOCAL_META_VERIFY_TOKEN } from '../../shared/meta-app-local.ts';
 import { bannerOf, killGroup, spawnNpmStart, type StartedService } from '../support/processes.ts';
 
 let service: StartedService;
