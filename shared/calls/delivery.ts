@@ -4,8 +4,12 @@
  * unquoted; numbers compared on their last 10 digits; the outcome, status, duration, start time (India
  * time read as UTC), recording URL and agent's number each kept only when the contract's rules read it.
  */
-import { callNumberOf } from './numbers.ts';
+import { connectionIdOf } from '../domain/connection-ids.ts';
+import { callNumberConnectionKey } from './wire-names.ts';
 import type { CallProvider, FieldNames, OutcomeRule } from './providers.ts';
+
+/** A number's last 10 digits (any Unicode digits read as ASCII, everything else dropped): its connection's declared id rule; undefined with fewer than 10. */
+export const callNumberOf = (text: string): string | undefined => connectionIdOf(callNumberConnectionKey, text);
 
 /** The call's parameters as received, each a text (query string, form or JSON body alike: parameters.ts). */
 export type CallParameters = Readonly<Record<string, string>>;

@@ -3,9 +3,9 @@ import { DynamoDbConnectionReader } from '../dynamodb/connections.ts';
 import { DEFAULT_CALL_REQUESTS_PER_KEY_PER_MINUTE, DynamoDbKeyRequestRate } from '../dynamodb/request-rates.ts';
 import { runtimeSettings } from '../routes.ts';
 import { connectionWebhookRuntime } from '../webhook-runtime.ts';
-import { CallNumberDirectory } from './numbers.ts';
-import { callNumberConnectionKey } from './wire-names.ts';
+import { ConnectionDirectory } from '../intake/connection-directory.ts';
 import type { CallWebhookRuntime } from './webhook-handler.ts';
+import { callNumberConnectionKey } from './wire-names.ts';
 
 /** Requests per calls key and minute, from CALL_REQUESTS_PER_KEY_PER_MINUTE (300 when unset). */
 export const callRequestsPerKeyPerMinuteFromEnvironment = (env: NodeJS.ProcessEnv = process.env): number => {
@@ -17,7 +17,7 @@ export const callRequestsPerKeyPerMinuteFromEnvironment = (env: NodeJS.ProcessEn
 };
 
 const runtime = connectionWebhookRuntime((db, configTable, ttlMs, { leadsTable, env }) => ({
-  callNumbers: new CallNumberDirectory(new DynamoDbConnectionReader(db, configTable, callNumberConnectionKey), { ttlMs }),
+  connections: new ConnectionDirectory(new DynamoDbConnectionReader(db, configTable, callNumberConnectionKey), { ttlMs }),
   keyRequests: new DynamoDbKeyRequestRate(db, leadsTable, callRequestsPerKeyPerMinuteFromEnvironment(env)),
 }));
 

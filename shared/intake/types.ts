@@ -13,7 +13,7 @@
  * Nothing here names a source. These are additive-only from their first commit: sources in other
  * branches (WhatsApp) build against them.
  */
-import type { ConnectionKind } from '../domain/ports.ts';
+import type { ConnectionKeyDeclaration } from '../sources/connection-kind.ts';
 import type { LeadIntakeError } from '../domain/errors.ts';
 import type { KeyEndpoint, LeadSubmission, PersonHandle } from '../domain/lead.ts';
 import type { PlatformIds } from '../domain/ports.ts';
@@ -72,7 +72,8 @@ export type NotConnectedRule =
 
 /** The connections a source's deliveries name, as the intake treats them. */
 export interface IntakeConnectionDeclaration {
-  readonly kind: ConnectionKind;
+  /** Its kind as its folder declares it (wire-names.ts): the kind, its key shape (the guard's item), its id rule. */
+  readonly key: ConnectionKeyDeclaration;
   readonly notConnected: NotConnectedRule;
 }
 
@@ -85,6 +86,8 @@ export interface IntakeLeadRules<D extends Delivery = Delivery> {
   readonly validate: (fields: Readonly<Record<string, unknown>>, delivery: D) => ValidatedFields;
   /** The submission of the validated fields (submissionOf with the source's tagging, and what it adds). */
   readonly submission: (fields: ValidatedFields, delivery: D) => LeadSubmission;
+  /** The reason its records of a field validation failure carry, when not `field_validation` (the call webhook's `validation`). */
+  readonly validationReason?: string;
 }
 
 /**
@@ -97,6 +100,8 @@ export interface IntakeSource<D extends Delivery = Delivery, Route = undefined> 
   readonly name: string;
   readonly authentication: IntakeAuthentication;
   readonly bodyFormat: IntakeBodyFormat;
+  /** The largest body read, in bytes (one more answers 413); section 1's 64 KiB when absent. */
+  readonly maxBodyBytes?: number;
   readonly answer: IntakeAnswer;
   /**
    * Its platform id's declaration (descriptor `platformId`): the record attribute of the id, and the
@@ -228,7 +233,11 @@ export interface Delivery {
   readonly refusalBeforeConnection?: boolean;
   /** Who the delivery's record names when it is refused before its fields are read (a call's caller), for access and erasure. */
   readonly person?: Readonly<Record<string, unknown>>;
-  /** Items of the delivery's one write besides its platform id's claim (DeliveryClaim). */
+  /**
+   * Items of the delivery's one write besides its platform id's claim (DeliveryClaim). Declared for
+   * the WhatsApp source; intake.ts does not write them yet (the lead's and the record's transactions
+   * need the store's claim item first): a source that sets them must add that, with its test.
+   */
   readonly claims?: readonly DeliveryClaim[];
   /**
    * The source says this delivery stores nothing while its first claim is held (a later message of an

@@ -4,8 +4,8 @@
  * create-key --endpoints calls` makes them, and deliveries sent as each provider sends them.
  */
 import { randomUUID } from 'node:crypto';
-import { CallNumberDirectory } from '../../shared/calls/numbers.ts';
 import { callNumberConnections } from '../../shared/calls/connections.ts';
+import { ConnectionDirectory } from '../../shared/intake/connection-directory.ts';
 import { connectConnection, removeConnection, type ConnectionAdminDependencies } from '../../shared/domain/connection-admin.ts';
 import { callWebhookHandler } from '../../shared/calls/webhook-handler.ts';
 import { createDocumentClient } from '../../shared/dynamodb/client.ts';
@@ -62,9 +62,9 @@ export const removeCallNumber = (deps: ConnectionAdminDependencies, accountId: s
  * its handler on that service's stores, caches and log lines.
  */
 export const callWebhookOn = (service: TestService, options: CallServiceOptions = {}) => {
-  const callNumbers = new CallNumberDirectory(service.repository.connections(callNumberConnections), { ttlMs: (options.configCacheTtlSeconds ?? 30) * 1000 });
+  const callNumbers = new ConnectionDirectory(service.repository.connections(callNumberConnections), { ttlMs: (options.configCacheTtlSeconds ?? 30) * 1000 });
   const keyRequests = new DynamoDbKeyRequestRate(createDocumentClient({ client: service.client }), service.tables.leads, options.callRequestsPerKeyPerMinute);
-  const runtime = { ...service.runtime, callNumbers, keyRequests, ...(options.now && { now: options.now }) };
+  const runtime = { ...service.runtime, connections: callNumbers, keyRequests, ...(options.now && { now: options.now }) };
   const handler = callWebhookHandler(runtime);
   const numberAdmin: ConnectionAdminDependencies = { connections: service.repository.connections(callNumberConnections), accounts: service.repository.accounts };
 

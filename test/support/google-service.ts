@@ -3,7 +3,7 @@
  * Local, sharing the test service's lead runtime (and its captured log lines and round-trip counter),
  * forms connected as `admin add-google-form` connects them, and deliveries shaped like Google's own.
  */
-import { GoogleFormDirectory } from '../../shared/google/forms.ts';
+import { KeyedConnectionDirectory } from '../../shared/intake/keyed-connection-directory.ts';
 import { googleFormConnections } from '../../shared/google/connections.ts';
 import { googleAdsSource } from '../../shared/google/source.ts';
 import {
@@ -87,8 +87,8 @@ export const applyGoogleForms = (repository: DynamoDbRepository, forms: readonly
 export const googleTestService = async (options: ServiceOptions = {}) => {
   const service = await testService(options);
   const googleForms = service.repository.connections(googleFormConnections);
-  const forms = new GoogleFormDirectory(googleForms, { ttlMs: (options.configCacheTtlSeconds ?? 30) * 1000 });
-  const handler = googleAdsHandler({ ...service.runtime, forms });
+  const forms = new KeyedConnectionDirectory(googleForms, { ttlMs: (options.configCacheTtlSeconds ?? 30) * 1000 });
+  const handler = googleAdsHandler({ ...service.runtime, connections: forms });
   const formAdmin: ConnectionAdminDependencies = { connections: googleForms, accounts: service.repository.accounts };
 
   /** Connects a form as `admin add-google-form` does; returns its key. */
