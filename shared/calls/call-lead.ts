@@ -1,60 +1,33 @@
 /**
- * One call becomes one lead (CONTRACT.md section 13), through the same domain code as every endpoint:
- * the lead `Unknown caller` with the caller as its mobile number, in the project and campaign of the
- * number called, section 3's duplicates under the account's setting, and createLead with the
- * provider's call id as the idempotency claim in the lead's own transaction (like Google's lead_id),
- * so deliveries of one call id, repeated or simultaneous, store one lead.
- *
- * A call that cannot become a lead (no call id, caller or called number; a number the account has not
- * connected; a caller that is withheld or not a mobile; a retired project or campaign; a duplicate
- * under `ignore`) is kept in the account's rejection log with its provider and call id, claimed like
- * a lead (recordRefusal), so the first delivery of a call id decides and its redeliveries change
- * nothing. A call out is ignored and not recorded. A database outage propagates (503), and the
- * provider's retry stores the call once.
- *
- * Every write a call to a connected number makes carries the number's guard (callNumberGuard): a
- * number removed or moved since the container cached it stores nothing (ConnectionChangedError; the
- * webhook reads the number afresh, receivedAtOnce).
+ * Calls to a project's number (CONTRACT.md section 13) as a source of the one intake (shared/intake/):
+ * what is truly the call webhook's. A call becomes the lead `Unknown caller` with the caller as its
+ * mobile number, in the project and campaign of the number called (a connection of the kind
+ * `call_number`, looked up under the key's account); the provider's call id, qualified by the provider,
+ * is its platform id, so deliveries of one call id, repeated or simultaneous, store one lead or one
+ * record. A call out is ignored and not recorded; a call without a call id or a called number is
+ * recorded before its number is looked up; a call to a number not connected is recorded. Each calls
+ * key's deliveries are bounded per minute (429), counted only for deliveries that go on to write.
+ * The intake does the rest (the number's guard in every write, its records kept once, the answer).
  */
-import type { KeyAccountView } from '../domain/account-directory.ts';
 import { CallNumberNotConnectedError } from './errors.ts';
-import { callNumberGuard, type CallNumberConnection, type CallNumberDirectory } from './numbers.ts';
-import { createLead, type CreateLeadDependencies } from '../domain/create-lead.ts';
-import { boundIdentifier, FieldValidationError, IdempotencyKeyReusedError, isRejection, KeyRateExceededError, LeadErasedError, type LeadIntakeError } from '../domain/errors.ts';
-import type { LeadRecord } from '../domain/lead.ts';
-import { platformLeadIdempotency, recordRefusal } from '../domain/platform-leads.ts';
-import type { ConnectionGuard, KeyRequestBound, RejectionLog } from '../domain/ports.ts';
-import { refusedFields } from '../domain/rejections.ts';
-import { rejectionOf, submissionOf } from '../domain/submissions.ts';
+import { CALL_NUMBER_CONNECTION } from './numbers.ts';
+import { boundIdentifier, FieldValidationError, KeyRateExceededError } from '../domain/errors.ts';
+import type { KeyRequestBound } from '../domain/ports.ts';
+import type { ConnectionTarget, Delivery, IntakeSource } from '../intake/types.ts';
+import { submissionOf } from '../domain/submissions.ts';
 import { leadFieldValidator } from '../domain/field-validation.ts';
 import { commonLeadFields } from '../schemas/lead-fields.ts';
 import type { ValidatedFields } from '../schemas/validate.ts';
-import type { CallDelivery } from './delivery.ts';
+import { callDeliveryOf, type CallDelivery } from './delivery.ts';
+import { callParametersOf } from './parameters.ts';
+import { MAX_BODY_BYTES } from '../http/lead-handler.ts';
+import { callProviderNamed, type CallProvider } from './providers.ts';
+import { UnknownCallProviderError } from './errors.ts';
 import { callsWireNames } from './wire-names.ts';
 
 /** The endpoint name calls carry in logs, metrics and rejection records; the lead's `source` is `call`. */
 export const CALL_ENDPOINT = callsWireNames.name;
 export const CALL_LEAD_NAME = 'Unknown caller';
-export interface CallLeadDependencies extends CreateLeadDependencies {
-  readonly callNumbers: CallNumberDirectory;
-  readonly rejections: RejectionLog;
-  /** Each calls key's deliveries per minute (CONTRACT.md section 13's webhook; docs/reference.md). */
-  readonly keyRequests: KeyRequestBound;
-}
-
-/** The request as it goes: its id, and the validated fields for its log line (masked there). */
-export interface CallRequest {
-  readonly requestId: string;
-  fields?: ValidatedFields;
-}
-
-export type CallOutcome =
-  | { readonly kind: 'created'; readonly lead: LeadRecord; readonly replayed: boolean }
-  | { readonly kind: 'rejected'; readonly reason: string }
-  /** A call out: nothing stored, nothing recorded. */
-  | { readonly kind: 'ignored' }
-  /** An earlier delivery of this call id decided already (a lead or a record): nothing changed. */
-  | { readonly kind: 'already_decided' };
 
 /** Section 2's rules for the common fields; the call's own fields were read by the provider table's rules already. */
 const validateCommonFields = leadFieldValidator(commonLeadFields, 'ignore');
@@ -63,7 +36,7 @@ const validateCommonFields = leadFieldValidator(commonLeadFields, 'ignore');
 const callSource = (provider: string) => ({ source: callsWireNames.leadSource, subSource: () => ({ kind: 'of_source' as const, name: provider }) });
 
 /** The lead's fields before validation: the caller as mobile number, the number's project and campaign, and the call's details. */
-export const callLeadFieldsOf = (call: CallDelivery, connection: Pick<CallNumberConnection, 'projectId' | 'campaignId'>): Record<string, string> => {
+export const callLeadFieldsOf = (call: CallDelivery, connection: Pick<ConnectionTarget, 'projectId' | 'campaignId'>): Record<string, string> => {
   const fields: Record<string, string | undefined> = {
     name: CALL_LEAD_NAME,
     mobile_number: call.caller,
@@ -88,69 +61,74 @@ const callSubmission = (provider: string, fields: ValidatedFields) => {
   return duration === undefined ? submission : { ...submission, details: { ...submission.details, call_duration_seconds: Number(duration) } };
 };
 
-/**
- * The call's identifiers are bounded before anything else (a longer call id is refused, 400, nothing
- * stored); a call out is ignored; a key past its deliveries of this minute is refused (429); then the
- * rules in the contract's order.
- */
-export const receiveCall = async (
-  call: CallDelivery,
-  account: KeyAccountView,
-  request: CallRequest,
-  deps: CallLeadDependencies,
-  // A delivery run again on its number read afresh (receivedAtOnce) was counted on its first run.
-  { counted = false }: { readonly counted?: boolean } = {},
-): Promise<CallOutcome> => {
+/** A call as the intake receives it. */
+export interface CallIntakeDelivery extends Delivery {
+  readonly call: CallDelivery;
+}
+
+/** One call as a delivery: its fields on its number's connection, its call id, the number it names under the key's account. */
+export const callLeadDelivery = (call: CallDelivery, accountId: string | undefined): CallIntakeDelivery => {
   // Section 14: an identifier the service would store is at most 200 characters, or nothing is stored.
   boundIdentifier('call_id', call.callId);
-  if (!call.inbound) return { kind: 'ignored' };
-  // Counted only here, where the delivery goes on to DynamoDB's writes: what was refused before (no key,
-  // another key, a body that cannot be read) and calls out write nothing, and cost the counter nothing.
-  // A key stored before key ids existed cannot be a calls key; its account stands in for it all the same.
-  const at = deps.now();
-  if (!counted && !(await deps.keyRequests.admit(account.key.keyId ?? `account:${account.config.id}`, at))) throw new KeyRateExceededError(secondsToNextMinute(at));
-  const accountId = account.config.id;
-  const claim = call.callId === undefined ? undefined : platformLeadIdempotency(callsWireNames.platformId.idempotencyPrefix, CALL_ENDPOINT, `${call.provider}\n${call.callId}`);
-  // Who called, for the record's person (access and erasure find it): the caller, when a mobile.
-  const caller = { ...(call.caller !== undefined && { mobile_number: call.caller }) };
-  const refuse = async (error: LeadIntakeError, fields: Readonly<Record<string, unknown>>, guard?: ConnectionGuard): Promise<CallOutcome> => {
-    const reason = error instanceof FieldValidationError ? 'validation' : error.reason;
-    const rejection = rejectionOf(
-      CALL_ENDPOINT,
-      { reason, message: error.message, fields, platformIds: { provider: call.provider, ...(call.callId !== undefined && { [callsWireNames.platformId.field]: call.callId }) } },
-      { requestId: request.requestId, body: caller, ...(request.fields && { fields: request.fields }) },
-    );
-    const kept = await recordRefusal(deps.rejections, accountId, rejection, claim, guard);
-    return kept === 'recorded' ? { kind: 'rejected', reason } : { kind: 'already_decided' };
-  };
-
   // Without a call id or a called number there is nothing to match or to keep once.
   const missing: Record<string, string[]> = {};
   if (call.callId === undefined) missing.call_id = ['call_id is required'];
   if (call.calledNumber === undefined) missing.call_number = ['call_number is required'];
   else if (call.callNumber === undefined) missing.call_number = ['call_number must have at least 10 digits'];
-  if (Object.keys(missing).length > 0) return refuse(new FieldValidationError(missing), missing);
-
-  // The number called decides before the caller does: a call to a number not connected is that, whoever called.
-  const connection = await deps.callNumbers.connection(accountId, call.callNumber!);
-  if (!connection) return refuse(new CallNumberNotConnectedError(), { call_number: call.callNumber });
-
-  // Whatever this call writes is refused if the number was removed or moved since it was read.
-  const guard = callNumberGuard(connection);
-  try {
-    const fields = callLeadFieldsOf(call, connection);
-    request.fields = { ...validateCommonFields(fields), ...Object.fromEntries(Object.entries(fields).filter(([name]) => name.startsWith('call_'))) };
-    const { lead, replayed } = await createLead(callSubmission(call.provider, request.fields), account, deps, { idempotency: claim!, guard });
-    return { kind: 'created', lead, replayed };
-  } catch (error) {
-    // The call id's first delivery was kept as a rejection record: it decided.
-    if (error instanceof IdempotencyKeyReusedError) return { kind: 'already_decided' };
-    // A redelivery of a call whose lead its person had erased (CONTRACT.md section 12): nothing is recorded about them again.
-    if (error instanceof LeadErasedError) return { kind: 'already_decided' };
-    if (!isRejection(error)) throw error;
-    return refuse(error, refusedFields(error, request.fields ?? {}) ?? {}, guard);
-  }
+  const refused = Object.keys(missing).length > 0;
+  return {
+    call,
+    fields: (connection?: ConnectionTarget) => (connection ? callLeadFieldsOf(call, connection) : {}),
+    platformId: { id: call.callId, qualifiers: { provider: call.provider } },
+    // The number called decides before the caller does: a call to a number not connected is that, whoever called.
+    connection: { id: call.callNumber, ...(accountId !== undefined && { accountId }), notConnectedFields: { call_number: call.callNumber } },
+    ...(!call.inbound && { ignored: 'ignored' }),
+    ...(refused && { refusal: new FieldValidationError(missing), refusalFields: missing, refusalBeforeConnection: true }),
+    // Who called, for the record's person (access and erasure find it): the caller, when a mobile.
+    person: { ...(call.caller !== undefined && { mobile_number: call.caller }) },
+  };
 };
+
+/** What the call webhook's intake needs besides the intake's own stores. */
+export interface CallIntakeDependencies {
+  /** Each calls key's deliveries per minute (CONTRACT.md section 13's webhook; docs/reference.md). */
+  readonly keyRequests: KeyRequestBound;
+  readonly now: () => Date;
+}
+
+/**
+ * The call webhook's declaration: its provider from the path (404 before the key), its `calls` key, its
+ * parameters however sent (413, 415, 400) read through the provider's row, and its per-key bound.
+ */
+export const callsIntake = (deps: CallIntakeDependencies): IntakeSource<CallIntakeDelivery, CallProvider> => ({
+  name: CALL_ENDPOINT,
+  authentication: { kind: 'scoped-api-key', scope: callsWireNames.keyScope },
+  bodyFormat: 'parameters',
+  answer: callsWireNames.acceptance,
+  platformId: callsWireNames.platformId,
+  connection: { kind: CALL_NUMBER_CONNECTION, notConnected: { answer: 'record', error: () => new CallNumberNotConnectedError() } },
+  lead: {
+    validate: (fields) => ({ ...validateCommonFields(fields), ...Object.fromEntries(Object.entries(fields).filter(([name]) => name.startsWith('call_'))) }) as ValidatedFields,
+    submission: (fields, { call }) => callSubmission(call.provider, fields),
+    validationReason: 'validation',
+  },
+  route: (event) => {
+    const provider = callProviderNamed(event.pathParameters?.provider);
+    if (!provider) throw new UnknownCallProviderError();
+    return provider;
+  },
+  read: ({ event, route: provider, accountId }) => {
+    const parameters = callParametersOf(event, { maxBytes: MAX_BODY_BYTES, ...(provider.jsonFormField !== undefined && { jsonFormField: provider.jsonFormField }) });
+    return [callLeadDelivery(callDeliveryOf(provider, parameters), accountId)];
+  },
+  // Counted only where a delivery goes on to DynamoDB's writes: what was refused before (no key, another
+  // key, a body that cannot be read) and calls out write nothing, and cost the counter nothing. A key
+  // stored before key ids existed cannot be a calls key; its account stands in for it all the same.
+  admit: async ({ keyId, accountId }) => {
+    const at = deps.now();
+    if (!(await deps.keyRequests.admit(keyId ?? `account:${accountId}`, at))) throw new KeyRateExceededError(secondsToNextMinute(at));
+  },
+});
 
 /** Whole seconds until the next calendar minute (UTC), when a full key counts again; at least 1. */
 const secondsToNextMinute = (at: Date): number => Math.max(1, Math.ceil((60_000 - (at.getTime() % 60_000)) / 1000));

@@ -3,7 +3,7 @@
  * number becomes a lead of that number's project and campaign. A number is its last 10 digits
  * (`+91 80 4718 1234`, `080-4718-1234` and `8047181234` are one number), connected per account. The
  * admin CLI, the seed and the admin API are thin clients of the operations here; the webhook reads
- * connections through CallNumberDirectory.
+ * connections through the intake's ConnectionDirectory.
  *
  * Numbers are connections of the one connection store (shared/domain/ports.ts ConnectionRegistry),
  * of the kind each account connects on its own (`call_number`): two accounts may list one number, and
@@ -12,9 +12,8 @@
  */
 import { accountIdProblem, campaignIdProblem, fieldProblems, projectIdProblem, reportUnknownFields } from '../domain/account-admin.ts';
 import { AccountNotFoundError, KeyAccountNotFoundError, ServiceUnavailableError, UnknownCampaignError, UnknownProjectError } from '../domain/errors.ts';
-import { ConnectionCache } from '../domain/connection-cache.ts';
 import { toAsciiDigits } from '../domain/mobile.ts';
-import type { AccountReader, Connection, ConnectionGuard, ConnectionReader, ConnectionRegistry } from '../domain/ports.ts';
+import type { AccountReader, Connection, ConnectionRegistry } from '../domain/ports.ts';
 import { CallNumberNotFoundError, CallNumberTargetNotFoundError, InvalidCallNumberError, UnknownCallNumberError } from './errors.ts';
 
 /** The kind of connection a call number is in the connection store. */
@@ -58,51 +57,6 @@ const checkedNumber = (text: string): string => {
   if (number === undefined) throw new InvalidCallNumberError(text);
   return number;
 };
-
-// ---- The webhook's read --------------------------------------------------------------------------------
-
-/**
- * Connected numbers, cached per container for the configuration TTL like API keys and accounts, so a
- * warm call spends no round trip on its number. Only connected numbers are cached: a number not
- * connected is read again on every call, so a number connected a moment ago works at once. A cached
- * number may be older than a removal or a move: the call's write checks it as cached
- * (callNumberGuard) and, refused, the webhook forgets it here and reads it afresh (receivedAtOnce).
- */
-export class CallNumberDirectory {
-  readonly #reader: ConnectionReader;
-  readonly #cache: ConnectionCache<CallNumberConnection>;
-
-  /** `reader`: the connection store's reader of kind `call_number`. */
-  constructor(reader: ConnectionReader, options: { ttlMs: number; now?: () => number }) {
-    this.#reader = reader;
-    this.#cache = new ConnectionCache(options);
-  }
-
-  async connection(accountId: string, number: string): Promise<CallNumberConnection | undefined> {
-    const key = `${accountId}\n${number}`;
-    const cached = this.#cache.get(key);
-    if (cached) return cached;
-    const found = await this.#reader.findConnection(number, accountId);
-    if (!found) return undefined;
-    const connection = callNumberConnectionOf(found);
-    this.#cache.set(key, connection);
-    return connection;
-  }
-
-  /** Drops a cached number: a call's write found it removed or moved, so the next read is afresh. */
-  forget(accountId: string, number: string): void {
-    this.#cache.forget(`${accountId}\n${number}`);
-  }
-}
-
-/** The guard of a call's writes: the number still connected to the account, to the project and campaign it was read with. */
-export const callNumberGuard = (connection: CallNumberConnection): ConnectionGuard => ({
-  kind: CALL_NUMBER_CONNECTION,
-  id: connection.number,
-  accountId: connection.accountId,
-  projectId: connection.projectId,
-  campaignId: connection.campaignId,
-});
 
 // ---- The number lifecycle (admin CLI, seed, admin API) ----------------------------------------------
 

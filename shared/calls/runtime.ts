@@ -3,7 +3,8 @@ import { DynamoDbConnectionReader } from '../dynamodb/connections.ts';
 import { DEFAULT_CALL_REQUESTS_PER_KEY_PER_MINUTE, DynamoDbKeyRequestRate } from '../dynamodb/request-rates.ts';
 import { runtimeSettings } from '../routes.ts';
 import { connectionWebhookRuntime } from '../webhook-runtime.ts';
-import { CALL_NUMBER_CONNECTION, CallNumberDirectory } from './numbers.ts';
+import { ConnectionDirectory } from '../intake/connection-directory.ts';
+import { CALL_NUMBER_CONNECTION } from './numbers.ts';
 import type { CallWebhookRuntime } from './webhook-handler.ts';
 
 /** Requests per calls key and minute, from CALL_REQUESTS_PER_KEY_PER_MINUTE (300 when unset). */
@@ -16,7 +17,7 @@ export const callRequestsPerKeyPerMinuteFromEnvironment = (env: NodeJS.ProcessEn
 };
 
 const runtime = connectionWebhookRuntime((db, configTable, ttlMs, { leadsTable, env }) => ({
-  callNumbers: new CallNumberDirectory(new DynamoDbConnectionReader(db, configTable, CALL_NUMBER_CONNECTION), { ttlMs }),
+  connections: new ConnectionDirectory(new DynamoDbConnectionReader(db, configTable, CALL_NUMBER_CONNECTION), { ttlMs }),
   keyRequests: new DynamoDbKeyRequestRate(db, leadsTable, callRequestsPerKeyPerMinuteFromEnvironment(env)),
 }));
 

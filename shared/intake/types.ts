@@ -85,6 +85,8 @@ export interface IntakeLeadRules<D extends Delivery = Delivery> {
   readonly validate: (fields: Readonly<Record<string, unknown>>, delivery: D) => ValidatedFields;
   /** The submission of the validated fields (submissionOf with the source's tagging, and what it adds). */
   readonly submission: (fields: ValidatedFields, delivery: D) => LeadSubmission;
+  /** The reason its records of a field validation failure carry, when not `field_validation` (the call webhook's `validation`). */
+  readonly validationReason?: string;
 }
 
 /**
@@ -97,6 +99,8 @@ export interface IntakeSource<D extends Delivery = Delivery, Route = undefined> 
   readonly name: string;
   readonly authentication: IntakeAuthentication;
   readonly bodyFormat: IntakeBodyFormat;
+  /** The largest body read, in bytes (one more answers 413); section 1's 64 KiB when absent. */
+  readonly maxBodyBytes?: number;
   readonly answer: IntakeAnswer;
   /**
    * Its platform id's declaration (descriptor `platformId`): the record attribute of the id, and the

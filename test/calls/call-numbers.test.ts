@@ -6,7 +6,6 @@
  */
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import {
-  CallNumberDirectory,
   callNumberOf,
   connectCallNumber,
   listCallNumbers,
@@ -17,6 +16,7 @@ import {
 } from '../../shared/calls/numbers.ts';
 import { CallNumberNotFoundError, CallNumberTargetNotFoundError, InvalidCallNumberError } from '../../shared/calls/errors.ts';
 import { KeyAccountNotFoundError } from '../../shared/domain/errors.ts';
+import { ConnectionDirectory } from '../../shared/intake/connection-directory.ts';
 import { testService, type TestService } from '../support/service.ts';
 
 let service: TestService;
@@ -116,14 +116,14 @@ describe("the webhook's read of numbers", () => {
   it('reads a connected number once per TTL, and a number not connected on every call (so a new one works at once)', async () => {
     let reads = 0;
     const reader = { findConnection: (number: string, accountId?: string) => (reads++, service.repository.connections(CALL_NUMBER_CONNECTION).findConnection(number, accountId)) };
-    const directory = new CallNumberDirectory(reader, { ttlMs: 60_000 });
+    const directory = new ConnectionDirectory(reader, { ttlMs: 60_000 });
     await connectCallNumber(admin, { accountId: 'acc-calls', number: '8040000020', projectId: 'PRJ-1', campaignId: 'CMP-1' });
-    expect(await directory.connection('acc-calls', '8040000020')).toMatchObject({ projectId: 'PRJ-1' });
-    expect(await directory.connection('acc-calls', '8040000020')).toMatchObject({ projectId: 'PRJ-1' });
+    expect(await directory.find('8040000020', 'acc-calls')).toMatchObject({ projectId: 'PRJ-1' });
+    expect(await directory.find('8040000020', 'acc-calls')).toMatchObject({ projectId: 'PRJ-1' });
     expect(reads).toBe(1);
-    expect(await directory.connection('acc-calls', '8040000021')).toBeUndefined();
+    expect(await directory.find('8040000021', 'acc-calls')).toBeUndefined();
     await connectCallNumber(admin, { accountId: 'acc-calls', number: '8040000021', projectId: 'PRJ-2', campaignId: 'CMP-2' });
-    expect(await directory.connection('acc-calls', '8040000021')).toMatchObject({ projectId: 'PRJ-2' });
+    expect(await directory.find('8040000021', 'acc-calls')).toMatchObject({ projectId: 'PRJ-2' });
     expect(reads).toBe(3);
   });
 });

@@ -4,7 +4,8 @@
  * create-key --endpoints calls` makes them, and deliveries sent as each provider sends them.
  */
 import { randomUUID } from 'node:crypto';
-import { CALL_NUMBER_CONNECTION, CallNumberDirectory, connectCallNumber } from '../../shared/calls/numbers.ts';
+import { CALL_NUMBER_CONNECTION, connectCallNumber } from '../../shared/calls/numbers.ts';
+import { ConnectionDirectory } from '../../shared/intake/connection-directory.ts';
 import { callWebhookHandler } from '../../shared/calls/webhook-handler.ts';
 import { createDocumentClient } from '../../shared/dynamodb/client.ts';
 import { DynamoDbKeyRequestRate } from '../../shared/dynamodb/request-rates.ts';
@@ -52,9 +53,9 @@ export const callTestService = async (options: CallServiceOptions = {}) => {
  * its handler on that service's stores, caches and log lines.
  */
 export const callWebhookOn = (service: TestService, options: CallServiceOptions = {}) => {
-  const callNumbers = new CallNumberDirectory(service.repository.connections(CALL_NUMBER_CONNECTION), { ttlMs: (options.configCacheTtlSeconds ?? 30) * 1000 });
+  const callNumbers = new ConnectionDirectory(service.repository.connections(CALL_NUMBER_CONNECTION), { ttlMs: (options.configCacheTtlSeconds ?? 30) * 1000 });
   const keyRequests = new DynamoDbKeyRequestRate(createDocumentClient({ client: service.client }), service.tables.leads, options.callRequestsPerKeyPerMinute);
-  const runtime = { ...service.runtime, callNumbers, keyRequests, ...(options.now && { now: options.now }) };
+  const runtime = { ...service.runtime, connections: callNumbers, keyRequests, ...(options.now && { now: options.now }) };
   const handler = callWebhookHandler(runtime);
   const numberAdmin = { numbers: service.repository.connections(CALL_NUMBER_CONNECTION), accounts: service.repository.accounts };
 

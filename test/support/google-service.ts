@@ -3,7 +3,8 @@
  * Local, sharing the test service's lead runtime (and its captured log lines and round-trip counter),
  * forms connected as `admin add-google-form` connects them, and deliveries shaped like Google's own.
  */
-import { connectGoogleForm, GoogleFormDirectory } from '../../shared/domain/google-forms.ts';
+import { connectGoogleForm } from '../../shared/domain/google-forms.ts';
+import { ConnectionDirectory } from '../../shared/intake/connection-directory.ts';
 import { googleAdsHandler } from '../../shared/google/webhook-handler.ts';
 import { apiGatewayEvent, lambdaContext } from '../../shared/http/api-gateway-event.ts';
 import type { LeadContext, LeadResponse } from '../../shared/http/lambda.ts';
@@ -63,8 +64,8 @@ export const deliveryJson = (parts: DeliveryParts): string => {
 
 export const googleTestService = async (options: ServiceOptions = {}) => {
   const service = await testService(options);
-  const forms = new GoogleFormDirectory(service.repository.googleForms, { ttlMs: (options.configCacheTtlSeconds ?? 30) * 1000 });
-  const handler = googleAdsHandler({ ...service.runtime, forms });
+  const forms = new ConnectionDirectory(service.repository.googleForms, { ttlMs: (options.configCacheTtlSeconds ?? 30) * 1000 });
+  const handler = googleAdsHandler({ ...service.runtime, connections: forms });
   const formAdmin = { forms: service.repository.googleForms, accounts: service.repository.accounts };
 
   /** Connects a form as `admin add-google-form` does; returns its key. */
