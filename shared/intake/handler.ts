@@ -10,9 +10,9 @@
 import middy from '@middy/core';
 import type { MiddlewareObj } from '@middy/core';
 import { withinFunctionDeadline } from '../deadline.ts';
-import { PayloadTooLargeError, type LeadIntakeError } from '../domain/errors.ts';
+import { BodyNotAnObjectError, PayloadTooLargeError, type LeadIntakeError } from '../domain/errors.ts';
 import { jsonResponse } from '../http/envelope.ts';
-import { header, type LeadContext, type LeadEvent, type LeadResponse } from '../http/lambda.ts';
+import { header, httpMethod, type LeadContext, type LeadEvent, type LeadResponse } from '../http/lambda.ts';
 import { MAX_BODY_BYTES } from '../http/lead-handler.ts';
 import { apiKeyAccount } from '../http/middleware/api-key-account.ts';
 import { httpEnvelope } from '../http/middleware/http-envelope.ts';
@@ -27,6 +27,11 @@ import type { Delivery, DeliveryOutcome, IntakeSource } from './types.ts';
 export interface SignatureCheck {
   readonly verify: (rawBody: Buffer, signature: string | undefined) => Promise<boolean>;
   readonly refusal: () => LeadIntakeError;
+  /**
+   * The platform's subscription check on GET (Meta's `hub.mode=subscribe&hub.verify_token=T&hub.challenge=C`):
+   * the text to answer as `text/plain`, or a refusal it throws. Absent: the source is not subscribed to by GET.
+   */
+  readonly subscribe?: (query: URLSearchParams) => Promise<string>;
 }
 
 export interface IntakeRuntime extends IntakeDependencies {
@@ -48,6 +53,7 @@ const intakeChain = <D extends Delivery, Route>(source: IntakeSource<D, Route>, 
   // Middy's own early timeout is off, as for the lead endpoints (shared/http/lead-handler.ts): the deadline is withinFunctionDeadline's.
   middy<LeadEvent, LeadResponse, Error, IntakeContext<Route>>({ timeoutEarlyInMillis: 0 })
     .use(httpEnvelope({ endpoint: source.name, log: runtime.log }))
+    .use(subscription(runtime))
     .use(routeCheck(source))
     .use(authentication(source, runtime))
     .use(body(source, runtime))
@@ -66,9 +72,27 @@ const intakeChain = <D extends Delivery, Route>(source: IntakeSource<D, Route>, 
           context.accountId = accountId;
         },
       }, deliveries);
+      // A delivery to a connection no account has (an `ignore` rule) is logged by the connection's id alone.
+      outcomes.forEach((outcome, index) => {
+        if (outcome.kind === 'ignored' && outcome.reason === 'not_connected') {
+          runtime.log({ level: 'warn', message: `${source.name} delivery to a connection no account has`, requestId: context.requestId, connectionId: deliveries[index]?.connection?.id });
+        }
+      });
       noteOutcome(context, outcomes);
       return jsonResponse(source.answer.status, { status: true, message: source.answer.message });
     });
+
+/** A platform's subscription check (GET), answered before anything else when the runtime's signature check has one. */
+const subscription = <Route>(runtime: IntakeRuntime): Step<Route> => ({
+  before: async ({ event, context }) => {
+    const subscribe = runtime.signature?.subscribe;
+    if (!subscribe || httpMethod(event) !== 'GET') return undefined;
+    const query = new URLSearchParams(event.rawQueryString ?? '');
+    const challenge = await subscribe(query);
+    context.outcome = 'verified';
+    return { statusCode: 200, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: challenge };
+  },
+});
 
 /** What the route's path names, before the key is read. */
 const routeCheck = <Route>(source: IntakeSource<any, Route>): Step<Route> => ({
@@ -100,9 +124,23 @@ const signedJsonBody = <Route>(maxBytes: number, runtime: IntakeRuntime): Step<R
     const raw = event.body == null ? Buffer.alloc(0) : Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8');
     if (raw.length > maxBytes) throw new PayloadTooLargeError();
     if (!(await signature.verify(raw, header(event, 'x-hub-signature-256')))) throw signature.refusal();
-    context.body = jsonObjectOf(raw);
+    context.body = signedObjectOf(raw);
   },
 });
+
+/**
+ * A signed body as its reader reads it: JSON that is not an object is the platform's all the same (its
+ * signature says so), and holds nothing the reader knows, so it is read as an empty notification
+ * (acknowledged, nothing stored: CONTRACT.md section 15) rather than refused. Text that is not JSON: 400.
+ */
+const signedObjectOf = (raw: Buffer): Record<string, unknown> => {
+  try {
+    return jsonObjectOf(raw);
+  } catch (error) {
+    if (error instanceof BodyNotAnObjectError) return {};
+    throw error;
+  }
+};
 
 /** The request's log line: its one delivery's outcome (and lead id), or, of several, the last one not ignored. */
 const noteOutcome = (context: LeadContext, outcomes: readonly DeliveryOutcome[]): void => {

@@ -14,9 +14,9 @@ import type { AccountView } from '../domain/account-directory.ts';
 import type { AccountDirectory } from '../domain/account-directory.ts';
 import { receivedAtOnce } from '../domain/connection-cache.ts';
 import { createLead, type CreateLeadDependencies } from '../domain/create-lead.ts';
-import { ClientNotFoundError, FieldValidationError, IdempotencyKeyReusedError, isRejection, LeadErasedError, type LeadIntakeError } from '../domain/errors.ts';
+import { ClaimHeldError, ClientNotFoundError, FieldValidationError, IdempotencyKeyReusedError, isRejection, LeadErasedError, type LeadIntakeError } from '../domain/errors.ts';
 import { platformLeadIdempotency, recordRefusal } from '../domain/platform-leads.ts';
-import type { Connection, ConnectionGuard, IdempotencyClaim, RejectionLog } from '../domain/ports.ts';
+import type { Connection, ConnectionGuard, IdempotencyClaim, RejectionLog, WriteClaim, WriteClaimReader } from '../domain/ports.ts';
 import { refusedFields } from '../domain/rejections.ts';
 import { rejectionOf } from '../domain/submissions.ts';
 import type { ValidatedFields } from '../schemas/validate.ts';
@@ -28,6 +28,8 @@ export interface IntakeDependencies extends CreateLeadDependencies {
   readonly rejections: RejectionLog;
   /** The connections of the source's declared kind; required when it declares one. */
   readonly connections?: ConnectionDirectory;
+  /** The read of a delivery's claim (`decidedWhileClaimHeld`); required when a source's deliveries ask for it. */
+  readonly claims?: WriteClaimReader;
 }
 
 /** The account a request's key authenticated, when it has one (its deliveries' account then). */
@@ -107,15 +109,24 @@ const receiveOn = async <D extends Delivery, Route>(on: On<D, Route>, connection
   const guard: ConnectionGuard | undefined = connection;
   const accountId = caller.account?.config.id ?? connection?.accountId;
   if (accountId !== undefined) caller.noteAccount?.(accountId);
+  // A delivery that stores nothing while its claim is held (a later message of an open conversation) costs this one read.
+  const claims = writeClaimsOf(delivery);
+  if (delivery.decidedWhileClaimHeld && claims[0] && accountId !== undefined && (await claimReader(on).isHeld(accountId, claims[0]))) return { kind: 'already_decided' };
   const before = delivery.fields(connection && { accountId: connection.accountId, projectId: connection.projectId, campaignId: connection.campaignId });
   if (delivery.refusal) return refuse(on, delivery.refusal, delivery.refusalFields ?? {}, guard, before, accountId);
   let fields: ValidatedFields | undefined;
   try {
     fields = source.lead.validate(before, delivery);
     const account = caller.account ?? (await deps.directory.account(accountId ?? ''));
-    const { lead, replayed } = await createLead(source.lead.submission(fields, delivery), account, deps, { ...(claim && { idempotency: claim }), ...(guard && { guard }) });
+    const { lead, replayed } = await createLead(source.lead.submission(fields, delivery), account, deps, {
+      ...(claim && { idempotency: claim }),
+      ...(guard && { guard }),
+      ...(claims.length > 0 && { claims }),
+    });
     return { kind: 'created', leadId: lead.id, replayed, repeated: lead.is_repeated };
   } catch (error) {
+    // Another delivery took the delivery's claim first (opened the conversation): that one decided.
+    if (error instanceof ClaimHeldError) return { kind: 'already_decided' };
     // The connection's account is gone: the connection is connected to no account.
     if (error instanceof ClientNotFoundError) return notConnected(on);
     // The platform id's first delivery was kept as a rejection record: it decided.
@@ -156,7 +167,8 @@ const refuse = async <D extends Delivery, Route>(
     { reason, message: error.message, fields, ...(platformIds && { platformIds }) },
     { requestId: request.requestId, body: delivery.person ?? before ?? {}, ...(validated && { fields: validated }) },
   );
-  const kept = await recordRefusal(deps.rejections, accountId, rejection, claim, guard);
+  const claims = writeClaimsOf(delivery);
+  const kept = await recordRefusal(deps.rejections, accountId, rejection, claim, guard, claims.length > 0 ? claims : undefined);
   return kept === 'recorded' ? { kind: 'rejected', reason } : { kind: 'already_decided' };
 };
 
@@ -166,6 +178,18 @@ const platformIdsOf = (source: IntakeSource<any, any>, delivery: Delivery): Read
   if (!platformId || !source.platformId) return undefined;
   const ids = { ...platformId.qualifiers, ...(platformId.id !== undefined && { [source.platformId.field]: platformId.id }) };
   return Object.keys(ids).length > 0 ? ids : undefined;
+};
+
+/** A delivery's claims as its write takes them (WriteClaim): each names who it is with. */
+const writeClaimsOf = (delivery: Delivery): WriteClaim[] =>
+  (delivery.claims ?? []).map(({ key, party, at, until, value }) => {
+    if (party === undefined) throw new Error(`a delivery claim (${key}) names no party to keep it under`);
+    return { key, party, at, until, ...(value !== undefined && { value }) };
+  });
+
+const claimReader = ({ source, deps }: { readonly source: { readonly name: string }; readonly deps: IntakeDependencies }): WriteClaimReader => {
+  if (!deps.claims) throw new Error(`${source.name}: its deliveries read their claims, and no claim reader was given`);
+  return deps.claims;
 };
 
 /** The platform id's one claim, for its lead and for its record alike; none without an id. */

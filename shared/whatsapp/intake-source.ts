@@ -9,7 +9,7 @@ import { submissionOf, type SubmissionTagging } from '../domain/submissions.ts';
 import type { IntakeSource } from '../intake/types.ts';
 import { whatsappLeadFields } from './lead-fields.ts';
 import { whatsappDeliveriesOf, type WhatsAppDelivery, type WhatsAppReaderSettings } from './notification.ts';
-import { whatsappWireNames } from './wire-names.ts';
+import { whatsappConversationSetting, whatsappWireNames } from './wire-names.ts';
 
 /** The connection kind of a business number (one number, one account). */
 export const WHATSAPP_NUMBER_CONNECTION = 'whatsapp_number' as const;
@@ -24,21 +24,25 @@ export const whatsappIntakeSource = (settings: WhatsAppReaderSettings, now: () =
   name: whatsappWireNames.name,
   authentication: { kind: 'platform-signature', header: 'x-hub-signature-256' },
   bodyFormat: 'signed-json',
+  // Meta batches several messages in a notification: far below this.
+  maxBodyBytes: 3 * 1024 * 1024,
   answer: whatsappWireNames.acceptance,
   platformId: whatsappWireNames.platformId,
   connection: { kind: WHATSAPP_NUMBER_CONNECTION, notConnected: { answer: 'ignore' } },
   lead: {
     validate: (fields) => validateWhatsAppFields(fields),
     submission: (fields) => submissionOf(whatsappTagging, fields),
+    validationReason: 'validation',
   },
   read: (request) => whatsappDeliveriesOf(request.body ?? {}, settings, now()),
 });
 
 /** The conversation window from WHATSAPP_CONVERSATION_DAYS (days, a fraction allowed; 7 when unset). */
-export const conversationDaysFromEnvironment = (env: NodeJS.ProcessEnv = process.env, name = 'WHATSAPP_CONVERSATION_DAYS', fallback = 7): number => {
-  const text = env[name];
+export const conversationDaysFromEnvironment = (env: NodeJS.ProcessEnv = process.env): number => {
+  const { environment, default: fallback } = whatsappConversationSetting;
+  const text = env[environment];
   if (text === undefined || text.trim() === '') return fallback;
   const days = Number(text);
-  if (!Number.isFinite(days) || days <= 0) throw new Error(`${name} must be a number of days above 0 (a fraction allowed)`);
+  if (!Number.isFinite(days) || days <= 0) throw new Error(`${environment} must be a number of days above 0 (a fraction allowed)`);
   return days;
 };

@@ -8,6 +8,7 @@
  */
 import { boundIdentifier, FieldValidationError } from '../domain/errors.ts';
 import type { PersonHandle } from '../domain/person-data.ts';
+import { JsonNumber } from '../schemas/json-number.ts';
 import type { ConnectionTarget, Delivery, DeliveryClaim } from '../intake/types.ts';
 import { WhatsAppNumberWithheldError } from './errors.ts';
 import { whatsappWireNames } from './wire-names.ts';
@@ -101,7 +102,9 @@ const referralOf = (value: unknown): WhatsAppReferral | undefined => {
 
 /** The message's time: Meta's `timestamp` (seconds since the epoch, as text); a message without one is taken as received now. */
 const timeOf = (value: unknown, receivedAt: Date): string => {
-  const seconds = typeof value === 'string' && /^\d{1,12}$/.test(value) ? Number(value) : typeof value === 'number' && Number.isSafeInteger(value) ? value : undefined;
+  // A number in the body is read as its digits (JsonNumber, docs/decisions/0004-json-body-parsing.md); Meta sends text.
+  const text = value instanceof JsonNumber ? value.source : value;
+  const seconds = typeof text === 'string' && /^\d{1,12}$/.test(text) ? Number(text) : undefined;
   return new Date(seconds === undefined ? receivedAt.getTime() : seconds * 1000).toISOString();
 };
 

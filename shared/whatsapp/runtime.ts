@@ -1,18 +1,17 @@
 /** The WhatsApp webhook's wiring (shared/webhook-runtime.ts): its connected numbers, its conversations' claims, the Meta app's secrets, its window. */
 import { DynamoDbClaimReader } from '../dynamodb/delivery-claims.ts';
 import { DynamoDbConnectionReader } from '../dynamodb/connections.ts';
+import { ConnectionDirectory } from '../intake/connection-directory.ts';
 import { metaAppSecretsFromEnvironment } from '../meta-app.ts';
 import { connectionWebhookRuntime } from '../webhook-runtime.ts';
-import { WhatsAppNumberDirectory } from './chat.ts';
 import { conversationDaysFromEnvironment, WHATSAPP_NUMBER_CONNECTION } from './intake-source.ts';
-import type { WhatsAppWebhookRuntime } from './webhook-handler.ts';
-import { whatsappConversationSetting } from './wire-names.ts';
+import { metaAppSignature, type WhatsAppWebhookRuntime } from './webhook-handler.ts';
 
 const runtime = connectionWebhookRuntime((db, configTable, ttlMs, { leadsTable, env }) => ({
-  numbers: new WhatsAppNumberDirectory(new DynamoDbConnectionReader(db, configTable, WHATSAPP_NUMBER_CONNECTION), { ttlMs }),
+  connections: new ConnectionDirectory(new DynamoDbConnectionReader(db, configTable, WHATSAPP_NUMBER_CONNECTION), { ttlMs }),
   claims: new DynamoDbClaimReader(db, leadsTable),
-  secrets: metaAppSecretsFromEnvironment(env),
-  settings: { conversationDays: conversationDaysFromEnvironment(env, whatsappConversationSetting.environment, whatsappConversationSetting.default) },
+  signature: metaAppSignature(metaAppSecretsFromEnvironment(env)),
+  settings: { conversationDays: conversationDaysFromEnvironment(env) },
 }));
 
 export const whatsappWebhookRuntimeFromEnvironment: (env?: NodeJS.ProcessEnv) => WhatsAppWebhookRuntime = runtime.fromEnvironment;

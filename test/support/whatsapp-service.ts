@@ -9,9 +9,9 @@ import { createDocumentClient } from '../../shared/dynamodb/client.ts';
 import { apiGatewayEvent, lambdaContext } from '../../shared/http/api-gateway-event.ts';
 import type { LeadContext, LeadResponse } from '../../shared/http/lambda.ts';
 import { signatureOf } from '../../shared/meta-app.ts';
-import { WhatsAppNumberDirectory } from '../../shared/whatsapp/chat.ts';
+import { ConnectionDirectory } from '../../shared/intake/connection-directory.ts';
 import { WHATSAPP_NUMBER_CONNECTION } from '../../shared/whatsapp/intake-source.ts';
-import { whatsappWebhookHandler } from '../../shared/whatsapp/webhook-handler.ts';
+import { metaAppSignature, whatsappWebhookHandler } from '../../shared/whatsapp/webhook-handler.ts';
 import { testService, type Answer, type ServiceOptions, type TestService } from './service.ts';
 
 export const WHATSAPP_APP_SECRET = 'whatsapp-test-app-secret';
@@ -77,13 +77,13 @@ export const whatsappTestService = async (options: WhatsAppServiceOptions = {}) 
 };
 
 export const whatsappWebhookOn = (service: TestService, options: WhatsAppServiceOptions = {}) => {
-  const numbers = new WhatsAppNumberDirectory(service.repository.connections(WHATSAPP_NUMBER_CONNECTION), { ttlMs: (options.configCacheTtlSeconds ?? 30) * 1000 });
+  const connections = new ConnectionDirectory(service.repository.connections(WHATSAPP_NUMBER_CONNECTION), { ttlMs: (options.configCacheTtlSeconds ?? 30) * 1000 });
   const claims = new DynamoDbClaimReader(createDocumentClient({ client: service.client }), service.tables.leads);
   const runtime = {
     ...service.runtime,
-    numbers,
+    connections,
     claims,
-    secrets: async () => ({ appSecret: WHATSAPP_APP_SECRET, verifyToken: WHATSAPP_VERIFY_TOKEN }),
+    signature: metaAppSignature(async () => ({ appSecret: WHATSAPP_APP_SECRET, verifyToken: WHATSAPP_VERIFY_TOKEN })),
     settings: { conversationDays: options.conversationDays ?? 7 },
   };
   const handler = whatsappWebhookHandler(runtime);
@@ -120,7 +120,7 @@ export const whatsappWebhookOn = (service: TestService, options: WhatsAppService
   const leadsOf = (accountId: string, projects: string[] = ['PRJ-1']) => service.repository.leads.listLeads(accountId, projects);
   const rejectionsOf = (accountId: string) => service.repository.rejections.listRejections(accountId);
 
-  return { numbers, whatsappRuntime: runtime, handler, connectNumber, removeNumber, request, deliver, leadsOf, rejectionsOf };
+  return { connections, whatsappRuntime: runtime, handler, connectNumber, removeNumber, request, deliver, leadsOf, rejectionsOf };
 };
 
 export type WhatsAppTestService = Awaited<ReturnType<typeof whatsappTestService>>;
