@@ -1,5 +1,8 @@
 /** The WhatsApp webhook's wiring (shared/webhook-runtime.ts): its connected numbers, its conversations' claims, the Meta app's secrets, its window. */
-import { DynamoDbClaimReader } from '../dynamodb/delivery-claims.ts';
+import { claimItemsOf, DynamoDbClaimReader } from '../dynamodb/delivery-claims.ts';
+import { DynamoDbLeadStore } from '../dynamodb/leads.ts';
+import { DynamoDbRejectionLog } from '../dynamodb/rejections.ts';
+import { rejectionLogOptionsFromEnvironment } from '../runtime.ts';
 import { DynamoDbConnectionReader } from '../dynamodb/connections.ts';
 import { ConnectionDirectory } from '../intake/connection-directory.ts';
 import { metaAppSecretsFromEnvironment } from '../meta-app.ts';
@@ -7,7 +10,10 @@ import { connectionWebhookRuntime } from '../webhook-runtime.ts';
 import { conversationDaysFromEnvironment, WHATSAPP_NUMBER_CONNECTION } from './intake-source.ts';
 import { metaAppSignature, type WhatsAppWebhookRuntime } from './webhook-handler.ts';
 
+// Its lead store and rejection log take its conversations' claims in their writes (the other lead functions' do not carry that).
 const runtime = connectionWebhookRuntime((db, configTable, ttlMs, { leadsTable, env }) => ({
+  leads: new DynamoDbLeadStore(db, leadsTable, undefined, undefined, configTable, claimItemsOf(leadsTable)),
+  rejections: new DynamoDbRejectionLog(db, leadsTable, rejectionLogOptionsFromEnvironment(env), undefined, configTable, claimItemsOf(leadsTable)),
   connections: new ConnectionDirectory(new DynamoDbConnectionReader(db, configTable, WHATSAPP_NUMBER_CONNECTION), { ttlMs }),
   claims: new DynamoDbClaimReader(db, leadsTable),
   signature: metaAppSignature(metaAppSecretsFromEnvironment(env)),

@@ -4,7 +4,9 @@
  * notifications signed as Meta signs them.
  */
 import { randomUUID } from 'node:crypto';
-import { DynamoDbClaimReader } from '../../shared/dynamodb/delivery-claims.ts';
+import { claimItemsOf, DynamoDbClaimReader } from '../../shared/dynamodb/delivery-claims.ts';
+import { DynamoDbLeadStore } from '../../shared/dynamodb/leads.ts';
+import { DynamoDbRejectionLog } from '../../shared/dynamodb/rejections.ts';
 import { createDocumentClient } from '../../shared/dynamodb/client.ts';
 import { apiGatewayEvent, lambdaContext } from '../../shared/http/api-gateway-event.ts';
 import type { LeadContext, LeadResponse } from '../../shared/http/lambda.ts';
@@ -78,9 +80,14 @@ export const whatsappTestService = async (options: WhatsAppServiceOptions = {}) 
 
 export const whatsappWebhookOn = (service: TestService, options: WhatsAppServiceOptions = {}) => {
   const connections = new ConnectionDirectory(service.repository.connections(WHATSAPP_NUMBER_CONNECTION), { ttlMs: (options.configCacheTtlSeconds ?? 30) * 1000 });
-  const claims = new DynamoDbClaimReader(createDocumentClient({ client: service.client }), service.tables.leads);
+  const db = createDocumentClient({ client: service.client });
+  const claims = new DynamoDbClaimReader(db, service.tables.leads);
+  // Its lead store and rejection log take the conversations' claims in their writes, as its runtime's do (shared/whatsapp/runtime.ts).
+  const claimItems = claimItemsOf(service.tables.leads);
   const runtime = {
     ...service.runtime,
+    leads: new DynamoDbLeadStore(db, service.tables.leads, options.retry, undefined, service.tables.config, claimItems),
+    rejections: new DynamoDbRejectionLog(db, service.tables.leads, options.rejectionRecordsPerMinute === undefined ? undefined : { recordsPerMinute: options.rejectionRecordsPerMinute }, undefined, service.tables.config, claimItems),
     connections,
     claims,
     signature: metaAppSignature(async () => ({ appSecret: WHATSAPP_APP_SECRET, verifyToken: WHATSAPP_VERIFY_TOKEN })),
