@@ -122,6 +122,7 @@ const functionDescriptions: Record<FunctionName, RegExp> = {
   ...(Object.fromEntries(leadRoutes.map((route) => [route.endpoint, new RegExp(`POST ${route.path}$`)])) as Record<EndpointName, RegExp>),
   'google-ads': /Google Ads lead forms/,
   calls: /Calls to project numbers/,
+  whatsapp: /WhatsApp chats/,
   admin: /admin API/,
   'meta-webhook': /Meta leadgen webhook/,
   'meta-worker': /Meta leadgen worker/,

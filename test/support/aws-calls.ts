@@ -15,7 +15,7 @@ import * as path from 'node:path';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 
 /** The stack's functions, by the names the IAM check knows them by (test/iam/policy-check.ts). */
-export type FunctionName = 'website' | 'portala' | 'portalb' | 'social' | 'google-ads' | 'calls' | 'admin' | 'meta-webhook' | 'meta-worker' | 'lead-events' | 'lead-replays' | 'source-watch';
+export type FunctionName = 'website' | 'portala' | 'portalb' | 'social' | 'google-ads' | 'calls' | 'whatsapp' | 'admin' | 'meta-webhook' | 'meta-worker' | 'lead-events' | 'lead-replays' | 'source-watch';
 
 /** One IAM request a function made: the action, the table (by its stack id) and index, and the partition keys it touched. */
 export interface RecordedCall {

@@ -14,6 +14,7 @@ import { signatureOf } from '../../shared/meta-app.ts';
 import { ConnectionDirectory } from '../../shared/intake/connection-directory.ts';
 import { WHATSAPP_NUMBER_CONNECTION } from '../../shared/whatsapp/intake-source.ts';
 import { metaAppSignature, whatsappWebhookHandler } from '../../shared/whatsapp/webhook-handler.ts';
+import { asFunction } from './aws-calls.ts';
 import { testService, type Answer, type ServiceOptions, type TestService } from './service.ts';
 
 export const WHATSAPP_APP_SECRET = 'whatsapp-test-app-secret';
@@ -113,7 +114,7 @@ export const whatsappWebhookOn = (service: TestService, options: WhatsAppService
       ...(parts.rawBody !== undefined && { body: parts.rawBody }),
       ...(parts.rawQueryString !== undefined && { rawQueryString: parts.rawQueryString }),
     });
-    const response = (await handler(event, lambdaContext('whatsapp-webhook', options.functionTimeoutMs) as LeadContext)) as LeadResponse;
+    const response = (await asFunction('whatsapp', () => handler(event, lambdaContext('whatsapp-webhook', options.functionTimeoutMs) as LeadContext))) as LeadResponse;
     const json = response.headers?.['content-type']?.startsWith('application/json');
     return { status: response.statusCode, headers: response.headers, body: response.body && json ? JSON.parse(response.body) : response.body };
   };
