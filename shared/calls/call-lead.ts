@@ -13,6 +13,7 @@ import { CallNumberNotConnectedError } from './errors.ts';
 import { CALL_NUMBER_CONNECTION } from './numbers.ts';
 import { boundIdentifier, FieldValidationError, KeyRateExceededError } from '../domain/errors.ts';
 import type { KeyRequestBound } from '../domain/ports.ts';
+import type { DeclaredAs } from '../intake/steps.ts';
 import type { ConnectionTarget, Delivery, IntakeSource } from '../intake/types.ts';
 import { submissionOf } from '../domain/submissions.ts';
 import { leadFieldValidator } from '../domain/field-validation.ts';
@@ -81,7 +82,7 @@ export const callLeadDelivery = (call: CallDelivery, accountId: string | undefin
     fields: (connection?: ConnectionTarget) => (connection ? callLeadFieldsOf(call, connection) : {}),
     platformId: { id: call.callId, qualifiers: { provider: call.provider } },
     // The number called decides before the caller does: a call to a number not connected is that, whoever called.
-    connection: { id: call.callNumber, ...(accountId !== undefined && { accountId }), notConnectedFields: { call_number: call.callNumber } },
+    connection: { id: call.callNumber, accountId, notConnectedFields: { call_number: call.callNumber } },
     ...(!call.inbound && { ignored: 'ignored' }),
     ...(refused && { refusal: new FieldValidationError(missing), refusalFields: missing, refusalBeforeConnection: true }),
     // Who called, for the record's person (access and erasure find it): the caller, when a mobile.
@@ -100,7 +101,7 @@ export interface CallIntakeDependencies {
  * The call webhook's declaration: its provider from the path (404 before the key), its `calls` key, its
  * parameters however sent (413, 415, 400) read through the provider's row, and its per-key bound.
  */
-export const callsIntake = (deps: CallIntakeDependencies): IntakeSource<CallIntakeDelivery, CallProvider> => ({
+export const callsIntake = (deps: CallIntakeDependencies): IntakeSource<CallIntakeDelivery, CallProvider> & DeclaredAs<'scoped-api-key', 'parameters'> => ({
   name: CALL_ENDPOINT,
   authentication: { kind: 'scoped-api-key', scope: callsWireNames.keyScope },
   bodyFormat: 'parameters',

@@ -8,6 +8,7 @@
  */
 import type { ConnectionDirectory } from '../intake/connection-directory.ts';
 import { intakeHandler, type IntakeRuntime } from '../intake/handler.ts';
+import { bodyReadByTheSource, scopedKeyAuthentication } from '../intake/steps.ts';
 import { callsIntake, type CallIntakeDependencies } from './call-lead.ts';
 import { callsWireNames } from './wire-names.ts';
 
@@ -18,4 +19,7 @@ export interface CallWebhookRuntime extends IntakeRuntime, CallIntakeDependencie
   readonly connections: ConnectionDirectory;
 }
 
-export const callWebhookHandler = (runtime: CallWebhookRuntime) => intakeHandler(callsIntake(runtime), runtime);
+export const callWebhookHandler = (runtime: CallWebhookRuntime) => {
+  const source = callsIntake(runtime);
+  return intakeHandler(source, runtime, { authentication: scopedKeyAuthentication(source, runtime.directory), body: bodyReadByTheSource(source) });
+};

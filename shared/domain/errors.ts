@@ -21,25 +21,25 @@ export const refusal = (status: number, reason: string, message: string) =>
     }
   };
 
-export class ApiKeyMissingError extends refusal(401, 'api_key_missing', 'API Key missing') {}
-export class InvalidApiCredentialsError extends refusal(401, 'invalid_api_credentials', 'Invalid API credentials') {}
-export class KeyNotAllowedOnEndpointError extends refusal(403, 'key_endpoint_not_allowed', 'API key not allowed on this endpoint') {}
-export class OriginNotAllowedError extends refusal(403, 'origin_not_allowed', 'Origin not allowed') {}
-export class DryRunNotAllowedError extends refusal(403, 'dry_run_not_allowed', 'Dry runs are not allowed with this API key') {}
-export class CaptchaVerificationFailedError extends refusal(403, 'captcha_failed', 'Captcha verification failed') {}
-export class ClientNotFoundError extends refusal(404, 'client_not_found', 'Client not found') {}
-export class PayloadTooLargeError extends refusal(413, 'payload_too_large', 'Payload too large') {}
-export class UnsupportedContentTypeError extends refusal(415, 'unsupported_content_type', 'Content-Type must be application/json') {}
-export class MalformedJsonBodyError extends refusal(400, 'malformed_json', 'Malformed JSON body') {}
-export class BodyNotAnObjectError extends refusal(400, 'body_not_an_object', 'Request body must be a JSON object') {}
-export class SubSourceNotFoundError extends refusal(422, 'sub_source_not_found', 'Sub source not found') {}
-export class ProjectNotFoundError extends refusal(422, 'project_not_found', 'Project not found') {}
-export class CampaignNotFoundError extends refusal(422, 'campaign_not_found', 'Campaign not found') {}
-export class LeadAlreadyExistsError extends refusal(422, 'duplicate_lead', 'Lead already exists') {}
-export class IdempotencyKeyReusedError extends refusal(422, 'idempotency_key_reused', 'Idempotency key reused with a different payload') {}
+export class ApiKeyMissingError extends /* @__PURE__ */ refusal(401, 'api_key_missing', 'API Key missing') {}
+export class InvalidApiCredentialsError extends /* @__PURE__ */ refusal(401, 'invalid_api_credentials', 'Invalid API credentials') {}
+export class KeyNotAllowedOnEndpointError extends /* @__PURE__ */ refusal(403, 'key_endpoint_not_allowed', 'API key not allowed on this endpoint') {}
+export class OriginNotAllowedError extends /* @__PURE__ */ refusal(403, 'origin_not_allowed', 'Origin not allowed') {}
+export class DryRunNotAllowedError extends /* @__PURE__ */ refusal(403, 'dry_run_not_allowed', 'Dry runs are not allowed with this API key') {}
+export class CaptchaVerificationFailedError extends /* @__PURE__ */ refusal(403, 'captcha_failed', 'Captcha verification failed') {}
+export class ClientNotFoundError extends /* @__PURE__ */ refusal(404, 'client_not_found', 'Client not found') {}
+export class PayloadTooLargeError extends /* @__PURE__ */ refusal(413, 'payload_too_large', 'Payload too large') {}
+export class UnsupportedContentTypeError extends /* @__PURE__ */ refusal(415, 'unsupported_content_type', 'Content-Type must be application/json') {}
+export class MalformedJsonBodyError extends /* @__PURE__ */ refusal(400, 'malformed_json', 'Malformed JSON body') {}
+export class BodyNotAnObjectError extends /* @__PURE__ */ refusal(400, 'body_not_an_object', 'Request body must be a JSON object') {}
+export class SubSourceNotFoundError extends /* @__PURE__ */ refusal(422, 'sub_source_not_found', 'Sub source not found') {}
+export class ProjectNotFoundError extends /* @__PURE__ */ refusal(422, 'project_not_found', 'Project not found') {}
+export class CampaignNotFoundError extends /* @__PURE__ */ refusal(422, 'campaign_not_found', 'Campaign not found') {}
+export class LeadAlreadyExistsError extends /* @__PURE__ */ refusal(422, 'duplicate_lead', 'Lead already exists') {}
+export class IdempotencyKeyReusedError extends /* @__PURE__ */ refusal(422, 'idempotency_key_reused', 'Idempotency key reused with a different payload') {}
 /** The lead this Idempotency-Key stored was erased at its person's request (CONTRACT.md section 12): nothing is stored again. */
-export class LeadErasedError extends refusal(409, 'lead_erased', 'Lead was erased') {}
-export class InvalidIdempotencyKeyError extends refusal(400, 'invalid_idempotency_key', 'Idempotency-Key must be 1 to 255 printable ASCII characters') {}
+export class LeadErasedError extends /* @__PURE__ */ refusal(409, 'lead_erased', 'Lead was erased') {}
+export class InvalidIdempotencyKeyError extends /* @__PURE__ */ refusal(400, 'invalid_idempotency_key', 'Idempotency-Key must be 1 to 255 printable ASCII characters') {}
 
 /**
  * A write guarded by a connection (ConnectionGuard, ports.ts) found it changed since the container read

@@ -11,6 +11,7 @@ import { submissionOf, type SubmissionTagging } from '../domain/submissions.ts';
 import { leadFieldValidator } from '../domain/field-validation.ts';
 import { GoogleTestLeadError, InvalidGoogleKeyError } from '../domain/google-errors.ts';
 import { isGoogleFormId, GOOGLE_FORM_CONNECTION } from '../domain/google-forms.ts';
+import type { DeclaredAs } from '../intake/steps.ts';
 import type { Delivery, IntakeSource } from '../intake/types.ts';
 import { googleAdsLeadFields } from './lead-fields.ts';
 import { deliveryOf, leadFieldsOf, type GoogleDelivery } from './delivery.ts';
@@ -35,7 +36,7 @@ export const googleLeadDelivery = (delivery: GoogleDelivery): Delivery => ({
   refusalFields: { ...(delivery.formId && { google_form_id: delivery.formId }) },
 });
 
-export const googleAdsIntake: IntakeSource = {
+export const googleAdsIntake: IntakeSource & DeclaredAs<'connection-key', 'json'> = {
   name: GOOGLE_ADS_ENDPOINT,
   authentication: { kind: 'connection-key' },
   bodyFormat: 'json',

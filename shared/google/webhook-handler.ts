@@ -5,8 +5,9 @@
  * (401), before anything else is read; then the delivery becomes a lead, or a rejection record, in the
  * request, and is answered 200 `Lead received` whatever became of it.
  */
-import type { ConnectionDirectory } from '../intake/connection-directory.ts';
+import type { KeyedConnectionDirectory } from '../intake/keyed-connection-directory.ts';
 import { intakeHandler, type IntakeRuntime } from '../intake/handler.ts';
+import { jsonBody, noKeyBeforeBody } from '../intake/steps.ts';
 import { googleAdsIntake } from './google-lead.ts';
 import { googleAdsWireNames } from './wire-names.ts';
 
@@ -15,7 +16,8 @@ export const LEAD_RECEIVED = googleAdsWireNames.acceptance.message;
 
 export interface GoogleAdsRuntime extends IntakeRuntime {
   /** The connected forms (the connection store's kind `google_form`). */
-  readonly connections: ConnectionDirectory;
+  readonly connections: KeyedConnectionDirectory;
 }
 
-export const googleAdsHandler = (runtime: GoogleAdsRuntime) => intakeHandler(googleAdsIntake, runtime);
+export const googleAdsHandler = (runtime: GoogleAdsRuntime) =>
+  intakeHandler(googleAdsIntake, runtime, { authentication: noKeyBeforeBody(googleAdsIntake), body: jsonBody(googleAdsIntake) });

@@ -5,8 +5,6 @@
  * contract's envelope, and every answer `x-request-id`, from the same envelope middleware as the
  * lead endpoints.
  */
-import middy from '@middy/core';
-import type { MiddlewareObj } from '@middy/core';
 import { withinFunctionDeadline } from '../deadline.ts';
 import type { AccountAdmin } from '../domain/account-admin.ts';
 import type { AccountKeys } from '../domain/account-keys.ts';
@@ -19,9 +17,10 @@ import * as sourceAdmins from '../admin-sources.ts';
 import { leadCreated } from './envelope.ts';
 import { created, noContent, ok, type AdminBody, type AdminParameters, type AdminRequestParts, type BoundAdminOperation } from './admin-operation.ts';
 import { rejectionPage, releaseQuarantined, type ReleaseDependencies } from '../domain/quarantine.ts';
-import type { LeadContext, LeadEvent, LeadResponse } from './lambda.ts';
+import type { LeadContext, LeadResponse, WithBody } from './lambda.ts';
+import { leadChain, step, type LeadStep } from './lead-chain.ts';
 import { httpEnvelope } from './middleware/http-envelope.ts';
-import { jsonObjectBody } from './middleware/json-object-body.ts';
+import { jsonObjectBodyOf } from './middleware/json-object-body.ts';
 
 export interface AdminRuntime {
   readonly accounts: AccountAdmin;
@@ -95,21 +94,14 @@ const operationsByRouteKey = (runtime: AdminRuntime): Map<string, { operation: s
   );
 
 /** Requests with a body (PUT, POST) read it as a JSON object; an empty body is `{}` (every field optional or named in the error). */
-const adminBody = (): MiddlewareObj<LeadEvent, LeadResponse, Error, LeadContext> => {
-  const parse = jsonObjectBody({ maxBytes: MAX_ADMIN_BODY_BYTES }).before!;
-  return {
-    before: async (request) => {
+const adminBody = (): LeadStep<LeadContext, WithBody> =>
+  step<LeadContext, WithBody>({
+    before: (request) => {
       const { event } = request;
       const method = event.requestContext.http.method;
-      if ((method !== 'PUT' && method !== 'POST') || !event.body) {
-        request.context.body = {};
-        return;
-      }
-      await parse(request);
-      request.context.body = plainNumbers(request.context.body!) as AdminBody;
+      request.context.body = (method !== 'PUT' && method !== 'POST') || !event.body ? {} : (plainNumbers(jsonObjectBodyOf(event, MAX_ADMIN_BODY_BYTES)) as AdminBody);
     },
-  };
-};
+  });
 
 /** The lead body parser keeps numbers as written (JsonNumber); configuration wants plain numbers. */
 const plainNumbers = (value: unknown): unknown => {
@@ -129,14 +121,13 @@ export const adminHandler = (runtime: AdminRuntime) =>
 
 const adminChain = (runtime: AdminRuntime) => {
   const byRouteKey = operationsByRouteKey(runtime);
-  return middy<LeadEvent, LeadResponse, Error, LeadContext>({ timeoutEarlyInMillis: 0 })
-    .use(httpEnvelope({ endpoint: 'admin', log: runtime.log, unexpected: adminRequestFailed }))
+  return leadChain(httpEnvelope({ endpoint: 'admin', log: runtime.log, unexpected: adminRequestFailed }))
     .use(adminBody())
     .handler(async (event, context) => {
       const route = byRouteKey.get(event.routeKey);
       // API Gateway only invokes this function for the routes of shared/admin-routes.ts, which are these.
       if (!route) throw new Error(`no admin route ${event.routeKey}`);
-      const response = await route.run(event.pathParameters as AdminParameters, context.body!, {
+      const response = await route.run(event.pathParameters as AdminParameters, context.body, {
         query: (event.queryStringParameters ?? {}) as AdminParameters,
         requestId: context.requestId,
       });

@@ -13,7 +13,12 @@ export interface LeadResponse {
   body?: string;
 }
 
-/** What the middleware chain learns about a request and hands on, down to the handler. */
+/**
+ * What the middleware chain learns about a request and hands on, down to the handler. Each member is
+ * set by the step that owns it (shared/http/lead-chain.ts): optional here, where the envelope's log line
+ * and the rejection log (which may run before that step did) read it, and present in the context type
+ * of every step and handler after it (Authenticated, WithBody, WithOptions, WithFields).
+ */
 export interface LeadContext extends Context {
   requestId: string;
   /** performance.now() when the request entered the chain, for its log line. */
@@ -41,6 +46,26 @@ export interface LeadContext extends Context {
   /** Lead id and outcome for the request's log line. */
   leadId?: string;
   outcome?: string;
+}
+
+/** After the key's step (api-key-account.ts): the account and key the request acts for. */
+export interface Authenticated {
+  account: KeyAccountView;
+}
+
+/** After the body's step (json-object-body.ts): the body, a JSON object. */
+export interface WithBody {
+  body: Readonly<Record<string, unknown>>;
+}
+
+/** After the sender's options' step (submission-options.ts): dry run or not (its Idempotency-Key stays optional). */
+export interface WithOptions {
+  dryRun: boolean;
+}
+
+/** After field validation (lead-fields.ts): the validated fields. */
+export interface WithFields {
+  fields: ValidatedFields;
 }
 
 /** Header names are case-insensitive; API Gateway lower-cases them, other callers may not. */

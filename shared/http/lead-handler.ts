@@ -1,4 +1,3 @@
-import middy from '@middy/core';
 import { withinFunctionDeadline } from '../deadline.ts';
 import type { AccountDirectory } from '../domain/account-directory.ts';
 import { createLead, leadRecord, replayed, type CreateLeadDependencies } from '../domain/create-lead.ts';
@@ -11,8 +10,10 @@ import type { LogSink } from '../log.ts';
 import { JsonNumber } from '../schemas/json-number.ts';
 import { leadFieldValidator } from '../domain/field-validation.ts';
 import { leadCreated, leadWouldBeCreated } from './envelope.ts';
-import type { LeadContext, LeadEvent, LeadResponse } from './lambda.ts';
+import { leadChain as typedLeadChain, andThen } from './lead-chain.ts';
+import type { Authenticated, LeadContext, LeadResponse, WithBody, WithFields, WithOptions } from './lambda.ts';
 import { apiKeyAccount } from './middleware/api-key-account.ts';
+import { corsPolicy } from './middleware/cors.ts';
 import { httpEnvelope } from './middleware/http-envelope.ts';
 import { jsonObjectBody } from './middleware/json-object-body.ts';
 import { leadFields } from './middleware/lead-fields.ts';
@@ -45,34 +46,37 @@ export const MAX_BODY_BYTES = 65_536;
  */
 export const leadHandler = (endpoint: LeadEndpoint, runtime: LeadRuntime) => withinFunctionDeadline(leadChain(endpoint, runtime));
 
-const leadChain = (endpoint: LeadEndpoint, runtime: LeadRuntime) =>
-  // Middy's own early timeout is off: it would race the handler alone (not the key and account reads
-  // before it, nor the rejection record after it) and abandon a lead write in flight with a 500.
-  middy<LeadEvent, LeadResponse, Error, LeadContext>({ timeoutEarlyInMillis: 0 })
-    .use(
-      httpEnvelope({
-        endpoint: endpoint.name,
-        log: runtime.log,
-        ...(endpoint.browserFacing && { cors: { allowedOrigins: runtime.corsAllowedOrigins } }),
-      }),
-    )
+/** What the lead endpoints' handler is given: every step's context, the key's, the body's, the options' and the fields'. */
+type SubmittedContext = LeadContext & Authenticated & WithBody & WithOptions & WithFields;
+
+const leadChain = (endpoint: LeadEndpoint, runtime: LeadRuntime) => {
+  const challenges = runtime.challenges;
+  // Middy's own early timeout is off (lead-chain.ts): the key and account reads before the handler, and
+  // the rejection record after it, are under the function's deadline too.
+  return typedLeadChain(
+    httpEnvelope({
+      endpoint: endpoint.name,
+      log: runtime.log,
+      ...(endpoint.browserFacing && { cors: corsPolicy({ allowedOrigins: runtime.corsAllowedOrigins }) }),
+    }),
+  )
     .use(rejectionLog(runtime.rejections, endpoint.name))
-    .use(apiKeyAccount(runtime.directory))
-    .use(keyScope(endpoint.name))
+    .use(andThen(apiKeyAccount(runtime.directory), keyScope(endpoint.name)))
     .use(jsonObjectBody({ maxBytes: MAX_BODY_BYTES }))
     .use(submissionOptions(endpoint.name))
     .use(leadFields(leadFieldValidator(endpoint.fields, endpoint.unknownFields)))
     .use(honeypot())
-    .use(endpoint.browserFacing && runtime.challenges ? [idempotentReplay(runtime.leads), captchaChallenge(runtime.challenges)] : [])
+    // A browser key's challenge, and the replay read before it (CONTRACT.md section 14), where the endpoint has challenges.
+    .use(endpoint.browserFacing && challenges ? andThen<LeadContext & Authenticated & WithBody & WithOptions, object, object>(idempotentReplay(runtime.leads), captchaChallenge(challenges)) : [])
     .handler(async (_event, context) => {
       const { idempotency, dryRun } = context;
       if (context.replay) return answerReplayed(endpoint, context, context.replay);
       if (context.bot) return answerBot(endpoint, runtime, context);
       if (context.challenge === 'failed') return refuseChallenge(endpoint, runtime, context);
       if (context.challenge === 'unavailable') return answerUnverified(endpoint, runtime, context);
-      const { lead, replayed } = await createLead(submissionOf(endpoint, context.fields!), context.account!, runtime, {
+      const { lead, replayed } = await createLead(submissionOf(endpoint, context.fields), context.account, runtime, {
         ...(idempotency && { idempotency }),
-        dryRun: dryRun === true,
+        dryRun,
       });
       context.leadId = lead.id;
       if (dryRun) {
@@ -83,6 +87,7 @@ const leadChain = (endpoint: LeadEndpoint, runtime: LeadRuntime) =>
       context.outcome = lead.is_repeated ? 'repeated' : 'created';
       return leadCreated(endpoint.answersWithLead ? lead : undefined);
     });
+};
 
 /** The answer an Idempotency-Key gave already, again: same status and body, marked replayed (CONTRACT.md section 14). */
 const answerReplayed = (endpoint: LeadEndpoint, context: LeadContext, lead: LeadRecord): LeadResponse => {
@@ -96,8 +101,8 @@ const answerReplayed = (endpoint: LeadEndpoint, context: LeadContext, lead: Lead
  * submission is quarantined whole (a person whose browser filled the trap can be released into a lead,
  * CONTRACT.md section 11), with the trap's value, cut to 200 characters by the record's bound.
  */
-const answerBot = (endpoint: LeadEndpoint, runtime: LeadRuntime, context: LeadContext): Promise<LeadResponse> => {
-  const filled = context.body![HONEYPOT_FIELD];
+const answerBot = (endpoint: LeadEndpoint, runtime: LeadRuntime, context: SubmittedContext): Promise<LeadResponse> => {
+  const filled = context.body[HONEYPOT_FIELD];
   return answerQuarantined(endpoint, runtime, context, {
     reason: 'honeypot',
     message: `${HONEYPOT_FIELD} was filled`,
@@ -109,7 +114,7 @@ const answerBot = (endpoint: LeadEndpoint, runtime: LeadRuntime, context: LeadCo
  * The challenge's provider could not answer (unreachable, 5xx, too slow): the lead is not lost. The
  * sender gets the bot's answer (a new lead's), and the submission is quarantined for a person to release.
  */
-const answerUnverified = (endpoint: LeadEndpoint, runtime: LeadRuntime, context: LeadContext): Promise<LeadResponse> =>
+const answerUnverified = (endpoint: LeadEndpoint, runtime: LeadRuntime, context: SubmittedContext): Promise<LeadResponse> =>
   answerQuarantined(endpoint, runtime, context, {
     reason: 'captcha_unavailable',
     message: 'the challenge provider did not answer in time',
@@ -117,12 +122,12 @@ const answerUnverified = (endpoint: LeadEndpoint, runtime: LeadRuntime, context:
   });
 
 /** No token, or the provider refused it: 403, and the submission quarantined (the page may retry with a new token). */
-const refuseChallenge = async (endpoint: LeadEndpoint, runtime: LeadRuntime, context: LeadContext): Promise<never> => {
+const refuseChallenge = async (endpoint: LeadEndpoint, runtime: LeadRuntime, context: SubmittedContext): Promise<never> => {
   await recordRejection(runtime.rejections, endpoint.name, context, {
     reason: 'captcha_failed',
-    message: challengeTokenOf(context.body ?? {}) === undefined ? `${CHALLENGE_TOKEN_FIELD} was missing` : `the challenge provider refused the ${CHALLENGE_TOKEN_FIELD}`,
+    message: challengeTokenOf(context.body) === undefined ? `${CHALLENGE_TOKEN_FIELD} was missing` : `the challenge provider refused the ${CHALLENGE_TOKEN_FIELD}`,
     fields: {},
-    submission: submissionOf(endpoint, context.fields!),
+    submission: submissionOf(endpoint, context.fields),
   });
   throw new CaptchaVerificationFailedError();
 };
@@ -131,10 +136,10 @@ const refuseChallenge = async (endpoint: LeadEndpoint, runtime: LeadRuntime, con
 const answerQuarantined = async (
   endpoint: LeadEndpoint,
   runtime: LeadRuntime,
-  context: LeadContext,
+  context: SubmittedContext,
   refusal: Omit<Refusal, 'submission'>,
 ): Promise<LeadResponse> => {
-  const submission = submissionOf(endpoint, context.fields!);
+  const submission = submissionOf(endpoint, context.fields);
   const lead = leadRecord(submission, runtime.newLeadId(), runtime.now());
   // Under an Idempotency-Key, the key keeps this answer with the record; a repeat gets the first answer.
   const earlier = await recordRejection(runtime.rejections, endpoint.name, context, { ...refusal, submission, answered: lead });

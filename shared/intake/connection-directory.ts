@@ -9,24 +9,17 @@
  * One class for every kind: the reader is the connection store's reader of that kind (its key shape is
  * the store's data), and a kind each account connects on its own is looked up under the account.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { ConnectionCache } from '../domain/connection-cache.ts';
 import type { Connection, ConnectionReader } from '../domain/ports.ts';
 
-/** What an unknown connection's key is compared with, so it costs the same comparison as a wrong key. */
-const NO_CONNECTION_HASH = createHash('sha256').update('no connection has this key').digest('hex');
+/** How the intake reads the connection a delivery names (intake.ts): one directory per source's kind. */
+export interface ConnectionLookup {
+  /** The connection the delivery names, when it is connected (and, for a keyed kind, its key is the one presented). */
+  lookup(named: { readonly id: string; readonly accountId?: string; readonly presentedKey?: string }): Promise<Connection | undefined>;
+  forget(id: string, accountId?: string): void;
+}
 
-/**
- * Whether a presented key is the one whose hash is stored, compared in constant time over the two
- * digests (the time tells nothing about how much of the key was right).
- */
-const keyMatches = (presented: string, storedHash: string): boolean => {
-  const expected = Buffer.from(storedHash, 'hex');
-  const actual = createHash('sha256').update(presented, 'utf8').digest();
-  return expected.length === actual.length && timingSafeEqual(actual, expected);
-};
-
-export class ConnectionDirectory {
+export class ConnectionDirectory implements ConnectionLookup {
   readonly #reader: ConnectionReader;
   readonly #cache: ConnectionCache<Connection>;
 
@@ -38,21 +31,11 @@ export class ConnectionDirectory {
 
   /** The connection of that id (under the account, for a kind each account connects on its own); undefined when none. */
   async find(id: string, accountId?: string): Promise<Connection | undefined> {
-    return this.#cache.get(cacheKey(id, accountId)) ?? this.#load(id, accountId);
+    return this.#cache.get(cacheKey(id, accountId)) ?? this.load(id, accountId);
   }
 
-  /**
-   * The connection of that id when `key` is its key; undefined for a missing id or key, an unknown
-   * connection, one stored without a key, and a wrong key alike. A key that does not match a cached
-   * connection re-reads it once (its key may have just been rotated).
-   */
-  async authenticate(id: string | undefined, key: string | undefined): Promise<Connection | undefined> {
-    if (id === undefined || !key) return undefined;
-    const cached = this.#cache.get(cacheKey(id));
-    if (cached?.keyHash !== undefined && keyMatches(key, cached.keyHash)) return cached;
-    const found = await this.#load(id);
-    const matches = keyMatches(key, found?.keyHash ?? NO_CONNECTION_HASH);
-    return found?.keyHash !== undefined && matches ? found : undefined;
+  lookup(named: { readonly id: string; readonly accountId?: string }): Promise<Connection | undefined> {
+    return this.find(named.id, named.accountId);
   }
 
   /** Drops a cached connection: a write found it changed, so the next read is afresh. */
@@ -60,7 +43,13 @@ export class ConnectionDirectory {
     this.#cache.forget(cacheKey(id, accountId));
   }
 
-  async #load(id: string, accountId?: string): Promise<Connection | undefined> {
+  /** The cached connection, if any (read within the TTL). */
+  protected cached(id: string): Connection | undefined {
+    return this.#cache.get(cacheKey(id));
+  }
+
+  /** Reads the connection, caching it when found. */
+  protected async load(id: string, accountId?: string): Promise<Connection | undefined> {
     const found = await this.#reader.findConnection(id, accountId);
     if (found) this.#cache.set(cacheKey(id, accountId), found);
     else this.#cache.forget(cacheKey(id, accountId));

@@ -20,23 +20,26 @@ import type { Connection, ConnectionGuard, IdempotencyClaim, RejectionLog, Write
 import { refusedFields } from '../domain/rejections.ts';
 import { rejectionOf } from '../domain/submissions.ts';
 import type { ValidatedFields } from '../schemas/validate.ts';
-import type { ConnectionDirectory } from './connection-directory.ts';
+import type { ConnectionLookup } from './connection-directory.ts';
 import type { Delivery, DeliveryOutcome, IntakeRequest, IntakeSource } from './types.ts';
 
 export interface IntakeDependencies extends CreateLeadDependencies {
   readonly directory: AccountDirectory;
   readonly rejections: RejectionLog;
   /** The connections of the source's declared kind; required when it declares one. */
-  readonly connections?: ConnectionDirectory;
+  readonly connections?: ConnectionLookup;
   /** The read of a delivery's claim (`decidedWhileClaimHeld`); required when a source's deliveries ask for it. */
   readonly claims?: WriteClaimReader;
 }
 
-/** The account a request's key authenticated, when it has one (its deliveries' account then). */
+/**
+ * The account a request's key authenticated, when it has one (its deliveries' account then), and the
+ * account its deliveries were received for, noted for the request's log line (a connection's, when
+ * no key named one): the request's context.
+ */
 export interface IntakeCaller {
-  readonly account?: AccountView;
-  /** Told the account a delivery's connection names, for the request's log line. */
-  readonly noteAccount?: (accountId: string) => void;
+  readonly account?: AccountView | undefined;
+  accountId?: string | undefined;
 }
 
 /**
@@ -78,17 +81,14 @@ const receiveDelivery = async <D extends Delivery, Route>(
   const named = delivery.connection;
   if (!source.connection || !named) return receiveOn(on, undefined);
   const connections = deps.connections;
-  if (!connections) throw new Error(`${source.name}: its deliveries name connections, and no connection directory was given`);
-  const read = async (): Promise<Connection | undefined> => {
-    if (named.id === undefined) return undefined;
-    if (source.authentication.kind === 'connection-key') return connections.authenticate(named.id, named.presentedKey);
-    return connections.find(named.id, named.accountId);
-  };
-  const first = await read();
-  // On the connection as it is now, whatever the cache (CONTRACT.md section 14): moved, the lead lands in its new project; removed, it is not connected.
+  if (!connections) throw new Error('no connections');
+  const id = named.id;
+  // On the connection as it is now, whatever the cache (CONTRACT.md section 14): moved, the lead lands in
+  // its new project; removed, it is not connected. The second attempt reads it afresh (forgotten).
+  // A delivery that names no valid id names no connection: not connected, without a read.
   return receivedAtOnce(
-    async (afresh) => receiveOn(on, afresh ? await read() : first, true),
-    () => named.id !== undefined && connections.forget(named.id, named.accountId),
+    async () => receiveOn(on, id === undefined ? undefined : await connections.lookup({ ...named, id }), true),
+    () => id !== undefined && connections.forget(id, named.accountId),
   );
 };
 
@@ -108,31 +108,26 @@ const receiveOn = async <D extends Delivery, Route>(on: On<D, Route>, connection
   // Whatever this delivery writes is refused if its connection was rotated, removed or moved since it was read.
   const guard: ConnectionGuard | undefined = connection;
   const accountId = caller.account?.config.id ?? connection?.accountId;
-  if (accountId !== undefined) caller.noteAccount?.(accountId);
+  caller.accountId = accountId;
   // A delivery that stores nothing while its claim is held (a later message of an open conversation) costs this one read.
   const claims = writeClaimsOf(delivery);
-  if (delivery.decidedWhileClaimHeld && claims[0] && accountId !== undefined && (await claimReader(on).isHeld(accountId, claims[0]))) return { kind: 'already_decided' };
-  const before = delivery.fields(connection && { accountId: connection.accountId, projectId: connection.projectId, campaignId: connection.campaignId });
+  if (delivery.decidedWhileClaimHeld && claims[0] && accountId !== undefined && (await claimReader(on).isHeld(accountId, claims[0]))) return DECIDED;
+  const before = delivery.fields(connection);
   if (delivery.refusal) return refuse(on, delivery.refusal, delivery.refusalFields ?? {}, guard, before, accountId);
   let fields: ValidatedFields | undefined;
   try {
     fields = source.lead.validate(before, delivery);
     const account = caller.account ?? (await deps.directory.account(accountId ?? ''));
-    const { lead, replayed } = await createLead(source.lead.submission(fields, delivery), account, deps, {
-      ...(claim && { idempotency: claim }),
-      ...(guard && { guard }),
-      ...(claims.length > 0 && { claims }),
-    });
+    const { lead, replayed } = await createLead(source.lead.submission(fields, delivery), account, deps, { idempotency: claim, guard, ...(claims.length > 0 && { claims }) });
     return { kind: 'created', leadId: lead.id, replayed, repeated: lead.is_repeated };
   } catch (error) {
     // Another delivery took the delivery's claim first (opened the conversation): that one decided.
-    if (error instanceof ClaimHeldError) return { kind: 'already_decided' };
+    if (error instanceof ClaimHeldError) return DECIDED;
     // The connection's account is gone: the connection is connected to no account.
     if (error instanceof ClientNotFoundError) return notConnected(on);
-    // The platform id's first delivery was kept as a rejection record: it decided.
-    if (error instanceof IdempotencyKeyReusedError) return { kind: 'already_decided' };
-    // A redelivery of a lead its person had erased (CONTRACT.md section 12): nothing is recorded about them again.
-    if (error instanceof LeadErasedError) return { kind: 'already_decided' };
+    // The platform id's first delivery was kept as a rejection record: it decided. Or it was a redelivery
+    // of a lead its person had erased (CONTRACT.md section 12): nothing is recorded about them again.
+    if (error instanceof IdempotencyKeyReusedError || error instanceof LeadErasedError) return DECIDED;
     if (!isRejection(error)) throw error;
     return refuse(on, error, refusedFields(error, fields ?? {}) ?? delivery.refusalFields ?? {}, guard, before, accountId, fields);
   }
@@ -159,25 +154,25 @@ const refuse = async <D extends Delivery, Route>(
   accountId = caller.account?.config.id,
   validated?: ValidatedFields,
 ): Promise<DeliveryOutcome> => {
-  if (accountId === undefined) throw new Error(`${source.name}: a refusal with no account to record it for`);
+  if (accountId === undefined) throw new Error('no account');
   const reason = error instanceof FieldValidationError && source.lead.validationReason !== undefined ? source.lead.validationReason : error.reason;
-  const platformIds = platformIdsOf(source, delivery);
   const rejection = rejectionOf(
     source.name,
-    { reason, message: error.message, fields, ...(platformIds && { platformIds }) },
-    { requestId: request.requestId, body: delivery.person ?? before ?? {}, ...(validated && { fields: validated }) },
+    { reason, message: error.message, fields, platformIds: platformIdsOf(source, delivery) },
+    { requestId: request.requestId, body: delivery.person ?? before ?? {}, fields: validated },
   );
   const claims = writeClaimsOf(delivery);
   const kept = await recordRefusal(deps.rejections, accountId, rejection, claim, guard, claims.length > 0 ? claims : undefined);
-  return kept === 'recorded' ? { kind: 'rejected', reason } : { kind: 'already_decided' };
+  return kept === 'recorded' ? { kind: 'rejected', reason } : DECIDED;
 };
+
+const DECIDED: DeliveryOutcome = { kind: 'already_decided' };
 
 /** The delivery's ids as its records carry them: its qualifiers, then its id under the source's name for it. */
 const platformIdsOf = (source: IntakeSource<any, any>, delivery: Delivery): Readonly<Record<string, string>> | undefined => {
   const platformId = delivery.platformId;
   if (!platformId || !source.platformId) return undefined;
-  const ids = { ...platformId.qualifiers, ...(platformId.id !== undefined && { [source.platformId.field]: platformId.id }) };
-  return Object.keys(ids).length > 0 ? ids : undefined;
+  return { ...platformId.qualifiers, ...(platformId.id !== undefined && { [source.platformId.field]: platformId.id }) };
 };
 
 /** A delivery's claims as its write takes them (WriteClaim): each names who it is with. */

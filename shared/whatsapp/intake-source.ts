@@ -6,6 +6,7 @@
  */
 import { leadFieldValidator } from '../domain/field-validation.ts';
 import { submissionOf, type SubmissionTagging } from '../domain/submissions.ts';
+import type { DeclaredAs } from '../intake/steps.ts';
 import type { IntakeSource } from '../intake/types.ts';
 import { whatsappLeadFields } from './lead-fields.ts';
 import { whatsappDeliveriesOf, type WhatsAppDelivery, type WhatsAppReaderSettings } from './notification.ts';
@@ -20,7 +21,7 @@ const validateWhatsAppFields = leadFieldValidator(whatsappLeadFields, 'ignore');
 /** Its leads are social leads of platform `wp`: section 1's sub source check applies (an account without `wp` refuses them). */
 const whatsappTagging: SubmissionTagging = { source: whatsappWireNames.leadSource, subSource: () => ({ kind: 'social', name: 'wp' }) };
 
-export const whatsappIntakeSource = (settings: WhatsAppReaderSettings, now: () => Date = () => new Date()): IntakeSource<WhatsAppDelivery> => ({
+export const whatsappIntakeSource = (settings: WhatsAppReaderSettings, now: () => Date = () => new Date()): IntakeSource<WhatsAppDelivery> & DeclaredAs<'platform-signature', 'signed-json'> => ({
   name: whatsappWireNames.name,
   authentication: { kind: 'platform-signature', header: 'x-hub-signature-256' },
   bodyFormat: 'signed-json',

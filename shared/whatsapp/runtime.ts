@@ -8,7 +8,7 @@ import { ConnectionDirectory } from '../intake/connection-directory.ts';
 import { metaAppSecretsFromEnvironment } from '../meta-app.ts';
 import { connectionWebhookRuntime } from '../webhook-runtime.ts';
 import { conversationDaysFromEnvironment, WHATSAPP_NUMBER_CONNECTION } from './intake-source.ts';
-import { metaAppSignature, type WhatsAppWebhookRuntime } from './webhook-handler.ts';
+import type { WhatsAppWebhookRuntime } from './webhook-handler.ts';
 
 // Its lead store and rejection log take its conversations' claims in their writes (the other lead functions' do not carry that).
 const runtime = connectionWebhookRuntime((db, configTable, ttlMs, { leadsTable, env }) => ({
@@ -16,7 +16,7 @@ const runtime = connectionWebhookRuntime((db, configTable, ttlMs, { leadsTable, 
   rejections: new DynamoDbRejectionLog(db, leadsTable, rejectionLogOptionsFromEnvironment(env), undefined, configTable, claimItemsOf(leadsTable)),
   connections: new ConnectionDirectory(new DynamoDbConnectionReader(db, configTable, WHATSAPP_NUMBER_CONNECTION), { ttlMs }),
   claims: new DynamoDbClaimReader(db, leadsTable),
-  signature: metaAppSignature(metaAppSecretsFromEnvironment(env)),
+  secrets: metaAppSecretsFromEnvironment(env),
   settings: { conversationDays: conversationDaysFromEnvironment(env) },
 }));
 

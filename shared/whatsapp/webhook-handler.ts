@@ -8,9 +8,11 @@
  * whole notification for up to 7 days, and each message is stored once whatever was stored before.
  */
 import { InvalidSignatureError } from '../domain/meta-errors.ts';
-import type { ConnectionDirectory } from '../intake/connection-directory.ts';
-import { intakeHandler, type IntakeRuntime, type SignatureCheck } from '../intake/handler.ts';
 import type { WriteClaimReader } from '../domain/ports.ts';
+import { andThen } from '../http/lead-chain.ts';
+import type { ConnectionDirectory } from '../intake/connection-directory.ts';
+import { intakeHandler, type IntakeRuntime } from '../intake/handler.ts';
+import { noKeyBeforeBody, platformSubscription, signedJsonBody, type SignatureCheck } from '../intake/steps.ts';
 import { isValidSignature, subscriptionChallenge, type MetaAppSecrets } from '../meta-app.ts';
 import { whatsappIntakeSource } from './intake-source.ts';
 import type { WhatsAppReaderSettings } from './notification.ts';
@@ -20,14 +22,23 @@ export interface WhatsAppWebhookRuntime extends IntakeRuntime {
   readonly connections: ConnectionDirectory;
   /** Its conversations' claims, read before a later message's write. */
   readonly claims: WriteClaimReader;
+  /** The Meta app's secrets (one app serves Lead Ads and WhatsApp): its app secret and verify token. */
+  readonly secrets: () => Promise<MetaAppSecrets>;
   readonly settings: WhatsAppReaderSettings;
 }
 
-/** The Meta app's signature and subscription check, with its secrets (one app serves Lead Ads and WhatsApp). */
+/** The Meta app's signature of a notification (`X-Hub-Signature-256`), with its secrets. */
 export const metaAppSignature = (secrets: () => Promise<MetaAppSecrets>): SignatureCheck => ({
+  header: 'x-hub-signature-256',
   verify: async (rawBody, signature) => isValidSignature(rawBody, signature, (await secrets()).appSecret),
   refusal: () => new InvalidSignatureError(),
-  subscribe: async (query) => subscriptionChallenge(query, (await secrets()).verifyToken),
 });
 
-export const whatsappWebhookHandler = (runtime: WhatsAppWebhookRuntime) => intakeHandler(whatsappIntakeSource(runtime.settings, runtime.now), runtime);
+export const whatsappWebhookHandler = (runtime: WhatsAppWebhookRuntime) => {
+  const source = whatsappIntakeSource(runtime.settings, runtime.now);
+  return intakeHandler(source, runtime, {
+    // Meta's subscription check (GET) first; a notification (POST) has no key before its signed body.
+    authentication: andThen(platformSubscription(source, async (query) => subscriptionChallenge(query, (await runtime.secrets()).verifyToken)), noKeyBeforeBody(source)),
+    body: signedJsonBody(source, metaAppSignature(runtime.secrets)),
+  });
+};

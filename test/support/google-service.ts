@@ -4,7 +4,7 @@
  * forms connected as `admin add-google-form` connects them, and deliveries shaped like Google's own.
  */
 import { connectGoogleForm } from '../../shared/domain/google-forms.ts';
-import { ConnectionDirectory } from '../../shared/intake/connection-directory.ts';
+import { KeyedConnectionDirectory } from '../../shared/intake/keyed-connection-directory.ts';
 import { googleAdsHandler } from '../../shared/google/webhook-handler.ts';
 import { apiGatewayEvent, lambdaContext } from '../../shared/http/api-gateway-event.ts';
 import type { LeadContext, LeadResponse } from '../../shared/http/lambda.ts';
@@ -64,7 +64,7 @@ export const deliveryJson = (parts: DeliveryParts): string => {
 
 export const googleTestService = async (options: ServiceOptions = {}) => {
   const service = await testService(options);
-  const forms = new ConnectionDirectory(service.repository.googleForms, { ttlMs: (options.configCacheTtlSeconds ?? 30) * 1000 });
+  const forms = new KeyedConnectionDirectory(service.repository.googleForms, { ttlMs: (options.configCacheTtlSeconds ?? 30) * 1000 });
   const handler = googleAdsHandler({ ...service.runtime, connections: forms });
   const formAdmin = { forms: service.repository.googleForms, accounts: service.repository.accounts };
 

@@ -13,7 +13,7 @@ import type { LeadContext, LeadResponse } from '../../shared/http/lambda.ts';
 import { signatureOf } from '../../shared/meta-app.ts';
 import { ConnectionDirectory } from '../../shared/intake/connection-directory.ts';
 import { WHATSAPP_NUMBER_CONNECTION } from '../../shared/whatsapp/intake-source.ts';
-import { metaAppSignature, whatsappWebhookHandler } from '../../shared/whatsapp/webhook-handler.ts';
+import { whatsappWebhookHandler } from '../../shared/whatsapp/webhook-handler.ts';
 import { asFunction } from './aws-calls.ts';
 import { testService, type Answer, type ServiceOptions, type TestService } from './service.ts';
 
@@ -91,7 +91,7 @@ export const whatsappWebhookOn = (service: TestService, options: WhatsAppService
     rejections: new DynamoDbRejectionLog(db, service.tables.leads, options.rejectionRecordsPerMinute === undefined ? undefined : { recordsPerMinute: options.rejectionRecordsPerMinute }, undefined, service.tables.config, claimItems),
     connections,
     claims,
-    signature: metaAppSignature(async () => ({ appSecret: WHATSAPP_APP_SECRET, verifyToken: WHATSAPP_VERIFY_TOKEN })),
+    secrets: async () => ({ appSecret: WHATSAPP_APP_SECRET, verifyToken: WHATSAPP_VERIFY_TOKEN }),
     settings: { conversationDays: options.conversationDays ?? 7 },
   };
   const handler = whatsappWebhookHandler(runtime);

@@ -2,28 +2,30 @@ import { randomUUID } from 'node:crypto';
 import type { MiddlewareObj, Request } from '@middy/core';
 import { LeadIntakeError } from '../../domain/errors.ts';
 import { redact, type LogSink } from '../../log.ts';
-import { failure, jsonResponse } from '../envelope.ts';
-import { header, httpMethod, type LeadContext, type LeadEvent, type LeadResponse } from '../lambda.ts';
+import { failure } from '../envelope.ts';
+import { httpMethod, type LeadContext, type LeadEvent, type LeadResponse } from '../lambda.ts';
 import { sourceMappedStack } from '../../source-mapped-stack.ts';
 
-export interface CorsOptions {
-  /** Origins a browser may post from; `*` allows any. */
-  readonly allowedOrigins: readonly string[];
+/**
+ * A browser-facing endpoint's CORS answers (cors.ts `corsPolicy`): its preflight, and the headers of
+ * every other answer. Given, not built here, so the functions no browser calls carry none of it.
+ */
+export interface CorsPolicy {
+  readonly preflight: () => LeadResponse;
+  /** A browser key's decision (its origin echoed, or null for a refused origin) wins over the stack's setting. */
+  readonly headers: (event: LeadEvent, keyDecision: string | null | undefined) => Record<string, string>;
 }
 
 export interface HttpEnvelopeOptions {
   readonly endpoint: string;
   readonly log: LogSink;
   /** Browser-facing endpoints only: answers preflight and sets Access-Control-Allow-Origin. */
-  readonly cors?: CorsOptions;
+  readonly cors?: CorsPolicy;
   /** What a 500 says, with the request id to quote; a lead endpoint's `Lead could not be created` by default. */
   readonly unexpected?: (requestId: string) => string;
 }
 
 type LeadRequest = Request<LeadEvent, LeadResponse, Error, LeadContext>;
-
-/** Request headers a browser form may send; named, not `*`, since `*` does not cover credentials. */
-const CORS_ALLOWED_HEADERS = 'content-type, x-api-key, accept, idempotency-key, x-dry-run';
 
 /**
  * The outermost middleware: gives the request its id, and turns whatever the chain produced (a
@@ -34,7 +36,7 @@ const CORS_ALLOWED_HEADERS = 'content-type, x-api-key, accept, idempotency-key, 
 export const httpEnvelope = ({ endpoint, log, cors, unexpected }: HttpEnvelopeOptions): MiddlewareObj<LeadEvent, LeadResponse, Error, LeadContext> => {
   const finish = (request: LeadRequest, response: LeadResponse, error?: unknown): LeadResponse => {
     const { context, event } = request;
-    response.headers = { ...response.headers, 'x-request-id': context.requestId, ...(cors && corsHeaders(cors, event, context.allowOrigin)) };
+    response.headers = { ...response.headers, 'x-request-id': context.requestId, ...(cors && cors.headers(event, context.allowOrigin)) };
     log({
       level: response.statusCode >= 500 ? 'error' : 'info',
       requestId: context.requestId,
@@ -59,7 +61,7 @@ export const httpEnvelope = ({ endpoint, log, cors, unexpected }: HttpEnvelopeOp
       request.context.requestId = request.event.requestContext?.requestId || request.context.awsRequestId || randomUUID();
       if (cors && httpMethod(request.event) === 'OPTIONS') {
         request.context.outcome = 'preflight';
-        return finish(request, preflight());
+        return finish(request, cors.preflight());
       }
       return undefined;
     },
@@ -69,38 +71,6 @@ export const httpEnvelope = ({ endpoint, log, cors, unexpected }: HttpEnvelopeOp
     onError: (request) => {
       request.response = finish(request, failure(request.error, request.context.requestId, unexpected), request.error);
     },
-  };
-};
-
-const preflight = (): LeadResponse => {
-  const response = jsonResponse(204, null, {
-    'access-control-allow-methods': 'POST, OPTIONS',
-    'access-control-allow-headers': CORS_ALLOWED_HEADERS,
-    'access-control-max-age': '600',
-  });
-  delete response.body;
-  return response;
-};
-
-/** Response headers a browser script may read: the request id to quote, when to retry, replays. */
-const CORS_EXPOSED_HEADERS = 'x-request-id, retry-after, idempotent-replayed';
-
-/**
- * A browser key's decision (its origin echoed, or none for a refused origin) wins over the stack's
- * setting, which applies to every other answer (before the key is known, or for a server key).
- */
-const corsHeaders = (options: CorsOptions, event: LeadEvent, keyDecision: string | null | undefined): Record<string, string> => ({
-  ...(keyDecision === undefined ? allowOrigin(options, event) : keyDecision === null ? { vary: 'Origin' } : { 'access-control-allow-origin': keyDecision, vary: 'Origin' }),
-  'access-control-expose-headers': CORS_EXPOSED_HEADERS,
-});
-
-const allowOrigin = ({ allowedOrigins }: CorsOptions, event: LeadEvent): Record<string, string> => {
-  if (allowedOrigins.includes('*')) return { 'access-control-allow-origin': '*' };
-  const origin = header(event, 'origin');
-  // A listed origin is echoed; any other gets the first listed one, which its browser then refuses.
-  return {
-    'access-control-allow-origin': origin && allowedOrigins.includes(origin) ? origin : (allowedOrigins[0] ?? 'null'),
-    vary: 'Origin',
   };
 };
 

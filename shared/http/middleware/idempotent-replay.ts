@@ -1,7 +1,7 @@
-import type { MiddlewareObj } from '@middy/core';
 import { previousAnswer } from '../../domain/create-lead.ts';
 import type { LeadStore } from '../../domain/ports.ts';
-import type { LeadContext, LeadEvent, LeadResponse } from '../lambda.ts';
+import { step, type LeadStep } from '../lead-chain.ts';
+import type { Authenticated, LeadContext, WithOptions } from '../lambda.ts';
 
 /**
  * A request that repeats an `Idempotency-Key` already answered gets that answer again before any check
@@ -11,11 +11,12 @@ import type { LeadContext, LeadEvent, LeadResponse } from '../lambda.ts';
  * first (one GetItem); every other request finds its key in the write it makes anyway (the lead's,
  * or a quarantine record's), at no extra request.
  */
-export const idempotentReplay = (leads: Pick<LeadStore, 'previousAnswer'>): MiddlewareObj<LeadEvent, LeadResponse, Error, LeadContext> => ({
-  before: async ({ context }) => {
-    const key = context.account?.key;
-    if (!context.idempotency || context.dryRun || context.bot || !key?.origins || !key.captcha) return;
-    const earlier = await previousAnswer(leads, context.account!.config.id, context.idempotency);
-    if (earlier) context.replay = earlier.lead;
-  },
-});
+export const idempotentReplay = (leads: Pick<LeadStore, 'previousAnswer'>): LeadStep<LeadContext & Authenticated & WithOptions, object> =>
+  step<LeadContext & Authenticated & WithOptions>({
+    before: async ({ context }) => {
+      const key = context.account.key;
+      if (!context.idempotency || context.dryRun || context.bot || !key.origins || !key.captcha) return;
+      const earlier = await previousAnswer(leads, context.account.config.id, context.idempotency);
+      if (earlier) context.replay = earlier.lead;
+    },
+  });

@@ -1,4 +1,3 @@
-import type { MiddlewareObj } from '@middy/core';
 import {
   BodyNotAnObjectError,
   FieldValidationError,
@@ -7,7 +6,8 @@ import {
   UnsupportedContentTypeError,
 } from '../../domain/errors.ts';
 import { JsonNumber } from '../../schemas/json-number.ts';
-import { header, type LeadContext, type LeadEvent, type LeadResponse } from '../lambda.ts';
+import { step, type LeadStep } from '../lead-chain.ts';
+import { header, type LeadContext, type LeadEvent, type WithBody } from '../lambda.ts';
 
 export interface JsonObjectBodyOptions {
   /** Largest body read, in bytes; one byte more answers 413. */
@@ -32,18 +32,23 @@ export const MAX_JSON_DEPTH = 32;
  * loses JSON.parse's source text, so `9.87654321e9` could not be refused), a missing Content-Type
  * accepted, and 400 rather than 422 for malformed JSON.
  */
-export const jsonObjectBody = ({ maxBytes }: JsonObjectBodyOptions): MiddlewareObj<LeadEvent, LeadResponse, Error, LeadContext> => ({
-  before: (request) => {
-    const { event } = request;
-    const bytes = event.body == null ? Buffer.alloc(0) : Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8');
-    if (bytes.length > maxBytes) throw new PayloadTooLargeError();
+export const jsonObjectBody = <In extends LeadContext = LeadContext>({ maxBytes }: JsonObjectBodyOptions): LeadStep<In, WithBody> =>
+  step<In, WithBody>({
+    before: (request) => {
+      request.context.body = jsonObjectBodyOf(request.event, maxBytes);
+    },
+  });
 
-    const contentType = header(event, 'content-type')?.trim();
-    if (contentType && !JSON_CONTENT_TYPE.test(contentType)) throw new UnsupportedContentTypeError();
+/** The request's body as a JSON object, in the contract's order of checks (above). */
+export const jsonObjectBodyOf = (event: LeadEvent, maxBytes: number): Record<string, unknown> => {
+  const bytes = event.body == null ? Buffer.alloc(0) : Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8');
+  if (bytes.length > maxBytes) throw new PayloadTooLargeError();
 
-    request.context.body = jsonObjectOf(bytes);
-  },
-});
+  const contentType = header(event, 'content-type')?.trim();
+  if (contentType && !JSON_CONTENT_TYPE.test(contentType)) throw new UnsupportedContentTypeError();
+
+  return jsonObjectOf(bytes);
+};
 
 /**
  * A body's bytes as a JSON object (400 when it is not UTF-8 JSON, or not an object), its numbers kept

@@ -1,10 +1,10 @@
-import type { MiddlewareObj } from '@middy/core';
 import type { AccountDirectory } from '../../domain/account-directory.ts';
 import { keyAllowsEndpoint, normaliseOrigin } from '../../domain/api-keys.ts';
 import { DryRunNotAllowedError, KeyNotAllowedOnEndpointError, OriginNotAllowedError } from '../../domain/errors.ts';
 import type { KeyEndpoint } from '../../domain/lead.ts';
 import type { KeyScopeDeclaration } from '../../sources/descriptor.ts';
-import { header, type LeadContext, type LeadEvent, type LeadResponse } from '../lambda.ts';
+import { andThen, step, type LeadStep } from '../lead-chain.ts';
+import { header, type Authenticated, type LeadContext } from '../lambda.ts';
 import { apiKeyAccount } from './api-key-account.ts';
 import { dryRunRequested } from './submission-options.ts';
 
@@ -15,9 +15,10 @@ import { dryRunRequested } from './submission-options.ts';
  * key whose origin is allowed, every answer from here on echoes that origin to the page. A source with
  * a key scope of its own (`scoped`) takes only a key limited to that scope alone.
  */
-export const keyScope = (endpoint: KeyEndpoint, { scoped = false }: { scoped?: boolean } = {}): MiddlewareObj<LeadEvent, LeadResponse, Error, LeadContext> => ({
+export const keyScope = (endpoint: KeyEndpoint, { scoped = false }: { scoped?: boolean } = {}): LeadStep<LeadContext & Authenticated, object> =>
+  step<LeadContext & Authenticated>({
   before: ({ event, context }) => {
-    const key = context.account!.key;
+    const key = context.account.key;
     if (!keyAllowsEndpoint(key, endpoint, { scoped })) throw new KeyNotAllowedOnEndpointError();
     if (!key.origins) return;
     const origin = header(event, 'origin');
@@ -26,16 +27,16 @@ export const keyScope = (endpoint: KeyEndpoint, { scoped = false }: { scoped?: b
       context.allowOrigin = null;
       throw new OriginNotAllowedError();
     }
-    context.allowOrigin = origin!;
+    context.allowOrigin = origin ?? null;
     if (dryRunRequested(event)) throw new DryRunNotAllowedError();
   },
-});
+  });
 
 /**
  * The key checks of a source whose key is limited to it alone (`scoped-api-key`), from its descriptor's
  * key scope: the key from `x-api-key` or the query parameter it allows (401, 404), then its scope (403).
  */
-export const scopedApiKey = (directory: AccountDirectory, scope: KeyScopeDeclaration): MiddlewareObj<LeadEvent, LeadResponse, Error, LeadContext>[] => [
-  apiKeyAccount(directory, scope.queryParameter === undefined ? {} : { queryParameter: scope.queryParameter }),
-  keyScope(scope.name, { scoped: true }),
-];
+export const scopedApiKey = (directory: AccountDirectory, scope: KeyScopeDeclaration): LeadStep<LeadContext, Authenticated> => {
+  const account = apiKeyAccount(directory, scope.queryParameter === undefined ? {} : { queryParameter: scope.queryParameter });
+  return andThen(account, keyScope(scope.name, { scoped: true }));
+};

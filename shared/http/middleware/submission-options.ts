@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { MiddlewareObj } from '@middy/core';
 import { InvalidIdempotencyKeyError } from '../../domain/errors.ts';
-import { header, type LeadContext, type LeadEvent, type LeadResponse } from '../lambda.ts';
+import { step, type LeadStep } from '../lead-chain.ts';
+import { header, type LeadContext, type LeadEvent, type WithBody, type WithOptions } from '../lambda.ts';
 import { CHALLENGE_TOKEN_FIELD } from '../../domain/challenge.ts';
 import { JsonNumber } from '../../schemas/json-number.ts';
 
@@ -14,7 +14,8 @@ export const dryRunRequested = (event: LeadEvent): boolean => /^true$/i.test(hea
  * The sender's options beyond the contract: `Idempotency-Key` (retry safety) and `x-dry-run: true`
  * (check without storing). Neither changes an answer the contract fixes when absent.
  */
-export const submissionOptions = (endpoint: string): MiddlewareObj<LeadEvent, LeadResponse, Error, LeadContext> => ({
+export const submissionOptions = (endpoint: string): LeadStep<LeadContext & WithBody, WithOptions> =>
+  step<LeadContext & WithBody, WithOptions>({
   before: (request) => {
     const { event, context } = request;
     context.dryRun = dryRunRequested(event);
@@ -23,7 +24,7 @@ export const submissionOptions = (endpoint: string): MiddlewareObj<LeadEvent, Le
     if (!IDEMPOTENCY_KEY.test(key)) throw new InvalidIdempotencyKeyError();
     context.idempotency = { key, requestHash: requestHashOf(endpoint, event, context.body) };
   },
-});
+  });
 
 /**
  * What a key's request is recognised by: the endpoint and the exact body (a retry sends the same bytes;
