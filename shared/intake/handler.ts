@@ -59,7 +59,7 @@ const intakeChain = <D extends Delivery, Route>(source: IntakeSource<D, Route>, 
       // A delivery to a connection no account has (an `ignore` rule) is logged by the connection's id alone.
       outcomes.forEach((outcome, index) => {
         if (outcome.kind === 'ignored' && outcome.reason === 'not_connected') {
-          runtime.log({ level: 'warn', message: `${source.name} delivery to a connection no account has`, requestId: context.requestId, connectionId: deliveries[index]?.connection?.id });
+          runtime.log({ level: 'warn', message: 'not connected', requestId: context.requestId, connectionId: deliveries[index]?.connection?.id });
         }
       });
       noteOutcome(context, outcomes);

@@ -16,7 +16,7 @@ import { receivedAtOnce } from '../domain/connection-cache.ts';
 import { createLead, type CreateLeadDependencies } from '../domain/create-lead.ts';
 import { ClaimHeldError, ClientNotFoundError, FieldValidationError, IdempotencyKeyReusedError, isRejection, LeadErasedError, type LeadIntakeError } from '../domain/errors.ts';
 import { platformLeadIdempotency, recordRefusal } from '../domain/platform-leads.ts';
-import type { Connection, ConnectionGuard, IdempotencyClaim, RejectionLog, WriteClaim, WriteClaimReader } from '../domain/ports.ts';
+import type { Connection, ConnectionGuard, IdempotencyClaim, RejectionLog, WriteClaimReader } from '../domain/ports.ts';
 import { refusedFields } from '../domain/rejections.ts';
 import { rejectionOf } from '../domain/submissions.ts';
 import type { ValidatedFields } from '../schemas/validate.ts';
@@ -110,15 +110,16 @@ const receiveOn = async <D extends Delivery, Route>(on: On<D, Route>, connection
   const accountId = caller.account?.config.id ?? connection?.accountId;
   caller.accountId = accountId;
   // A delivery that stores nothing while its claim is held (a later message of an open conversation) costs this one read.
-  const claims = writeClaimsOf(delivery);
-  if (delivery.decidedWhileClaimHeld && claims[0] && accountId !== undefined && (await claimReader(on).isHeld(accountId, claims[0]))) return DECIDED;
+  // (A source whose deliveries ask for that read is given the claim reader: deps.claims.)
+  const claims = delivery.claims;
+  if (delivery.decidedWhileClaimHeld && claims?.[0] && accountId !== undefined && (await deps.claims!.isHeld(accountId, claims[0]))) return DECIDED;
   const before = delivery.fields(connection);
   if (delivery.refusal) return refuse(on, delivery.refusal, delivery.refusalFields ?? {}, guard, before, accountId);
   let fields: ValidatedFields | undefined;
   try {
     fields = source.lead.validate(before, delivery);
     const account = caller.account ?? (await deps.directory.account(accountId ?? ''));
-    const { lead, replayed } = await createLead(source.lead.submission(fields, delivery), account, deps, { idempotency: claim, guard, ...(claims.length > 0 && { claims }) });
+    const { lead, replayed } = await createLead(source.lead.submission(fields, delivery), account, deps, { idempotency: claim, guard, claims });
     return { kind: 'created', leadId: lead.id, replayed, repeated: lead.is_repeated };
   } catch (error) {
     // Another delivery took the delivery's claim first (opened the conversation): that one decided.
@@ -161,8 +162,7 @@ const refuse = async <D extends Delivery, Route>(
     { reason, message: error.message, fields, platformIds: platformIdsOf(source, delivery) },
     { requestId: request.requestId, body: delivery.person ?? before ?? {}, fields: validated },
   );
-  const claims = writeClaimsOf(delivery);
-  const kept = await recordRefusal(deps.rejections, accountId, rejection, claim, guard, claims.length > 0 ? claims : undefined);
+  const kept = await recordRefusal(deps.rejections, accountId, rejection, claim, guard, delivery.claims);
   return kept === 'recorded' ? { kind: 'rejected', reason } : DECIDED;
 };
 
@@ -173,18 +173,6 @@ const platformIdsOf = (source: IntakeSource<any, any>, delivery: Delivery): Read
   const platformId = delivery.platformId;
   if (!platformId || !source.platformId) return undefined;
   return { ...platformId.qualifiers, ...(platformId.id !== undefined && { [source.platformId.field]: platformId.id }) };
-};
-
-/** A delivery's claims as its write takes them (WriteClaim): each names who it is with. */
-const writeClaimsOf = (delivery: Delivery): WriteClaim[] =>
-  (delivery.claims ?? []).map(({ key, party, at, until, value }) => {
-    if (party === undefined) throw new Error(`a delivery claim (${key}) names no party to keep it under`);
-    return { key, party, at, until, ...(value !== undefined && { value }) };
-  });
-
-const claimReader = ({ source, deps }: { readonly source: { readonly name: string }; readonly deps: IntakeDependencies }): WriteClaimReader => {
-  if (!deps.claims) throw new Error(`${source.name}: its deliveries read their claims, and no claim reader was given`);
-  return deps.claims;
 };
 
 /** The platform id's one claim, for its lead and for its record alike; none without an id. */

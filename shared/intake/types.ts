@@ -196,10 +196,10 @@ export interface DeliveryClaim {
   /** What a later delivery with another value takes the claim over from (a conversation's ad `source_id`). */
   readonly value?: string;
   /**
-   * Who the claim is with (a conversation's sender), when it is someone: the store keeps the claim under
-   * their keyed hash, never the handle, and an erasure of the person forgets it (ports.ts WriteClaim).
+   * Who the claim is with (a conversation's sender): the store keeps the claim under their keyed hash,
+   * never the handle, and an erasure of the person forgets it (ports.ts WriteClaim, which this is).
    */
-  readonly party?: PersonHandle;
+  readonly party: PersonHandle;
 }
 
 /**

@@ -70,7 +70,7 @@ describe('the log lines (section 14)', () => {
       ['whatsapp', 200, 'not_connected'],
     ]);
     expect(whatsapp.logs[0]).toMatchObject({ accountId: ACCOUNT });
-    expect(whatsapp.logs[1]).toEqual({ level: 'warn', message: 'whatsapp delivery to a connection no account has', requestId: expect.any(String), connectionId: unknown });
+    expect(whatsapp.logs[1]).toEqual({ level: 'warn', message: 'not connected', requestId: expect.any(String), connectionId: unknown });
     // What is left once the ids (digits of their own, which may share a run of digits with a test's number by chance) are set aside.
     const withoutIds = whatsapp.logs.map(({ connectionId: _number, requestId: _request, leadId: _lead, ...rest }) => JSON.stringify(rest));
     for (const line of withoutIds) {
