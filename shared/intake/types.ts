@@ -232,7 +232,11 @@ export interface Delivery {
   readonly refusalBeforeConnection?: boolean;
   /** Who the delivery's record names when it is refused before its fields are read (a call's caller), for access and erasure. */
   readonly person?: Readonly<Record<string, unknown>>;
-  /** Items of the delivery's one write besides its platform id's claim (DeliveryClaim). */
+  /**
+   * Items of the delivery's one write besides its platform id's claim (DeliveryClaim). Declared for
+   * the WhatsApp source; intake.ts does not write them yet (the lead's and the record's transactions
+   * need the store's claim item first): a source that sets them must add that, with its test.
+   */
   readonly claims?: readonly DeliveryClaim[];
   /**
    * The source says this delivery stores nothing while its first claim is held (a later message of an
