@@ -63,12 +63,7 @@ export class ConnectionChangedError extends Error {
  * A write's claim (WriteClaim, ports.ts: a chat's open conversation) was held by another delivery:
  * nothing was stored. Not a refusal of the delivery: it was decided by the one that holds the claim.
  */
-export class ClaimHeldError extends Error {
-  constructor() {
-    super('the write\'s claim is held by another delivery');
-    this.name = 'ClaimHeldError';
-  }
-}
+export class ClaimHeldError extends Error {}
 
 /** Most characters of an identifier a webhook sends and the service stores (CONTRACT.md section 14). */
 export const MAX_IDENTIFIER_LENGTH = 200;

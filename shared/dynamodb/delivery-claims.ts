@@ -52,6 +52,18 @@ export const claimPut = async (keyring: PersonKeyring, table: string, accountId:
   };
 };
 
+/**
+ * How a store makes a claim's transaction item (claimPut, on a keyring and table): given to the lead
+ * store and the rejection log of the functions whose deliveries carry claims (WhatsApp's), so the other
+ * lead functions' bundles do not carry it.
+ */
+export type ClaimItems = (accountId: string, claim: WriteClaim) => Promise<TransactItem>;
+
+export const claimItemsOf =
+  (table: string, keyring: PersonKeyring = containerPersonKeyring()): ClaimItems =>
+  (accountId, claim) =>
+    claimPut(keyring, table, accountId, claim);
+
 /** Whether a stored claim item holds against `claim`: the Put's condition, read the other way round. */
 export const holds = (item: Record<string, unknown> | undefined, claim: WriteClaim): boolean => {
   if (!item) return false;

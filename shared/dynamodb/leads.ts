@@ -11,7 +11,7 @@ import type { PersonKeyring } from '../domain/person-data.ts';
 import { containerPersonKeyring } from '../person-keyring.ts';
 import { leadLookupPuts } from './people.ts';
 import type { ClaimHeld, IdempotencyClaim, IdempotentReplay, LeadStore, MarkerTaken, OriginalLeadOutcome, RepeatLeadOutcome, WriteClaim, WriteGuard } from '../domain/ports.ts';
-import { claimPut } from './delivery-claims.ts';
+import type { ClaimItems } from './delivery-claims.ts';
 import { checkConnectionGuard, CONNECTION_GUARD, connectionGuardCheck } from './connection-items.ts';
 import { NamedItems, sendTransaction } from './transactions.ts';
 import { contendedWrite, DEFAULT_RETRY, type TransactionRetryPolicy } from './contended-write.ts';
@@ -47,6 +47,7 @@ export class DynamoDbLeadStore extends TableStore implements LeadStore {
   readonly #keyring: PersonKeyring;
   /** The Config table, where a delivery's guard checks its connection (connectionGuardCheck). */
   readonly #configTable: string | undefined;
+  readonly #claimItems: ClaimItems | undefined;
 
   constructor(
     db: DynamoDBDocumentClient,
@@ -54,11 +55,14 @@ export class DynamoDbLeadStore extends TableStore implements LeadStore {
     retry: TransactionRetryPolicy = DEFAULT_RETRY,
     keyring: PersonKeyring = containerPersonKeyring(),
     configTable?: string,
+    /** Given where deliveries carry claims (WriteClaim: a WhatsApp conversation's), the claims' items (delivery-claims.ts). */
+    claimItems?: ClaimItems,
   ) {
     super(db, leadsTable);
     this.#retry = retry;
     this.#keyring = keyring;
     this.#configTable = configTable;
+    this.#claimItems = claimItems;
   }
 
 
@@ -272,7 +276,8 @@ export class DynamoDbLeadStore extends TableStore implements LeadStore {
 
   /** A delivery's claims (delivery-claims.ts), each a conditioned Put of the lead's own transaction. */
   async #addDeliveryClaims(items: NamedItems<LeadItemName>, accountId: string, claims: readonly WriteClaim[] | undefined): Promise<void> {
-    for (const claim of claims ?? []) items.add('delivery_claim', await claimPut(this.#keyring, this.table, accountId, claim));
+    // Only a store given claim items is given claims (its function's deliveries carry them: shared/whatsapp/runtime.ts).
+    for (const claim of claims ?? []) items.add('delivery_claim', await this.#claimItems!(accountId, claim));
   }
 
   /** The lead's person lookup items (shared/dynamodb/people.ts): no request of their own. */

@@ -18,7 +18,7 @@ import { ulidAt, ulidsAt } from '../domain/lead-id.ts';
 import type { PersonKeyring } from '../domain/person-data.ts';
 import { boundedRejection } from '../domain/rejections.ts';
 import type { ConnectionGuard, IdempotencyClaim, IdempotentReplay, Rejection, RejectionLog, WriteClaim } from '../domain/ports.ts';
-import { claimPut } from './delivery-claims.ts';
+import type { ClaimItems } from './delivery-claims.ts';
 import { checkConnectionGuard, CONNECTION_GUARD, connectionGuardCheck } from './connection-items.ts';
 import { idempotencyPk, idempotencyPut, replayOf } from './leads.ts';
 import { NamedItems, type TransactItem } from './transactions.ts';
@@ -61,11 +61,22 @@ export class DynamoDbRejectionLog extends TableStore implements RejectionLog {
   /** The Config table, where a delivery's guard checks its connection (connectionGuardCheck). */
   readonly #configTable: string | undefined;
 
-  constructor(db: DynamoDBDocumentClient, table: string, options: RejectionLogOptions = {}, keyring: PersonKeyring = containerPersonKeyring(), configTable?: string) {
+  readonly #claimItems: ClaimItems | undefined;
+
+  constructor(
+    db: DynamoDBDocumentClient,
+    table: string,
+    options: RejectionLogOptions = {},
+    keyring: PersonKeyring = containerPersonKeyring(),
+    configTable?: string,
+    /** Given where deliveries carry claims (a WhatsApp conversation's), the claims' items (delivery-claims.ts). */
+    claimItems?: ClaimItems,
+  ) {
     super(db, table);
     this.#rate = new MinuteCounters(table, { prefix: 'REJECTIONRATE', attribute: 'stored', itemType: 'rejection_rate' }, options.recordsPerMinute ?? DEFAULT_REJECTION_RECORDS_PER_MINUTE);
     this.#keyring = keyring;
     this.#configTable = configTable;
+    this.#claimItems = claimItems;
   }
 
   /**
@@ -209,7 +220,8 @@ export class DynamoDbRejectionLog extends TableStore implements RejectionLog {
     // The delivery's connection, checked in the same write (no extra round trip): moved or removed since it was read, nothing kept.
     if (guard) transaction.add(CONNECTION_GUARD, connectionGuardCheck(this.#requireConfigTable(), guard));
     // A delivery's claims (a conversation it opens), taken with the record: one held by another delivery, nothing kept.
-    for (const claim of claims ?? []) transaction.add('delivery_claim', await claimPut(this.#keyring, this.table, accountId, claim));
+    // Only a log given claim items is given claims (its function's deliveries carry them: shared/whatsapp/runtime.ts).
+    for (const claim of claims ?? []) transaction.add('delivery_claim', await this.#claimItems!(accountId, claim));
     const outcome = await contendedWrite({
       send: () => this.db.send(new TransactWriteCommand({ TransactItems: transaction.items })),
       // The claim taken already: this delivery's platform id was decided by an earlier one, wherever its connection points now.

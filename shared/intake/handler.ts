@@ -56,6 +56,12 @@ const intakeChain = <D extends Delivery, Route>(source: IntakeSource<D, Route>, 
       const deliveries = source.read(request);
       // The context is the caller: its key's account, and the account its deliveries were received for, for its log line.
       const outcomes = await receiveDeliveries(source, runtime, request, context, deliveries);
+      // A delivery to a connection no account has (an `ignore` rule) is logged by the connection's id alone.
+      outcomes.forEach((outcome, index) => {
+        if (outcome.kind === 'ignored' && outcome.reason === 'not_connected') {
+          runtime.log({ level: 'warn', message: 'not connected', requestId: context.requestId, connectionId: deliveries[index]?.connection?.id });
+        }
+      });
       noteOutcome(context, outcomes);
       return jsonResponse(source.answer.status, { status: true, message: source.answer.message });
     });

@@ -14,9 +14,9 @@ import type { AccountView } from '../domain/account-directory.ts';
 import type { AccountDirectory } from '../domain/account-directory.ts';
 import { receivedAtOnce } from '../domain/connection-cache.ts';
 import { createLead, type CreateLeadDependencies } from '../domain/create-lead.ts';
-import { ClientNotFoundError, FieldValidationError, IdempotencyKeyReusedError, isRejection, LeadErasedError, type LeadIntakeError } from '../domain/errors.ts';
+import { ClaimHeldError, ClientNotFoundError, FieldValidationError, IdempotencyKeyReusedError, isRejection, LeadErasedError, type LeadIntakeError } from '../domain/errors.ts';
 import { platformLeadIdempotency, recordRefusal } from '../domain/platform-leads.ts';
-import type { Connection, ConnectionGuard, IdempotencyClaim, RejectionLog } from '../domain/ports.ts';
+import type { Connection, ConnectionGuard, IdempotencyClaim, RejectionLog, WriteClaimReader } from '../domain/ports.ts';
 import { refusedFields } from '../domain/rejections.ts';
 import { rejectionOf } from '../domain/submissions.ts';
 import type { ValidatedFields } from '../schemas/validate.ts';
@@ -28,6 +28,8 @@ export interface IntakeDependencies extends CreateLeadDependencies {
   readonly rejections: RejectionLog;
   /** The connections of the source's declared kind; required when it declares one. */
   readonly connections?: ConnectionLookup;
+  /** The read of a delivery's claim (`decidedWhileClaimHeld`); required when a source's deliveries ask for it. */
+  readonly claims?: WriteClaimReader;
 }
 
 /**
@@ -107,15 +109,21 @@ const receiveOn = async <D extends Delivery, Route>(on: On<D, Route>, connection
   const guard: ConnectionGuard | undefined = connection && source.connection ? { ...connection, shape: source.connection.key.shape } : undefined;
   const accountId = caller.account?.config.id ?? connection?.accountId;
   caller.accountId = accountId;
+  // A delivery that stores nothing while its claim is held (a later message of an open conversation) costs this one read.
+  // (A source whose deliveries ask for that read is given the claim reader: deps.claims.)
+  const claims = delivery.claims;
+  if (delivery.decidedWhileClaimHeld && claims?.[0] && accountId !== undefined && (await deps.claims!.isHeld(accountId, claims[0]))) return DECIDED;
   const before = delivery.fields(connection);
   if (delivery.refusal) return refuse(on, delivery.refusal, delivery.refusalFields ?? {}, guard, before, accountId);
   let fields: ValidatedFields | undefined;
   try {
     fields = source.lead.validate(before, delivery);
     const account = caller.account ?? (await deps.directory.account(accountId ?? ''));
-    const { lead, replayed } = await createLead(source.lead.submission(fields, delivery), account, deps, { idempotency: claim, guard });
+    const { lead, replayed } = await createLead(source.lead.submission(fields, delivery), account, deps, { idempotency: claim, guard, claims });
     return { kind: 'created', leadId: lead.id, replayed, repeated: lead.is_repeated };
   } catch (error) {
+    // Another delivery took the delivery's claim first (opened the conversation): that one decided.
+    if (error instanceof ClaimHeldError) return DECIDED;
     // The connection's account is gone: the connection is connected to no account.
     if (error instanceof ClientNotFoundError) return notConnected(on);
     // The platform id's first delivery was kept as a rejection record: it decided. Or it was a redelivery
@@ -154,7 +162,7 @@ const refuse = async <D extends Delivery, Route>(
     { reason, message: error.message, fields, platformIds: platformIdsOf(source, delivery) },
     { requestId: request.requestId, body: delivery.person ?? before ?? {}, fields: validated },
   );
-  const kept = await recordRefusal(deps.rejections, accountId, rejection, claim, guard);
+  const kept = await recordRefusal(deps.rejections, accountId, rejection, claim, guard, delivery.claims);
   return kept === 'recorded' ? { kind: 'rejected', reason } : DECIDED;
 };
 

@@ -4,9 +4,9 @@
  * declares (a chosen-at-run-time switch would carry them all). Each takes only a source declared as
  * it runs (DeclaredAs, checked by the compiler): the declaration stays the one truth.
  */
-import { PayloadTooLargeError, type LeadIntakeError } from '../domain/errors.ts';
+import { BodyNotAnObjectError, PayloadTooLargeError, type LeadIntakeError } from '../domain/errors.ts';
 import { MAX_BODY_BYTES } from '../http/lead-handler.ts';
-import { header, type Authenticated, type LeadContext, type WithBody } from '../http/lambda.ts';
+import { header, httpMethod, type Authenticated, type LeadContext, type WithBody } from '../http/lambda.ts';
 import { andThen, step, type LeadStep } from '../http/lead-chain.ts';
 import { apiKeyAccount } from '../http/middleware/api-key-account.ts';
 import { jsonObjectBody, jsonObjectOf } from '../http/middleware/json-object-body.ts';
@@ -58,7 +58,36 @@ export const signedJsonBody = (source: DeclaredAs<'platform-signature', 'signed-
       const raw = event.body == null ? Buffer.alloc(0) : Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8');
       if (raw.length > maxBytes) throw new PayloadTooLargeError();
       if (!(await signature.verify(raw, header(event, signature.header)))) throw signature.refusal();
-      context.body = jsonObjectOf(raw);
+      context.body = signedObjectOf(raw);
     },
   });
 };
+
+/**
+ * A signed body as its reader reads it: JSON that is not an object is the platform's all the same (its
+ * signature says so), and holds nothing the reader knows, so it is read as an empty notification
+ * (acknowledged, nothing stored: CONTRACT.md section 15) rather than refused. Text that is not JSON: 400.
+ */
+const signedObjectOf = (raw: Buffer): Record<string, unknown> => {
+  try {
+    return jsonObjectOf(raw);
+  } catch (error) {
+    if (error instanceof BodyNotAnObjectError) return {};
+    throw error;
+  }
+};
+
+/**
+ * A platform's subscription check on GET (Meta's `hub.mode=subscribe&hub.verify_token=T&hub.challenge=C`),
+ * answered before anything else: the text `subscribe` gives, as `text/plain`, or the refusal it throws.
+ * A POST goes on to the source's other steps.
+ */
+export const platformSubscription = (_source: DeclaredAs<'platform-signature'>, subscribe: (query: URLSearchParams) => Promise<string>): LeadStep<LeadContext, object> =>
+  step<LeadContext>({
+    before: async ({ event, context }) => {
+      if (httpMethod(event) !== 'GET') return undefined;
+      const challenge = await subscribe(new URLSearchParams(event.rawQueryString ?? ''));
+      context.outcome = 'verified';
+      return { statusCode: 200, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: challenge };
+    },
+  });

@@ -197,10 +197,10 @@ export interface DeliveryClaim {
   /** What a later delivery with another value takes the claim over from (a conversation's ad `source_id`). */
   readonly value?: string;
   /**
-   * Who the claim is with (a conversation's sender), when it is someone: the store keeps the claim under
-   * their keyed hash, never the handle, and an erasure of the person forgets it (ports.ts WriteClaim).
+   * Who the claim is with (a conversation's sender): the store keeps the claim under their keyed hash,
+   * never the handle, and an erasure of the person forgets it (ports.ts WriteClaim, which this is).
    */
-  readonly party?: PersonHandle;
+  readonly party: PersonHandle;
 }
 
 /**
@@ -234,9 +234,9 @@ export interface Delivery {
   /** Who the delivery's record names when it is refused before its fields are read (a call's caller), for access and erasure. */
   readonly person?: Readonly<Record<string, unknown>>;
   /**
-   * Items of the delivery's one write besides its platform id's claim (DeliveryClaim). Declared for
-   * the WhatsApp source; intake.ts does not write them yet (the lead's and the record's transactions
-   * need the store's claim item first): a source that sets them must add that, with its test.
+   * Items of the delivery's one write besides its platform id's claim (DeliveryClaim): taken in the
+   * lead's or the record's one transaction (shared/dynamodb/delivery-claims.ts), by a store given their
+   * items (the WhatsApp function's); held by another delivery, nothing is stored and the delivery is decided.
    */
   readonly claims?: readonly DeliveryClaim[];
   /**

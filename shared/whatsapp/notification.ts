@@ -8,9 +8,9 @@
  */
 import { boundIdentifier, FieldValidationError } from '../domain/errors.ts';
 import type { PersonHandle } from '../domain/person-data.ts';
+import { JsonNumber } from '../schemas/json-number.ts';
 import type { ConnectionTarget, Delivery, DeliveryClaim } from '../intake/types.ts';
 import { WhatsAppNumberWithheldError } from './errors.ts';
-import { whatsappWireNames } from './wire-names.ts';
 
 /** The name of a sender whose profile gives none. */
 export const WHATSAPP_USER = 'WhatsApp user';
@@ -20,6 +20,8 @@ const HEADLINE_MAX = 300;
 const SOURCE_URL_MAX = 2000;
 const PHONE_NUMBER_ID = 'whatsapp_phone_number_id';
 const DAY_MS = 24 * 60 * 60 * 1000;
+
+const NOT_AN_INDIAN_SENDER = 'mobile_number must be 91 and a 10-digit Indian mobile number starting with 6, 7, 8 or 9';
 
 /** An Indian mobile as Meta writes a sender: `91`, then 10 digits starting with 6 to 9 (no `+`, nothing else). */
 const INDIAN_SENDER = /^91([6-9]\d{9})$/;
@@ -101,7 +103,9 @@ const referralOf = (value: unknown): WhatsAppReferral | undefined => {
 
 /** The message's time: Meta's `timestamp` (seconds since the epoch, as text); a message without one is taken as received now. */
 const timeOf = (value: unknown, receivedAt: Date): string => {
-  const seconds = typeof value === 'string' && /^\d{1,12}$/.test(value) ? Number(value) : typeof value === 'number' && Number.isSafeInteger(value) ? value : undefined;
+  // A number in the body is read as its digits (JsonNumber, docs/decisions/0004-json-body-parsing.md); Meta sends text.
+  const text = value instanceof JsonNumber ? value.source : value;
+  const seconds = typeof text === 'string' && /^\d{1,12}$/.test(text) ? Number(text) : undefined;
   return new Date(seconds === undefined ? receivedAt.getTime() : seconds * 1000).toISOString();
 };
 
@@ -214,13 +218,11 @@ const deliveryOf = (message: Json, phoneNumberId: string | undefined, contacts: 
   }
   if (indianMobile === undefined) {
     // Section 2's "last 10 digits" is for numbers people type: `447911123456` is not an Indian mobile, and names no one.
-    return { ...base, ...conversation, refusal: new FieldValidationError({ mobile_number: ['mobile_number must be 91 and a 10-digit Indian mobile number starting with 6, 7, 8 or 9'] }), refusalFields: { mobile_number: ['mobile_number must be 91 and a 10-digit Indian mobile number starting with 6, 7, 8 or 9'] } };
+    const problems = { mobile_number: [NOT_AN_INDIAN_SENDER] };
+    return { ...base, ...conversation, refusal: new FieldValidationError(problems), refusalFields: problems };
   }
   return { ...base, ...conversation };
 };
 
 const definedOf = (record: Readonly<Record<string, string | undefined>>): Json =>
   Object.fromEntries(Object.entries(record).filter((entry): entry is [string, string] => entry[1] !== undefined));
-
-/** The names of the records' platform ids (the descriptor's). */
-export const WHATSAPP_MESSAGE_ID = whatsappWireNames.platformId.field;

@@ -9,6 +9,7 @@ import { createTables } from '../../shared/dynamodb/create-tables.ts';
 import { configTable, leadsTable } from '../../shared/dynamodb/tables.ts';
 import { apiGatewayEvent } from '../../shared/http/api-gateway-event.ts';
 import { callsSource } from '../../shared/calls/source.ts';
+import { whatsappSource } from '../../shared/whatsapp/source.ts';
 import { ADMIN_BASE_PATH, runtimeSettings } from '../../shared/routes.ts';
 import { googleAdsSource } from '../../shared/google/source.ts';
 import { metaSource } from '../../shared/meta/source.ts';
@@ -135,6 +136,11 @@ describe(`Each bundle in a Lambda runtime (${runtimeClient().kind}), with the te
       answer: (payload) => expect(payload.statusCode).toBeGreaterThanOrEqual(400),
     },
     'meta-worker': { event: { Records: [] }, answer: (payload) => expect(payload).toEqual({ batchItemFailures: [] }) },
+    // WhatsApp's POST over 3 MiB is refused before its signature is checked, or anything read.
+    whatsapp: {
+      event: post(whatsappSource.route.path, `{"object":"whatsapp_business_account","padding":"${'x'.repeat(3 * 1024 * 1024)}"}`),
+      answer: (payload) => expect([payload.statusCode, JSON.parse(payload.body).message]).toEqual([413, 'Payload too large']),
+    },
     'lead-events': { event: [], answer: (payload) => expect(payload).toEqual([]) },
     // The schedule's tick on tables with no channel: one Query of the channels, nothing sent.
     'source-watch': {

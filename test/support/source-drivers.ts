@@ -18,6 +18,7 @@ import { fieldData, leadgenNotification } from './fake-graph.ts';
 import { googleTestService, standardColumns } from './google-service.ts';
 import { APP_SECRET, metaTestService, VERIFY_TOKEN } from './meta-service.ts';
 import { testService, validBody, type Answer, type ServiceOptions, type TestService } from './service.ts';
+import { change, fromOf, message, notification, phoneNumberId, WHATSAPP_APP_SECRET, WHATSAPP_VERIFY_TOKEN, whatsappTestService } from './whatsapp-service.ts';
 
 export interface Delivery {
   readonly mobile: string;
@@ -233,6 +234,36 @@ const meta: SourceDriver = async (_source, options) => {
   };
 };
 
+/**
+ * WhatsApp chats: a business number connected to the account, a delivery is the signed notification of
+ * one message from the person (the delivery id as its message id). Each delivery id is a tap on an ad of
+ * its own (a referral whose source_id is the id), so each starts a conversation of its own, and its
+ * lead meets the account's duplicate setting as any source's; its redeliveries are its conversation's
+ * first message again. A wrong key is a signature made with another secret.
+ */
+const whatsapp: SourceDriver = async (_source, options) => {
+  const service = await whatsappTestService(options);
+  return {
+    ...inRequest,
+    service,
+    refusal: { status: 401, message: 'Invalid signature' },
+    carriesEmail: false,
+    account: async (accountId, duplicateSetting = 'ignore') => {
+      await service.seedAccount(accountSeed(accountId, duplicateSetting));
+      const number = phoneNumberId();
+      await service.connectNumber(accountId, number);
+      return {
+        secrets: [WHATSAPP_APP_SECRET, WHATSAPP_VERIFY_TOKEN],
+        deliver: ({ mobile, id, wrongKey }) =>
+          service.deliver(
+            notification(change(number, [message({ id, from: fromOf(mobile), referral: { source_type: 'ad', source_id: `ad-${id}` } })], { [fromOf(mobile)]: 'Asha Verma' })),
+            wrongKey ? 'not-the-app-secret' : WHATSAPP_APP_SECRET,
+          ),
+      };
+    },
+  };
+};
+
 /** Each source's driver, by the source's name. */
 export const sourceDrivers: Readonly<Record<string, SourceDriver>> = {
   website: apiKeyEndpoint,
@@ -242,4 +273,5 @@ export const sourceDrivers: Readonly<Record<string, SourceDriver>> = {
   meta,
   google_ads: googleAds,
   call: calls,
+  whatsapp,
 };

@@ -4,15 +4,17 @@
  * notifications signed as Meta signs them.
  */
 import { randomUUID } from 'node:crypto';
-import { DynamoDbClaimReader } from '../../shared/dynamodb/delivery-claims.ts';
+import { claimItemsOf, DynamoDbClaimReader } from '../../shared/dynamodb/delivery-claims.ts';
+import { DynamoDbLeadStore } from '../../shared/dynamodb/leads.ts';
+import { DynamoDbRejectionLog } from '../../shared/dynamodb/rejections.ts';
 import { createDocumentClient } from '../../shared/dynamodb/client.ts';
 import { apiGatewayEvent, lambdaContext } from '../../shared/http/api-gateway-event.ts';
 import type { LeadContext, LeadResponse } from '../../shared/http/lambda.ts';
 import { signatureOf } from '../../shared/meta-app.ts';
-import { WhatsAppNumberDirectory } from '../../shared/whatsapp/chat.ts';
-import { WHATSAPP_NUMBER_CONNECTION } from '../../shared/whatsapp/intake-source.ts';
+import { ConnectionDirectory } from '../../shared/intake/connection-directory.ts';
 import { whatsappNumberConnectionKey } from '../../shared/whatsapp/wire-names.ts';
 import { whatsappWebhookHandler } from '../../shared/whatsapp/webhook-handler.ts';
+import { asFunction } from './aws-calls.ts';
 import { testService, type Answer, type ServiceOptions, type TestService } from './service.ts';
 
 export const WHATSAPP_APP_SECRET = 'whatsapp-test-app-secret';
@@ -78,11 +80,16 @@ export const whatsappTestService = async (options: WhatsAppServiceOptions = {}) 
 };
 
 export const whatsappWebhookOn = (service: TestService, options: WhatsAppServiceOptions = {}) => {
-  const numbers = new WhatsAppNumberDirectory(service.repository.connections(whatsappNumberConnectionKey), { ttlMs: (options.configCacheTtlSeconds ?? 30) * 1000 });
-  const claims = new DynamoDbClaimReader(createDocumentClient({ client: service.client }), service.tables.leads);
+  const connections = new ConnectionDirectory(service.repository.connections(whatsappNumberConnectionKey), { ttlMs: (options.configCacheTtlSeconds ?? 30) * 1000 });
+  const db = createDocumentClient({ client: service.client });
+  const claims = new DynamoDbClaimReader(db, service.tables.leads);
+  // Its lead store and rejection log take the conversations' claims in their writes, as its runtime's do (shared/whatsapp/runtime.ts).
+  const claimItems = claimItemsOf(service.tables.leads);
   const runtime = {
     ...service.runtime,
-    numbers,
+    leads: new DynamoDbLeadStore(db, service.tables.leads, options.retry, undefined, service.tables.config, claimItems),
+    rejections: new DynamoDbRejectionLog(db, service.tables.leads, options.rejectionRecordsPerMinute === undefined ? undefined : { recordsPerMinute: options.rejectionRecordsPerMinute }, undefined, service.tables.config, claimItems),
+    connections,
     claims,
     secrets: async () => ({ appSecret: WHATSAPP_APP_SECRET, verifyToken: WHATSAPP_VERIFY_TOKEN }),
     settings: { conversationDays: options.conversationDays ?? 7 },
@@ -92,7 +99,7 @@ export const whatsappWebhookOn = (service: TestService, options: WhatsAppService
 
   /** Connects a number as its lifecycle stores it (one number, one account). */
   const connectNumber = async (accountId: string, id: string, projectId = 'PRJ-1', campaignId = 'CMP-1') => {
-    const connected = await store.insertConnection({ kind: WHATSAPP_NUMBER_CONNECTION, id, accountId, projectId, campaignId, connectedAt: new Date().toISOString() });
+    const connected = await store.insertConnection({ kind: whatsappNumberConnectionKey.kind, id, accountId, projectId, campaignId, connectedAt: new Date().toISOString() });
     if (!connected) throw new Error(`number ${id} is connected already`);
   };
   const removeNumber = (id: string) => store.removeConnection(id);
@@ -107,7 +114,7 @@ export const whatsappWebhookOn = (service: TestService, options: WhatsAppService
       ...(parts.rawBody !== undefined && { body: parts.rawBody }),
       ...(parts.rawQueryString !== undefined && { rawQueryString: parts.rawQueryString }),
     });
-    const response = (await handler(event, lambdaContext('whatsapp-webhook', options.functionTimeoutMs) as LeadContext)) as LeadResponse;
+    const response = (await asFunction('whatsapp', () => handler(event, lambdaContext('whatsapp-webhook', options.functionTimeoutMs) as LeadContext))) as LeadResponse;
     const json = response.headers?.['content-type']?.startsWith('application/json');
     return { status: response.statusCode, headers: response.headers, body: response.body && json ? JSON.parse(response.body) : response.body };
   };
@@ -121,7 +128,7 @@ export const whatsappWebhookOn = (service: TestService, options: WhatsAppService
   const leadsOf = (accountId: string, projects: string[] = ['PRJ-1']) => service.repository.leadArchive.listLeads(accountId, projects);
   const rejectionsOf = (accountId: string) => service.repository.rejections.listRejections(accountId);
 
-  return { numbers, whatsappRuntime: runtime, handler, connectNumber, removeNumber, request, deliver, leadsOf, rejectionsOf };
+  return { connections, whatsappRuntime: runtime, handler, connectNumber, removeNumber, request, deliver, leadsOf, rejectionsOf };
 };
 
 export type WhatsAppTestService = Awaited<ReturnType<typeof whatsappTestService>>;

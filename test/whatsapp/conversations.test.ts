@@ -110,7 +110,7 @@ describe("a second conversation's lead, under each duplicate setting (section 3)
     ['ignore', 'a duplicate_lead record'],
     ['create', 'a repeated lead with no parent'],
     ['merge', 'a repeated lead linked to the original'],
-  ] as const)('under %s is %s', async (setting) => {
+  ] as const)('under %s is %s', async (setting, _outcome) => {
     const mobile = uniqueMobile();
     const t = now() - 600;
     const second = messageId();

@@ -135,7 +135,7 @@ describe('a first message that cannot be a lead', () => {
     const id = messageId();
     await whatsapp.deliver(notification(change(number, [message({ id, userId: 'IN.13491208655302741918' })])));
     const record = (await whatsapp.rejectionsOf(ACCOUNT)).find((candidate) => candidate.whatsapp_message_id === id);
-    expect(record).toMatchObject({ endpoint: 'whatsapp', reason: 'whatsapp_number_withheld', whatsapp_user_id: 'IN.13491208655302741918', whatsapp_phone_number_id: number });
+    expect(record).toMatchObject({ endpoint: 'whatsapp', reason: 'whatsapp_number_withheld', fields: { whatsapp_user_id: 'IN.13491208655302741918' }, whatsapp_phone_number_id: number });
   });
 
   it('to an account without the wp social sub source is the sub source refusal’s record', async () => {
