@@ -97,7 +97,7 @@ describe('The lead functions', () => {
   });
 
   describe.each(leadPaths)('the function of POST %s', (path) => {
-    test('reads the Config table with GetItem and Query only (Google Ads and calls: and check their connection items in their writes)', () => {
+    test('reads the Config table with GetItem and Query only (a source whose deliveries name a connection: and checks its connection items in its writes; one signed by its platform reads no API key: its connection items alone, and its account)', () => {
       const onConfig = statementsOf(path).filter((s) => JSON.stringify(s.Resource).includes('"ConfigTable"'));
       const reads = { Effect: 'Allow', Action: ['dynamodb:GetItem', 'dynamodb:Query'], Resource: { 'Fn::GetAtt': ['ConfigTable', 'Arn'] } };
       // The guard of each delivery's write (CONTRACT.md sections 10 and 14): a ConditionCheck of its connection's items alone.
@@ -107,8 +107,14 @@ describe('The lead functions', () => {
         Resource: { 'Fn::GetAtt': ['ConfigTable', 'Arn'] },
         Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${prefix}*`] } },
       });
-      const guarded: Record<string, string> = { [googleAdsRoute.path]: 'GOOGLEFORM#', [callsSource.route.path]: 'CALLNUMBERS#' };
-      expect(onConfig).toEqual(guarded[path] ? [reads, checks(guarded[path])] : [reads]);
+      const source = requestSources.find((candidate) => candidate.route.path === path)!;
+      const prefix = source.connection?.shape.partitionPrefix;
+      // A delivery signed by its platform names its account through its connection: no API key is read, so the function may read only its connection's items (and query its account).
+      const connectionsOnly = [
+        { Effect: 'Allow', Action: 'dynamodb:Query', Resource: { 'Fn::GetAtt': ['ConfigTable', 'Arn'] } },
+        { ...checks(prefix ?? ''), Action: ['dynamodb:ConditionCheckItem', 'dynamodb:GetItem'] },
+      ];
+      expect(onConfig).toEqual(!prefix ? [reads] : source.authentication === 'platform-signature' ? connectionsOnly : [reads, checks(prefix)]);
     });
 
     test("writes the Leads table with PutItem (and, but for Google Ads, BatchWriteItem: a record or a repeat with its person lookup items), reads back a lead with GetItem, checks and updates only a lead's, its claim's or its key's item (a repeat's claim check and its settling after an erasure), only the website function counts rejection records with UpdateItem, and only the call webhook its keys' requests (no index)", () => {

@@ -1,19 +1,18 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from '@jest/globals';
 import { demoKeyOf, parseSeed, SeedError } from '../../scripts/local/seed.ts';
+import { seedMembers } from '../../shared/sources/registry.ts';
 
 const demoFile = JSON.parse(readFileSync(new URL('../../seed/demo.json', import.meta.url), 'utf8'));
 
 /**
- * A valid seed, changed by `edit` (a deep copy each time): the demo seed without its Google Ads form,
- * Meta page and call number, which name the demo's project and would add their own problems to an edit of
- * the project (their own refusals are tested below, on `seedWithGoogleForm`).
+ * A valid seed, changed by `edit` (a deep copy each time): the demo seed without its sources' members
+ * (Meta's page, Google's form, the call and WhatsApp numbers), which name the demo's project and would
+ * add their own problems to an edit of the project (their own refusals are tested below, on `seedWithGoogleForm`).
  */
 const seedWith = (edit: (seed: any) => void = () => undefined) => {
   const seed = structuredClone(demoFile);
-  delete seed.accounts[0].googleForms;
-  delete seed.accounts[0].callNumbers;
-  delete seed.accounts[0].metaPages;
+  for (const { member } of seedMembers) delete seed.accounts[0][member];
   edit(seed);
   return seed;
 };
@@ -48,6 +47,7 @@ describe('reading a seed file', () => {
           metaPages: [{ pageId: '108000000000001', accessToken: 'demo-page-token-please-change', forms: [{ formId: '2200000000000001', projectID: 'PRJ-1', campaignID: 'CMP-1' }] }],
           googleForms: [{ formId: '40000000000', key: 'demo-google-key-please-change', projectID: 'PRJ-1', campaignID: 'CMP-1' }],
           callNumbers: [{ number: '+91 80 4718 1234', projectID: 'PRJ-1', campaignID: 'CMP-1' }],
+          whatsappNumbers: [{ phoneNumberId: '106540352242922', projectID: 'PRJ-1', campaignID: 'CMP-1' }],
         },
       ],
       apiKeys: [
