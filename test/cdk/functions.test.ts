@@ -149,10 +149,14 @@ describe('The lead functions', () => {
     test('can otherwise only write to its own log group, and read the key of the person lookup items it writes with each lead', () => {
       // The website function's one KMS grant (challenge secrets) is test/cdk/challenge-secrets.test.ts's.
       const rest = statementsOf(path).filter((s) => !/"(ConfigTable|LeadsTable|MetaLeadAdsPageTokenKey\w*)"/.test(JSON.stringify(s.Resource)));
+      // A source signed by the Meta app (WhatsApp's) reads the app's secrets too (the Meta construct's own secret, never a copy), in the same statement.
+      const signedByTheMetaApp = requestSources.find((source) => source.route.path === path)!.authentication === 'platform-signature';
+      const appSecrets = Object.keys(resources(template, 'AWS::SecretsManager::Secret')).filter((id) => id.startsWith('MetaLeadAdsAppSecrets'));
       expect(rest).toEqual([
         { Effect: 'Allow', Action: ['logs:CreateLogStream', 'logs:PutLogEvents'], Resource: { 'Fn::GetAtt': [fnOf(path).Properties!.LoggingConfig.LogGroup.Ref, 'Arn'] } },
-        readsPersonKey,
+        signedByTheMetaApp ? { ...readsPersonKey, Resource: [...appSecrets.map((id) => ({ Ref: id })), readsPersonKey.Resource] } : readsPersonKey,
       ]);
+      if (signedByTheMetaApp) expect(appSecrets).toHaveLength(1);
       expect(fnOf(path).Properties!.Environment.Variables.PERSON_KEY_SECRET_ARN).toEqual({ Ref: personKeyId });
       expect(statementsOf(path).flatMap((s) => actions(s.Action))).not.toContainEqual(expect.stringContaining('*'));
     });
