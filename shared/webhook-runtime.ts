@@ -11,10 +11,15 @@ import { AccountDirectory } from './domain/account-directory.ts';
 import { newLeadId } from './domain/lead-id.ts';
 import { primeDocumentClient } from './dynamodb/client.ts';
 import { requestPathStores } from './dynamodb/repository.ts';
+import { connectionGuardItem } from './dynamodb/connection-items.ts';
 import { configCacheTtlSecondsFromEnvironment, documentClientFromEnvironment, rejectionLogOptionsFromEnvironment, tableNamesFromEnvironment } from './runtime.ts';
 import { telemetrySink } from './telemetry.ts';
 
-const stores = (db: DynamoDBDocumentClient, env: NodeJS.ProcessEnv) => requestPathStores(db, tableNamesFromEnvironment(env), undefined, rejectionLogOptionsFromEnvironment(env));
+// Their deliveries name connections: their writes carry the connection's guard.
+const stores = (db: DynamoDBDocumentClient, env: NodeJS.ProcessEnv) => {
+  const tables = tableNamesFromEnvironment(env);
+  return requestPathStores(db, tables, undefined, rejectionLogOptionsFromEnvironment(env), connectionGuardItem(tables.config));
+};
 
 /** What every connection webhook's handler is given besides its connections. */
 export interface WebhookStores {
