@@ -10,17 +10,16 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { AccountDirectory } from './domain/account-directory.ts';
 import { newLeadId } from './domain/lead-id.ts';
 import { primeDocumentClient } from './dynamodb/client.ts';
-import { requestPathStores } from './dynamodb/repository.ts';
+import { requestPathStores, type RequestPathStores } from './dynamodb/repository.ts';
+import { connectionGuardItem } from './dynamodb/connection-items.ts';
 import { configCacheTtlSecondsFromEnvironment, documentClientFromEnvironment, rejectionLogOptionsFromEnvironment, tableNamesFromEnvironment } from './runtime.ts';
 import { telemetrySink } from './telemetry.ts';
-
-const stores = (db: DynamoDBDocumentClient, env: NodeJS.ProcessEnv) => requestPathStores(db, tableNamesFromEnvironment(env), undefined, rejectionLogOptionsFromEnvironment(env));
 
 /** What every connection webhook's handler is given besides its connections. */
 export interface WebhookStores {
   readonly directory: AccountDirectory;
-  readonly leads: ReturnType<typeof stores>['leads'];
-  readonly rejections: ReturnType<typeof stores>['rejections'];
+  readonly leads: RequestPathStores['leads'];
+  readonly rejections: RequestPathStores['rejections'];
   readonly newLeadId: typeof newLeadId;
   readonly now: () => Date;
   readonly log: ReturnType<typeof telemetrySink>;
@@ -38,7 +37,9 @@ export const connectionWebhookRuntime = <C extends object>(
   const fromEnvironment = (env: NodeJS.ProcessEnv = process.env): WebhookStores & C => {
     if (container) return container;
     const db = documentClientFromEnvironment(env);
-    const request = stores(db, env);
+    const tables = tableNamesFromEnvironment(env);
+    // Their deliveries name connections: their writes carry the connection's guard.
+    const request = requestPathStores(db, tables, undefined, rejectionLogOptionsFromEnvironment(env), connectionGuardItem(tables.config));
     const ttlMs = configCacheTtlSecondsFromEnvironment(env) * 1000;
     container = {
       directory: new AccountDirectory(request.keys, request.accounts, { ttlMs }),
@@ -47,7 +48,7 @@ export const connectionWebhookRuntime = <C extends object>(
       newLeadId,
       now: () => new Date(),
       log: telemetrySink(),
-      ...connections(db, tableNamesFromEnvironment(env).config, ttlMs, { leadsTable: tableNamesFromEnvironment(env).leads, env }),
+      ...connections(db, tables.config, ttlMs, { leadsTable: tables.leads, env }),
     };
     return container;
   };

@@ -34,7 +34,7 @@ import {
   type LeadIntakeError,
 } from '../../shared/domain/errors.ts';
 import { socialPlatforms } from '../../shared/domain/lead.ts';
-import { portalAEndpoint, portalBEndpoint, socialEndpoint, websiteEndpoint, type LeadEndpoint } from '../../shared/endpoints.ts';
+import { portalAEndpoint, portalBEndpoint, socialEndpoint, taggingOf, websiteEndpoint, type LeadEndpoint } from '../../shared/endpoints.ts';
 import { LEAD_CREATED, LEAD_WOULD_BE_CREATED } from '../../shared/http/envelope.ts';
 import { MAX_BODY_BYTES } from '../../shared/http/lead-handler.ts';
 import { submissionOf } from '../../shared/domain/submissions.ts';
@@ -244,7 +244,7 @@ const fieldErrorsOf = (endpoint: LeadEndpoint, body: Readonly<Record<string, str
 
 /** The lead record the service stores for validated fields (CONTRACT.md section 4), with fixed id and time. */
 const exampleLead = (endpoint: LeadEndpoint, fields: ValidatedFields): JsonObject =>
-  leadRecord(submissionOf(endpoint, fields), EXAMPLE_LEAD_ID, new Date(EXAMPLE_CREATED_AT)) as unknown as JsonObject;
+  leadRecord(submissionOf(taggingOf(endpoint), fields), EXAMPLE_LEAD_ID, new Date(EXAMPLE_CREATED_AT)) as unknown as JsonObject;
 
 // ---------------------------------------------------------------------------------------------------
 // Schemas.
@@ -302,7 +302,7 @@ const leadRecordSchema: JsonObject = {
     alternate_number: { type: 'string', pattern: '^[6-9][0-9]{9}$', description: 'Normalised: 10 digits.' },
     projectID: { type: 'string' },
     campaignID: { type: 'string' },
-    source: { type: 'string', enum: leadRoutes.map((route) => leadEndpoints[route.endpoint].source) },
+    source: { type: 'string', enum: leadRoutes.map((route) => leadEndpoints[route.endpoint].leadSource) },
     sub_source: {
       type: ['string', 'null'],
       description: 'Website: the sub source name; social: the platform (`fb`, `ig` or `wp`); portals: `null`.',
@@ -406,7 +406,7 @@ const operationResponses = (route: LeadRoute): JsonObject => {
   const lead = exampleLead(endpoint, fields);
   const checksSubSource = endpoint.subSource(fields) !== null;
   const fieldErrors = fieldErrorsOf(endpoint, invalidBodies[route.endpoint]);
-  const created = endpoint.answersWithLead ? 'LeadCreated' : 'LeadCreatedWithoutData';
+  const created = endpoint.acceptance.withLead ? 'LeadCreated' : 'LeadCreatedWithoutData';
 
   const fixed422: Record<string, [string, string]> = {
     ...(checksSubSource && {
@@ -425,7 +425,7 @@ const operationResponses = (route: LeadRoute): JsonObject => {
 
   return {
     '200': {
-      description: endpoint.answersWithLead
+      description: endpoint.acceptance.withLead
         ? 'Lead created (or, with `x-dry-run: true`, it would be: nothing stored). A repeat of an `Idempotency-Key` answers the first lead again, with `idempotent-replayed: true`.'
         : 'Lead created, answered without `data` (or, with `x-dry-run: true`, it would be: nothing stored). A repeat of an `Idempotency-Key` answers the first lead again, with `idempotent-replayed: true`.',
       headers: responseHeaders(route, { 'idempotent-replayed': componentRef('headers', 'IdempotentReplayed') }),
@@ -435,9 +435,9 @@ const operationResponses = (route: LeadRoute): JsonObject => {
           examples: {
             created: {
               summary: 'Lead created',
-              value: { status: true, message: LEAD_CREATED, ...(endpoint.answersWithLead && { data: lead }) },
+              value: { status: true, message: LEAD_CREATED, ...(endpoint.acceptance.withLead && { data: lead }) },
             },
-            ...(endpoint.answersWithLead && {
+            ...(endpoint.acceptance.withLead && {
               repeated: {
                 summary: 'A duplicate stored under the `merge` setting',
                 value: { status: true, message: LEAD_CREATED, data: { ...lead, is_repeated: true, parent_lead_id: '01K8Z5XW3Y2T6QH0P4RMD9ZB1A' } },

@@ -20,7 +20,7 @@ import { commonLeadFields } from '../schemas/lead-fields.ts';
 import type { ValidatedFields } from '../schemas/validate.ts';
 import { callDeliveryOf, type CallDelivery } from './delivery.ts';
 import { callParametersOf } from './parameters.ts';
-import { MAX_BODY_BYTES } from '../http/lead-handler.ts';
+import { MAX_BODY_BYTES } from '../intake/steps.ts';
 import { callProviderNamed, type CallProvider } from './providers.ts';
 import { UnknownCallProviderError } from './errors.ts';
 import { callNumberConnectionKey, callsWireNames } from './wire-names.ts';

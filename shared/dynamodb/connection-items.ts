@@ -56,6 +56,18 @@ export const connectionGuardCheck = (configTable: string, guard: ConnectionGuard
 });
 
 /**
+ * A delivery's guard as its write's item, on the Config table: given to the lead store and rejection log
+ * of the functions whose deliveries name a connection (shared/webhook-runtime.ts, the repository), so
+ * the API key endpoints' bundles, whose writes carry no guard, do not carry it.
+ */
+export type ConnectionGuardItem = (guard: ConnectionGuard) => TransactItem;
+
+export const connectionGuardItem =
+  (configTable: string): ConnectionGuardItem =>
+  (guard) =>
+    connectionGuardCheck(configTable, guard);
+
+/**
  * Throws ConnectionChangedError when the guard's item of the cancelled transaction failed its
  * condition: read by its name, so it is never taken for a duplicate or a used idempotency key.
  */

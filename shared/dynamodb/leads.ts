@@ -12,7 +12,7 @@ import { containerPersonKeyring } from '../person-keyring.ts';
 import { leadLookupPuts } from './people.ts';
 import type { ClaimHeld, IdempotencyClaim, IdempotentReplay, LeadStore, MarkerTaken, OriginalLeadOutcome, RepeatLeadOutcome, WriteClaim, WriteGuard } from '../domain/ports.ts';
 import type { ClaimItems } from './delivery-claims.ts';
-import { checkConnectionGuard, CONNECTION_GUARD, connectionGuardCheck } from './connection-items.ts';
+import { checkConnectionGuard, CONNECTION_GUARD, type ConnectionGuardItem } from './connection-items.ts';
 import { NamedItems, sendTransaction } from './transactions.ts';
 import { contendedWrite, DEFAULT_RETRY, type TransactionRetryPolicy } from './contended-write.ts';
 import { LEAD_ITEM_TYPE, leadPartitionKey } from './lead-items.ts';
@@ -45,8 +45,8 @@ export const idempotencyPk = (accountId: string, key: string) => `IDEMPOTENCY#${
 export class DynamoDbLeadStore extends TableStore implements LeadStore {
   readonly #retry: TransactionRetryPolicy;
   readonly #keyring: PersonKeyring;
-  /** The Config table, where a delivery's guard checks its connection (connectionGuardCheck). */
-  readonly #configTable: string | undefined;
+  /** A delivery's guard as an item of its write, on the Config table (connectionGuardItem). */
+  readonly #guardItem: ConnectionGuardItem | undefined;
   readonly #claimItems: ClaimItems | undefined;
 
   constructor(
@@ -54,14 +54,14 @@ export class DynamoDbLeadStore extends TableStore implements LeadStore {
     leadsTable: string,
     retry: TransactionRetryPolicy = DEFAULT_RETRY,
     keyring: PersonKeyring = containerPersonKeyring(),
-    configTable?: string,
+    guardItem?: ConnectionGuardItem,
     /** Given where deliveries carry claims (WriteClaim: a WhatsApp conversation's), the claims' items (delivery-claims.ts). */
     claimItems?: ClaimItems,
   ) {
     super(db, leadsTable);
     this.#retry = retry;
     this.#keyring = keyring;
-    this.#configTable = configTable;
+    this.#guardItem = guardItem;
     this.#claimItems = claimItems;
   }
 
@@ -270,8 +270,8 @@ export class DynamoDbLeadStore extends TableStore implements LeadStore {
         });
       return;
     }
-    if (this.#configTable === undefined) throw new Error('a guarded lead write needs the Config table');
-    items.add(CONNECTION_GUARD, connectionGuardCheck(this.#configTable, guard));
+    if (this.#guardItem === undefined) throw new Error('a guarded lead write needs the Config table');
+    items.add(CONNECTION_GUARD, this.#guardItem(guard));
   }
 
   /** A delivery's claims (delivery-claims.ts), each a conditioned Put of the lead's own transaction. */

@@ -19,7 +19,7 @@ import type { PersonKeyring } from '../domain/person-data.ts';
 import { boundedRejection } from '../domain/rejections.ts';
 import type { ConnectionGuard, IdempotencyClaim, IdempotentReplay, Rejection, RejectionLog, WriteClaim } from '../domain/ports.ts';
 import type { ClaimItems } from './delivery-claims.ts';
-import { checkConnectionGuard, CONNECTION_GUARD, connectionGuardCheck } from './connection-items.ts';
+import { checkConnectionGuard, CONNECTION_GUARD, type ConnectionGuardItem } from './connection-items.ts';
 import { idempotencyPk, idempotencyPut, replayOf } from './leads.ts';
 import { NamedItems, type TransactItem } from './transactions.ts';
 import { REASON_COUNT_PREFIX, reasonPk, REJECTION_REASON_KEY, REJECTION_SECONDS, rejectionItem, rejectionShard, rejectionsPk } from './rejection-items.ts';
@@ -58,8 +58,8 @@ export class DynamoDbRejectionLog extends TableStore implements RejectionLog {
   readonly #ids = ulidsAt();
 
   readonly #keyring: PersonKeyring;
-  /** The Config table, where a delivery's guard checks its connection (connectionGuardCheck). */
-  readonly #configTable: string | undefined;
+  /** A delivery's guard as an item of its write, on the Config table (connectionGuardItem). */
+  readonly #guardItem: ConnectionGuardItem | undefined;
 
   readonly #claimItems: ClaimItems | undefined;
 
@@ -68,14 +68,14 @@ export class DynamoDbRejectionLog extends TableStore implements RejectionLog {
     table: string,
     options: RejectionLogOptions = {},
     keyring: PersonKeyring = containerPersonKeyring(),
-    configTable?: string,
+    guardItem?: ConnectionGuardItem,
     /** Given where deliveries carry claims (a WhatsApp conversation's), the claims' items (delivery-claims.ts). */
     claimItems?: ClaimItems,
   ) {
     super(db, table);
     this.#rate = new MinuteCounters(table, { prefix: 'REJECTIONRATE', attribute: 'stored', itemType: 'rejection_rate' }, options.recordsPerMinute ?? DEFAULT_REJECTION_RECORDS_PER_MINUTE);
     this.#keyring = keyring;
-    this.#configTable = configTable;
+    this.#guardItem = guardItem;
     this.#claimItems = claimItems;
   }
 
@@ -176,7 +176,7 @@ export class DynamoDbRejectionLog extends TableStore implements RejectionLog {
     const items = new NamedItems<'rejection' | 'person_lookup' | typeof CONNECTION_GUARD>()
       .add('rejection', { Put: { TableName: this.table, Item: item } })
       .add('person_lookup', ...lookups)
-      .add(CONNECTION_GUARD, connectionGuardCheck(this.#requireConfigTable(), guard));
+      .add(CONNECTION_GUARD, this.#requireGuardItem()(guard));
     await contendedWrite({
       send: () => this.db.send(new TransactWriteCommand({ TransactItems: items.items })),
       // A connection changed or removed since it was checked: nothing stored, 401 (ConnectionChangedError).
@@ -218,7 +218,7 @@ export class DynamoDbRejectionLog extends TableStore implements RejectionLog {
         },
       });
     // The delivery's connection, checked in the same write (no extra round trip): moved or removed since it was read, nothing kept.
-    if (guard) transaction.add(CONNECTION_GUARD, connectionGuardCheck(this.#requireConfigTable(), guard));
+    if (guard) transaction.add(CONNECTION_GUARD, this.#requireGuardItem()(guard));
     // A delivery's claims (a conversation it opens), taken with the record: one held by another delivery, nothing kept.
     // Only a log given claim items is given claims (its function's deliveries carry them: shared/whatsapp/runtime.ts).
     for (const claim of claims ?? []) transaction.add('delivery_claim', await this.#claimItems!(accountId, claim));
@@ -235,9 +235,9 @@ export class DynamoDbRejectionLog extends TableStore implements RejectionLog {
     return outcome === 'already_decided' ? outcome : 'recorded';
   }
 
-  #requireConfigTable(): string {
-    if (this.#configTable === undefined) throw new Error('a guarded rejection record needs the Config table');
-    return this.#configTable;
+  #requireGuardItem(): ConnectionGuardItem {
+    if (this.#guardItem === undefined) throw new Error('a guarded rejection record needs the Config table');
+    return this.#guardItem;
   }
 
   /** One counter item per key and minute: the records not stored, in all and per reason. */

@@ -16,6 +16,7 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DynamoDbAccountReader, DynamoDbAccountStore } from './accounts.ts';
 import { DynamoDbApiKeyReader, DynamoDbApiKeyStore } from './api-keys.ts';
 import { DynamoDbConnectionStore } from './connections.ts';
+import { connectionGuardItem, type ConnectionGuardItem } from './connection-items.ts';
 import { DynamoDbPersonData } from './people.ts';
 import type { PersonKeyring } from '../domain/person-data.ts';
 import type { ConnectionKeyDeclaration } from '../sources/connection-kind.ts';
@@ -40,11 +41,21 @@ export interface RequestPathStores {
   readonly rejections: DynamoDbRejectionLog;
 }
 
-export const requestPathStores = (db: DynamoDBDocumentClient, tables: TableNames, retry?: TransactionRetryPolicy, rejectionLog?: RejectionLogOptions): RequestPathStores => ({
+/**
+ * `guardItem`: given by the functions whose deliveries name a connection (connectionGuardItem on the
+ * Config table, shared/webhook-runtime.ts), whose writes carry its guard; the API key endpoints' carry none.
+ */
+export const requestPathStores = (
+  db: DynamoDBDocumentClient,
+  tables: TableNames,
+  retry?: TransactionRetryPolicy,
+  rejectionLog?: RejectionLogOptions,
+  guardItem?: ConnectionGuardItem,
+): RequestPathStores => ({
   keys: new DynamoDbApiKeyReader(db, tables.config),
   accounts: new DynamoDbAccountReader(db, tables.config),
-  leads: new DynamoDbLeadStore(db, tables.leads, retry, undefined, tables.config),
-  rejections: new DynamoDbRejectionLog(db, tables.leads, rejectionLog, undefined, tables.config),
+  leads: new DynamoDbLeadStore(db, tables.leads, retry, undefined, guardItem),
+  rejections: new DynamoDbRejectionLog(db, tables.leads, rejectionLog, undefined, guardItem),
 });
 
 /** Every store with its admin operations: the admin CLI, the seed, the bench and the tests. */
@@ -68,9 +79,10 @@ export class DynamoDbRepository implements RequestPathStores {
   constructor(db: DynamoDBDocumentClient, tables: TableNames, retry?: TransactionRetryPolicy, rejectionLog?: RejectionLogOptions, keyring: PersonKeyring = containerPersonKeyring()) {
     this.keys = new DynamoDbApiKeyStore(db, tables.config);
     this.accounts = new DynamoDbAccountStore(db, tables.config);
-    this.leads = new DynamoDbLeadStore(db, tables.leads, retry, keyring, tables.config);
+    const guardItem = connectionGuardItem(tables.config);
+    this.leads = new DynamoDbLeadStore(db, tables.leads, retry, keyring, guardItem);
     this.leadArchive = new DynamoDbLeadArchive(db, tables.leads);
-    this.rejections = new DynamoDbRejectionArchive(db, tables.leads, rejectionLog, keyring, tables.config);
+    this.rejections = new DynamoDbRejectionArchive(db, tables.leads, rejectionLog, keyring, guardItem);
     this.db = db;
     this.tables = tables;
     this.people = new DynamoDbPersonData(db, tables.leads, keyring);

@@ -1,24 +1,22 @@
 import { withinFunctionDeadline } from '../deadline.ts';
 import type { AccountDirectory } from '../domain/account-directory.ts';
 import { createLead, leadRecord, replayed, type CreateLeadDependencies } from '../domain/create-lead.ts';
-import { submissionOf } from '../domain/submissions.ts';
+import { submissionOf, type SubmissionTagging } from '../domain/submissions.ts';
 import type { LeadRecord } from '../domain/lead.ts';
 import { idempotentReplay } from './middleware/idempotent-replay.ts';
-import type { LeadEndpoint } from '../endpoints.ts';
+import { taggingOf, type LeadEndpoint } from '../endpoints.ts';
 import type { RejectionLog } from '../domain/ports.ts';
 import type { LogSink } from '../log.ts';
 import { JsonNumber } from '../schemas/json-number.ts';
 import { leadFieldValidator } from '../domain/field-validation.ts';
 import { leadCreated, leadWouldBeCreated } from './envelope.ts';
-import { leadChain as typedLeadChain, andThen } from './lead-chain.ts';
+import { andThen } from './lead-chain.ts';
+import { intakeChain } from '../intake/chain.ts';
+import { apiKeyAuthentication, jsonBody } from '../intake/steps.ts';
 import type { Authenticated, LeadContext, LeadResponse, WithBody, WithFields, WithOptions } from './lambda.ts';
-import { apiKeyAccount } from './middleware/api-key-account.ts';
 import { corsPolicy } from './middleware/cors.ts';
-import { httpEnvelope } from './middleware/http-envelope.ts';
-import { jsonObjectBody } from './middleware/json-object-body.ts';
 import { leadFields } from './middleware/lead-fields.ts';
 import { honeypot, HONEYPOT_FIELD } from './middleware/honeypot.ts';
-import { keyScope } from './middleware/key-scope.ts';
 import { recordRejection, rejectionLog, type Refusal } from './middleware/rejection-log.ts';
 import { captchaChallenge, type ChallengeDependencies } from './middleware/captcha-challenge.ts';
 import { CHALLENGE_TOKEN_FIELD, challengeTokenOf } from '../domain/challenge.ts';
@@ -35,14 +33,15 @@ export interface LeadRuntime extends CreateLeadDependencies {
   readonly challenges?: ChallengeDependencies;
 }
 
-/** 64 KiB: a body of exactly 65,536 bytes is read (CONTRACT.md section 1). */
-export const MAX_BODY_BYTES = 65_536;
+// Section 1's bound on a body, the intake's (steps.ts), under its name here too.
+export { MAX_BODY_BYTES } from '../intake/steps.ts';
 
 /**
- * The Lambda handler of one endpoint. The chain runs the contract's checks in its order: API key,
- * then what the key allows (endpoint, origin, dry run), then size, Content-Type and JSON, then fields
- * and, for a browser key, the honeypot and its challenge; the domain then checks sub source, project, campaign and
- * duplicates, and stores the lead.
+ * The Lambda handler of one endpoint: the one intake's chain (shared/intake/handler.ts) with the steps
+ * its declaration names (an API key allowed on the endpoint, a JSON body), then the endpoint's own. The
+ * chain runs the contract's checks in its order: API key, then what the key allows (endpoint, origin,
+ * dry run), then size, Content-Type and JSON, then fields and, for a browser key, the honeypot and its
+ * challenge; the domain then checks sub source, project, campaign and duplicates, and stores the lead.
  */
 export const leadHandler = (endpoint: LeadEndpoint, runtime: LeadRuntime) => withinFunctionDeadline(leadChain(endpoint, runtime));
 
@@ -51,18 +50,18 @@ type SubmittedContext = LeadContext & Authenticated & WithBody & WithOptions & W
 
 const leadChain = (endpoint: LeadEndpoint, runtime: LeadRuntime) => {
   const challenges = runtime.challenges;
+  // How its leads are tagged: its declaration's source and sub source.
+  const tagging = taggingOf(endpoint);
   // Middy's own early timeout is off (lead-chain.ts): the key and account reads before the handler, and
   // the rejection record after it, are under the function's deadline too.
-  return typedLeadChain(
-    httpEnvelope({
-      endpoint: endpoint.name,
-      log: runtime.log,
-      ...(endpoint.browserFacing && { cors: corsPolicy({ allowedOrigins: runtime.corsAllowedOrigins }) }),
-    }),
+  return intakeChain(
+    endpoint,
+    runtime.log,
+    { authentication: apiKeyAuthentication(endpoint, runtime.directory), body: jsonBody(endpoint) },
+    endpoint.browserFacing ? corsPolicy({ allowedOrigins: runtime.corsAllowedOrigins }) : undefined,
   )
+    // Its onError runs before the envelope's, wherever it stands: the envelope's is the only other.
     .use(rejectionLog(runtime.rejections, endpoint.name))
-    .use(andThen(apiKeyAccount(runtime.directory), keyScope(endpoint.name)))
-    .use(jsonObjectBody({ maxBytes: MAX_BODY_BYTES }))
     .use(submissionOptions(endpoint.name))
     .use(leadFields(leadFieldValidator(endpoint.fields, endpoint.unknownFields)))
     .use(honeypot())
@@ -71,10 +70,10 @@ const leadChain = (endpoint: LeadEndpoint, runtime: LeadRuntime) => {
     .handler(async (_event, context) => {
       const { idempotency, dryRun } = context;
       if (context.replay) return answerReplayed(endpoint, context, context.replay);
-      if (context.bot) return answerBot(endpoint, runtime, context);
-      if (context.challenge === 'failed') return refuseChallenge(endpoint, runtime, context);
-      if (context.challenge === 'unavailable') return answerUnverified(endpoint, runtime, context);
-      const { lead, replayed } = await createLead(submissionOf(endpoint, context.fields), context.account, runtime, {
+      if (context.bot) return answerBot(endpoint, tagging, runtime, context);
+      if (context.challenge === 'failed') return refuseChallenge(endpoint, tagging, runtime, context);
+      if (context.challenge === 'unavailable') return answerUnverified(endpoint, tagging, runtime, context);
+      const { lead, replayed } = await createLead(submissionOf(tagging, context.fields), context.account, runtime, {
         ...(idempotency && { idempotency }),
         dryRun,
       });
@@ -85,7 +84,7 @@ const leadChain = (endpoint: LeadEndpoint, runtime: LeadRuntime) => {
       }
       if (replayed) return answerReplayed(endpoint, context, lead);
       context.outcome = lead.is_repeated ? 'repeated' : 'created';
-      return leadCreated(endpoint.answersWithLead ? lead : undefined);
+      return leadCreated(endpoint.acceptance.withLead ? lead : undefined);
     });
 };
 
@@ -93,7 +92,7 @@ const leadChain = (endpoint: LeadEndpoint, runtime: LeadRuntime) => {
 const answerReplayed = (endpoint: LeadEndpoint, context: LeadContext, lead: LeadRecord): LeadResponse => {
   context.leadId = lead.id;
   context.outcome = 'idempotent_replay';
-  return leadCreated(endpoint.answersWithLead ? lead : undefined, { 'idempotent-replayed': 'true' });
+  return leadCreated(endpoint.acceptance.withLead ? lead : undefined, { 'idempotent-replayed': 'true' });
 };
 
 /**
@@ -101,9 +100,9 @@ const answerReplayed = (endpoint: LeadEndpoint, context: LeadContext, lead: Lead
  * submission is quarantined whole (a person whose browser filled the trap can be released into a lead,
  * CONTRACT.md section 11), with the trap's value, cut to 200 characters by the record's bound.
  */
-const answerBot = (endpoint: LeadEndpoint, runtime: LeadRuntime, context: SubmittedContext): Promise<LeadResponse> => {
+const answerBot = (endpoint: LeadEndpoint, tagging: SubmissionTagging, runtime: LeadRuntime, context: SubmittedContext): Promise<LeadResponse> => {
   const filled = context.body[HONEYPOT_FIELD];
-  return answerQuarantined(endpoint, runtime, context, {
+  return answerQuarantined(endpoint, tagging, runtime, context, {
     reason: 'honeypot',
     message: `${HONEYPOT_FIELD} was filled`,
     fields: { [HONEYPOT_FIELD]: typeof filled === 'string' ? filled : filled instanceof JsonNumber ? filled.source : JSON.stringify(filled) },
@@ -114,20 +113,20 @@ const answerBot = (endpoint: LeadEndpoint, runtime: LeadRuntime, context: Submit
  * The challenge's provider could not answer (unreachable, 5xx, too slow): the lead is not lost. The
  * sender gets the bot's answer (a new lead's), and the submission is quarantined for a person to release.
  */
-const answerUnverified = (endpoint: LeadEndpoint, runtime: LeadRuntime, context: SubmittedContext): Promise<LeadResponse> =>
-  answerQuarantined(endpoint, runtime, context, {
+const answerUnverified = (endpoint: LeadEndpoint, tagging: SubmissionTagging, runtime: LeadRuntime, context: SubmittedContext): Promise<LeadResponse> =>
+  answerQuarantined(endpoint, tagging, runtime, context, {
     reason: 'captcha_unavailable',
     message: 'the challenge provider did not answer in time',
     fields: {},
   });
 
 /** No token, or the provider refused it: 403, and the submission quarantined (the page may retry with a new token). */
-const refuseChallenge = async (endpoint: LeadEndpoint, runtime: LeadRuntime, context: SubmittedContext): Promise<never> => {
+const refuseChallenge = async (endpoint: LeadEndpoint, tagging: SubmissionTagging, runtime: LeadRuntime, context: SubmittedContext): Promise<never> => {
   await recordRejection(runtime.rejections, endpoint.name, context, {
     reason: 'captcha_failed',
     message: challengeTokenOf(context.body) === undefined ? `${CHALLENGE_TOKEN_FIELD} was missing` : `the challenge provider refused the ${CHALLENGE_TOKEN_FIELD}`,
     fields: {},
-    submission: submissionOf(endpoint, context.fields),
+    submission: submissionOf(tagging, context.fields),
   });
   throw new CaptchaVerificationFailedError();
 };
@@ -135,18 +134,19 @@ const refuseChallenge = async (endpoint: LeadEndpoint, runtime: LeadRuntime, con
 /** Answers as a new lead would be answered, with nothing stored as a lead and the submission kept whole in quarantine. */
 const answerQuarantined = async (
   endpoint: LeadEndpoint,
+  tagging: SubmissionTagging,
   runtime: LeadRuntime,
   context: SubmittedContext,
   refusal: Omit<Refusal, 'submission'>,
 ): Promise<LeadResponse> => {
-  const submission = submissionOf(endpoint, context.fields);
+  const submission = submissionOf(tagging, context.fields);
   const lead = leadRecord(submission, runtime.newLeadId(), runtime.now());
   // Under an Idempotency-Key, the key keeps this answer with the record; a repeat gets the first answer.
   const earlier = await recordRejection(runtime.rejections, endpoint.name, context, { ...refusal, submission, answered: lead });
   if (earlier) return answerReplayed(endpoint, context, replayed(earlier).lead);
   context.leadId = lead.id;
   context.outcome = refusal.reason;
-  return leadCreated(endpoint.answersWithLead ? lead : undefined);
+  return leadCreated(endpoint.acceptance.withLead ? lead : undefined);
 };
 
 // What an endpoint received, in the domain's terms: shared with the platforms' intakes (shared/domain/submissions.ts).

@@ -10,8 +10,8 @@
 import { withinFunctionDeadline } from '../deadline.ts';
 import { jsonResponse } from '../http/envelope.ts';
 import type { Authenticated, LeadContext, WithBody } from '../http/lambda.ts';
-import { leadChain, step, type LeadStep } from '../http/lead-chain.ts';
-import { httpEnvelope } from '../http/middleware/http-envelope.ts';
+import type { LeadStep } from '../http/lead-chain.ts';
+import { intakeChain } from './chain.ts';
 import type { LogSink } from '../log.ts';
 import { receiveDeliveries, type IntakeDependencies } from './intake.ts';
 import type { Delivery, DeliveryOutcome, IntakeRequest, IntakeSource } from './types.ts';
@@ -19,11 +19,6 @@ import type { Delivery, DeliveryOutcome, IntakeRequest, IntakeSource } from './t
 
 export interface IntakeRuntime extends IntakeDependencies {
   readonly log: LogSink;
-}
-
-/** After the route's own check: what the path named (calls' provider). */
-interface RouteChecked<Route> {
-  route: Route;
 }
 
 /**
@@ -37,13 +32,10 @@ export interface IntakeSteps {
 }
 
 export const intakeHandler = <D extends Delivery, Route>(source: IntakeSource<D, Route>, runtime: IntakeRuntime, steps: IntakeSteps) =>
-  withinFunctionDeadline(intakeChain(source, runtime, steps));
+  withinFunctionDeadline(intakeDeliveries(source, runtime, steps));
 
-const intakeChain = <D extends Delivery, Route>(source: IntakeSource<D, Route>, runtime: IntakeRuntime, steps: IntakeSteps) =>
-  leadChain(httpEnvelope({ endpoint: source.name, log: runtime.log }))
-    .use(routeCheck(source))
-    .use(steps.authentication)
-    .use(steps.body)
+const intakeDeliveries = <D extends Delivery, Route>(source: IntakeSource<D, Route>, runtime: IntakeRuntime, steps: IntakeSteps) =>
+  intakeChain(source, runtime.log, steps)
     .handler(async (event, context) => {
       const request: IntakeRequest<Route> = {
         event,
@@ -65,17 +57,6 @@ const intakeChain = <D extends Delivery, Route>(source: IntakeSource<D, Route>, 
       noteOutcome(context, outcomes);
       return jsonResponse(source.answer.status, { status: true, message: source.answer.message });
     });
-
-/**
- * What the route's path names, before the key is read. A source without a check has nothing there
- * (its Route is `undefined`, IntakeSource's default).
- */
-const routeCheck = <Route>(source: IntakeSource<any, Route>): LeadStep<LeadContext, RouteChecked<Route>> =>
-  step<LeadContext, RouteChecked<Route>>({
-    before: ({ event, context }) => {
-      context.route = source.route ? source.route(event) : (undefined as Route);
-    },
-  });
 
 /** The request's log line: its one delivery's outcome (and lead id), or, of several, the last one not ignored. */
 const noteOutcome = (context: LeadContext, outcomes: readonly DeliveryOutcome[]): void => {

@@ -5,7 +5,6 @@
  * it runs (DeclaredAs, checked by the compiler): the declaration stays the one truth.
  */
 import { BodyNotAnObjectError, PayloadTooLargeError, type LeadIntakeError } from '../domain/errors.ts';
-import { MAX_BODY_BYTES } from '../http/lead-handler.ts';
 import { header, httpMethod, type Authenticated, type LeadContext, type WithBody } from '../http/lambda.ts';
 import { andThen, step, type LeadStep } from '../http/lead-chain.ts';
 import { apiKeyAccount } from '../http/middleware/api-key-account.ts';
@@ -33,6 +32,9 @@ export const scopedKeyAuthentication = (source: DeclaredAs<'scoped-api-key'>, di
 
 /** `connection-key` (checked with its connection, intake.ts) and `platform-signature` (with its body, below): nothing before the body. */
 export const noKeyBeforeBody = (_source: DeclaredAs<'connection-key' | 'platform-signature'>): LeadStep<LeadContext, object> => step<LeadContext>();
+
+/** 64 KiB: a body of exactly 65,536 bytes is read (CONTRACT.md section 1). */
+export const MAX_BODY_BYTES = 65_536;
 
 const maxBytesOf = (source: Pick<IntakeSource<any, any>, 'maxBodyBytes'>) => source.maxBodyBytes ?? MAX_BODY_BYTES;
 

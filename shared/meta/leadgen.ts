@@ -19,7 +19,7 @@ import type { IdempotencyClaim, Rejection, RejectionLog } from '../domain/ports.
 import { identifiersOfSubmission, mobileTraceOf } from '../domain/person-data.ts';
 import { PLATFORM_LEAD_IDEMPOTENCY_SECONDS, platformLeadIdempotency, recordRefusal } from '../domain/platform-leads.ts';
 import { refusedFields } from '../domain/rejections.ts';
-import { socialEndpoint } from '../endpoints.ts';
+import { socialEndpoint, taggingOf } from '../endpoints.ts';
 import { submissionOf } from '../domain/submissions.ts';
 import { describe } from '../http/middleware/http-envelope.ts';
 import type { LogSink } from '../log.ts';
@@ -143,7 +143,7 @@ const createMetaLead = async (change: LeadgenChange, deps: LeadgenDependencies, 
   progress.body = socialBodyOf(graphLead, form);
   const fields = validateSocialFields(progress.body);
   progress.fields = fields;
-  const submission = submissionOf(socialEndpoint, fields);
+  const submission = submissionOf(taggingOf(socialEndpoint), fields);
   const account = await deps.directory.account(view.page.accountId);
   try {
     const { lead, replayed } = await createLead(

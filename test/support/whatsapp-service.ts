@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { claimItemsOf, DynamoDbClaimReader } from '../../shared/dynamodb/delivery-claims.ts';
+import { connectionGuardItem } from '../../shared/dynamodb/connection-items.ts';
 import { DynamoDbLeadStore } from '../../shared/dynamodb/leads.ts';
 import { DynamoDbRejectionLog } from '../../shared/dynamodb/rejections.ts';
 import { createDocumentClient } from '../../shared/dynamodb/client.ts';
@@ -87,8 +88,8 @@ export const whatsappWebhookOn = (service: TestService, options: WhatsAppService
   const claimItems = claimItemsOf(service.tables.leads);
   const runtime = {
     ...service.runtime,
-    leads: new DynamoDbLeadStore(db, service.tables.leads, options.retry, undefined, service.tables.config, claimItems),
-    rejections: new DynamoDbRejectionLog(db, service.tables.leads, options.rejectionRecordsPerMinute === undefined ? undefined : { recordsPerMinute: options.rejectionRecordsPerMinute }, undefined, service.tables.config, claimItems),
+    leads: new DynamoDbLeadStore(db, service.tables.leads, options.retry, undefined, connectionGuardItem(service.tables.config), claimItems),
+    rejections: new DynamoDbRejectionLog(db, service.tables.leads, options.rejectionRecordsPerMinute === undefined ? undefined : { recordsPerMinute: options.rejectionRecordsPerMinute }, undefined, connectionGuardItem(service.tables.config), claimItems),
     connections,
     claims,
     secrets: async () => ({ appSecret: WHATSAPP_APP_SECRET, verifyToken: WHATSAPP_VERIFY_TOKEN }),
