@@ -8,7 +8,7 @@
  */
 import type { LeadSourceDescriptor } from '../sources/descriptor.ts';
 import { callNumberAdminRoutes, callNumberConnections, callNumberConnectionWords } from './connections.ts';
-import { callsWireNames } from './wire-names.ts';
+import { callRequestsSetting, callsWireNames } from './wire-names.ts';
 
 export const callsSource = {
   ...callsWireNames,
@@ -31,6 +31,8 @@ export const callsSource = {
     rateLimit: { name: 'callsThrottlingRateLimit', default: 200 },
     burstLimit: { name: 'callsThrottlingBurstLimit', default: 400 },
   },
+  // A calls key's deliveries per minute: a whole number, from 1 to 100,000.
+  settings: [{ ...callRequestsSetting, min: 1, max: 100_000, integer: true }],
   channel: { connectionField: 'call_number' },
   platformId: {
     ...callsWireNames.platformId,
