@@ -3,7 +3,7 @@
  * number is its last 10 digits, connected by each account on its own (two accounts may list one
  * number, and neither blocks the other), with no key. The one connection lifecycle does the rest.
  */
-import type { ConnectionLifecycleDeclaration, ConnectionToolWords } from '../sources/connection-kind.ts';
+import { connectedOrMoved, connectionSchema, type ConnectionLifecycleDeclaration, type ConnectionToolWords } from '../sources/connection-kind.ts';
 import { connectionAdminRoutes } from '../sources/connection-routes.ts';
 import { callNumberConnectionKey } from './wire-names.ts';
 
@@ -70,24 +70,13 @@ export const callNumberConnectionWords = {
     connectedSchema: 'CallNumber',
     listedSchema: 'CallNumber',
     schemas: {
-      CallNumber: {
-        type: 'object',
-        description: 'A project’s phone number (its last 10 digits) and where its calls become leads.',
-        required: ['number', 'project_id', 'campaign_id', 'connected_at'],
-        properties: {
-          number: { type: 'string', pattern: '^\\d{10}$' },
-          project_id: { type: 'string' },
-          campaign_id: { type: 'string' },
-          connected_at: { type: 'string' },
-        },
-      },
+      CallNumber: connectionSchema('A project’s phone number (its last 10 digits) and where its calls become leads.', 'number', '^\\d{10}$'),
     },
     connect: {
       summary: 'Connect a project’s phone number to a project and campaign: its calls become leads there',
       description:
         'The number in the path is read by its last 10 digits (`+918047181234` is `8047181234`); fewer than 10 digits: 400. A number the account has not connected (or removed): 201. One it has: 200, moved to this project and campaign.',
-      created: 'Connected',
-      changed: 'Moved to this project and campaign',
+      ...connectedOrMoved,
     },
     list: {
       summary: 'The account’s connected call numbers',

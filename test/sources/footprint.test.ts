@@ -196,7 +196,8 @@ const seed = 'the demo seed (seed/demo.json, read by npm start): one file for ev
 const decision = 'a record of a past decision (docs/decisions/), naming test files, not the source';
 const smoke = 'the deployed smoke check sends one delivery to each webhook: to read each source\'s sample delivery from its folder';
 /**
- * The Meta app (shared/meta-app.ts, its local secrets shared/meta-app-local.ts): the platform's app whose
+ * The Meta app (shared/meta-app.ts, its local secrets shared/meta-app-local.ts, its webhooks' OpenAPI parts
+ * shared/meta-app-openapi.ts): the platform's app whose
  * secret signs both Meta Lead Ads' and WhatsApp's notifications. Its setting names (META_SECRET_ARN,
  * META_APP_SECRET, META_VERIFY_TOKEN) are deployed names, and a second source reads them: they cannot live
  * in one source's folder without the other importing it.
@@ -220,6 +221,7 @@ const pending: Readonly<Record<string, Readonly<Record<string, string>>>> = {
     'shared/sealed-secrets.ts': 'its page-token scope and the KMS key\'s settings (META_PAGE_TOKEN_KEY_ID: a deployed setting name) that the challenge secrets share',
     'shared/meta-app.ts': metaApp,
     'shared/meta-app-local.ts': metaApp,
+    'shared/meta-app-openapi.ts': metaApp,
     'shared/whatsapp/connections.ts': `${metaApp} (WhatsApp's words for Meta's phone number id)`,
     'shared/whatsapp/openapi.ts': metaApp,
     'shared/whatsapp/runtime.ts': metaApp,
