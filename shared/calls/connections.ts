@@ -3,7 +3,7 @@
  * number is its last 10 digits, connected by each account on its own (two accounts may list one
  * number, and neither blocks the other), with no key. The one connection lifecycle does the rest.
  */
-import { connectedOrMoved, connectionSchema, type ConnectionLifecycleDeclaration, type ConnectionToolWords } from '../sources/connection-kind.ts';
+import { connectionSchema, type ConnectionLifecycleDeclaration, type ConnectionToolWords } from '../sources/connection-kind.ts';
 import { connectionAdminRoutes } from '../sources/connection-routes.ts';
 import { callNumberConnectionKey } from './wire-names.ts';
 
@@ -70,13 +70,14 @@ export const callNumberConnectionWords = {
     connectedSchema: 'CallNumber',
     listedSchema: 'CallNumber',
     schemas: {
-      CallNumber: connectionSchema('A project’s phone number (its last 10 digits) and where its calls become leads.', 'number', '^\\d{10}$'),
+      CallNumber: /* @__PURE__ */ connectionSchema('A project’s phone number (its last 10 digits) and where its calls become leads.', 'number', '^\\d{10}$'),
     },
     connect: {
       summary: 'Connect a project’s phone number to a project and campaign: its calls become leads there',
       description:
         'The number in the path is read by its last 10 digits (`+918047181234` is `8047181234`); fewer than 10 digits: 400. A number the account has not connected (or removed): 201. One it has: 200, moved to this project and campaign.',
-      ...connectedOrMoved,
+      created: 'Connected',
+      changed: 'Moved to this project and campaign',
     },
     list: {
       summary: 'The account’s connected call numbers',

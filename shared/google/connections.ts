@@ -20,11 +20,11 @@ export const googleFormConnections = {
     invalidIdProblem: 'must be the Google Ads form id, digits only',
     idMember: 'form_id',
     operations: { connect: 'connectGoogleForm', list: 'listGoogleForms', remove: 'removeGoogleForm', rotate: 'rotateGoogleFormKey' },
-    ...platformWideRefusals(googleFormConnectionKey.kind, 'Form'),
+    .../* @__PURE__ */ platformWideRefusals(googleFormConnectionKey.kind, 'Form'),
     messages: {
       invalidIdFlag: 'form-id',
       invalidId: 'the form id must be the Google Ads form id, digits only, not {value}',
-      ...connectionMessages('Form'),
+      .../* @__PURE__ */ connectionMessages('Form'),
       campaignNotFound: 'campaign {value} is not an active campaign of that project',
     },
   },

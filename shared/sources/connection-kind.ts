@@ -241,6 +241,3 @@ export const connectionSchema = (description: string, idMember: string, idPatter
   required: [idMember, 'project_id', 'campaign_id', 'connected_at'],
   properties: { [idMember]: { type: 'string', pattern: idPattern }, project_id: { type: 'string' }, campaign_id: { type: 'string' }, connected_at: { type: 'string' } },
 });
-
-/** What connect answers for a connection without a key (its kind's `openapi.connect`): 201 connected, 200 moved. */
-export const connectedOrMoved = { created: 'Connected', changed: 'Moved to this project and campaign' } as const;

@@ -4,7 +4,7 @@
  * lifecycle does the rest: `add-whatsapp-number`, `whatsapp-numbers`, `remove-whatsapp-number`, the admin
  * API's `/whatsapp-numbers` routes, the seed's `whatsappNumbers` and their OpenAPI.
  */
-import { connectedOrMoved, connectionMessages, connectionSchema, platformWideRefusals, type ConnectionLifecycleDeclaration, type ConnectionToolWords } from '../sources/connection-kind.ts';
+import { connectionMessages, connectionSchema, platformWideRefusals, type ConnectionLifecycleDeclaration, type ConnectionToolWords } from '../sources/connection-kind.ts';
 import { connectionAdminRoutes } from '../sources/connection-routes.ts';
 import { whatsappNumberConnectionKey } from './wire-names.ts';
 
@@ -19,11 +19,11 @@ export const whatsappNumberConnections = {
     invalidIdProblem: "must be Meta's phone number id, 1 to 200 digits",
     idMember: 'phone_number_id',
     operations: { connect: 'connectWhatsAppNumber', list: 'listWhatsAppNumbers', remove: 'removeWhatsAppNumber' },
-    ...platformWideRefusals(whatsappNumberConnectionKey.kind, 'WhatsApp number'),
+    .../* @__PURE__ */ platformWideRefusals(whatsappNumberConnectionKey.kind, 'WhatsApp number'),
     messages: {
       invalidIdFlag: 'phone-number-id',
       invalidId: "a phone number id is Meta's id of the business number, 1 to 200 digits, not {value}",
-      ...connectionMessages('WhatsApp number'),
+      .../* @__PURE__ */ connectionMessages('WhatsApp number'),
     },
   },
 } as const satisfies ConnectionLifecycleDeclaration;
@@ -67,13 +67,14 @@ export const whatsappNumberConnectionWords = {
     connectedSchema: 'WhatsAppNumber',
     listedSchema: 'WhatsAppNumber',
     schemas: {
-      WhatsAppNumber: connectionSchema('A WhatsApp Business number, by Meta’s phone number id, and where its chats become leads.', 'phone_number_id', whatsappNumberConnectionKey.id.pattern),
+      WhatsAppNumber: /* @__PURE__ */ connectionSchema('A WhatsApp Business number, by Meta’s phone number id, and where its chats become leads.', 'phone_number_id', '^[0-9]{1,200}$'),
     },
     connect: {
       summary: 'Connect a WhatsApp Business number to a project and campaign: its chats become leads there',
       description:
         'The number is Meta’s phone number id (the Meta app’s WhatsApp API Setup, or WhatsApp Manager), 1 to 200 digits; any other: 400. A number no account has connected (or one removed): 201. One the account has: 200, moved to this project and campaign. One of another account: 409 (a number belongs to one account).',
-      ...connectedOrMoved,
+      created: 'Connected',
+      changed: 'Moved to this project and campaign',
     },
     list: {
       summary: 'The account’s connected WhatsApp numbers',
