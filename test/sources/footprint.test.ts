@@ -229,7 +229,7 @@ const pending: Readonly<Record<string, Readonly<Record<string, string>>>> = {
     'shared/whatsapp/webhook-handler.ts': metaApp,
     'scripts/start.ts': metaApp,
     'scripts/admin/meta.ts': 'its admin CLI verbs for pages and form mappings (the descriptor\'s adminCli module): its own, not a connection kind of the one lifecycle (a page carries a sealed token)',
-    'scripts/invoke.ts': 'its help text names Meta\'s local settings (META_APP_SECRET, META_VERIFY_TOKEN, META_GRAPH_API_URL): to come from its worker.local module',
+    'scripts/invoke.ts': `${metaApp} (WhatsApp's event signed with the app's local secrets)`,
     'scripts/smoke.ts': smoke,
     'seed/demo.json': seed,
     'docs/adding-a-lead-source.md': 'the asynchronous source, where the guide says what a worker and its wiring are',
