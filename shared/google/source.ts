@@ -31,4 +31,12 @@ export const googleAdsSource = {
   openapi: 'shared/google/openapi.ts',
   admin: { routes: googleFormAdminRoutes },
   sampleEvents: ['events/google-ads.json', 'events/google-ads-test-data.json'],
+  smoke: {
+    check: 'Google Ads webhook refuses a wrong google_key',
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{"lead_id":"smoke-{random}","form_id":1,"user_column_data":[],"api_version":"1.0","google_key":"smoke-wrong-key","is_test":true}',
+    status: 401,
+    message: 'Invalid google_key',
+  },
 } as const satisfies LeadSourceDescriptor;

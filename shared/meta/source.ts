@@ -31,4 +31,5 @@ export const metaSource = {
   adminCli: { module: 'scripts/admin/meta.ts', name: 'meta' },
   seed: { member: 'metaPages', module: 'shared/meta/seed.ts' },
   sampleEvents: ['events/meta-leadgen.json', 'events/meta-bad-signature.json'],
+  smoke: { check: 'Meta webhook refuses a wrong verify token', method: 'GET', query: 'hub.mode=subscribe&hub.verify_token=smoke-wrong-{random}&hub.challenge=12345', status: 403 },
 } as const satisfies LeadSourceDescriptor;

@@ -194,7 +194,6 @@ const docs: Record<string, string> = {
 const docsBut = (...files: string[]) => Object.fromEntries(Object.entries(docs).filter(([file]) => !files.includes(file)));
 const seed = 'the demo seed (seed/demo.json, read by npm start): one file for every source, its member named by its connection kind (the seed member)';
 const decision = 'a record of a past decision (docs/decisions/), naming test files, not the source';
-const smoke = 'the deployed smoke check sends one delivery to each webhook: to read each source\'s sample delivery from its folder';
 /**
  * The Meta app (shared/meta-app.ts, its local secrets shared/meta-app-local.ts, its webhooks' OpenAPI parts
  * shared/meta-app-openapi.ts): the platform's app whose
@@ -212,7 +211,6 @@ const pending: Readonly<Record<string, Readonly<Record<string, string>>>> = {
     'docs/decisions/0008-iam-check-and-runtime-client.md': decision,
   },
   google_ads: {
-    'scripts/smoke.ts': smoke,
     'docs/adding-a-lead-source.md': 'the connection-key source, where the guide says what a keyed connection is',
     ...docsBut('docs/configuration.md'),
   },
@@ -230,7 +228,6 @@ const pending: Readonly<Record<string, Readonly<Record<string, string>>>> = {
     'scripts/start.ts': metaApp,
     'scripts/admin/meta.ts': 'its admin CLI verbs for pages and form mappings (the descriptor\'s adminCli module): its own, not a connection kind of the one lifecycle (a page carries a sealed token)',
     'scripts/invoke.ts': `${metaApp} (WhatsApp's event signed with the app's local secrets)`,
-    'scripts/smoke.ts': smoke,
     'seed/demo.json': seed,
     'docs/adding-a-lead-source.md': 'the asynchronous source, where the guide says what a worker and its wiring are',
     ...docsBut('docs/reliability.md'),
