@@ -21,7 +21,8 @@
  *   `GOOGLE_FORM_CONNECTION`); a string literal or template text holding a compound token (one joined by
  *   `_ - / . :` or case) with the name's words in a row (`'call_id'`, `'/api/meta-leadgen-webhook'`,
  *   `'../calls/admin.ts'`), or that is the name alone (`'meta'`). A one-word identifier or a word of prose
- *   in a string is English, not a name: `import.meta`, `fn.call`, 'nothing calls it', 'Meta leadgen webhook'.
+ *   in a string is English, not a name: `import.meta`, `fn.call`, 'nothing calls it', 'Meta leadgen webhook',
+ *   "Meta's page" (a possessive is not a joined token).
  * - JSON (seed/, docs/*.json): its strings, by the same rule as string literals.
  * - Markdown (README.md, docs/): code spans and fenced blocks, by the same rule (prose says "Meta" and
  *   "calls" as English; what a reader types or reads as code is the name).
@@ -149,7 +150,8 @@ const namesIn = ({ identifiers, literals }: { identifiers: string[]; literals: s
   for (const literal of literals.map((text) => text.replace(notNames.inLiterals, ''))) {
     const whole = literal.trim();
     if (names.some((name) => wordsOf(whole).join(' ') === name.join(' ') && !/\s/.test(whole))) found.add(whole);
-    for (const token of literal.split(/\s+/)) {
+    // A possessive is prose, not a joined token: "Meta's page" says Meta as English.
+    for (const token of literal.split(/\s+/).map((word) => word.replace(/['’]s\b/g, ''))) {
       const words = wordsOf(token);
       if (words.length > 1 && names.some((name) => holds(words, name))) found.add(token);
       if (new RegExp(`(^|[/'"\`])${folder}/`).test(token)) found.add(token);
@@ -220,7 +222,6 @@ const pending: Readonly<Record<string, Readonly<Record<string, string>>>> = {
     'shared/meta-app.ts': metaApp,
     'shared/meta-app-local.ts': metaApp,
     'shared/meta-app-openapi.ts': metaApp,
-    'shared/whatsapp/connections.ts': `${metaApp} (WhatsApp's words for Meta's phone number id)`,
     'shared/whatsapp/openapi.ts': metaApp,
     'shared/whatsapp/runtime.ts': metaApp,
     'shared/whatsapp/source.ts': metaApp,
