@@ -7,6 +7,7 @@
  * and its seed member (seed.ts). Its numbers are connected per account (numbers.ts, in the one connection store).
  */
 import type { LeadSourceDescriptor } from '../sources/descriptor.ts';
+import { docsByReader, whyNamed } from '../sources/named-outside.ts';
 import { callNumberAdminRoutes, callNumberConnections, callNumberConnectionWords } from './connections.ts';
 import { callRequestsSetting, callsWireNames } from './wire-names.ts';
 
@@ -44,4 +45,10 @@ export const callsSource = {
   openapi: 'shared/calls/openapi.ts',
   admin: { routes: callNumberAdminRoutes },
   sampleEvents: ['events/call-exotel-passthru.json', 'events/call-knowlarity-hook.json'],
+  namedOutside: {
+    'seed/demo.json': whyNamed.seed,
+    'docs/adding-a-lead-source.md': `${whyNamed.guide}: a scoped key, a function setting`,
+    'docs/decisions/0008-iam-check-and-runtime-client.md': whyNamed.decision,
+    ...docsByReader('docs/data-model.md', 'docs/deployment.md', 'docs/reference.md', 'docs/reliability.md', 'docs/configuration.md', 'docs/sending-leads.md'),
+  },
 } as const satisfies LeadSourceDescriptor;

@@ -151,6 +151,14 @@ export interface LeadSourceDescriptor {
    * the query or body is a new UUID each run.
    */
   readonly smoke?: SmokeProbe;
+  /**
+   * Files outside its folder that name it and may (test/sources/footprint.test.ts), each with why: what
+   * could not move into its folder or come from its declaration (a deployed name, a stored attribute the
+   * shared lead path reads, the Meta app two sources share, the pages for readers of every source).
+   * Besides these, only its registry line, its handler files, its worker's `wiring`, events/, test/, the
+   * README and its docs/sources/ page name it. A file listed here that no longer names it fails the test.
+   */
+  readonly namedOutside?: Readonly<Record<string, string>>;
 }
 
 /** A request a deployed source must refuse, and its answer (its status, and its message where it has one). */

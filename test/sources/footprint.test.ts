@@ -39,8 +39,8 @@
  * as contract words of the shared lead path. They have no folder, so the name rule does not apply to them;
  * what is theirs alone (their fields, routes and answers) is their descriptors'.
  *
- * Places that still name a source are `pending` below, each with why; a pending place that no longer
- * names its source fails, so the list only shrinks.
+ * Places that must still name a source are declared in its descriptor (`namedOutside`), each with why;
+ * a declared place that no longer names its source fails, so the lists only shrink.
  */
 import { describe, expect, it } from '@jest/globals';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -138,6 +138,12 @@ const appearances = (file: string, names: readonly (readonly string[])[], folder
 
 const lineNames = (line: string, names: readonly (readonly string[])[], folder: string): boolean => namesIn(tokensOfCode(line), names, folder).length > 0;
 
+/**
+ * The files the descriptors declare as naming them (`namedOutside`): a path there is the declaration's
+ * reference to a file, held to naming its source, not a name of the source whose folder holds the file.
+ */
+const declaredPlaces: ReadonlySet<string> = new Set(leadSources.flatMap((source) => Object.keys(source.namedOutside ?? {})));
+
 /** Words of JavaScript and of AWS that hold a source's one-word name, and name no source. */
 const notNames = { identifiers: new Set(['awsJsonCall', 'AwsJsonCall']), inLiterals: /\bimport\.meta\b/g };
 
@@ -147,7 +153,7 @@ const namesIn = ({ identifiers, literals }: { identifiers: string[]; literals: s
     const words = wordsOf(identifier);
     if (words.length > 1 && names.some((name) => holds(words, name))) found.add(identifier);
   }
-  for (const literal of literals.map((text) => text.replace(notNames.inLiterals, ''))) {
+  for (const literal of literals.filter((text) => !declaredPlaces.has(text)).map((text) => text.replace(notNames.inLiterals, ''))) {
     const whole = literal.trim();
     if (names.some((name) => wordsOf(whole).join(' ') === name.join(' ') && !/\s/.test(whole))) found.add(whole);
     // A possessive is prose, not a joined token: "Meta's page" says Meta as English.
@@ -179,71 +185,6 @@ const mayName = (source: LeadSourceDescriptor, names: readonly (readonly string[
   file === 'docs/openapi.json' ||
   (file.startsWith('docs/sources/') && names.some((name) => wordsOf(path.basename(file, '.md')).join(' ') === name.join(' ')));
 
-/**
- * Places that still name a source, each with why (the exceptions left after issue 33). A place that no
- * longer names its source fails the test: remove it here.
- */
-const byReader = 'a page for readers of every source (docs by reader): its words in code spans, by hand; to become generated from the registry as docs/sources/ pages are';
-const docs: Record<string, string> = {
-  'docs/data-model.md': `its stored items and their attributes: ${byReader}`,
-  'docs/deployment.md': `its throttle and function settings (deployed names) and its stack outputs: ${byReader}`,
-  'docs/reference.md': `its contract section (CONTRACT.md's order for senders): ${byReader}`,
-  'docs/reliability.md': `its guarantees: ${byReader}`,
-  'docs/configuration.md': `its function's environment variables (deployed names): ${byReader}`,
-  'docs/running-locally.md': `npm run invoke's names and its admin verbs, for a laptop: ${byReader}`,
-  'docs/how-it-is-built.md': `its folder and handlers, for contributors: ${byReader}`,
-};
-const docsBut = (...files: string[]) => Object.fromEntries(Object.entries(docs).filter(([file]) => !files.includes(file)));
-const seed = 'the demo seed (seed/demo.json, read by npm start): one file for every source, its member named by its connection kind (the seed member)';
-const decision = 'a record of a past decision (docs/decisions/), naming test files, not the source';
-/**
- * The Meta app (shared/meta-app.ts, its local secrets shared/meta-app-local.ts, its webhooks' OpenAPI parts
- * shared/meta-app-openapi.ts): the platform's app whose
- * secret signs both Meta Lead Ads' and WhatsApp's notifications. Its setting names (META_SECRET_ARN,
- * META_APP_SECRET, META_VERIFY_TOKEN) are deployed names, and a second source reads them: they cannot live
- * in one source's folder without the other importing it.
- */
-const metaApp = 'the Meta app both Meta Lead Ads and WhatsApp are signed by (its secrets\' deployed names): shared by two sources, so in neither folder';
-const pending: Readonly<Record<string, Readonly<Record<string, string>>>> = {
-  call: {
-    'seed/demo.json': seed,
-    'docs/adding-a-lead-source.md': 'its key scope and its setting, where the guide says what a scoped key and a function setting are',
-    ...docsBut('docs/running-locally.md', 'docs/how-it-is-built.md'),
-    'docs/sending-leads.md': `its key's OpenAPI security scheme (callsKeyInQuery), for Swagger UI users: ${byReader}`,
-    'docs/decisions/0008-iam-check-and-runtime-client.md': decision,
-  },
-  google_ads: {
-    'docs/adding-a-lead-source.md': 'the connection-key source, where the guide says what a keyed connection is',
-    ...docsBut('docs/configuration.md'),
-  },
-  meta: {
-    'shared/dynamodb/lead-items.ts': 'its leads\' internal attribute (meta_page_id) kept out of the lead record: a stored attribute the lead path reads; to come from its descriptor\'s channel',
-    'shared/sealed-secrets.ts': 'its page-token scope and the KMS key\'s settings (META_PAGE_TOKEN_KEY_ID: a deployed setting name) that the challenge secrets share',
-    'shared/meta-app.ts': metaApp,
-    'shared/meta-app-local.ts': metaApp,
-    'shared/meta-app-openapi.ts': metaApp,
-    'shared/whatsapp/openapi.ts': metaApp,
-    'shared/whatsapp/runtime.ts': metaApp,
-    'shared/whatsapp/source.ts': metaApp,
-    'shared/whatsapp/webhook-handler.ts': metaApp,
-    'scripts/start.ts': metaApp,
-    'scripts/admin/meta.ts': 'its admin CLI verbs for pages and form mappings (the descriptor\'s adminCli module): its own, not a connection kind of the one lifecycle (a page carries a sealed token)',
-    'scripts/invoke.ts': `${metaApp} (WhatsApp's event signed with the app's local secrets)`,
-    'seed/demo.json': seed,
-    'docs/adding-a-lead-source.md': 'the asynchronous source, where the guide says what a worker and its wiring are',
-    ...docsBut('docs/reliability.md'),
-    'docs/sources/whatsapp.md': metaApp,
-    'docs/decisions/0008-iam-check-and-runtime-client.md': decision,
-    'docs/performance.md': `the bench's npm script (bench:meta): ${byReader}`,
-  },
-  whatsapp: {
-    'seed/demo.json': seed,
-    'docs/adding-a-lead-source.md': 'its worked example: the guide walks through its files',
-    'docs/data-model.md': docs['docs/data-model.md']!,
-    'docs/deployment.md': docs['docs/deployment.md']!,
-  },
-};
-
 describe('a lead source is one folder', () => {
   it('has a folder for every source but the four API key endpoints, which the registry declares together', async () => {
     const inFolders = await Promise.all(sourceFolders.map(async (folder) => (await descriptorOf(folder)).name));
@@ -262,7 +203,7 @@ describe('a lead source is one folder', () => {
     const source = await descriptorOf(folder);
     const names = namesOf(source);
     const own = `shared/${folder}/`;
-    const waiting = pending[source.name] ?? {};
+    const waiting = source.namedOutside ?? {};
     const named = Object.fromEntries(
       namedFiles
         .filter((file) => !file.startsWith(own) && !mayName(source, names, file))
@@ -270,7 +211,7 @@ describe('a lead source is one folder', () => {
         .filter(([, found]) => found.length > 0),
     );
     expect(Object.keys(named).filter((file) => !(file in waiting)).map((file) => `${file}: ${named[file]!.join(', ')}`)).toEqual([]);
-    // A pending place moved: take it off the list.
+    // A declared place that no longer names it: take it off its descriptor's list.
     expect(Object.keys(waiting).filter((file) => !(file in named))).toEqual([]);
     expect(registryLines(folder, names)).toEqual([]);
   });
