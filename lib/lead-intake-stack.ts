@@ -105,7 +105,6 @@ export class LeadIntakeStack extends Stack {
             logRetentionDays: settings.logRetentionDays,
             configCacheTtlSeconds: settings.configCacheTtlSeconds,
             rejectionRecordsPerMinute: settings.rejectionRecordsPerMinute,
-            callRequestsPerKeyPerMinute: settings.callRequestsPerKeyPerMinute,
             corsAllowedOrigins: settings.corsAllowedOrigins,
             settingsEnvironment: functionEnvironmentOf(settings, source),
           }),

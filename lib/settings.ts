@@ -21,7 +21,7 @@ type SourceThrottleSettingName = Extract<DeclaredLeadSource, { readonly throttle
  */
 export type SourceThrottleSettings = { readonly [name in SourceThrottleSettingName]: number };
 
-/** The names of the settings the sources declare for their functions (`whatsappConversationDays`). */
+/** The names of the settings the sources declare for their functions (`whatsappConversationDays`, `callRequestsPerKeyPerMinute`). */
 type SourceFunctionSettingName = Extract<DeclaredLeadSource, { readonly settings: readonly FunctionSettingDeclaration[] }>['settings'][number]['name'];
 
 /** Each source's own function settings (its descriptor's `settings`), with their defaults: docs/deployment.md. */
@@ -81,13 +81,6 @@ export interface LeadIntakeSettings extends SourceThrottleSettings, SourceFuncti
    */
   readonly rejectionRecordsPerMinute: number;
   /**
-   * Deliveries one calls key may send to the call webhook in one calendar minute (UTC); past it that
-   * key's deliveries are answered 429 with Retry-After until the minute ends, and every other key keeps
-   * its own allowance. The tenant-facing bound: the route's throttle (callsThrottling...) is the
-   * platform's safety net above it. @default 300
-   */
-  readonly callRequestsPerKeyPerMinute: number;
-  /**
    * HTTPS URL of the CRM's endpoint that receives every Lead Created event (an EventBridge API destination
    * POSTs `{"id", "source", "detail-type", "time", "detail"}` to it, retrying 429, 5xx and timeouts for up
    * to 24 hours). @default none: events stay on the bus for subscribers in AWS
@@ -131,7 +124,6 @@ export const defaultSettings: LeadIntakeSettings = {
   memorySize: 512,
   configCacheTtlSeconds: 30,
   rejectionRecordsPerMinute: 60,
-  callRequestsPerKeyPerMinute: 300,
   crmWebhookAuthorizationHeader: 'Authorization',
   crmWebhookRateLimitPerSecond: 20,
   eventArchiveDays: 30,
@@ -176,7 +168,6 @@ export function resolveSettings(node: Node, props: Partial<LeadIntakeSettings> =
     memorySize: number('memorySize', raw('memorySize'), { min: 128, max: 10_240, integer: true }),
     configCacheTtlSeconds: number('configCacheTtlSeconds', raw('configCacheTtlSeconds'), { min: 0, max: 3_600, integer: true }),
     rejectionRecordsPerMinute: number('rejectionRecordsPerMinute', raw('rejectionRecordsPerMinute'), { min: 1, max: 100_000, integer: true }),
-    callRequestsPerKeyPerMinute: number('callRequestsPerKeyPerMinute', raw('callRequestsPerKeyPerMinute'), { min: 1, max: 100_000, integer: true }),
     ...(crmWebhookUrl !== undefined && { crmWebhookUrl }),
     ...(crmWebhookAuthorizationSecret !== undefined && { crmWebhookAuthorizationSecret }),
     crmWebhookAuthorizationHeader: headerName(raw('crmWebhookAuthorizationHeader')),

@@ -43,13 +43,18 @@ const webhooks = leadSources
   .map((source) => `${source.invokeName} runs the webhook of ${source.title}`)
   .join('; ');
 
+/** The asynchronous sources, by name: the webhook, then its deliveries through its worker, in-process. */
+const asynchronousWebhooks = leadSources
+  .filter((source) => source.worker)
+  .map((source) => `${source.invokeName} runs the webhook of ${source.title}, then its deliveries through its worker (its settings as for npm start)`)
+  .join('; ');
+
 const USAGE = `Usage: npm run invoke -- <${invokable.join('|')}> <event.json> [<event.json> ...]
   Runs the endpoint's handler in-process on each API Gateway event file, in order, and prints its response.
   With DYNAMODB_ENDPOINT set it uses that database; otherwise a throw-away in-memory DynamoDB Local with
   the seed (LEAD_INTAKE_SEED, default seed/demo.json). Each event gets the function timeout,
   FUNCTION_TIMEOUT_SECONDS (default 10), as in Lambda. Example events are in events/.
-  meta runs the Meta webhook, then its leadgen changes through the worker (META_APP_SECRET, META_VERIFY_TOKEN
-  and META_GRAPH_API_URL as for npm start). ${webhooks}.
+  ${asynchronousWebhooks}. ${webhooks}.
 `;
 
 /** Reads an event file: an API Gateway HTTP API event (payload format 2.0). */

@@ -21,10 +21,7 @@ import { defaultProvider } from '@aws-sdk/credential-provider-node';
 import { SignatureV4 } from '@smithy/signature-v4';
 import { NodeSha256 } from '../shared/aws/node-sha256.ts';
 import { ADMIN_BASE_PATH, type EndpointName } from '../shared/routes.ts';
-import { leadRoutes, sourceNamed } from '../shared/sources/registry.ts';
-
-const googleAdsRoute = sourceNamed('google_ads')!.route;
-const metaWebhookRoute = sourceNamed('meta')!.route;
+import { leadRoutes, leadSources } from '../shared/sources/registry.ts';
 
 const REQUEST_TIMEOUT_MS = 15_000;
 
@@ -162,20 +159,21 @@ export const runSmoke = async (options: SmokeOptions, print: (line: string) => v
     });
   }
 
-  await check('Google Ads webhook refuses a wrong google_key', async () =>
-    expectAnswer(
-      await send('POST', googleAdsRoute.path, {
-        headers: { 'content-type': 'application/json' },
-        body: `{"lead_id":"smoke-${randomUUID()}","form_id":1,"user_column_data":[],"api_version":"1.0","google_key":"smoke-wrong-key","is_test":true}`,
-      }),
-      401,
-      'Invalid google_key',
-    ),
-  );
-  await check('Meta webhook refuses a wrong verify token', async () => {
-    const answer = await send('GET', `${metaWebhookRoute.path}?hub.mode=subscribe&hub.verify_token=smoke-wrong-${randomUUID()}&hub.challenge=12345`);
-    return answer.status === 403 ? undefined : `answered ${answer.status} ${JSON.stringify(answer.body)?.slice(0, 200)}, expected 403`;
-  });
+  // Each source's own refused request, as its descriptor declares it (`smoke`).
+  for (const { route, smoke } of leadSources) {
+    if (!smoke) continue;
+    const fresh = (text: string) => text.replaceAll('{random}', randomUUID());
+    await check(smoke.check, async () =>
+      expectAnswer(
+        await send(smoke.method, smoke.query === undefined ? route.path : `${route.path}?${fresh(smoke.query)}`, {
+          ...(smoke.headers && { headers: { ...smoke.headers } }),
+          ...(smoke.body !== undefined && { body: fresh(smoke.body) }),
+        }),
+        smoke.status,
+        smoke.message,
+      ),
+    );
+  }
 
   if (options.write) {
     const mobileNumber = mobile();

@@ -108,6 +108,4 @@ export const runtimeSettings = {
   dynamodbEndpoint: 'DYNAMODB_ENDPOINT',
   /** Rejection records stored per browser key and minute (lib/settings.ts rejectionRecordsPerMinute); 60 when unset. */
   rejectionRecordsPerMinute: 'REJECTION_RECORDS_PER_MINUTE',
-  /** Requests a calls key may send per minute to the call webhook (lib/settings.ts callRequestsPerKeyPerMinute); 300 when unset. */
-  callRequestsPerKeyPerMinute: 'CALL_REQUESTS_PER_KEY_PER_MINUTE',
 } as const;

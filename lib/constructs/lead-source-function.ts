@@ -32,8 +32,6 @@ export interface LeadSourceFunctionProps {
   readonly configCacheTtlSeconds: number;
   /** For API key sources: a browser key's rejection records per minute. */
   readonly rejectionRecordsPerMinute: number;
-  /** For sources whose key is scoped to them alone (the call webhook): a key's deliveries per minute. */
-  readonly callRequestsPerKeyPerMinute: number;
   /** For browser-facing sources: the origins allowed to post from a browser. */
   readonly corsAllowedOrigins: readonly string[];
   /** Its own settings (its descriptor's `settings`), resolved, by environment variable. */
@@ -83,7 +81,6 @@ export class LeadSourceFunction {
         ...props.tables.environment,
         [runtimeSettings.configCacheTtlSeconds]: String(props.configCacheTtlSeconds),
         ...(source.authentication === 'api-key' && { [runtimeSettings.rejectionRecordsPerMinute]: String(props.rejectionRecordsPerMinute) }),
-        ...(source.authentication === 'scoped-api-key' && { [runtimeSettings.callRequestsPerKeyPerMinute]: String(props.callRequestsPerKeyPerMinute) }),
         ...(source.browserFacing && { [runtimeSettings.corsAllowedOrigins]: props.corsAllowedOrigins.join(',') }),
         ...props.settingsEnvironment,
       },

@@ -3,7 +3,7 @@
  * number is its last 10 digits, connected by each account on its own (two accounts may list one
  * number, and neither blocks the other), with no key. The one connection lifecycle does the rest.
  */
-import type { ConnectionLifecycleDeclaration, ConnectionToolWords } from '../sources/connection-kind.ts';
+import { connectionSchema, type ConnectionLifecycleDeclaration, type ConnectionToolWords } from '../sources/connection-kind.ts';
 import { connectionAdminRoutes } from '../sources/connection-routes.ts';
 import { callNumberConnectionKey } from './wire-names.ts';
 
@@ -70,17 +70,7 @@ export const callNumberConnectionWords = {
     connectedSchema: 'CallNumber',
     listedSchema: 'CallNumber',
     schemas: {
-      CallNumber: {
-        type: 'object',
-        description: 'A project’s phone number (its last 10 digits) and where its calls become leads.',
-        required: ['number', 'project_id', 'campaign_id', 'connected_at'],
-        properties: {
-          number: { type: 'string', pattern: '^\\d{10}$' },
-          project_id: { type: 'string' },
-          campaign_id: { type: 'string' },
-          connected_at: { type: 'string' },
-        },
-      },
+      CallNumber: /* @__PURE__ */ connectionSchema('A project’s phone number (its last 10 digits) and where its calls become leads.', 'number', '^\\d{10}$'),
     },
     connect: {
       summary: 'Connect a project’s phone number to a project and campaign: its calls become leads there',

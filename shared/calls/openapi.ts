@@ -19,7 +19,7 @@ import {
   UnsupportedContentTypeError,
 } from '../domain/errors.ts';
 import { callsSource } from './source.ts';
-import { acknowledgement, failure, requestId, type JsonObject } from '../sources/webhook-openapi.ts';
+import { acknowledgement, failure, retryAfterAnswer, type JsonObject } from '../sources/webhook-openapi.ts';
 
 export const CALLS_TAG: JsonObject = {
   name: callsSource.title,
@@ -65,17 +65,13 @@ const responses = (): JsonObject => ({
   '404': failure(new UnknownCallProviderError().message, `A provider not in the table; or \`${new ClientNotFoundError().message}\` for a key whose account does not exist.`),
   '413': failure(new PayloadTooLargeError().message, 'Body over 64 KiB: nothing stored.'),
   '415': failure(new UnsupportedContentTypeError().message, 'A body neither JSON nor form-encoded: nothing stored.'),
-  '429': {
-    ...failure(
+  '429': retryAfterAnswer(
+    failure(
       new KeyRateExceededError(1).message,
       'The key sent more calls this minute (UTC) than its bound (`callRequestsPerKeyPerMinute`, 300 by default): nothing read or stored; retry after `Retry-After` seconds, when the next minute begins. Other keys keep their own bound. (API Gateway’s own 429 past the route’s safety-net throttle is `{"message": "Too Many Requests"}`.)',
     ),
-    headers: { 'x-request-id': requestId, 'Retry-After': { $ref: '#/components/headers/RetryAfter' } },
-  },
-  '503': {
-    ...failure(new ServiceUnavailableError(1).message, 'The database is unavailable: nothing stored; the provider retries, and the retry stores the call once.'),
-    headers: { 'x-request-id': requestId, 'Retry-After': { $ref: '#/components/headers/RetryAfter' } },
-  },
+  ),
+  '503': retryAfterAnswer(failure(new ServiceUnavailableError(1).message, 'The database is unavailable: nothing stored; the provider retries, and the retry stores the call once.')),
 });
 
 const description = () =>

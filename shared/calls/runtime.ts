@@ -1,18 +1,17 @@
 /** The call webhook's wiring (shared/webhook-runtime.ts), with the account's connected numbers and the per-key bound on requests. */
 import { DynamoDbConnectionReader } from '../dynamodb/connections.ts';
-import { DEFAULT_CALL_REQUESTS_PER_KEY_PER_MINUTE, DynamoDbKeyRequestRate } from '../dynamodb/request-rates.ts';
-import { runtimeSettings } from '../routes.ts';
+import { DynamoDbKeyRequestRate } from '../dynamodb/request-rates.ts';
 import { connectionWebhookRuntime } from '../webhook-runtime.ts';
 import { ConnectionDirectory } from '../intake/connection-directory.ts';
 import type { CallWebhookRuntime } from './webhook-handler.ts';
-import { callNumberConnectionKey } from './wire-names.ts';
+import { callNumberConnectionKey, callRequestsSetting } from './wire-names.ts';
 
 /** Requests per calls key and minute, from CALL_REQUESTS_PER_KEY_PER_MINUTE (300 when unset). */
 export const callRequestsPerKeyPerMinuteFromEnvironment = (env: NodeJS.ProcessEnv = process.env): number => {
-  const text = env[runtimeSettings.callRequestsPerKeyPerMinute];
-  if (text === undefined || text === '') return DEFAULT_CALL_REQUESTS_PER_KEY_PER_MINUTE;
+  const text = env[callRequestsSetting.environment];
+  if (text === undefined || text === '') return callRequestsSetting.default;
   const perMinute = Number(text);
-  if (!Number.isSafeInteger(perMinute) || perMinute < 1) throw new Error(`${runtimeSettings.callRequestsPerKeyPerMinute} must be a whole number, 1 or more`);
+  if (!Number.isSafeInteger(perMinute) || perMinute < 1) throw new Error(`${callRequestsSetting.environment} must be a whole number, 1 or more`);
   return perMinute;
 };
 

@@ -7,8 +7,9 @@
  * and its seed member (seed.ts). Its numbers are connected per account (numbers.ts, in the one connection store).
  */
 import type { LeadSourceDescriptor } from '../sources/descriptor.ts';
+import { docsByReader, whyNamed } from '../sources/named-outside.ts';
 import { callNumberAdminRoutes, callNumberConnections, callNumberConnectionWords } from './connections.ts';
-import { callsWireNames } from './wire-names.ts';
+import { callRequestsSetting, callsWireNames } from './wire-names.ts';
 
 export const callsSource = {
   ...callsWireNames,
@@ -31,6 +32,8 @@ export const callsSource = {
     rateLimit: { name: 'callsThrottlingRateLimit', default: 200 },
     burstLimit: { name: 'callsThrottlingBurstLimit', default: 400 },
   },
+  // A calls key's deliveries per minute: a whole number, from 1 to 100,000.
+  settings: [{ ...callRequestsSetting, min: 1, max: 100_000, integer: true }],
   channel: { connectionField: 'call_number' },
   platformId: {
     ...callsWireNames.platformId,
@@ -42,4 +45,10 @@ export const callsSource = {
   openapi: 'shared/calls/openapi.ts',
   admin: { routes: callNumberAdminRoutes },
   sampleEvents: ['events/call-exotel-passthru.json', 'events/call-knowlarity-hook.json'],
+  namedOutside: {
+    'seed/demo.json': whyNamed.seed,
+    'docs/adding-a-lead-source.md': `${whyNamed.guide}: a scoped key, a function setting`,
+    'docs/decisions/0008-iam-check-and-runtime-client.md': whyNamed.decision,
+    ...docsByReader('docs/data-model.md', 'docs/deployment.md', 'docs/reference.md', 'docs/reliability.md', 'docs/configuration.md', 'docs/sending-leads.md'),
+  },
 } as const satisfies LeadSourceDescriptor;

@@ -20,6 +20,15 @@ export const callsWireNames = {
   acceptance: { status: 200, message: 'Call received', withLead: false },
 } as const;
 
+/**
+ * The bound a tenant meets (CONTRACT.md section 13): deliveries one calls key may send in one calendar
+ * minute (UTC), the stack's setting `callRequestsPerKeyPerMinute` (a deployed name), handed to the function
+ * (and read by `npm start`) as CALL_REQUESTS_PER_KEY_PER_MINUTE. Past it that key's deliveries are answered
+ * 429 with Retry-After until the minute ends; every other key keeps its own allowance. The route's throttle
+ * (its descriptor's `throttle`) is the platform's safety net above it.
+ */
+export const callRequestsSetting = { name: 'callRequestsPerKeyPerMinute', environment: 'CALL_REQUESTS_PER_KEY_PER_MINUTE', default: 300 } as const;
+
 /** Its numbers in the connection store (shared/sources/connection-kind.ts): the names stored today. */
 export const callNumberConnectionKey = {
   kind: 'call_number',

@@ -451,13 +451,6 @@ export interface PersonDataStore {
 }
 
 /**
- * A Google Ads lead form connected to an account (CONTRACT.md section 10): a connection of the kind
- * `google_form`, its id Google's form id (the exact decimal digits of a 64-bit integer), with the hash of
- * its key, which every delivery of the form carries.
- */
-export type GoogleFormConnection = Connection & { readonly kind: 'google_form' };
-
-/**
  * A quarantined submission being released (CONTRACT.md sections 11 and 14): the lead's write marks the
  * record released in the same transaction, and stores nothing (QuarantineReleaseRefusedError) when the
  * record is gone (erased since it was read) or was released meanwhile. The erasure refuses to delete a

@@ -17,9 +17,6 @@ import type { KeyRequestBound } from '../domain/ports.ts';
 import { MinuteCounters } from './minute-counters.ts';
 import { orUnavailable, TableStore } from './requests.ts';
 
-/** Requests a calls key may send per minute, unless the settings say otherwise (lib/settings.ts callRequestsPerKeyPerMinute). */
-export const DEFAULT_CALL_REQUESTS_PER_KEY_PER_MINUTE = 300;
-
 /** The counter items' partition key prefix: the only partitions the call function updates on its own (lib/constructs/lead-tables.ts). */
 export const KEY_RATE_PREFIX = 'KEYRATE';
 
@@ -63,7 +60,8 @@ export class DynamoDbKeyRequestRate extends TableStore implements KeyRequestBoun
   readonly #share: number;
   readonly #shares = new Map<string, ContainerShare>();
 
-  constructor(db: DynamoDBDocumentClient, table: string, perMinute: number = DEFAULT_CALL_REQUESTS_PER_KEY_PER_MINUTE) {
+  /** `perMinute`: the bound its source declares (the call webhook's setting, shared/calls/wire-names.ts). */
+  constructor(db: DynamoDBDocumentClient, table: string, perMinute: number) {
     super(db, table);
     this.#counters = new MinuteCounters(table, { prefix: KEY_RATE_PREFIX, attribute: 'requests', itemType: 'key_request_rate' }, perMinute);
     this.#share = Math.floor(perMinute / CONTAINER_SHARE_DIVISOR);

@@ -3,7 +3,7 @@
  * one form is one account's, with a key of its own that Google sends back in every delivery
  * (`google_key`), stored only as its hash and shown once. The one connection lifecycle does the rest.
  */
-import type { ConnectionLifecycleDeclaration, ConnectionToolWords } from '../sources/connection-kind.ts';
+import { connectionMessages, platformWideRefusals, type ConnectionLifecycleDeclaration, type ConnectionToolWords } from '../sources/connection-kind.ts';
 import { connectionAdminRoutes } from '../sources/connection-routes.ts';
 import { googleFormConnectionKey } from './wire-names.ts';
 
@@ -20,14 +20,11 @@ export const googleFormConnections = {
     invalidIdProblem: 'must be the Google Ads form id, digits only',
     idMember: 'form_id',
     operations: { connect: 'connectGoogleForm', list: 'listGoogleForms', remove: 'removeGoogleForm', rotate: 'rotateGoogleFormKey' },
-    notFound: { status: 404, code: 'google_form_not_found', message: 'Form not found' },
-    conflict: { status: 409, code: 'google_form_of_another_account', message: 'Form is connected to another account' },
+    .../* @__PURE__ */ platformWideRefusals(googleFormConnectionKey.kind, 'Form'),
     messages: {
       invalidIdFlag: 'form-id',
       invalidId: 'the form id must be the Google Ads form id, digits only, not {value}',
-      notConnected: 'Form {id} is not connected',
-      ofAnotherAccount: 'Form {id} is connected to another account',
-      projectNotFound: 'project {value} is not an active project of account {account}',
+      .../* @__PURE__ */ connectionMessages('Form'),
       campaignNotFound: 'campaign {value} is not an active campaign of that project',
     },
   },

@@ -5,7 +5,7 @@
  * docs/decisions/0004-json-body-parsing.md), so they are read as their exact digits, never a float.
  */
 import { boundIdentifier } from '../domain/errors.ts';
-import type { GoogleFormConnection } from '../domain/ports.ts';
+import type { Connection } from '../domain/ports.ts';
 import { JsonNumber } from '../schemas/json-number.ts';
 
 export interface GoogleColumn {
@@ -81,7 +81,7 @@ const NOTES_MAX = 5000;
  * CITY; every other column a line of `notes` in the order sent; project and campaign from the form's
  * connection; Google's ids and gclid. The social endpoint's validator rules then apply.
  */
-export const leadFieldsOf = (delivery: GoogleDelivery, form: Pick<GoogleFormConnection, 'projectId' | 'campaignId'>): Record<string, string> => {
+export const leadFieldsOf = (delivery: GoogleDelivery, form: Pick<Connection, 'projectId' | 'campaignId'>): Record<string, string> => {
   const column = (id: string) => delivery.columns.find((entry) => entry.id === id && entry.value.trim() !== '')?.value.trim();
   const parts = [column('FIRST_NAME'), column('LAST_NAME')].filter((part) => part !== undefined);
   const notes = delivery.columns

@@ -11,7 +11,7 @@ import {
 } from '../domain/errors.ts';
 import { InvalidGoogleKeyError } from './errors.ts';
 import { LEAD_RECEIVED } from './webhook-handler.ts';
-import { acknowledgement, failure, requestId, type JsonObject } from '../sources/webhook-openapi.ts';
+import { acknowledgement, failure, jsonRequestBody, retryAfterAnswer, type JsonObject } from '../sources/webhook-openapi.ts';
 
 export const GOOGLE_ADS_TAG: JsonObject = {
   name: 'Google Ads lead forms',
@@ -49,46 +49,38 @@ export const googleAdsWebhookOperations = (): JsonObject => ({
       'With the right key the answer is 200 whatever became of the lead: stored, a redelivery of a `lead_id` already stored (15 days at least), or recorded in the account’s rejections (a test lead, a duplicate under `ignore`, a validation failure), since no retry by Google could fix those. ' +
       'Mapping: `name` from FULL_NAME (else FIRST_NAME and LAST_NAME), `mobile_number` from PHONE_NUMBER, `email` from EMAIL (else WORK_EMAIL), `location` from CITY; every other column a line of `notes`, in the order sent.',
     security: [],
-    requestBody: {
-      required: true,
-      content: {
-        'application/json': {
-          schema: {
-            type: 'object',
-            required: ['lead_id', 'form_id', 'google_key', 'user_column_data'],
-            properties: {
-              lead_id: { type: 'string', description: 'Unique across all forms: the idempotency key of the lead.' },
-              user_column_data: {
-                type: 'array',
-                items: {
-                  type: 'object',
-                  properties: { column_id: { type: 'string' }, column_name: { type: 'string' }, string_value: { type: 'string' } },
-                },
-              },
-              api_version: { type: 'string' },
-              form_id: int64('The lead form, which an account must have connected.'),
-              campaign_id: int64('The Google Ads campaign.'),
-              adgroup_id: int64('The ad group.'),
-              creative_id: int64('The ad.'),
-              gcl_id: { type: 'string', description: 'Stored as the lead’s `gclid`.' },
-              google_key: { type: 'string', description: 'The form’s key, as entered in the form’s webhook settings in Google Ads. Never stored or logged.' },
-              is_test: { type: 'boolean', description: 'Google’s “send test data”: recorded as a `google_test_lead` rejection, no lead stored.' },
+    requestBody: jsonRequestBody(
+      {
+        type: 'object',
+        required: ['lead_id', 'form_id', 'google_key', 'user_column_data'],
+        properties: {
+          lead_id: { type: 'string', description: 'Unique across all forms: the idempotency key of the lead.' },
+          user_column_data: {
+            type: 'array',
+            items: {
+              type: 'object',
+              properties: { column_id: { type: 'string' }, column_name: { type: 'string' }, string_value: { type: 'string' } },
             },
           },
-          example: deliveryExample,
+          api_version: { type: 'string' },
+          form_id: int64('The lead form, which an account must have connected.'),
+          campaign_id: int64('The Google Ads campaign.'),
+          adgroup_id: int64('The ad group.'),
+          creative_id: int64('The ad.'),
+          gcl_id: { type: 'string', description: 'Stored as the lead’s `gclid`.' },
+          google_key: { type: 'string', description: 'The form’s key, as entered in the form’s webhook settings in Google Ads. Never stored or logged.' },
+          is_test: { type: 'boolean', description: 'Google’s “send test data”: recorded as a `google_test_lead` rejection, no lead stored.' },
         },
       },
-    },
+      deliveryExample,
+    ),
     responses: {
       '200': acknowledgement(LEAD_RECEIVED, 'The key is right: the lead is stored, was stored already, or is recorded in the account’s rejections.'),
       '400': failure(new MalformedJsonBodyError().message, `Not JSON (or \`${new BodyNotAnObjectError().message}\`): nothing stored.`),
       '401': failure(new InvalidGoogleKeyError().message, '`form_id` missing or not connected, or `google_key` missing or wrong: nothing stored.'),
       '413': failure(new PayloadTooLargeError().message, 'Body over 64 KiB: nothing stored.'),
       '415': failure(new UnsupportedContentTypeError().message, 'A Content-Type that is not JSON: nothing stored.'),
-      '503': {
-        ...failure(new ServiceUnavailableError(1).message, 'The database is unavailable: nothing stored; Google retries, and the retry stores the lead once.'),
-        headers: { 'x-request-id': requestId, 'Retry-After': { $ref: '#/components/headers/RetryAfter' } },
-      },
+      '503': retryAfterAnswer(failure(new ServiceUnavailableError(1).message, 'The database is unavailable: nothing stored; Google retries, and the retry stores the lead once.')),
     },
   },
 });

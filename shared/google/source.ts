@@ -5,6 +5,7 @@
  * the names its functions read (wire-names.ts); for the tools, its admin operations (admin.ts), its OpenAPI (openapi.ts) and its seed member (seed.ts).
  */
 import type { LeadSourceDescriptor } from '../sources/descriptor.ts';
+import { docsByReader, whyNamed } from '../sources/named-outside.ts';
 import { googleFormAdminRoutes, googleFormConnections, googleFormConnectionWords } from './connections.ts';
 import { googleAdsWireNames } from './wire-names.ts';
 
@@ -31,4 +32,16 @@ export const googleAdsSource = {
   openapi: 'shared/google/openapi.ts',
   admin: { routes: googleFormAdminRoutes },
   sampleEvents: ['events/google-ads.json', 'events/google-ads-test-data.json'],
+  smoke: {
+    check: 'Google Ads webhook refuses a wrong google_key',
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{"lead_id":"smoke-{random}","form_id":1,"user_column_data":[],"api_version":"1.0","google_key":"smoke-wrong-key","is_test":true}',
+    status: 401,
+    message: 'Invalid google_key',
+  },
+  namedOutside: {
+    'docs/adding-a-lead-source.md': `${whyNamed.guide}: a connection with a key`,
+    ...docsByReader('docs/data-model.md', 'docs/deployment.md', 'docs/reference.md', 'docs/reliability.md', 'docs/running-locally.md', 'docs/how-it-is-built.md'),
+  },
 } as const satisfies LeadSourceDescriptor;

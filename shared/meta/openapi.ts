@@ -3,9 +3,10 @@
  * check and its signed notifications. Messages come from the errors and the handler themselves.
  */
 import { MalformedJsonBodyError } from '../domain/errors.ts';
-import { InvalidSignatureError, WebhookVerificationFailedError } from './errors.ts';
+import { signatureParameter, subscriptionCheckAnswers, subscriptionCheckParameters } from '../meta-app-openapi.ts';
+import { InvalidSignatureError } from './errors.ts';
 import { NOTIFICATION_RECEIVED } from './webhook-handler.ts';
-import { acknowledgement, failure, requestId, type JsonObject } from '../sources/webhook-openapi.ts';
+import { acknowledgement, failure, jsonRequestBody, requestId, type JsonObject } from '../sources/webhook-openapi.ts';
 
 export const META_TAG: JsonObject = {
   name: 'Meta Lead Ads',
@@ -38,19 +39,8 @@ export const metaWebhookOperations = (): JsonObject => ({
     summary: 'Meta’s subscription check',
     description: 'Meta calls this when the webhook is set up in the Meta app. Answers the challenge exactly when `hub.verify_token` is the configured verify token.',
     security: [],
-    parameters: [
-      { name: 'hub.mode', in: 'query', required: true, schema: { type: 'string', const: 'subscribe' } },
-      { name: 'hub.verify_token', in: 'query', required: true, description: 'The verify token entered in the Meta app (Secrets Manager in AWS, `META_VERIFY_TOKEN` locally).', schema: { type: 'string' } },
-      { name: 'hub.challenge', in: 'query', required: true, description: 'Echoed back exactly.', schema: { type: 'string' } },
-    ],
-    responses: {
-      '200': {
-        description: 'The challenge, exactly.',
-        headers: { 'x-request-id': requestId },
-        content: { 'text/plain; charset=utf-8': { schema: { type: 'string' }, example: '1158201444' } },
-      },
-      '403': failure(new WebhookVerificationFailedError().message, 'Wrong verify token, another mode, or a parameter missing.'),
-    },
+    parameters: subscriptionCheckParameters('The verify token entered in the Meta app (Secrets Manager in AWS, `META_VERIFY_TOKEN` locally).'),
+    responses: subscriptionCheckAnswers(),
   },
   post: {
     tags: ['Meta Lead Ads'],
@@ -59,47 +49,34 @@ export const metaWebhookOperations = (): JsonObject => ({
     description:
       'Signed by Meta with the app secret. The signature is checked over the raw body bytes, in constant time, before anything else. Answered as soon as every leadgen change is queued, whatever the Graph API does; changes of other fields, and signed JSON that is not a page notification, are acknowledged and ignored. A leadgen id delivered again within 48 hours (15 days in fact) stores nothing twice.',
     security: [],
-    parameters: [
+    parameters: [signatureParameter],
+    requestBody: jsonRequestBody(
       {
-        name: 'X-Hub-Signature-256',
-        in: 'header',
-        required: true,
-        description: '`sha256=` and the hex HMAC-SHA256 of the raw body, keyed with the Meta app secret.',
-        schema: { type: 'string', pattern: '^sha256=[0-9a-fA-F]{64}$' },
-      },
-    ],
-    requestBody: {
-      required: true,
-      content: {
-        'application/json': {
-          schema: {
-            type: 'object',
-            properties: {
-              object: { type: 'string', const: 'page' },
-              entry: {
-                type: 'array',
-                items: {
-                  type: 'object',
-                  properties: {
-                    id: id('The page id.'),
-                    time: { type: 'integer' },
-                    changes: {
-                      type: 'array',
-                      items: {
+        type: 'object',
+        properties: {
+          object: { type: 'string', const: 'page' },
+          entry: {
+            type: 'array',
+            items: {
+              type: 'object',
+              properties: {
+                id: id('The page id.'),
+                time: { type: 'integer' },
+                changes: {
+                  type: 'array',
+                  items: {
+                    type: 'object',
+                    properties: {
+                      field: { type: 'string', const: 'leadgen' },
+                      value: {
                         type: 'object',
                         properties: {
-                          field: { type: 'string', const: 'leadgen' },
-                          value: {
-                            type: 'object',
-                            properties: {
-                              leadgen_id: id('The lead, read from the Graph API; numbers keep every digit.'),
-                              page_id: id('The page, which an account must have connected.'),
-                              form_id: id('The lead form, which the account must have mapped to a project and campaign.'),
-                              ad_id: id('The ad.'),
-                              adgroup_id: id('The ad group.'),
-                              created_time: { type: 'integer' },
-                            },
-                          },
+                          leadgen_id: id('The lead, read from the Graph API; numbers keep every digit.'),
+                          page_id: id('The page, which an account must have connected.'),
+                          form_id: id('The lead form, which the account must have mapped to a project and campaign.'),
+                          ad_id: id('The ad.'),
+                          adgroup_id: id('The ad group.'),
+                          created_time: { type: 'integer' },
                         },
                       },
                     },
@@ -108,10 +85,10 @@ export const metaWebhookOperations = (): JsonObject => ({
               },
             },
           },
-          example: notificationExample,
         },
       },
-    },
+      notificationExample,
+    ),
     responses: {
       '200': acknowledgement(NOTIFICATION_RECEIVED, 'Every leadgen change is queued (or there was none).'),
       '400': failure(new MalformedJsonBodyError().message, 'Signed, but not JSON.'),

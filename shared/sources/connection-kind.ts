@@ -207,3 +207,37 @@ export interface ConnectionToolWords {
   /** The admin API's OpenAPI words (schemas, summaries, descriptions): scripts/openapi/admin.ts. */
   readonly openapi: ConnectionOpenApiWords;
 }
+
+/**
+ * The admin API's refusals of a platform-wide kind (one connection, one account), by its kind and the
+ * noun a connection of it is: an id not connected (404), one connected to another account (409).
+ */
+export const platformWideRefusals = <Kind extends string, Noun extends string>(kind: Kind, noun: Noun) =>
+  ({
+    notFound: { status: 404, code: `${kind}_not_found`, message: `${noun} not found` },
+    conflict: { status: 409, code: `${kind}_of_another_account`, message: `${noun} is connected to another account` },
+  }) as const;
+
+/**
+ * The CLI's and seed's messages every kind words alike, by the noun a connection of the kind is
+ * (`Form`, `WhatsApp number`): one not connected, one of another account (platform-wide kinds), and a
+ * project or campaign that is not an active one of the account.
+ */
+export const connectionMessages = <Noun extends string>(noun: Noun) =>
+  ({
+    notConnected: `${noun} {id} is not connected`,
+    ofAnotherAccount: `${noun} {id} is connected to another account`,
+    projectNotFound: 'project {value} is not an active project of account {account}',
+    campaignNotFound: 'campaign {value} is not an active campaign of account {account} under that project',
+  }) as const;
+
+/**
+ * A connection without a key as the admin API answers it (OpenAPI JSON, its kind's `openapi.schemas`):
+ * its id, where its deliveries' leads go, and since when.
+ */
+export const connectionSchema = (description: string, idMember: string, idPattern: string) => ({
+  type: 'object',
+  description,
+  required: [idMember, 'project_id', 'campaign_id', 'connected_at'],
+  properties: { [idMember]: { type: 'string', pattern: idPattern }, project_id: { type: 'string' }, campaign_id: { type: 'string' }, connected_at: { type: 'string' } },
+});

@@ -145,6 +145,31 @@ export interface LeadSourceDescriptor {
   readonly seed?: { readonly member: string; readonly module: string };
   /** Sample API Gateway events of it in `events/`, for `npm run invoke`. */
   readonly sampleEvents: readonly string[];
+  /**
+   * What the deployed smoke check (`npm run smoke`, scripts/smoke.ts) sends it: a request it must refuse
+   * without storing anything, and the answer that proves its route reaches its function. `{random}` in
+   * the query or body is a new UUID each run.
+   */
+  readonly smoke?: SmokeProbe;
+  /**
+   * Files outside its folder that name it and may (test/sources/footprint.test.ts), each with why: what
+   * could not move into its folder or come from its declaration (a deployed name, a stored attribute the
+   * shared lead path reads, the Meta app two sources share, the pages for readers of every source).
+   * Besides these, only its registry line, its handler files, its worker's `wiring`, events/, test/, the
+   * README and its docs/sources/ page name it. A file listed here that no longer names it fails the test.
+   */
+  readonly namedOutside?: Readonly<Record<string, string>>;
+}
+
+/** A request a deployed source must refuse, and its answer (its status, and its message where it has one). */
+export interface SmokeProbe {
+  readonly check: string;
+  readonly method: 'GET' | 'POST';
+  readonly query?: string;
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly body?: string;
+  readonly status: number;
+  readonly message?: string;
 }
 
 /**

@@ -26,3 +26,9 @@ const envelopeAnswer = (status: boolean, message: string, description: string): 
 
 export const acknowledgement = (message: string, description: string) => envelopeAnswer(true, message, description);
 export const failure = (message: string, description: string) => envelopeAnswer(false, message, description);
+
+/** A webhook's JSON body: required, its schema and an example. */
+export const jsonRequestBody = (schema: JsonObject, example: JsonObject): JsonObject => ({ required: true, content: { 'application/json': { schema, example } } });
+
+/** An answer to retry after `Retry-After` seconds (a key's bound, the database unavailable). */
+export const retryAfterAnswer = (answer: JsonObject): JsonObject => ({ ...answer, headers: { 'x-request-id': requestId, 'Retry-After': { $ref: '#/components/headers/RetryAfter' } } });

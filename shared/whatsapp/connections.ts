@@ -4,7 +4,7 @@
  * lifecycle does the rest: `add-whatsapp-number`, `whatsapp-numbers`, `remove-whatsapp-number`, the admin
  * API's `/whatsapp-numbers` routes, the seed's `whatsappNumbers` and their OpenAPI.
  */
-import type { ConnectionLifecycleDeclaration, ConnectionToolWords } from '../sources/connection-kind.ts';
+import { connectionMessages, connectionSchema, platformWideRefusals, type ConnectionLifecycleDeclaration, type ConnectionToolWords } from '../sources/connection-kind.ts';
 import { connectionAdminRoutes } from '../sources/connection-routes.ts';
 import { whatsappNumberConnectionKey } from './wire-names.ts';
 
@@ -19,15 +19,11 @@ export const whatsappNumberConnections = {
     invalidIdProblem: "must be Meta's phone number id, 1 to 200 digits",
     idMember: 'phone_number_id',
     operations: { connect: 'connectWhatsAppNumber', list: 'listWhatsAppNumbers', remove: 'removeWhatsAppNumber' },
-    notFound: { status: 404, code: 'whatsapp_number_not_found', message: 'WhatsApp number not found' },
-    conflict: { status: 409, code: 'whatsapp_number_of_another_account', message: 'WhatsApp number is connected to another account' },
+    .../* @__PURE__ */ platformWideRefusals(whatsappNumberConnectionKey.kind, 'WhatsApp number'),
     messages: {
       invalidIdFlag: 'phone-number-id',
       invalidId: "a phone number id is Meta's id of the business number, 1 to 200 digits, not {value}",
-      notConnected: 'WhatsApp number {id} is not connected',
-      ofAnotherAccount: 'WhatsApp number {id} is connected to another account',
-      projectNotFound: 'project {value} is not an active project of account {account}',
-      campaignNotFound: 'campaign {value} is not an active campaign of account {account} under that project',
+      .../* @__PURE__ */ connectionMessages('WhatsApp number'),
     },
   },
 } as const satisfies ConnectionLifecycleDeclaration;
@@ -71,17 +67,7 @@ export const whatsappNumberConnectionWords = {
     connectedSchema: 'WhatsAppNumber',
     listedSchema: 'WhatsAppNumber',
     schemas: {
-      WhatsAppNumber: {
-        type: 'object',
-        description: 'A WhatsApp Business number, by Meta’s phone number id, and where its chats become leads.',
-        required: ['phone_number_id', 'project_id', 'campaign_id', 'connected_at'],
-        properties: {
-          phone_number_id: { type: 'string', pattern: '^[0-9]{1,200}$' },
-          project_id: { type: 'string' },
-          campaign_id: { type: 'string' },
-          connected_at: { type: 'string' },
-        },
-      },
+      WhatsAppNumber: /* @__PURE__ */ connectionSchema('A WhatsApp Business number, by Meta’s phone number id, and where its chats become leads.', 'phone_number_id', '^[0-9]{1,200}$'),
     },
     connect: {
       summary: 'Connect a WhatsApp Business number to a project and campaign: its chats become leads there',

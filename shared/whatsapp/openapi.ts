@@ -4,8 +4,9 @@
  * Messages come from the errors and the source's declared answer.
  */
 import { IdentifierTooLongError, MalformedJsonBodyError, PayloadTooLargeError, ServiceUnavailableError } from '../domain/errors.ts';
-import { InvalidSignatureError, WebhookVerificationFailedError } from '../meta-app.ts';
-import { acknowledgement, failure, requestId, type JsonObject } from '../sources/webhook-openapi.ts';
+import { InvalidSignatureError } from '../meta-app.ts';
+import { signatureParameter, subscriptionCheckAnswers, subscriptionCheckParameters } from '../meta-app-openapi.ts';
+import { acknowledgement, failure, jsonRequestBody, retryAfterAnswer, type JsonObject } from '../sources/webhook-openapi.ts';
 import { whatsappSource } from './source.ts';
 
 export const WHATSAPP_TAG: JsonObject = {
@@ -60,15 +61,8 @@ export const whatsappWebhookOperations = (): JsonObject => ({
     summary: 'Meta’s subscription check',
     description: 'As the Meta Lead Ads webhook’s, with the same verify token: Meta calls it when the WhatsApp Business Account’s webhook is set up in the Meta app.',
     security: [],
-    parameters: [
-      { name: 'hub.mode', in: 'query', required: true, schema: { type: 'string', const: 'subscribe' } },
-      { name: 'hub.verify_token', in: 'query', required: true, description: 'The Meta app’s verify token (Secrets Manager in AWS, `META_VERIFY_TOKEN` locally).', schema: { type: 'string' } },
-      { name: 'hub.challenge', in: 'query', required: true, description: 'Echoed back exactly.', schema: { type: 'string' } },
-    ],
-    responses: {
-      '200': { description: 'The challenge, exactly.', headers: { 'x-request-id': requestId }, content: { 'text/plain; charset=utf-8': { schema: { type: 'string' }, example: '1158201444' } } },
-      '403': failure(new WebhookVerificationFailedError().message, 'Wrong verify token, another mode, or a parameter missing.'),
-    },
+    parameters: subscriptionCheckParameters('The Meta app’s verify token (Secrets Manager in AWS, `META_VERIFY_TOKEN` locally).'),
+    responses: subscriptionCheckAnswers(),
   },
   post: {
     tags: [tag],
@@ -79,64 +73,51 @@ export const whatsappWebhookOperations = (): JsonObject => ({
       'A conversation is the messages of one sender to one connected number from its first for `whatsappConversationDays` days (7 by default): its first message is a lead (or a rejection record), its later messages store nothing, and a message with another ad’s `referral.source_id` starts a new one. ' +
       'A withheld number (`user_id` without `from`) is a `whatsapp_number_withheld` record; a sender outside India a `validation` record; a number no account has connected is ignored. `statuses`, other fields, `system` messages and signed JSON that is not a WhatsApp Business Account notification are acknowledged and ignored. A message id delivered again (8 days at least) stores nothing more.',
     security: [],
-    parameters: [
+    parameters: [signatureParameter],
+    requestBody: jsonRequestBody(
       {
-        name: 'X-Hub-Signature-256',
-        in: 'header',
-        required: true,
-        description: '`sha256=` and the hex HMAC-SHA256 of the raw body, keyed with the Meta app secret.',
-        schema: { type: 'string', pattern: '^sha256=[0-9a-fA-F]{64}$' },
-      },
-    ],
-    requestBody: {
-      required: true,
-      content: {
-        'application/json': {
-          schema: {
-            type: 'object',
-            properties: {
-              object: { type: 'string', const: 'whatsapp_business_account' },
-              entry: {
-                type: 'array',
-                items: {
-                  type: 'object',
-                  properties: {
-                    id: stringOf('The WhatsApp Business Account id.'),
-                    changes: {
-                      type: 'array',
-                      items: {
+        type: 'object',
+        properties: {
+          object: { type: 'string', const: 'whatsapp_business_account' },
+          entry: {
+            type: 'array',
+            items: {
+              type: 'object',
+              properties: {
+                id: stringOf('The WhatsApp Business Account id.'),
+                changes: {
+                  type: 'array',
+                  items: {
+                    type: 'object',
+                    properties: {
+                      field: { type: 'string', const: 'messages' },
+                      value: {
                         type: 'object',
                         properties: {
-                          field: { type: 'string', const: 'messages' },
-                          value: {
+                          metadata: {
                             type: 'object',
-                            properties: {
-                              metadata: {
-                                type: 'object',
-                                properties: { phone_number_id: stringOf('The business number, which an account must have connected.', 200), display_phone_number: stringOf('The business number as shown.') },
-                              },
-                              contacts: { type: 'array', items: { type: 'object', properties: { wa_id: stringOf('The sender.'), profile: { type: 'object', properties: { name: stringOf('The lead’s name (`WhatsApp user` when absent).') } } } } },
-                              messages: {
-                                type: 'array',
-                                items: {
+                            properties: { phone_number_id: stringOf('The business number, which an account must have connected.', 200), display_phone_number: stringOf('The business number as shown.') },
+                          },
+                          contacts: { type: 'array', items: { type: 'object', properties: { wa_id: stringOf('The sender.'), profile: { type: 'object', properties: { name: stringOf('The lead’s name (`WhatsApp user` when absent).') } } } } },
+                          messages: {
+                            type: 'array',
+                            items: {
+                              type: 'object',
+                              properties: {
+                                id: stringOf('The message id: one lead or record at most.', 200),
+                                from: stringOf('The sender’s number: `91` and an Indian mobile.'),
+                                user_id: stringOf('A sender whose number is withheld (a WhatsApp username).'),
+                                timestamp: stringOf('Seconds since the epoch: the conversation’s clock.'),
+                                type: stringOf('`text`, `button`, `interactive`, `image`, ...; `system` is ignored.'),
+                                referral: {
                                   type: 'object',
+                                  description: 'A click-to-WhatsApp ad or post the chat began from.',
                                   properties: {
-                                    id: stringOf('The message id: one lead or record at most.', 200),
-                                    from: stringOf('The sender’s number: `91` and an Indian mobile.'),
-                                    user_id: stringOf('A sender whose number is withheld (a WhatsApp username).'),
-                                    timestamp: stringOf('Seconds since the epoch: the conversation’s clock.'),
-                                    type: stringOf('`text`, `button`, `interactive`, `image`, ...; `system` is ignored.'),
-                                    referral: {
-                                      type: 'object',
-                                      description: 'A click-to-WhatsApp ad or post the chat began from.',
-                                      properties: {
-                                        source_type: stringOf('`ad` or `post`.'),
-                                        source_id: stringOf('The ad or post: another one starts a new conversation.'),
-                                        source_url: stringOf('Kept when an https URL of at most 2,000 characters.'),
-                                        headline: stringOf('Cut to 300 characters.'),
-                                        ctwa_clid: stringOf('The click id.', 200),
-                                      },
-                                    },
+                                    source_type: stringOf('`ad` or `post`.'),
+                                    source_id: stringOf('The ad or post: another one starts a new conversation.'),
+                                    source_url: stringOf('Kept when an https URL of at most 2,000 characters.'),
+                                    headline: stringOf('Cut to 300 characters.'),
+                                    ctwa_clid: stringOf('The click id.', 200),
                                   },
                                 },
                               },
@@ -150,19 +131,16 @@ export const whatsappWebhookOperations = (): JsonObject => ({
               },
             },
           },
-          example: notificationExample,
         },
       },
-    },
+      notificationExample,
+    ),
     responses: {
       '200': acknowledgement(whatsappSource.acceptance.message, 'Every message is stored, recorded or ignored (or there was none).'),
       '400': failure(new MalformedJsonBodyError().message, `Signed, but not JSON; or \`${new IdentifierTooLongError('whatsapp_message_id').message}\` (a message id, phone number id or \`ctwa_clid\` over 200 characters): nothing of the notification stored.`),
       '401': failure(new InvalidSignatureError().message, 'X-Hub-Signature-256 missing, malformed or wrong: nothing was read or stored.'),
       '413': failure(new PayloadTooLargeError().message, 'Body over 3 MiB: nothing stored.'),
-      '503': {
-        ...failure(new ServiceUnavailableError(1).message, 'The database is unavailable: Meta retries (for up to 7 days), and its retries store each message once.'),
-        headers: { 'x-request-id': requestId, 'Retry-After': { $ref: '#/components/headers/RetryAfter' } },
-      },
+      '503': retryAfterAnswer(failure(new ServiceUnavailableError(1).message, 'The database is unavailable: Meta retries (for up to 7 days), and its retries store each message once.')),
     },
   },
 });

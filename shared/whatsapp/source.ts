@@ -6,6 +6,7 @@
  * own kind (`whatsapp_number`: one number, one account). The names its function reads are wire-names.ts's.
  */
 import type { LeadSourceDescriptor } from '../sources/descriptor.ts';
+import { docsByReader, whyNamed } from '../sources/named-outside.ts';
 import { whatsappNumberAdminRoutes, whatsappNumberConnections, whatsappNumberConnectionWords } from './connections.ts';
 import { whatsappConversationSetting, whatsappWireNames } from './wire-names.ts';
 
@@ -45,4 +46,9 @@ export const whatsappSource = {
   openapi: 'shared/whatsapp/openapi.ts',
   admin: { routes: whatsappNumberAdminRoutes },
   sampleEvents: ['events/whatsapp-click-to-chat.json'],
+  namedOutside: {
+    'seed/demo.json': whyNamed.seed,
+    'docs/adding-a-lead-source.md': `${whyNamed.guide}: its worked example`,
+    ...docsByReader('docs/data-model.md', 'docs/deployment.md'),
+  },
 } as const satisfies LeadSourceDescriptor;

@@ -10,7 +10,9 @@
  * `social` is the social endpoint's too), its connection kind, and its folder. Outside its folder they
  * appear only in: the registry's line of it (shared/sources/registry.ts: the import of its descriptor and
  * the list of descriptors; shared/admin-sources.ts's line is the admin function's registry line), its
- * handler file(s) (`entry`, `worker.entry`), events/, test/, README.md and docs/sources/<name>.md (a page
+ * handler file(s) (`entry`, `worker.entry`), what its worker really needs and its descriptor declares
+ * (`worker.wiring`: its construct, the stack's line building it, its benchmark), events/, test/, README.md
+ * and docs/sources/<name>.md (a page
  * whose file name is one of its names). Another source's folder is "outside" too.
  *
  * What "appears" means:
@@ -19,7 +21,8 @@
  *   `GOOGLE_FORM_CONNECTION`); a string literal or template text holding a compound token (one joined by
  *   `_ - / . :` or case) with the name's words in a row (`'call_id'`, `'/api/meta-leadgen-webhook'`,
  *   `'../calls/admin.ts'`), or that is the name alone (`'meta'`). A one-word identifier or a word of prose
- *   in a string is English, not a name: `import.meta`, `fn.call`, 'nothing calls it', 'Meta leadgen webhook'.
+ *   in a string is English, not a name: `import.meta`, `fn.call`, 'nothing calls it', 'Meta leadgen webhook',
+ *   "Meta's page" (a possessive is not a joined token).
  * - JSON (seed/, docs/*.json): its strings, by the same rule as string literals.
  * - Markdown (README.md, docs/): code spans and fenced blocks, by the same rule (prose says "Meta" and
  *   "calls" as English; what a reader types or reads as code is the name).
@@ -36,8 +39,8 @@
  * as contract words of the shared lead path. They have no folder, so the name rule does not apply to them;
  * what is theirs alone (their fields, routes and answers) is their descriptors'.
  *
- * Places not yet moved are `pending` below, each with why and who moves it; a pending place that no
- * longer names its source fails, so the list only shrinks.
+ * Places that must still name a source are declared in its descriptor (`namedOutside`), each with why;
+ * a declared place that no longer names its source fails, so the lists only shrink.
  */
 import { describe, expect, it } from '@jest/globals';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -135,6 +138,12 @@ const appearances = (file: string, names: readonly (readonly string[])[], folder
 
 const lineNames = (line: string, names: readonly (readonly string[])[], folder: string): boolean => namesIn(tokensOfCode(line), names, folder).length > 0;
 
+/**
+ * The files the descriptors declare as naming them (`namedOutside`): a path there is the declaration's
+ * reference to a file, held to naming its source, not a name of the source whose folder holds the file.
+ */
+const declaredPlaces: ReadonlySet<string> = new Set(leadSources.flatMap((source) => Object.keys(source.namedOutside ?? {})));
+
 /** Words of JavaScript and of AWS that hold a source's one-word name, and name no source. */
 const notNames = { identifiers: new Set(['awsJsonCall', 'AwsJsonCall']), inLiterals: /\bimport\.meta\b/g };
 
@@ -144,10 +153,11 @@ const namesIn = ({ identifiers, literals }: { identifiers: string[]; literals: s
     const words = wordsOf(identifier);
     if (words.length > 1 && names.some((name) => holds(words, name))) found.add(identifier);
   }
-  for (const literal of literals.map((text) => text.replace(notNames.inLiterals, ''))) {
+  for (const literal of literals.filter((text) => !declaredPlaces.has(text)).map((text) => text.replace(notNames.inLiterals, ''))) {
     const whole = literal.trim();
     if (names.some((name) => wordsOf(whole).join(' ') === name.join(' ') && !/\s/.test(whole))) found.add(whole);
-    for (const token of literal.split(/\s+/)) {
+    // A possessive is prose, not a joined token: "Meta's page" says Meta as English.
+    for (const token of literal.split(/\s+/).map((word) => word.replace(/['’]s\b/g, ''))) {
       const words = wordsOf(token);
       if (words.length > 1 && names.some((name) => holds(words, name))) found.add(token);
       if (new RegExp(`(^|[/'"\`])${folder}/`).test(token)) found.add(token);
@@ -170,63 +180,10 @@ const mayName = (source: LeadSourceDescriptor, names: readonly (readonly string[
   file === 'shared/sources/registry.ts' ||
   file === 'shared/admin-sources.ts' ||
   handlersOf(source).includes(file) ||
+  (source.worker?.wiring ?? []).includes(file) ||
   file === 'README.md' ||
   file === 'docs/openapi.json' ||
   (file.startsWith('docs/sources/') && names.some((name) => wordsOf(path.basename(file, '.md')).join(' ') === name.join(' ')));
-
-/**
- * Places that still name a source, each with why and who moves it (engineers of issue 33). A place that
- * no longer names its source fails the test: remove it here.
- */
-const h2 = 'h2 (one connection lifecycle: the kind declared in its folder, its key shape with it; Google\'s domain/google-forms.ts and google-errors.ts into shared/google/)';
-const h5 = 'h5 (docs by reader: each source\'s words on its docs/sources/ page, the README a front page)';
-const adminCli = 'its admin CLI verbs (the descriptor\'s adminCli module): to move into its folder with its connection verbs (h2)';
-const docs: Record<string, string> = {
-  'docs/adding-a-lead-source.md': `its worked example, written on the call webhook: ${h5}`,
-  'docs/data-model.md': `its stored items: ${h5}`,
-  'docs/deployment.md': `its throttle and runtime settings and its stack outputs: ${h5}`,
-  'docs/reference.md': `its contract section: ${h5}`,
-  'docs/reliability.md': `its guarantees: ${h5}`,
-};
-const pending: Readonly<Record<string, Readonly<Record<string, string>>>> = {
-  call: {
-    'shared/domain/ports.ts': `\`call_number\` in ConnectionKind: ${h2}`,
-    'shared/dynamodb/connection-items.ts': `its key shape's row: ${h2}`,
-    'shared/dynamodb/request-rates.ts': 'the per-key request bound it alone uses (callRequestsPerKeyPerMinute): a setting to declare in its descriptor (h1: the intake runs what a source declares)',
-    'shared/routes.ts': 'the same setting among the runtime settings every lead function reads: h1',
-    'lib/constructs/lead-source-function.ts': 'the same setting handed to its function: h1',
-    'lib/lead-intake-stack.ts': 'the same setting, a stack prop: h1',
-    'lib/settings.ts': 'the same setting, an operator setting (a deployed name): h1',
-    'scripts/admin/call-numbers.ts': adminCli,
-    'seed/demo.json': 'the demo seed: its numbers and its scoped key (one file for every source, read by npm start)',
-    ...docs,
-    'docs/decisions/0008-iam-check-and-runtime-client.md': 'a record of a past decision, naming test files (test/support/aws-calls.ts), not the source',
-  },
-  google_ads: {
-    'shared/domain/google-errors.ts': h2,
-    'shared/domain/google-forms.ts': h2,
-    'shared/domain/ports.ts': `\`google_form\` in ConnectionKind: ${h2}`,
-    'shared/dynamodb/connection-items.ts': `its key shape's row: ${h2}`,
-    'shared/dynamodb/repository.ts': `the repository's googleForms store: ${h2}`,
-    'scripts/admin/google-forms.ts': adminCli,
-    'scripts/smoke.ts': 'the deployed smoke check sends one delivery to each webhook: to read each source\'s sample delivery from its folder (not done here)',
-    ...docs,
-  },
-  meta: {
-    'shared/dynamodb/lead-items.ts': 'its leads\' internal attribute (meta_page_id) kept out of the lead record: to come from its descriptor\'s channel (not done here)',
-    'shared/sealed-secrets.ts': 'its page-token scope and the KMS key\'s settings (META_PAGE_TOKEN_KEY_ID: a deployed setting name) that the challenge secrets share',
-    'lib/constructs/meta-lead-ads.ts': 'its construct (its worker.wiring): the queue, worker, secrets and page-token key',
-    'lib/lead-intake-stack.ts': 'builds its construct and outputs its secrets\' ARNs (deployed output names); its worker.wiring',
-    'scripts/admin/meta.ts': adminCli,
-    'scripts/invoke.ts': 'its help text names Meta\'s local settings (META_APP_SECRET, META_VERIFY_TOKEN, META_GRAPH_API_URL): to come from its worker.local module',
-    'scripts/smoke.ts': 'the deployed smoke check, as for Google Ads',
-    'bench/meta-worker.ts': 'the worker\'s benchmark (its worker.wiring)',
-    'seed/demo.json': 'the demo seed: its pages',
-    ...Object.fromEntries(Object.entries(docs).filter(([file]) => file !== 'docs/reliability.md')),
-    'docs/decisions/0008-iam-check-and-runtime-client.md': 'a record of a past decision, naming test files (meta-service.ts)',
-    'docs/performance.md': `the bench's npm script (bench:meta): ${h5}`,
-  },
-};
 
 describe('a lead source is one folder', () => {
   it('has a folder for every source but the four API key endpoints, which the registry declares together', async () => {
@@ -246,7 +203,7 @@ describe('a lead source is one folder', () => {
     const source = await descriptorOf(folder);
     const names = namesOf(source);
     const own = `shared/${folder}/`;
-    const waiting = pending[source.name] ?? {};
+    const waiting = source.namedOutside ?? {};
     const named = Object.fromEntries(
       namedFiles
         .filter((file) => !file.startsWith(own) && !mayName(source, names, file))
@@ -254,7 +211,7 @@ describe('a lead source is one folder', () => {
         .filter(([, found]) => found.length > 0),
     );
     expect(Object.keys(named).filter((file) => !(file in waiting)).map((file) => `${file}: ${named[file]!.join(', ')}`)).toEqual([]);
-    // A pending place moved: take it off the list.
+    // A declared place that no longer names it: take it off its descriptor's list.
     expect(Object.keys(waiting).filter((file) => !(file in named))).toEqual([]);
     expect(registryLines(folder, names)).toEqual([]);
   });

@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { callNumberConnections } from '../../shared/calls/connections.ts';
+import { callRequestsSetting } from '../../shared/calls/wire-names.ts';
 import { ConnectionDirectory } from '../../shared/intake/connection-directory.ts';
 import { connectConnection, removeConnection, type ConnectionAdminDependencies } from '../../shared/domain/connection-admin.ts';
 import { callWebhookHandler } from '../../shared/calls/webhook-handler.ts';
@@ -63,7 +64,7 @@ export const removeCallNumber = (deps: ConnectionAdminDependencies, accountId: s
  */
 export const callWebhookOn = (service: TestService, options: CallServiceOptions = {}) => {
   const callNumbers = new ConnectionDirectory(service.repository.connections(callNumberConnections), { ttlMs: (options.configCacheTtlSeconds ?? 30) * 1000 });
-  const keyRequests = new DynamoDbKeyRequestRate(createDocumentClient({ client: service.client }), service.tables.leads, options.callRequestsPerKeyPerMinute);
+  const keyRequests = new DynamoDbKeyRequestRate(createDocumentClient({ client: service.client }), service.tables.leads, options.callRequestsPerKeyPerMinute ?? callRequestsSetting.default);
   const runtime = { ...service.runtime, connections: callNumbers, keyRequests, ...(options.now && { now: options.now }) };
   const handler = callWebhookHandler(runtime);
   const numberAdmin: ConnectionAdminDependencies = { connections: service.repository.connections(callNumberConnections), accounts: service.repository.accounts };
