@@ -2,7 +2,6 @@ import type { AccountView } from './account-directory.ts';
 import {
   AlreadyReleasedError,
   CampaignNotFoundError,
-  ClaimHeldError,
   IdempotencyKeyReusedError,
   LeadAlreadyExistsError,
   LeadErasedError,
@@ -11,7 +10,7 @@ import {
 } from './errors.ts';
 import { socialPlatforms, type AccountConfig, type LeadRecord, type LeadSubmission, type LegacyQuarantinedSubmission, type QuarantinedSubmission, type SubSourceClaim } from './lead.ts';
 import { duplicateOf, settleRepeat } from './duplicates.ts';
-import type { ClaimHeld, IdempotencyClaim, IdempotentReplay, LeadStore, MarkerTaken, WriteClaim, WriteGuard } from './ports.ts';
+import type { IdempotencyClaim, IdempotentReplay, LeadStore, MarkerTaken, WriteClaim, WriteGuard } from './ports.ts';
 
 // Declared with the lead's other words (lead.ts), where the ports can name them without a circle.
 export type { LeadSubmission, LegacyQuarantinedSubmission, QuarantinedSubmission, SubSourceClaim };
@@ -157,9 +156,8 @@ const storeLead = async (
 };
 
 /** The idempotency key was used before: the first lead again, or a refusal when the body differs. */
-export const replayed = (outcome: IdempotentReplay | MarkerTaken | ClaimHeld): LeadOutcome => {
+export const replayed = (outcome: IdempotentReplay | MarkerTaken): LeadOutcome => {
   if (outcome.kind === 'marker_taken') throw new AlreadyReleasedError();
-  if (outcome.kind === 'claim_held') throw new ClaimHeldError();
   if (outcome.kind === 'key_reused') throw new IdempotencyKeyReusedError();
   if (outcome.kind === 'erased') throw new LeadErasedError();
   return { lead: outcome.lead, replayed: true, dryRun: false };

@@ -37,7 +37,7 @@ export const recordRefusal = async (
   rejection: Rejection,
   claim: IdempotencyClaim | undefined,
   guard?: ConnectionGuard,
-  /** Items the record's write takes besides its claim (WriteClaim): one held, nothing kept (`already_decided`). Only with a claim. */
+  /** Items the record's write takes besides its claim (WriteClaim): one held by another write, nothing kept (ClaimHeldError). Only with a claim. */
   claims?: readonly WriteClaim[],
 ): Promise<'recorded' | 'already_decided'> => {
   if (claim) return rejections.recordOnce(accountId, rejection, claim, guard, claims);

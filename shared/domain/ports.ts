@@ -133,7 +133,7 @@ export interface MarkerTaken {
  * section 15; the intake's DeliveryClaim, shared/intake/types.ts). One item per (account, party, `key`),
  * free when none is held, when the one held ends at `at` or before, or when this claim carries a
  * `value` and the held one another or none (a new ad's referral). Taken by another write first: nothing
- * of this write is stored (ClaimHeld). The party is kept only as a keyed hash (PersonKeyring): erasing
+ * of this write is stored (ClaimHeldError). The party is kept only as a keyed hash (PersonKeyring): erasing
  * the person forgets their claims (CONTRACT.md section 12).
  */
 export interface WriteClaim {
@@ -154,14 +154,8 @@ export interface WriteClaimReader {
   isHeld(accountId: string, claim: WriteClaim): Promise<boolean>;
 }
 
-/** A write's WriteClaim was held by another delivery: nothing was stored. */
-export interface ClaimHeld {
-  readonly kind: 'claim_held';
-}
-
 export type OriginalLeadOutcome =
   | { readonly kind: 'stored' }
-  | ClaimHeld
   /** The project already has a lead with this mobile number; nothing was stored. */
   | { readonly kind: 'duplicate'; readonly originalLeadId: string }
   | IdempotentReplay
@@ -173,7 +167,7 @@ export type OriginalLeadOutcome =
  * failed: then written again without it). What the repeat then becomes is the domain's to decide
  * (shared/domain/duplicates.ts).
  */
-export type RepeatLeadOutcome = { readonly kind: 'stored'; readonly originalChecked: boolean } | IdempotentReplay | MarkerTaken | ClaimHeld;
+export type RepeatLeadOutcome = { readonly kind: 'stored'; readonly originalChecked: boolean } | IdempotentReplay | MarkerTaken;
 
 /**
  * The kinds of connection a source's deliveries name, each connected by an account to one of its
@@ -259,7 +253,7 @@ export interface LeadStore {
     idempotency?: IdempotencyClaim,
     guard?: WriteGuard,
     marker?: IdempotencyClaim,
-    /** Items the write takes besides (WriteClaim): one held, nothing stored (`claim_held`). */
+    /** Items the write takes besides (WriteClaim): one held by another write, nothing stored (ClaimHeldError). */
     claims?: readonly WriteClaim[],
   ): Promise<OriginalLeadOutcome>;
   /**
@@ -374,7 +368,8 @@ export interface RejectionLog {
    * Keeps the rejection once per claim (a platform's delivery id, platform-leads.ts): the record and
    * the claim are one write, so of repeated or simultaneous deliveries of one id at most one record is
    * kept, and none when the claim was taken before (by a lead or a record): `already_decided`. Given
-   * a guard, nothing is kept when the delivery's connection changed since it was read (ConnectionChangedError).
+   * a guard, nothing is kept when the delivery's connection changed since it was read (ConnectionChangedError);
+   * given claims (WriteClaim), nothing is kept when another write holds one (ClaimHeldError).
    */
   recordOnce(accountId: string, rejection: Rejection, claim: IdempotencyClaim, guard?: ConnectionGuard, claims?: readonly WriteClaim[]): Promise<'recorded' | 'already_decided'>;
 }

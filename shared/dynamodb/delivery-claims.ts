@@ -9,10 +9,11 @@
  * data (a number's id). Expired items go with the table's TTL; until then an ended claim is free all the same.
  */
 import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { ClaimHeldError } from '../domain/errors.ts';
 import type { PersonKeyring } from '../domain/person-data.ts';
 import type { WriteClaim, WriteClaimReader } from '../domain/ports.ts';
 import { containerPersonKeyring } from '../person-keyring.ts';
-import { orUnavailable, TableStore } from './requests.ts';
+import { orUnavailable, TableStore, type CancellationReason } from './requests.ts';
 import type { TransactItem } from './transactions.ts';
 
 export const CLAIM_ITEM_TYPE = 'delivery_claim';
@@ -52,17 +53,32 @@ export const claimPut = async (keyring: PersonKeyring, table: string, accountId:
   };
 };
 
-/**
- * How a store makes a claim's transaction item (claimPut, on a keyring and table): given to the lead
- * store and the rejection log of the functions whose deliveries carry claims (WhatsApp's), so the other
- * lead functions' bundles do not carry it.
- */
-export type ClaimItems = (accountId: string, claim: WriteClaim) => Promise<TransactItem>;
+/** A write's transaction as ClaimWrites sees it: its items under their names (transactions.ts NamedItems). */
+interface ClaimTransaction {
+  add(name: typeof CLAIM_ITEM_TYPE, ...items: readonly TransactItem[]): unknown;
+  failed(reasons: readonly CancellationReason[], name: typeof CLAIM_ITEM_TYPE): boolean;
+}
 
-export const claimItemsOf =
-  (table: string, keyring: PersonKeyring = containerPersonKeyring()): ClaimItems =>
-  (accountId, claim) =>
-    claimPut(keyring, table, accountId, claim);
+/**
+ * How a store's write takes a delivery's claims: their Puts in its transaction, each under the name
+ * `delivery_claim`, and its cancellation read for them. A strategy given by the runtime of the functions
+ * whose deliveries carry claims (WhatsApp's, shared/whatsapp/runtime.ts) to their lead store and
+ * rejection log: the other functions' stores are given none, so their bundles carry none of this.
+ */
+export interface ClaimWrites {
+  add(transaction: ClaimTransaction, accountId: string, claims: readonly WriteClaim[]): Promise<void>;
+  /** Throws ClaimHeldError when one of the claims was held by another delivery: nothing of the write was stored. */
+  check(transaction: ClaimTransaction, reasons: readonly CancellationReason[]): void;
+}
+
+export const claimWritesOf = (table: string, keyring: PersonKeyring = containerPersonKeyring()): ClaimWrites => ({
+  add: async (transaction, accountId, claims) => {
+    for (const claim of claims) transaction.add(CLAIM_ITEM_TYPE, await claimPut(keyring, table, accountId, claim));
+  },
+  check: (transaction, reasons) => {
+    if (transaction.failed(reasons, CLAIM_ITEM_TYPE)) throw new ClaimHeldError();
+  },
+});
 
 /** Whether a stored claim item holds against `claim`: the Put's condition, read the other way round. */
 export const holds = (item: Record<string, unknown> | undefined, claim: WriteClaim): boolean => {

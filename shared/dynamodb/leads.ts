@@ -10,8 +10,8 @@ import type { LeadRecord } from '../domain/lead.ts';
 import type { PersonKeyring } from '../domain/person-data.ts';
 import { containerPersonKeyring } from '../person-keyring.ts';
 import { leadLookupPuts } from './people.ts';
-import type { ClaimHeld, IdempotencyClaim, IdempotentReplay, LeadStore, MarkerTaken, OriginalLeadOutcome, RepeatLeadOutcome, WriteClaim, WriteGuard } from '../domain/ports.ts';
-import type { ClaimItems } from './delivery-claims.ts';
+import type { IdempotencyClaim, IdempotentReplay, LeadStore, MarkerTaken, OriginalLeadOutcome, RepeatLeadOutcome, WriteClaim, WriteGuard } from '../domain/ports.ts';
+import type { ClaimWrites } from './delivery-claims.ts';
 import { checkConnectionGuard, CONNECTION_GUARD, type ConnectionGuardItem } from './connection-items.ts';
 import { NamedItems, sendTransaction } from './transactions.ts';
 import { contendedWrite, DEFAULT_RETRY, type TransactionRetryPolicy } from './contended-write.ts';
@@ -47,7 +47,7 @@ export class DynamoDbLeadStore extends TableStore implements LeadStore {
   readonly #keyring: PersonKeyring;
   /** A delivery's guard as an item of its write, on the Config table (connectionGuardItem). */
   readonly #guardItem: ConnectionGuardItem | undefined;
-  readonly #claimItems: ClaimItems | undefined;
+  readonly #claims: ClaimWrites | undefined;
 
   constructor(
     db: DynamoDBDocumentClient,
@@ -55,14 +55,14 @@ export class DynamoDbLeadStore extends TableStore implements LeadStore {
     retry: TransactionRetryPolicy = DEFAULT_RETRY,
     keyring: PersonKeyring = containerPersonKeyring(),
     guardItem?: ConnectionGuardItem,
-    /** Given where deliveries carry claims (WriteClaim: a WhatsApp conversation's), the claims' items (delivery-claims.ts). */
-    claimItems?: ClaimItems,
+    /** Given where deliveries carry claims (WriteClaim: a WhatsApp conversation's), how its writes take them (delivery-claims.ts). */
+    claims?: ClaimWrites,
   ) {
     super(db, leadsTable);
     this.#retry = retry;
     this.#keyring = keyring;
     this.#guardItem = guardItem;
-    this.#claimItems = claimItems;
+    this.#claims = claims;
   }
 
 
@@ -90,7 +90,8 @@ export class DynamoDbLeadStore extends TableStore implements LeadStore {
     this.#addClaims(items, accountId, lead, idempotency, marker);
     items.add('person_lookup', ...(await this.#lookupPuts(accountId, lead, idempotency)));
     this.#addGuard(items, accountId, lead, guard);
-    await this.#addDeliveryClaims(items, accountId, claims);
+    // Only a store given ClaimWrites is given claims (its function's deliveries carry them: shared/whatsapp/runtime.ts).
+    if (claims) await this.#claims!.add(items, accountId, claims);
 
     return this.#writeLead(accountId, lead, () => sendTransaction(this.db, items.items), async (reasons) => {
       // First: a connection changed since it was checked (or a release refused) stores nothing, whatever else failed.
@@ -98,8 +99,8 @@ export class DynamoDbLeadStore extends TableStore implements LeadStore {
       // The key was used before: whatever else failed, the sender is retrying (or reusing it).
       const replay = claimRefusal(items, reasons, lead, idempotency, marker);
       if (replay) return replay;
-      // Another delivery holds the claim (a conversation it opened): it decided, whatever the mobile's claim says.
-      if (claims && items.failed(reasons, 'delivery_claim')) return CLAIM_HELD;
+      // Another delivery holds the claim (a conversation it opened): it decided, whatever the mobile's claim says (ClaimHeldError).
+      if (claims) this.#claims!.check(items, reasons);
       const claimReason = items.reasonOf(reasons, 'mobile_claim');
       if (claimReason?.Code !== 'ConditionalCheckFailed') return undefined;
       const originalLeadId = claimReason.Item?.lead_id?.S ?? (await this.#originalLeadId(claim.pk, claim.sk));
@@ -139,7 +140,8 @@ export class DynamoDbLeadStore extends TableStore implements LeadStore {
     this.#addClaims(items, accountId, lead, idempotency, marker);
     items.add('person_lookup', ...lookups);
     this.#addGuard(items, accountId, lead, guard);
-    await this.#addDeliveryClaims(items, accountId, claims);
+    // Only a store given ClaimWrites is given claims (its function's deliveries carry them: shared/whatsapp/runtime.ts).
+    if (claims) await this.#claims!.add(items, accountId, claims);
     if (checked) {
       items.add('original_claim', { ConditionCheck: { TableName: this.table, Key: mobileClaimKey(accountId, lead.projectID, lead.mobile_number), ConditionExpression: 'lead_id = :original', ExpressionAttributeValues: { ':original': checked } } });
     }
@@ -150,8 +152,8 @@ export class DynamoDbLeadStore extends TableStore implements LeadStore {
       checkGuard(items, reasons, guard);
       const replay = claimRefusal(items, reasons, lead, idempotency, marker);
       if (replay) return replay;
-      // Another delivery holds the claim (a conversation it opened): it decided.
-      if (claims && items.failed(reasons, 'delivery_claim')) return CLAIM_HELD;
+      // Another delivery holds the claim (a conversation it opened): it decided (ClaimHeldError).
+      if (claims) this.#claims!.check(items, reasons);
       return checked && items.failed(reasons, 'original_claim') ? ORIGINAL_MOVED : undefined;
     });
     // Refused by the check alone, nothing was stored: the repeat is stored unchecked, for the caller to settle.
@@ -274,12 +276,6 @@ export class DynamoDbLeadStore extends TableStore implements LeadStore {
     items.add(CONNECTION_GUARD, this.#guardItem(guard));
   }
 
-  /** A delivery's claims (delivery-claims.ts), each a conditioned Put of the lead's own transaction. */
-  async #addDeliveryClaims(items: NamedItems<LeadItemName>, accountId: string, claims: readonly WriteClaim[] | undefined): Promise<void> {
-    // Only a store given claim items is given claims (its function's deliveries carry them: shared/whatsapp/runtime.ts).
-    for (const claim of claims ?? []) items.add('delivery_claim', await this.#claimItems!(accountId, claim));
-  }
-
   /** The lead's person lookup items (shared/dynamodb/people.ts): no request of their own. */
   #lookupPuts(accountId: string, lead: LeadRecord, idempotency?: IdempotencyClaim) {
     const key = { pk: projectPk(accountId, lead.projectID), sk: `LEAD#${lead.id}` };
@@ -359,8 +355,6 @@ export const idempotencyPut = (
  */
 /** A transactional repeat's check of its original's claim refused: nothing was stored. */
 const ORIGINAL_MOVED = Symbol('original moved');
-
-const CLAIM_HELD: ClaimHeld = { kind: 'claim_held' };
 
 const claimRefusal = (
   items: NamedItems<LeadItemName>,

@@ -18,7 +18,7 @@ import { ulidAt, ulidsAt } from '../domain/lead-id.ts';
 import type { PersonKeyring } from '../domain/person-data.ts';
 import { boundedRejection } from '../domain/rejections.ts';
 import type { ConnectionGuard, IdempotencyClaim, IdempotentReplay, Rejection, RejectionLog, WriteClaim } from '../domain/ports.ts';
-import type { ClaimItems } from './delivery-claims.ts';
+import type { ClaimWrites } from './delivery-claims.ts';
 import { checkConnectionGuard, CONNECTION_GUARD, type ConnectionGuardItem } from './connection-items.ts';
 import { idempotencyPk, idempotencyPut, replayOf } from './leads.ts';
 import { NamedItems, type TransactItem } from './transactions.ts';
@@ -61,7 +61,7 @@ export class DynamoDbRejectionLog extends TableStore implements RejectionLog {
   /** A delivery's guard as an item of its write, on the Config table (connectionGuardItem). */
   readonly #guardItem: ConnectionGuardItem | undefined;
 
-  readonly #claimItems: ClaimItems | undefined;
+  readonly #claims: ClaimWrites | undefined;
 
   constructor(
     db: DynamoDBDocumentClient,
@@ -69,14 +69,14 @@ export class DynamoDbRejectionLog extends TableStore implements RejectionLog {
     options: RejectionLogOptions = {},
     keyring: PersonKeyring = containerPersonKeyring(),
     guardItem?: ConnectionGuardItem,
-    /** Given where deliveries carry claims (a WhatsApp conversation's), the claims' items (delivery-claims.ts). */
-    claimItems?: ClaimItems,
+    /** Given where deliveries carry claims (a WhatsApp conversation's), how its writes take them (delivery-claims.ts). */
+    claims?: ClaimWrites,
   ) {
     super(db, table);
     this.#rate = new MinuteCounters(table, { prefix: 'REJECTIONRATE', attribute: 'stored', itemType: 'rejection_rate' }, options.recordsPerMinute ?? DEFAULT_REJECTION_RECORDS_PER_MINUTE);
     this.#keyring = keyring;
     this.#guardItem = guardItem;
-    this.#claimItems = claimItems;
+    this.#claims = claims;
   }
 
   /**
@@ -220,13 +220,15 @@ export class DynamoDbRejectionLog extends TableStore implements RejectionLog {
     // The delivery's connection, checked in the same write (no extra round trip): moved or removed since it was read, nothing kept.
     if (guard) transaction.add(CONNECTION_GUARD, this.#requireGuardItem()(guard));
     // A delivery's claims (a conversation it opens), taken with the record: one held by another delivery, nothing kept.
-    // Only a log given claim items is given claims (its function's deliveries carry them: shared/whatsapp/runtime.ts).
-    for (const claim of claims ?? []) transaction.add('delivery_claim', await this.#claimItems!(accountId, claim));
+    // Only a log given ClaimWrites is given claims (its function's deliveries carry them: shared/whatsapp/runtime.ts).
+    if (claims) await this.#claims!.add(transaction, accountId, claims);
     const outcome = await contendedWrite({
       send: () => this.db.send(new TransactWriteCommand({ TransactItems: transaction.items })),
       // The claim taken already: this delivery's platform id was decided by an earlier one, wherever its connection points now.
       refusal: (reasons) => {
-        if (transaction.failed(reasons, 'idempotency_key') || transaction.failed(reasons, 'delivery_claim')) return 'already_decided' as const;
+        if (transaction.failed(reasons, 'idempotency_key')) return 'already_decided' as const;
+        // Another delivery holds a claim: it decided (ClaimHeldError).
+        if (claims) this.#claims!.check(transaction, reasons);
         checkConnectionGuard(transaction, reasons, guard);
         return undefined;
       },

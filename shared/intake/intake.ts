@@ -16,7 +16,7 @@ import { receivedAtOnce } from '../domain/connection-cache.ts';
 import { createLead, type CreateLeadDependencies } from '../domain/create-lead.ts';
 import { ClaimHeldError, ClientNotFoundError, FieldValidationError, IdempotencyKeyReusedError, isRejection, LeadErasedError, type LeadIntakeError } from '../domain/errors.ts';
 import { platformLeadIdempotency, recordRefusal } from '../domain/platform-leads.ts';
-import type { Connection, ConnectionGuard, IdempotencyClaim, RejectionLog, WriteClaimReader } from '../domain/ports.ts';
+import type { Connection, ConnectionGuard, IdempotencyClaim, RejectionLog } from '../domain/ports.ts';
 import { refusedFields } from '../domain/rejections.ts';
 import { rejectionOf } from '../domain/submissions.ts';
 import type { ValidatedFields } from '../schemas/validate.ts';
@@ -28,9 +28,15 @@ export interface IntakeDependencies extends CreateLeadDependencies {
   readonly rejections: RejectionLog;
   /** The connections of the source's declared kind; required when it declares one. */
   readonly connections?: ConnectionLookup;
-  /** The read of a delivery's claim (`decidedWhileClaimHeld`); required when a source's deliveries ask for it. */
-  readonly claims?: WriteClaimReader;
+  /**
+   * Where deliveries carry claims (types.ts DeliveryClaim): their read before the write (delivery-claims.ts
+   * claimCheckOf, `decidedWhileClaimHeld`), given with stores whose writes take them.
+   */
+  readonly claims?: DeliveryClaimCheck;
 }
+
+/** Throws ClaimHeldError when the delivery is decided by its claim's holder already (delivery-claims.ts). */
+export type DeliveryClaimCheck = (accountId: string, delivery: Delivery) => Promise<void>;
 
 /**
  * The account a request's key authenticated, when it has one (its deliveries' account then), and the
@@ -63,9 +69,15 @@ export const receiveDeliveries = async <D extends Delivery, Route>(
     }
     if (!admitted && source.admit) await source.admit(request);
     admitted = true;
-    outcomes.push(await receiveDelivery(source, deps, request, caller, delivery));
+    outcomes.push(await receiveDelivery(source, deps, request, caller, delivery).catch(decidedIfClaimHeld));
   }
   return outcomes;
+};
+
+/** Another delivery holds the delivery's claim (opened the conversation), read or in its write: that one decided. */
+const decidedIfClaimHeld = (error: unknown): DeliveryOutcome => {
+  if (error instanceof ClaimHeldError) return DECIDED;
+  throw error;
 };
 
 const receiveDelivery = async <D extends Delivery, Route>(
@@ -109,10 +121,9 @@ const receiveOn = async <D extends Delivery, Route>(on: On<D, Route>, connection
   const guard: ConnectionGuard | undefined = connection && source.connection ? { ...connection, shape: source.connection.key.shape } : undefined;
   const accountId = caller.account?.config.id ?? connection?.accountId;
   caller.accountId = accountId;
-  // A delivery that stores nothing while its claim is held (a later message of an open conversation) costs this one read.
-  // (A source whose deliveries ask for that read is given the claim reader: deps.claims.)
+  // A source whose deliveries carry claims is given their check (deps.claims): held, ClaimHeldError.
   const claims = delivery.claims;
-  if (delivery.decidedWhileClaimHeld && claims?.[0] && accountId !== undefined && (await deps.claims!.isHeld(accountId, claims[0]))) return DECIDED;
+  if (claims && accountId !== undefined) await deps.claims!(accountId, delivery);
   const before = delivery.fields(connection);
   if (delivery.refusal) return refuse(on, delivery.refusal, delivery.refusalFields ?? {}, guard, before, accountId);
   let fields: ValidatedFields | undefined;
@@ -122,8 +133,6 @@ const receiveOn = async <D extends Delivery, Route>(on: On<D, Route>, connection
     const { lead, replayed } = await createLead(source.lead.submission(fields, delivery), account, deps, { idempotency: claim, guard, claims });
     return { kind: 'created', leadId: lead.id, replayed, repeated: lead.is_repeated };
   } catch (error) {
-    // Another delivery took the delivery's claim first (opened the conversation): that one decided.
-    if (error instanceof ClaimHeldError) return DECIDED;
     // The connection's account is gone: the connection is connected to no account.
     if (error instanceof ClientNotFoundError) return notConnected(on);
     // The platform id's first delivery was kept as a rejection record: it decided. Or it was a redelivery

@@ -1,5 +1,6 @@
 /** The WhatsApp webhook's wiring (shared/webhook-runtime.ts): its connected numbers, its conversations' claims, the Meta app's secrets, its window. */
-import { claimItemsOf, DynamoDbClaimReader } from '../dynamodb/delivery-claims.ts';
+import { claimWritesOf, DynamoDbClaimReader } from '../dynamodb/delivery-claims.ts';
+import { claimCheckOf } from '../intake/delivery-claims.ts';
 import { DynamoDbLeadStore } from '../dynamodb/leads.ts';
 import { connectionGuardItem } from '../dynamodb/connection-items.ts';
 import { DynamoDbRejectionLog } from '../dynamodb/rejections.ts';
@@ -12,12 +13,13 @@ import { conversationDaysFromEnvironment } from './intake-source.ts';
 import { whatsappNumberConnectionKey } from './wire-names.ts';
 import type { WhatsAppWebhookRuntime } from './webhook-handler.ts';
 
-// Its lead store and rejection log take its conversations' claims in their writes (the other lead functions' do not carry that).
+// Its lead store and rejection log take its conversations' claims in their writes, and the intake reads them
+// before (strategies given here alone: the other lead functions' bundles carry none of it).
 const runtime = connectionWebhookRuntime((db, configTable, ttlMs, { leadsTable, env }) => ({
-  leads: new DynamoDbLeadStore(db, leadsTable, undefined, undefined, connectionGuardItem(configTable), claimItemsOf(leadsTable)),
-  rejections: new DynamoDbRejectionLog(db, leadsTable, rejectionLogOptionsFromEnvironment(env), undefined, connectionGuardItem(configTable), claimItemsOf(leadsTable)),
+  leads: new DynamoDbLeadStore(db, leadsTable, undefined, undefined, connectionGuardItem(configTable), claimWritesOf(leadsTable)),
+  rejections: new DynamoDbRejectionLog(db, leadsTable, rejectionLogOptionsFromEnvironment(env), undefined, connectionGuardItem(configTable), claimWritesOf(leadsTable)),
   connections: new ConnectionDirectory(new DynamoDbConnectionReader(db, configTable, whatsappNumberConnectionKey), { ttlMs }),
-  claims: new DynamoDbClaimReader(db, leadsTable),
+  claims: claimCheckOf(new DynamoDbClaimReader(db, leadsTable)),
   secrets: metaAppSecretsFromEnvironment(env),
   settings: { conversationDays: conversationDaysFromEnvironment(env) },
 }));

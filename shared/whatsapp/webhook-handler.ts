@@ -8,10 +8,10 @@
  * whole notification for up to 7 days, and each message is stored once whatever was stored before.
  */
 import { InvalidSignatureError } from '../meta-app.ts';
-import type { WriteClaimReader } from '../domain/ports.ts';
 import { andThen } from '../http/lead-chain.ts';
 import type { ConnectionDirectory } from '../intake/connection-directory.ts';
 import { intakeHandler, type IntakeRuntime } from '../intake/handler.ts';
+import type { DeliveryClaimCheck } from '../intake/intake.ts';
 import { noKeyBeforeBody, platformSubscription, signedJsonBody, type SignatureCheck } from '../intake/steps.ts';
 import { isValidSignature, subscriptionChallenge, type MetaAppSecrets } from '../meta-app.ts';
 import { whatsappIntakeSource } from './intake-source.ts';
@@ -20,8 +20,8 @@ import type { WhatsAppReaderSettings } from './notification.ts';
 export interface WhatsAppWebhookRuntime extends IntakeRuntime {
   /** The connected business numbers (the connection store's kind `whatsapp_number`). */
   readonly connections: ConnectionDirectory;
-  /** Its conversations' claims, read before a later message's write. */
-  readonly claims: WriteClaimReader;
+  /** Its conversations' claims, read before a later message's write (shared/intake/delivery-claims.ts). */
+  readonly claims: DeliveryClaimCheck;
   /** The Meta app's secrets (one app serves Lead Ads and WhatsApp): its app secret and verify token. */
   readonly secrets: () => Promise<MetaAppSecrets>;
   readonly settings: WhatsAppReaderSettings;

@@ -74,6 +74,8 @@ describe('Bundling the functions', () => {
       // Only the environment credentials provider: no STS/SSO clients from the default chain.
       const code = readFileSync(bundle, 'utf8');
       expect(code).not.toMatch(/sso-oidc|AssumeRoleWithWebIdentity/);
+      // Nor the SDK's event-stream codec (its header names): no client here has an operation that streams events (lib/constructs/lead-function.ts).
+      expect(code).not.toContain(':message-type');
       // No Node built-in through an ESM import, static or dynamic: each would cost the cold start
       // its facade (lib/bundling/node-builtins.ts). A new one belongs in BUNDLED_NODE_BUILTINS.
       expect(code.match(/\bfrom\s*["'](node:)?[a-z_/]+["']|\bimport\s*\(\s*["']node:[a-z_/]+["']\s*\)/g) ?? []).toEqual([]);

@@ -4,7 +4,8 @@
  * notifications signed as Meta signs them.
  */
 import { randomUUID } from 'node:crypto';
-import { claimItemsOf, DynamoDbClaimReader } from '../../shared/dynamodb/delivery-claims.ts';
+import { claimWritesOf, DynamoDbClaimReader } from '../../shared/dynamodb/delivery-claims.ts';
+import { claimCheckOf } from '../../shared/intake/delivery-claims.ts';
 import { connectionGuardItem } from '../../shared/dynamodb/connection-items.ts';
 import { DynamoDbLeadStore } from '../../shared/dynamodb/leads.ts';
 import { DynamoDbRejectionLog } from '../../shared/dynamodb/rejections.ts';
@@ -83,13 +84,13 @@ export const whatsappTestService = async (options: WhatsAppServiceOptions = {}) 
 export const whatsappWebhookOn = (service: TestService, options: WhatsAppServiceOptions = {}) => {
   const connections = new ConnectionDirectory(service.repository.connections(whatsappNumberConnectionKey), { ttlMs: (options.configCacheTtlSeconds ?? 30) * 1000 });
   const db = createDocumentClient({ client: service.client });
-  const claims = new DynamoDbClaimReader(db, service.tables.leads);
+  const claims = claimCheckOf(new DynamoDbClaimReader(db, service.tables.leads));
   // Its lead store and rejection log take the conversations' claims in their writes, as its runtime's do (shared/whatsapp/runtime.ts).
-  const claimItems = claimItemsOf(service.tables.leads);
+  const claimWrites = claimWritesOf(service.tables.leads);
   const runtime = {
     ...service.runtime,
-    leads: new DynamoDbLeadStore(db, service.tables.leads, options.retry, undefined, connectionGuardItem(service.tables.config), claimItems),
-    rejections: new DynamoDbRejectionLog(db, service.tables.leads, options.rejectionRecordsPerMinute === undefined ? undefined : { recordsPerMinute: options.rejectionRecordsPerMinute }, undefined, connectionGuardItem(service.tables.config), claimItems),
+    leads: new DynamoDbLeadStore(db, service.tables.leads, options.retry, undefined, connectionGuardItem(service.tables.config), claimWrites),
+    rejections: new DynamoDbRejectionLog(db, service.tables.leads, options.rejectionRecordsPerMinute === undefined ? undefined : { recordsPerMinute: options.rejectionRecordsPerMinute }, undefined, connectionGuardItem(service.tables.config), claimWrites),
     connections,
     claims,
     secrets: async () => ({ appSecret: WHATSAPP_APP_SECRET, verifyToken: WHATSAPP_VERIFY_TOKEN }),
