@@ -6,19 +6,25 @@
  * adds what only the stack and the tools read (route, throttle, construct ids), as a platform source's
  * wire-names.ts is spread by its source.ts. Everything else is shared (shared/http/lead-handler.ts).
  */
-import type { LeadSource, SubSourceClaim } from './domain/lead.ts';
-import type { DeclaredAs } from './intake/steps.ts';
-import type { IntakeAnswer } from './intake/types.ts';
-import type { SubmissionTagging } from './domain/submissions.ts';
 import { portalLeadFields, socialLeadFields, websiteLeadFields, type LeadFieldSchemas } from './schemas/lead-fields.ts';
 import type { UnknownFieldPolicy, ValidatedFields } from './schemas/validate.ts';
 import type { EndpointName } from './routes.ts';
 
 /**
+ * The sub source an endpoint's lead claims (the domain's SubSourceClaim), written here by its shape: this
+ * module is data the registry spreads, so it imports nothing of the domain, whose lead source union is
+ * derived from the registry (no import circle).
+ */
+interface EndpointSubSourceClaim {
+  readonly kind: 'website' | 'social';
+  readonly name: string;
+}
+
+/**
  * An endpoint as declared: its leads' source as text, so that the lead source union (derived from the
  * registry, which spreads these) is not needed to declare it.
  */
-interface LeadEndpointDeclaration {
+export interface LeadEndpointDeclaration {
   readonly name: EndpointName;
   /** The `source` of its leads (CONTRACT.md section 4). */
   readonly leadSource: string;
@@ -27,15 +33,13 @@ interface LeadEndpointDeclaration {
   readonly fields: LeadFieldSchemas;
   readonly unknownFields: UnknownFieldPolicy;
   /** The sub source the lead claims, checked against the account's configuration. */
-  readonly subSource: (fields: ValidatedFields) => SubSourceClaim | null;
+  readonly subSource: (fields: ValidatedFields) => EndpointSubSourceClaim | null;
   /** Its answer to a lead created: the social endpoint answers without the lead (spec, section 4). */
-  readonly acceptance: IntakeAnswer;
+  readonly acceptance: { readonly status: 200; readonly message: string; readonly withLead: boolean };
   /** Browser forms post here: CORS preflight and Access-Control-Allow-Origin. */
   readonly browserFacing: boolean;
 }
 
-/** An endpoint as its function reads it. */
-export type LeadEndpoint = LeadEndpointDeclaration & DeclaredAs<'api-key', 'json'> & { readonly leadSource: LeadSource };
 
 const created = { status: 200, message: 'Lead created successfully', withLead: true } as const;
 
@@ -46,7 +50,7 @@ export const websiteEndpoint = {
   bodyFormat: 'json',
   fields: websiteLeadFields,
   unknownFields: 'ignore',
-  subSource: (fields: ValidatedFields): SubSourceClaim => ({ kind: 'website', name: fields.sub_source! }),
+  subSource: (fields: ValidatedFields): EndpointSubSourceClaim => ({ kind: 'website', name: fields.sub_source! }),
   acceptance: created,
   browserFacing: true,
 } as const satisfies LeadEndpointDeclaration;
@@ -75,10 +79,7 @@ export const socialEndpoint = {
   bodyFormat: 'json',
   fields: socialLeadFields,
   unknownFields: 'ignore',
-  subSource: (fields: ValidatedFields): SubSourceClaim => ({ kind: 'social', name: fields.platform! }),
+  subSource: (fields: ValidatedFields): EndpointSubSourceClaim => ({ kind: 'social', name: fields.platform! }),
   acceptance: { status: 200, message: 'Lead created successfully', withLead: false },
   browserFacing: false,
 } as const satisfies LeadEndpointDeclaration;
-
-/** How an endpoint's leads are tagged (submissionOf): its leads' source and its sub source. */
-export const taggingOf = (endpoint: Pick<LeadEndpoint, 'leadSource' | 'subSource'>): SubmissionTagging => ({ source: endpoint.leadSource, subSource: endpoint.subSource });

@@ -34,7 +34,9 @@ import {
   type LeadIntakeError,
 } from '../../shared/domain/errors.ts';
 import { socialPlatforms } from '../../shared/domain/lead.ts';
-import { portalAEndpoint, portalBEndpoint, socialEndpoint, taggingOf, websiteEndpoint, type LeadEndpoint } from '../../shared/endpoints.ts';
+import { portalAEndpoint, portalBEndpoint, socialEndpoint, websiteEndpoint } from '../../shared/endpoints.ts';
+import { taggingOf } from '../../shared/domain/submissions.ts';
+import type { LeadEndpoint } from '../../shared/http/lead-handler.ts';
 import { LEAD_CREATED, LEAD_WOULD_BE_CREATED } from '../../shared/http/envelope.ts';
 import { MAX_BODY_BYTES } from '../../shared/http/lead-handler.ts';
 import { submissionOf } from '../../shared/domain/submissions.ts';

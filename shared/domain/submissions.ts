@@ -18,6 +18,9 @@ export interface SubmissionTagging {
   readonly subSource: (fields: ValidatedFields) => SubSourceClaim | null;
 }
 
+/** How a lead endpoint's leads are tagged (shared/endpoints.ts): its leads' source and its sub source. */
+export const taggingOf = (endpoint: { readonly leadSource: LeadSource; readonly subSource: SubmissionTagging['subSource'] }): SubmissionTagging => ({ source: endpoint.leadSource, subSource: endpoint.subSource });
+
 const COMMON_FIELDS = new Set(Object.keys(commonLeadFields));
 
 /** What a source received, in the domain's terms: common fields, sub source, and the source's details. */

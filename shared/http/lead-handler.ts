@@ -1,10 +1,12 @@
 import { withinFunctionDeadline } from '../deadline.ts';
 import type { AccountDirectory } from '../domain/account-directory.ts';
 import { createLead, leadRecord, replayed, type CreateLeadDependencies } from '../domain/create-lead.ts';
-import { submissionOf, type SubmissionTagging } from '../domain/submissions.ts';
+import { submissionOf, taggingOf, type SubmissionTagging } from '../domain/submissions.ts';
 import type { LeadRecord } from '../domain/lead.ts';
 import { idempotentReplay } from './middleware/idempotent-replay.ts';
-import { taggingOf, type LeadEndpoint } from '../endpoints.ts';
+import type { LeadEndpointDeclaration } from '../endpoints.ts';
+import type { LeadSource } from '../domain/lead.ts';
+import type { DeclaredAs } from '../intake/steps.ts';
 import type { RejectionLog } from '../domain/ports.ts';
 import type { LogSink } from '../log.ts';
 import { JsonNumber } from '../schemas/json-number.ts';
@@ -43,6 +45,9 @@ export { MAX_BODY_BYTES } from '../intake/steps.ts';
  * dry run), then size, Content-Type and JSON, then fields and, for a browser key, the honeypot and its
  * challenge; the domain then checks sub source, project, campaign and duplicates, and stores the lead.
  */
+/** An endpoint as its function reads it (shared/endpoints.ts): a source of the intake with an API key and a JSON body. */
+export type LeadEndpoint = LeadEndpointDeclaration & DeclaredAs<'api-key', 'json'> & { readonly leadSource: LeadSource };
+
 export const leadHandler = (endpoint: LeadEndpoint, runtime: LeadRuntime) => withinFunctionDeadline(leadChain(endpoint, runtime));
 
 /** What the lead endpoints' handler is given: every step's context, the key's, the body's, the options' and the fields'. */

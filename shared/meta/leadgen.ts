@@ -19,8 +19,8 @@ import type { IdempotencyClaim, Rejection, RejectionLog } from '../domain/ports.
 import { identifiersOfSubmission, mobileTraceOf } from '../domain/person-data.ts';
 import { PLATFORM_LEAD_IDEMPOTENCY_SECONDS, platformLeadIdempotency, recordRefusal } from '../domain/platform-leads.ts';
 import { refusedFields } from '../domain/rejections.ts';
-import { socialEndpoint, taggingOf } from '../endpoints.ts';
-import { submissionOf } from '../domain/submissions.ts';
+import { socialEndpoint } from '../endpoints.ts';
+import { submissionOf, taggingOf } from '../domain/submissions.ts';
 import { describe } from '../http/middleware/http-envelope.ts';
 import type { LogSink } from '../log.ts';
 import { leadFieldValidator } from '../domain/field-validation.ts';
