@@ -7,7 +7,10 @@
 import { AccountAdmin } from './domain/account-admin.ts';
 import { AccountKeys } from './domain/account-keys.ts';
 import { newLeadId } from './domain/lead-id.ts';
-import type { AccountConfigStore, ApiKeyRegistry, LeadStore, PersonDataStore, RejectionArchive } from './domain/ports.ts';
+import type { AccountConfigStore, ApiKeyRegistry } from './domain/ports/keys-and-accounts.ts';
+import type { LeadStore } from './domain/ports/leads.ts';
+import type { PersonDataStore } from './domain/ports/people.ts';
+import type { RejectionArchive } from './domain/ports/rejections.ts';
 import { DynamoDbLeadStore } from './dynamodb/leads.ts';
 import { DynamoDbRejectionArchive } from './dynamodb/rejection-archive.ts';
 import { tableNamesFromEnvironment } from './runtime.ts';

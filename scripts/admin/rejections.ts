@@ -5,7 +5,7 @@
  */
 import { InvalidConfigurationError, LeadIntakeError } from '../../shared/domain/errors.ts';
 import { newLeadId } from '../../shared/domain/lead-id.ts';
-import type { StoredRejection } from '../../shared/domain/ports.ts';
+import type { StoredRejection } from '../../shared/domain/ports/rejections.ts';
 import { rejectionPage, releaseQuarantined } from '../../shared/domain/quarantine.ts';
 import type { DynamoDbRepository } from '../../shared/dynamodb/repository.ts';
 import { platformIdSources } from '../../shared/sources/registry.ts';

@@ -24,7 +24,7 @@ import {
 import { derivedKeyId, hashApiKey, isKeyId, keyOptions } from '../../shared/domain/api-keys.ts';
 import { InvalidKeyOptionError } from '../../shared/domain/errors.ts';
 import type { AccountConfig, Campaign, Project } from '../../shared/domain/lead.ts';
-import type { StoredApiKey } from '../../shared/domain/ports.ts';
+import type { StoredApiKey } from '../../shared/domain/ports/keys-and-accounts.ts';
 import type { DynamoDbRepository } from '../../shared/dynamodb/repository.ts';
 import { seedMembers, sourceKeyScopes } from '../../shared/sources/registry.ts';
 import { connectionSeedMember } from '../../shared/sources/connection-seed.ts';

@@ -11,7 +11,7 @@
  */
 import { CallNumberNotConnectedError } from './errors.ts';
 import { boundIdentifier, FieldValidationError, KeyRateExceededError } from '../domain/errors.ts';
-import type { KeyRequestBound } from '../domain/ports.ts';
+import type { KeyRequestBound } from '../domain/ports/keys-and-accounts.ts';
 import type { DeclaredAs } from '../intake/steps.ts';
 import type { ConnectionTarget, Delivery, IntakeSource } from '../intake/types.ts';
 import { submissionOf } from '../domain/submissions.ts';

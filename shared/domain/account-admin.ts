@@ -18,7 +18,7 @@ import {
   type FieldErrors,
 } from './errors.ts';
 import { duplicateSettings, socialPlatforms, type AccountConfig, type AccountSettings, type DuplicateSetting, type SocialPlatform } from './lead.ts';
-import type { AccountConfigStore } from './ports.ts';
+import type { AccountConfigStore } from './ports/keys-and-accounts.ts';
 
 // ---- Rules ------------------------------------------------------------------------------------------
 // Each rule returns what is wrong with a value, as the end of a sentence its caller starts with the

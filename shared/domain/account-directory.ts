@@ -1,7 +1,7 @@
 import { hashApiKey, keyHasLapsed } from './api-keys.ts';
 import { ClientNotFoundError, InvalidApiCredentialsError } from './errors.ts';
 import type { AccountConfig, ApiKeyGrant } from './lead.ts';
-import type { AccountReader, ApiKeyReader } from './ports.ts';
+import type { AccountReader, ApiKeyReader } from './ports/keys-and-accounts.ts';
 
 /**
  * The account a request acts for, with a way to re-read its configuration. A configuration that came

@@ -7,7 +7,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { InvalidKeyOptionError, KeyAccountNotFoundError, KeyNotFoundError, KeyRevokedError } from './errors.ts';
 import { leadKeyEndpoints, type ApiKeyGrant, type KeyEndpoint } from './lead.ts';
-import type { AccountReader, ApiKeyRegistry, StoredApiKey } from './ports.ts';
+import type { AccountReader, ApiKeyRegistry, StoredApiKey } from './ports/keys-and-accounts.ts';
 import { checkedChallenge, type ChallengeProvider, type ChallengeRequest, type ChallengeSecretCipher } from './challenge.ts';
 
 export const hashApiKey = (apiKey: string): string => createHash('sha256').update(apiKey, 'utf8').digest('hex');

@@ -12,7 +12,8 @@ import { hashApiKey } from './api-keys.ts';
 import { accountIdProblem, campaignIdProblem, fieldProblems, projectIdProblem, reportUnknownFields } from './account-admin.ts';
 import { AccountNotFoundError, InvalidKeyOptionError, KeyAccountNotFoundError, KeyAdminError, LeadIntakeError, ServiceUnavailableError, UnknownCampaignError, UnknownProjectError } from './errors.ts';
 import { connectionIdOf } from './connection-ids.ts';
-import type { AccountReader, Connection, ConnectionKind, ConnectionRegistry } from './ports.ts';
+import type { AccountReader } from './ports/keys-and-accounts.ts';
+import type { Connection, ConnectionKind, ConnectionRegistry } from './ports/connections.ts';
 
 /** Fills a declared template's `{name}`s (the declaration's words); an unknown name stays as written (`{base_url}`). */
 export const filled = (template: string, values: Readonly<Record<string, string | number>>): string =>

@@ -10,7 +10,7 @@ import {
 } from './errors.ts';
 import { socialPlatforms, type AccountConfig, type LeadRecord, type LeadSubmission, type LegacyQuarantinedSubmission, type QuarantinedSubmission, type SubSourceClaim } from './lead.ts';
 import { duplicateOf, settleRepeat } from './duplicates.ts';
-import type { IdempotencyClaim, IdempotentReplay, LeadStore, MarkerTaken, WriteClaim, WriteGuard } from './ports.ts';
+import type { IdempotencyClaim, IdempotentReplay, LeadStore, MarkerTaken, WriteClaim, WriteGuard } from './ports/leads.ts';
 
 // Declared with the lead's other words (lead.ts), where the ports can name them without a circle.
 export type { LeadSubmission, LegacyQuarantinedSubmission, QuarantinedSubmission, SubSourceClaim };

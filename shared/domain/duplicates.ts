@@ -1,12 +1,12 @@
 /**
  * Duplicates (CONTRACT.md section 3, and section 14's rule that a repeat whose original is gone
  * becomes an original), decided here and only here. The store reports what it found of a mobile's
- * claim and writes what it is told (ports.ts: LeadStore). The rule is the pure functions here, each
+ * claim and writes what it is told (ports/leads.ts: LeadStore). The rule is the pure functions here, each
  * setting against each fact a unit test (test/unit/duplicates.test.ts); settleRepeat runs it against
  * the store.
  */
 import type { DuplicateSetting, LeadRecord } from './lead.ts';
-import type { IdempotencyClaim, LeadStore } from './ports.ts';
+import type { IdempotencyClaim, LeadStore } from './ports/leads.ts';
 
 /**
  * A lead whose (project, mobile) has an original already, as it is to be stored: a repeat, linked to

@@ -42,7 +42,7 @@ export class LeadErasedError extends /* @__PURE__ */ refusal(409, 'lead_erased',
 export class InvalidIdempotencyKeyError extends /* @__PURE__ */ refusal(400, 'invalid_idempotency_key', 'Idempotency-Key must be 1 to 255 printable ASCII characters') {}
 
 /**
- * A write guarded by a connection (ConnectionGuard, ports.ts) found it changed since the container read
+ * A write guarded by a connection (ConnectionGuard, ports/connections.ts) found it changed since the container read
  * it: no longer the account's, removed, moved to another project or campaign, or its key rotated.
  * Nothing was written; the source reads the connection afresh and receives the delivery on what is
  * connected now (receivedAtOnce, connection-cache.ts).
@@ -60,7 +60,7 @@ export class ConnectionChangedError extends Error {
 }
 
 /**
- * A write's claim (WriteClaim, ports.ts: a chat's open conversation) was held by another delivery:
+ * A write's claim (WriteClaim, ports/leads.ts: a chat's open conversation) was held by another delivery:
  * nothing was stored. Not a refusal of the delivery: it was decided by the one that holds the claim.
  */
 export class ClaimHeldError extends Error {}

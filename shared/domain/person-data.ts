@@ -10,7 +10,8 @@ import * as v from 'valibot';
 import { commonLeadFields } from '../schemas/lead-fields.ts';
 import { AccountNotFoundError, InvalidPersonError } from './errors.ts';
 import type { LeadRecord, PersonHandle, PersonIdentifiers } from './lead.ts';
-import type { AccountReader, ErasureCounts, PersonDataStore, PersonRecords } from './ports.ts';
+import type { AccountReader } from './ports/keys-and-accounts.ts';
+import type { ErasureCounts, PersonDataStore, PersonRecords } from './ports/people.ts';
 import { normaliseIndianMobile } from '../schemas/mobile.ts';
 import { maskMobile } from '../log.ts';
 

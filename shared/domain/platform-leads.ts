@@ -4,7 +4,9 @@
  * simultaneous deliveries, of one id store one lead. Written once for every platform.
  */
 import { createHash } from 'node:crypto';
-import type { ConnectionGuard, IdempotencyClaim, Rejection, RejectionLog, WriteClaim } from './ports.ts';
+import type { ConnectionGuard } from './ports/connections.ts';
+import type { IdempotencyClaim, WriteClaim } from './ports/leads.ts';
+import type { Rejection, RejectionLog } from './ports/rejections.ts';
 
 /**
  * How long a platform's lead id holds: past Meta's ~36 hours and Google's retries, and past a

@@ -15,7 +15,9 @@ import {
   QuarantineReleaseRefusedError,
   RejectionNotFoundError,
 } from './errors.ts';
-import type { AccountReader, IdempotencyClaim, RejectionArchive, RejectionPage, StoredRejection } from './ports.ts';
+import type { AccountReader } from './ports/keys-and-accounts.ts';
+import type { IdempotencyClaim } from './ports/leads.ts';
+import type { RejectionArchive, RejectionPage, StoredRejection } from './ports/rejections.ts';
 import { createHash } from 'node:crypto';
 import { REJECTION_DAYS } from './rejections.ts';
 

@@ -5,7 +5,7 @@
  * touched: only the kept record is bounded.
  */
 import { CampaignNotFoundError, FieldValidationError, LeadAlreadyExistsError, ProjectNotFoundError, SubSourceNotFoundError } from './errors.ts';
-import type { Rejection } from './ports.ts';
+import type { Rejection } from './ports/rejections.ts';
 
 /**
  * What a refusal of a lead's fields or look-ups names for its rejection record, without contact

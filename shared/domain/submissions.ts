@@ -9,7 +9,8 @@ import type { ValidatedFields } from '../schemas/validate.ts';
 import { quarantinedSubmission } from './create-lead.ts';
 import type { ApiKeyGrant, LeadRecord, LeadSource, LeadSubmission, SubSourceClaim } from './lead.ts';
 import { identifiersOfSubmission, mobileTraceOf } from './person-data.ts';
-import type { IdempotencyClaim, PlatformIds, Rejection } from './ports.ts';
+import type { IdempotencyClaim } from './ports/leads.ts';
+import type { PlatformIds, Rejection } from './ports/rejections.ts';
 
 /** How a source tags its submissions: its lead `source`, and the sub source its fields claim. */
 export interface SubmissionTagging {
@@ -43,7 +44,7 @@ export const submissionOf = (tagging: SubmissionTagging, fields: ValidatedFields
   };
 };
 
-export type { PlatformIds } from './ports.ts';
+export type { PlatformIds } from './ports/rejections.ts';
 
 /** What was refused, in the rejection's words. */
 export interface Refusal {

@@ -9,7 +9,7 @@
  */
 import { PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { AccountConfig, AccountSettings, Campaign, DuplicateSetting, Project } from '../domain/lead.ts';
-import type { AccountConfigStore, AccountReader } from '../domain/ports.ts';
+import type { AccountConfigStore, AccountReader } from '../domain/ports/keys-and-accounts.ts';
 import { orUnavailable, queryAll, TableStore, updateExisting, type CancellationReason } from './requests.ts';
 import { contendedWrite } from './contended-write.ts';
 

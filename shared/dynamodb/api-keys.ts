@@ -19,7 +19,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { KeyIdTakenError } from '../domain/errors.ts';
 import type { ApiKeyGrant, KeyEndpoint } from '../domain/lead.ts';
-import type { ApiKeyReader, ApiKeyRegistry, KeyById, StoredApiKey } from '../domain/ports.ts';
+import type { ApiKeyReader, ApiKeyRegistry, KeyById, StoredApiKey } from '../domain/ports/keys-and-accounts.ts';
 import type { KeyChallenge } from '../domain/challenge.ts';
 import { asServiceFailure } from './failures.ts';
 import { orUnavailable, queryAll, TableStore, updateExisting, writeOrReadBack } from './requests.ts';

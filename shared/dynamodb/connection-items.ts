@@ -4,7 +4,7 @@
  * carries only what its writes need.
  */
 import { ConnectionChangedError } from '../domain/errors.ts';
-import type { ConnectionGuard } from '../domain/ports.ts';
+import type { ConnectionGuard } from '../domain/ports/connections.ts';
 import type { ConnectionShape, PlatformWideShape } from '../sources/connection-kind.ts';
 import type { CancellationReason } from './requests.ts';
 import type { NamedItems, TransactItem } from './transactions.ts';

@@ -20,7 +20,7 @@
  * campaign and key hash a tombstone does not keep).
  */
 import { GetCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import type { Connection, ConnectionKind, ConnectionReader, ConnectionRegistry, SeedOutcome } from '../domain/ports.ts';
+import type { Connection, ConnectionKind, ConnectionReader, ConnectionRegistry, SeedOutcome } from '../domain/ports/connections.ts';
 import type { ConnectionKeyDeclaration } from '../sources/connection-kind.ts';
 import { CONNECTED, isRemoved, itemKey, listingKey, listingPartition, REMOVED, removalTombstone, type ConnectionShape, type PlatformWideShape } from './connection-items.ts';
 import { contendedWrite } from './contended-write.ts';

@@ -1,5 +1,5 @@
 /**
- * A delivery's claims (WriteClaim, shared/domain/ports.ts: a chat's open conversation), in the Leads
+ * A delivery's claims (WriteClaim, shared/domain/ports/leads.ts: a chat's open conversation), in the Leads
  * table (docs/data-model.md, "Delivery claims"):
  *   CLAIM#<account>#<hmac of the party> / CLAIM#<key>   item_type "delivery_claim", held_from, held_until_ms, claim_value, expires_at
  * Taken by a Put inside the lead's (or the rejection record's) one transaction, conditioned on the claim
@@ -11,7 +11,7 @@
 import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ClaimHeldError } from '../domain/errors.ts';
 import type { PersonKeyring } from '../domain/person-data.ts';
-import type { WriteClaim, WriteClaimReader } from '../domain/ports.ts';
+import type { WriteClaim, WriteClaimReader } from '../domain/ports/leads.ts';
 import { containerPersonKeyring } from '../person-keyring.ts';
 import { orUnavailable, TableStore, type CancellationReason } from './requests.ts';
 import type { TransactItem } from './transactions.ts';

@@ -20,7 +20,8 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import type { LeadRecord } from '../domain/lead.ts';
 import { referencesOf, referencesOfLead, type PersonHandle, type PersonIdentifiers, type PersonKeyring } from '../domain/person-data.ts';
-import type { ErasureCounts, PersonDataStore, PersonRecords, StoredRejection } from '../domain/ports.ts';
+import type { ErasureCounts, PersonDataStore, PersonRecords } from '../domain/ports/people.ts';
+import type { StoredRejection } from '../domain/ports/rejections.ts';
 import { asServiceFailure } from './failures.ts';
 import { leadRecordOf } from './lead-items.ts';
 import { rejectionOfItem } from './rejection-items.ts';

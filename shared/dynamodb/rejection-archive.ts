@@ -5,7 +5,7 @@
 import { GetCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { InvalidConfigurationError } from '../domain/errors.ts';
 import { ulidTime } from '../domain/lead-id.ts';
-import type { RejectionArchive, RejectionPage, RejectionPageQuery, StoredRejection } from '../domain/ports.ts';
+import type { RejectionArchive, RejectionPage, RejectionPageQuery, StoredRejection } from '../domain/ports/rejections.ts';
 import { DynamoDbRejectionLog } from './rejections.ts';
 import {
   legacyRejectionsPk,

@@ -8,7 +8,7 @@
  *     reason_pk = REJECTIONS#<account>#<shard>#<reason>  (index by_reason, sort key sk)
  */
 import { createHash } from 'node:crypto';
-import type { Rejection, StoredRejection } from '../domain/ports.ts';
+import type { Rejection, StoredRejection } from '../domain/ports/rejections.ts';
 import { ulidTime } from '../domain/lead-id.ts';
 import { REJECTION_DAYS } from '../domain/rejections.ts';
 import { rejectionReasonIndex } from './tables.ts';

@@ -17,7 +17,9 @@ import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand, type Dynam
 import { ulidAt, ulidsAt } from '../domain/lead-id.ts';
 import type { PersonKeyring } from '../domain/person-data.ts';
 import { boundedRejection } from '../domain/rejections.ts';
-import type { ConnectionGuard, IdempotencyClaim, IdempotentReplay, Rejection, RejectionLog, WriteClaim } from '../domain/ports.ts';
+import type { ConnectionGuard } from '../domain/ports/connections.ts';
+import type { IdempotencyClaim, IdempotentReplay, WriteClaim } from '../domain/ports/leads.ts';
+import type { Rejection, RejectionLog } from '../domain/ports/rejections.ts';
 import type { ClaimWrites } from './delivery-claims.ts';
 import { checkConnectionGuard, CONNECTION_GUARD, type ConnectionGuardItem } from './connection-items.ts';
 import { idempotencyPk, idempotencyPut, replayOf } from './leads.ts';

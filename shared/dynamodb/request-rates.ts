@@ -13,7 +13,7 @@
  * of two concurrent leads.
  */
 import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { KeyRequestBound } from '../domain/ports.ts';
+import type { KeyRequestBound } from '../domain/ports/keys-and-accounts.ts';
 import { MinuteCounters } from './minute-counters.ts';
 import { orUnavailable, TableStore } from './requests.ts';
 

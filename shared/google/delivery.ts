@@ -5,7 +5,7 @@
  * docs/decisions/0004-json-body-parsing.md), so they are read as their exact digits, never a float.
  */
 import { boundIdentifier } from '../domain/errors.ts';
-import type { Connection } from '../domain/ports.ts';
+import type { Connection } from '../domain/ports/connections.ts';
 import { JsonNumber } from '../schemas/json-number.ts';
 
 export interface GoogleColumn {

@@ -4,7 +4,8 @@
  * shared/domain/connection-admin.ts; the routes are its descriptor's (`admin.routes`).
  */
 import { AccountConnections } from '../domain/connection-admin.ts';
-import type { AccountConfigStore, ConnectionRegistry } from '../domain/ports.ts';
+import type { AccountConfigStore } from '../domain/ports/keys-and-accounts.ts';
+import type { ConnectionRegistry } from '../domain/ports/connections.ts';
 import { DynamoDbConnectionStore } from '../dynamodb/connections.ts';
 import type { AdminRoute } from '../routes.ts';
 import type { ConnectionKeyDeclaration, ConnectionLifecycleDeclaration } from '../sources/connection-kind.ts';

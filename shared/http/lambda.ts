@@ -1,7 +1,7 @@
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import type { KeyAccountView } from '../domain/account-directory.ts';
 import type { ChallengeVerdict } from '../domain/challenge.ts';
-import type { IdempotencyClaim } from '../domain/ports.ts';
+import type { IdempotencyClaim } from '../domain/ports/leads.ts';
 import type { LeadRecord } from '../domain/lead.ts';
 import type { ValidatedFields } from '../schemas/validate.ts';
 

@@ -7,7 +7,7 @@ import { idempotentReplay } from './middleware/idempotent-replay.ts';
 import type { LeadEndpointDeclaration } from '../endpoints.ts';
 import type { LeadSource } from '../domain/lead.ts';
 import type { DeclaredAs } from '../intake/steps.ts';
-import type { RejectionLog } from '../domain/ports.ts';
+import type { RejectionLog } from '../domain/ports/rejections.ts';
 import type { LogSink } from '../log.ts';
 import { JsonNumber } from '../schemas/json-number.ts';
 import { leadFieldValidator } from '../domain/field-validation.ts';

@@ -10,7 +10,7 @@
  * the store's data), and a kind each account connects on its own is looked up under the account.
  */
 import { ConnectionCache } from '../domain/connection-cache.ts';
-import type { Connection, ConnectionReader } from '../domain/ports.ts';
+import type { Connection, ConnectionReader } from '../domain/ports/connections.ts';
 
 /** How the intake reads the connection a delivery names (intake.ts): one directory per source's kind. */
 export interface ConnectionLookup {

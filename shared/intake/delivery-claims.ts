@@ -5,7 +5,7 @@
  * write itself takes the claims (the stores' ClaimWrites, shared/dynamodb/delivery-claims.ts).
  */
 import { ClaimHeldError } from '../domain/errors.ts';
-import type { WriteClaimReader } from '../domain/ports.ts';
+import type { WriteClaimReader } from '../domain/ports/leads.ts';
 import type { DeliveryClaimCheck } from './intake.ts';
 
 /**

@@ -4,7 +4,7 @@
  * of this (nor its hashing) in its bundle.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { Connection } from '../domain/ports.ts';
+import type { Connection } from '../domain/ports/connections.ts';
 import { ConnectionDirectory } from './connection-directory.ts';
 
 /**

@@ -16,7 +16,7 @@
 import type { ConnectionKeyDeclaration } from '../sources/connection-kind.ts';
 import type { LeadIntakeError } from '../domain/errors.ts';
 import type { KeyEndpoint, LeadSubmission, PersonHandle } from '../domain/lead.ts';
-import type { PlatformIds } from '../domain/ports.ts';
+import type { PlatformIds } from '../domain/ports/rejections.ts';
 import type { LeadEvent } from '../http/lambda.ts';
 import type { ValidatedFields } from '../schemas/validate.ts';
 
@@ -198,7 +198,7 @@ export interface DeliveryClaim {
   readonly value?: string;
   /**
    * Who the claim is with (a conversation's sender): the store keeps the claim under their keyed hash,
-   * never the handle, and an erasure of the person forgets it (ports.ts WriteClaim, which this is).
+   * never the handle, and an erasure of the person forgets it (ports/leads.ts WriteClaim, which this is).
    */
   readonly party: PersonHandle;
 }

@@ -15,7 +15,8 @@ import { ClientNotFoundError, LeadErasedError, LeadIntakeError } from '../domain
 import type { LeadRecord } from '../domain/lead.ts';
 import { GraphReadError, isRejection, MetaFormNotMappedError, MetaGraphReadFailedError, MetaTokenRefusedError } from './errors.ts';
 import type { MetaFormMapping, MetaPage, MetaPageDirectory, MetaPageView } from './pages.ts';
-import type { IdempotencyClaim, Rejection, RejectionLog } from '../domain/ports.ts';
+import type { IdempotencyClaim } from '../domain/ports/leads.ts';
+import type { Rejection, RejectionLog } from '../domain/ports/rejections.ts';
 import { identifiersOfSubmission, mobileTraceOf } from '../domain/person-data.ts';
 import { PLATFORM_LEAD_IDEMPOTENCY_SECONDS, platformLeadIdempotency, recordRefusal } from '../domain/platform-leads.ts';
 import { refusedFields } from '../domain/rejections.ts';

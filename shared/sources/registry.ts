@@ -23,7 +23,7 @@ export const leadSources: readonly LeadSourceDescriptor[] = declaredSources;
  */
 export type DeclaredLeadSource = (typeof declaredSources)[number];
 
-/** The kinds of connection the declared sources' deliveries name (`google_form`, `call_number`): shared/domain/ports.ts ConnectionKind. */
+/** The kinds of connection the declared sources' deliveries name (`google_form`, `call_number`): shared/domain/ports/connections.ts ConnectionKind. */
 export type DeclaredConnectionKind = Extract<DeclaredLeadSource, { readonly connection: unknown }>['connection']['kind'];
 
 /** Each declared kind of connection, in the registry's order, with the source that declares it. */

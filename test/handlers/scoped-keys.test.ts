@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { derivedKeyId, hashApiKey, rotateKey } from '../../shared/domain/api-keys.ts';
-import type { StoredApiKey } from '../../shared/domain/ports.ts';
+import type { StoredApiKey } from '../../shared/domain/ports/keys-and-accounts.ts';
 import { failFirst, injectFaults, namedError } from '../support/faults.ts';
 import { endpointNames, testService, validBody, type TestService } from '../support/service.ts';
 import type { EndpointName } from '../../shared/routes.ts';

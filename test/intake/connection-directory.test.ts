@@ -10,7 +10,7 @@ import { callNumberConnections } from '../../shared/calls/connections.ts';
 import { connectCallNumber } from '../support/call-service.ts';
 import { googleFormConnections } from '../../shared/google/connections.ts';
 import { connectGoogleForm, rotateGoogleFormKey } from '../support/google-service.ts';
-import type { ConnectionReader } from '../../shared/domain/ports.ts';
+import type { ConnectionReader } from '../../shared/domain/ports/connections.ts';
 import { ConnectionDirectory } from '../../shared/intake/connection-directory.ts';
 import { KeyedConnectionDirectory } from '../../shared/intake/keyed-connection-directory.ts';
 import { testService, type TestService } from '../support/service.ts';

@@ -3,7 +3,7 @@
  * first, a bounded number of bounded queries per page, and following `next` yields every record once.
  */
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import type { Rejection } from '../../shared/domain/ports.ts';
+import type { Rejection } from '../../shared/domain/ports/rejections.ts';
 import { adminApi } from '../support/admin-handler.ts';
 import { testService, type TestService } from '../support/service.ts';
 

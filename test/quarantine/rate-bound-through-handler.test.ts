@@ -8,7 +8,7 @@
  * is run again with a new key (each scenario takes well under a minute, so the second fits).
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { StoredRejection } from '../../shared/domain/ports.ts';
+import type { StoredRejection } from '../../shared/domain/ports/rejections.ts';
 import { challengesAgainst, fakeSiteverify, type FakeSiteverify } from '../support/fake-siteverify.ts';
 import { testService, validBody, type TestService } from '../support/service.ts';
 

@@ -4,7 +4,7 @@
  * write per suppressed request. Secret keys keep every record. The clock is the record's own time.
  */
 import { beforeAll, describe, expect, it } from '@jest/globals';
-import type { Rejection } from '../../shared/domain/ports.ts';
+import type { Rejection } from '../../shared/domain/ports/rejections.ts';
 import { createDocumentClient } from '../../shared/dynamodb/client.ts';
 import { DynamoDbRejectionArchive } from '../../shared/dynamodb/rejection-archive.ts';
 import { testService, validBody, type TestService } from '../support/service.ts';

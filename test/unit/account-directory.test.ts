@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { AccountDirectory, hashApiKey } from '../../shared/domain/account-directory.ts';
 import { ClientNotFoundError, InvalidApiCredentialsError } from '../../shared/domain/errors.ts';
 import type { AccountConfig, ApiKeyGrant } from '../../shared/domain/lead.ts';
-import type { AccountReader, ApiKeyReader } from '../../shared/domain/ports.ts';
+import type { AccountReader, ApiKeyReader } from '../../shared/domain/ports/keys-and-accounts.ts';
 
 const account = (id: string, projects: string[] = []): AccountConfig => ({
   id,

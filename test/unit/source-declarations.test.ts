@@ -4,7 +4,7 @@ import { resolveSettings, routeThrottleBounds, type LeadIntakeSettings } from '.
 import { rejectionTable } from '../../scripts/admin/rejections.ts';
 import { keyAllowsEndpoint, keyOptions } from '../../shared/domain/api-keys.ts';
 import { leadKeyEndpoints } from '../../shared/domain/lead.ts';
-import type { Rejection, StoredRejection } from '../../shared/domain/ports.ts';
+import type { Rejection, StoredRejection } from '../../shared/domain/ports/rejections.ts';
 import { rejectionItem, rejectionOfItem } from '../../shared/dynamodb/rejection-items.ts';
 import { adminKeyScopes } from '../../shared/admin-runtime.ts';
 import { leadSources, platformIdAttributes, platformIdSources, sourceKeyScopes } from '../../shared/sources/registry.ts';

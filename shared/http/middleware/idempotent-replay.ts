@@ -1,5 +1,5 @@
 import { previousAnswer } from '../../domain/create-lead.ts';
-import type { LeadStore } from '../../domain/ports.ts';
+import type { LeadStore } from '../../domain/ports/leads.ts';
 import { step, type LeadStep } from '../lead-chain.ts';
 import type { Authenticated, LeadContext, WithOptions } from '../lambda.ts';
 

@@ -1,5 +1,6 @@
 import { LeadIntakeError } from '../../domain/errors.ts';
-import type { IdempotentReplay, RejectionLog } from '../../domain/ports.ts';
+import type { IdempotentReplay } from '../../domain/ports/leads.ts';
+import type { RejectionLog } from '../../domain/ports/rejections.ts';
 import { refusedFields } from '../../domain/rejections.ts';
 import { rejectionOf, type Refusal } from '../../domain/submissions.ts';
 import { step, type LeadStep } from '../lead-chain.ts';
