@@ -108,7 +108,8 @@ export class Chat implements Action {
           // A withheld number names no one: its record is found by no mobile.
           mobile: sender ?? 'not a mobile',
           quarantined200: false,
-          answers: answers.map(seen),
+          // Its next message is of its conversation: when the first message's deliveries all failed (nothing stored), the next one opens the conversation, and its 200 is this chat's lead or record.
+          answers: [...answers, ...(followUp ? [followUp] : [])].map(seen),
           releases: [],
           recordIds: [],
         } as Submission;
