@@ -1,7 +1,7 @@
 /**
  * A delivery's claims (WriteClaim, shared/domain/ports/leads.ts: a chat's open conversation), in the Leads
  * table (docs/data-model.md, "Delivery claims"):
- *   CLAIM#<account>#<hmac of the party> / CLAIM#<key>   item_type "delivery_claim", held_from, held_until_ms, claim_value, expires_at
+ *   CLAIM#<account>#<hmac of the party> / CLAIM#<key>   item_type "delivery_claim", held_from, held_from_ms, held_until_ms, claim_value, expires_at
  * Taken by a Put inside the lead's (or the rejection record's) one transaction, conditioned on the claim
  * being free; read, when a source asks, by one consistent GetItem. The party is in the key only as its
  * keyed hash (the person lookup items' keyring), so an erasure that names the person finds the
@@ -30,7 +30,9 @@ const untilMs = (claim: WriteClaim) => Date.parse(claim.until);
 
 /**
  * The claim's Put for a transaction: free when absent, ended at the claim's time or before, or (this
- * claim carrying a value) held under another value or none.
+ * claim carrying a value) held under another value or none since the claim's time or before. A claim
+ * older than the one held (a first message Meta delivers again after a later message of its
+ * conversation was stored) is of that conversation, whatever its value: it starts no other.
  */
 export const claimPut = async (keyring: PersonKeyring, table: string, accountId: string, claim: WriteClaim): Promise<TransactItem> => {
   const atMs = Date.parse(claim.at);
@@ -41,13 +43,15 @@ export const claimPut = async (keyring: PersonKeyring, table: string, accountId:
         ...(await claimKeyOf(keyring, accountId, claim)),
         item_type: CLAIM_ITEM_TYPE,
         held_from: claim.at,
+        held_from_ms: atMs,
         held_until_ms: untilMs(claim),
         ...(claim.value !== undefined && { claim_value: claim.value }),
         // The table's TTL removes it once it has ended (the condition treats it as free before that).
         expires_at: Math.ceil(untilMs(claim) / 1000),
       },
       ConditionExpression:
-        'attribute_not_exists(pk) OR held_until_ms <= :claimAt' + (claim.value === undefined ? '' : ' OR attribute_not_exists(claim_value) OR claim_value <> :claimValue'),
+        'attribute_not_exists(pk) OR held_until_ms <= :claimAt' +
+        (claim.value === undefined ? '' : ' OR ((attribute_not_exists(claim_value) OR claim_value <> :claimValue) AND held_from_ms <= :claimAt)'),
       ExpressionAttributeValues: { ':claimAt': atMs, ...(claim.value !== undefined && { ':claimValue': claim.value }) },
     },
   };
@@ -83,8 +87,9 @@ export const claimWritesOf = (table: string, keyring: PersonKeyring = containerP
 /** Whether a stored claim item holds against `claim`: the Put's condition, read the other way round. */
 export const holds = (item: Record<string, unknown> | undefined, claim: WriteClaim): boolean => {
   if (!item) return false;
-  if (Number(item.held_until_ms) <= Date.parse(claim.at)) return false;
-  return claim.value === undefined || item.claim_value === claim.value;
+  const atMs = Date.parse(claim.at);
+  if (Number(item.held_until_ms) <= atMs) return false;
+  return claim.value === undefined || item.claim_value === claim.value || !(Number(item.held_from_ms) <= atMs);
 };
 
 /** The request path's read of a claim: one consistent GetItem. */

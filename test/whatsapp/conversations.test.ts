@@ -92,6 +92,16 @@ describe('a new conversation', () => {
     expect((await leadsOf('create', mobile)).map((lead) => lead.whatsapp_ad_id)).toEqual([undefined, 'POST-1']);
   });
 
+  it('does not start with a first message Meta delivers again after its next message opened the conversation: one tap, one lead', async () => {
+    const mobile = uniqueMobile();
+    const t = now();
+    const first = { id: messageId(), from: fromOf(mobile), timestamp: t, referral: { source_type: 'ad', source_id: 'AD-LATE' } };
+    // The first message's delivery failed (nothing stored); its next message arrives first and opens the conversation.
+    await send('create', { from: fromOf(mobile), timestamp: t + 1 });
+    await send('create', first);
+    expect((await leadsOf('create', mobile)).map((lead) => [lead.whatsapp_ad_id, lead.is_repeated])).toEqual([[undefined, false]]);
+  });
+
   it('starts once the window has passed, by the messages’ own timestamps (a redelivery keeps its time)', async () => {
     const mobile = uniqueMobile();
     const t = now() - 600;
