@@ -88,16 +88,17 @@ export class LeadSourceFunction {
     // What the lead functions may do: read configuration (its key's or its connection's item among it),
     // write leads and rejections. A source whose deliveries name a connection writes every lead and
     // record that names it in a transaction with the connection's check; one authenticated by its
-    // connection's key (Google's forms) writes nothing else, so it has no BatchWriteItem, while the call
-    // webhook, authenticated by an account's key, records a call that names no number (no call id or
-    // called number) as any refusal. Only a browser-facing source counts a browser key's rejection
+    // connection's key (Google's forms) or signed by its platform (WhatsApp's: every message has its id,
+    // claimed in the write) writes nothing else, so it has no BatchWriteItem, while the call webhook,
+    // authenticated by an account's key, records a call that names no number (no call id or called
+    // number) as any refusal. Only a browser-facing source counts a browser key's rejection
     // records (UpdateItem), and only a source whose key is scoped to it alone counts its keys' requests
     // (UpdateItem, on those counters alone).
     // A source signed by its platform (WhatsApp's) looks up no key: it reads only its own kind's connections (below).
     const keyLookups = source.authentication !== 'platform-signature';
     props.tables.grantLeadIntake(this.function.function, {
       keyLookups,
-      batchWrites: source.connection === undefined || source.authentication !== 'connection-key',
+      batchWrites: source.authentication === 'api-key' || source.authentication === 'scoped-api-key',
       rejectionCounter: source.browserFacing,
       keyRequestCounter: source.authentication === 'scoped-api-key',
     });

@@ -1,9 +1,6 @@
 import { describe, expect, test } from '@jest/globals';
 import { Match } from 'aws-cdk-lib/assertions';
-import { googleAdsSource } from '../../shared/google/source.ts';
 import { leadSources, requestSources } from '../../shared/sources/registry.ts';
-
-const googleAdsRoute = googleAdsSource.route;
 import { callsSource } from '../../shared/calls/source.ts';
 import { functionIdPrefix, logicalIdOf, resources, synthesize } from './synth.ts';
 
@@ -117,10 +114,10 @@ describe('The lead functions', () => {
       expect(onConfig).toEqual(!prefix ? [reads] : source.authentication === 'platform-signature' ? connectionsOnly : [reads, checks(prefix)]);
     });
 
-    test("writes the Leads table with PutItem (and, but for Google Ads, BatchWriteItem: a record or a repeat with its person lookup items), reads back a lead with GetItem, checks and updates only a lead's, its claim's or its key's item (a repeat's claim check and its settling after an erasure), only the website function counts rejection records with UpdateItem, and only the call webhook its keys' requests (no index)", () => {
+    test("writes the Leads table with PutItem (and, for the sources an API key authenticates, BatchWriteItem: a record or a repeat with its person lookup items), reads back a lead with GetItem, checks and updates only a lead's, its claim's or its key's item (a repeat's claim check and its settling after an erasure), only the website function counts rejection records with UpdateItem, and only the call webhook its keys' requests (no index)", () => {
       const onLeads = statementsOf(path).filter((s) => JSON.stringify(s.Resource).includes('"LeadsTable"'));
       const actions = [
-        ...(path === googleAdsRoute.path ? [] : ['dynamodb:BatchWriteItem']),
+        ...(['api-key', 'scoped-api-key'].includes(requestSources.find((source) => source.route.path === path)!.authentication) ? ['dynamodb:BatchWriteItem'] : []),
         'dynamodb:GetItem',
         'dynamodb:PutItem',
         ...(path === '/api/website-lead-create' ? ['dynamodb:UpdateItem'] : []),

@@ -262,12 +262,16 @@ export const lambdaOnlyCalls = (model: StackModel): IamRequest[] => {
       context: { 'kms:EncryptionContextKeys': ['lead_intake_captcha_account'], 'kms:EncryptionContext/lead_intake_captcha_account': 'acc-1' },
       why: "admin: seals a browser key's challenge secret (shared/captcha/secrets.ts)",
     },
-    ...(['meta-webhook', 'meta-worker'] as const).map((fn) => ({
-      principal: role(fn),
-      action: 'secretsmanager:GetSecretValue',
-      resource: appSecret,
-      why: `${fn}: the Meta app secret and verify token (shared/meta/secrets.ts)`,
-    })),
+    // Every function of a source the Meta app signs (Meta's webhook and worker, WhatsApp's webhook).
+    ...leadSources
+      .filter((source) => source.authentication === 'platform-signature')
+      .flatMap(functionNamesOf)
+      .map((fn) => ({
+        principal: role(fn),
+        action: 'secretsmanager:GetSecretValue',
+        resource: appSecret,
+        why: `${fn}: the Meta app secret and verify token (shared/meta-app.ts)`,
+      })),
     {
       principal: role('meta-webhook'),
       action: 'sqs:SendMessage',

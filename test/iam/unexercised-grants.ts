@@ -21,6 +21,7 @@ export const unexercisedGrants: Readonly<Record<string, string>> = {
   'portalb: dynamodb:UpdateItem on arn:aws:dynamodb:table/LeadsTable': repeatSettled,
   'social: dynamodb:UpdateItem on arn:aws:dynamodb:table/LeadsTable': repeatSettled,
   'google-ads: dynamodb:UpdateItem on arn:aws:dynamodb:table/LeadsTable': repeatSettled,
+  'whatsapp: dynamodb:UpdateItem on arn:aws:dynamodb:table/LeadsTable': repeatSettled,
   'meta-worker: dynamodb:UpdateItem on arn:aws:dynamodb:table/LeadsTable': repeatSettled,
   'meta-worker: dynamodb:BatchWriteItem on arn:aws:dynamodb:table/LeadsTable': metaGaveUp,
 };

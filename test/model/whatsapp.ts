@@ -102,7 +102,9 @@ export class Chat implements Action {
           messageId,
           phoneNumberId: number.phoneNumberId,
           ...(ignored && { ignored: true }),
-          ...(context.concurrent && { loose: true }),
+          // Its next message, after a first message every delivery of which failed, is a lead or a record only if no
+          // conversation of the sender with the number is open (an earlier chat's): either may be right.
+          ...((context.concurrent || (followUp !== undefined && ![...answers, ...again].some((answer) => answer.status === 200))) && { loose: true }),
           ...(decision !== undefined && decision !== 'ignored' && { callDecision: decision }),
           project: connected === undefined ? 'not connected' : PROJECTS[connected]!.projectID,
           // A withheld number names no one: its record is found by no mobile.
