@@ -12,6 +12,7 @@ import { newLeadId } from './domain/lead-id.ts';
 import { primeDocumentClient } from './dynamodb/client.ts';
 import { requestPathStores, type RequestPathStores } from './dynamodb/repository.ts';
 import { connectionGuardItem } from './dynamodb/connection-items.ts';
+import type { ClaimWrites } from './dynamodb/delivery-claims.ts';
 import { configCacheTtlSecondsFromEnvironment, documentClientFromEnvironment, rejectionLogOptionsFromEnvironment, tableNamesFromEnvironment } from './runtime.ts';
 import { telemetrySink } from './telemetry.ts';
 
@@ -32,6 +33,8 @@ export interface WebhookStores {
  */
 export const connectionWebhookRuntime = <C extends object>(
   connections: (db: DynamoDBDocumentClient, configTable: string, ttlMs: number, container: { readonly leadsTable: string; readonly env: NodeJS.ProcessEnv }) => C,
+  /** For a source whose deliveries carry claims (WhatsApp's conversations): how its writes take them, on the Leads table. */
+  { claims }: { readonly claims?: (leadsTable: string) => ClaimWrites } = {},
 ) => {
   let container: (WebhookStores & C) | undefined;
   const fromEnvironment = (env: NodeJS.ProcessEnv = process.env): WebhookStores & C => {
@@ -39,7 +42,7 @@ export const connectionWebhookRuntime = <C extends object>(
     const db = documentClientFromEnvironment(env);
     const tables = tableNamesFromEnvironment(env);
     // Their deliveries name connections: their writes carry the connection's guard.
-    const request = requestPathStores(db, tables, undefined, rejectionLogOptionsFromEnvironment(env), connectionGuardItem(tables.config));
+    const request = requestPathStores(db, tables, undefined, rejectionLogOptionsFromEnvironment(env), connectionGuardItem(tables.config), claims?.(tables.leads));
     const ttlMs = configCacheTtlSecondsFromEnvironment(env) * 1000;
     container = {
       directory: new AccountDirectory(request.keys, request.accounts, { ttlMs }),

@@ -17,6 +17,7 @@ import { DynamoDbAccountReader, DynamoDbAccountStore } from './accounts.ts';
 import { DynamoDbApiKeyReader, DynamoDbApiKeyStore } from './api-keys.ts';
 import { DynamoDbConnectionStore } from './connections.ts';
 import { connectionGuardItem, type ConnectionGuardItem } from './connection-items.ts';
+import type { ClaimWrites } from './delivery-claims.ts';
 import { DynamoDbPersonData } from './people.ts';
 import type { PersonKeyring } from '../domain/person-data.ts';
 import type { ConnectionKeyDeclaration } from '../sources/connection-kind.ts';
@@ -51,11 +52,13 @@ export const requestPathStores = (
   retry?: TransactionRetryPolicy,
   rejectionLog?: RejectionLogOptions,
   guardItem?: ConnectionGuardItem,
+  /** Given by a function whose deliveries carry claims (WhatsApp's): how its writes take them. */
+  claims?: ClaimWrites,
 ): RequestPathStores => ({
   keys: new DynamoDbApiKeyReader(db, tables.config),
   accounts: new DynamoDbAccountReader(db, tables.config),
-  leads: new DynamoDbLeadStore(db, tables.leads, retry, undefined, guardItem),
-  rejections: new DynamoDbRejectionLog(db, tables.leads, rejectionLog, undefined, guardItem),
+  leads: new DynamoDbLeadStore(db, tables.leads, retry, undefined, guardItem, claims),
+  rejections: new DynamoDbRejectionLog(db, tables.leads, rejectionLog, undefined, guardItem, claims),
 });
 
 /** Every store with its admin operations: the admin CLI, the seed, the bench and the tests. */

@@ -31,6 +31,12 @@ const fullRejection: Rejection = {
 /** The attributes a stored record has of its own, besides those of the rejection as written. */
 const storedOnly = ['released_at', 'lead_id', 'count', 'reasons', 'person_refs', 'idempotency_pk'];
 
+describe("a source's lead source (the `source` its leads carry, derived into LeadSource)", () => {
+  it("is one of the contract's words (sections 4, 10 and 13), so a misspelt declaration never reaches a lead or the CRM", () => {
+    expect([...new Set(leadSources.map((source) => source.leadSource))].sort()).toEqual(['call', 'google_ads', 'portala', 'portalb', 'social', 'website']);
+  });
+});
+
 describe("a platform's ids on a rejection record (the names its source's descriptor declares)", () => {
   it('are names no record has of its own, and no two sources share an id name', () => {
     const own = new Set([...Object.keys(rejectionItem('acc-1', ID, at, fullRejection)), ...storedOnly]);
