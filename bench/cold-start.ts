@@ -42,6 +42,8 @@ export interface ColdStartRow {
   readonly medianWarmRequestMs?: number;
   readonly overFloor: number;
   readonly statuses: readonly number[];
+  /** A bundle of BENCH_COLD_COMPARE: timed beside this code's, no target of its own. */
+  readonly comparison?: boolean;
 }
 
 export interface ColdStartResult {
@@ -118,7 +120,7 @@ const runProcess = (args: string[], env: NodeJS.ProcessEnv): Promise<Sample> =>
 
 export const measureColdStart = async (
   { dynamodbEndpoint, tables, apiKey, projectID, campaignID }: { dynamodbEndpoint: string; tables: TableNames; apiKey: string; projectID: string; campaignID: string },
-  { runs }: { runs: number },
+  { runs, compare = [] }: { runs: number; compare?: readonly { readonly label: string; readonly bundle: string }[] },
 ): Promise<ColdStartResult> => {
   const dir = await mkdtemp(path.join(tmpdir(), 'lead-intake-bench-bundles-'));
   try {
@@ -165,7 +167,7 @@ export const measureColdStart = async (
       DYNAMODB_ENDPOINT: dynamodbEndpoint,
     };
     const FLOOR = 'import @aws-sdk/client-dynamodb (node_modules)';
-    type Job = { subject: string; run: () => Promise<Sample> };
+    type Job = { subject: string; comparison?: boolean; run: () => Promise<Sample> };
     const handlerJob = (name: EndpointName, sourceMaps: boolean, bundle = bundleFiles[name], label: string = name): Job => ({
       subject: `${label}: import bundle + first request${sourceMaps ? ' (with --enable-source-maps, as before)' : ''}`,
       run: () => {
@@ -188,6 +190,7 @@ export const measureColdStart = async (
       ...leadRoutes.map((route) => handlerJob(route.endpoint, false)),
       handlerJob('website', true),
       handlerJob('website', false, proposedBundle, PROPOSED),
+      ...compare.map(({ label, bundle }) => ({ ...handlerJob('website', false, path.resolve(bundle), `${label} (compared)`), comparison: true })),
     ];
     const samples = new Map<string, Sample[]>(jobs.map((job) => [job.subject, []]));
     await jobs[0]!.run(); // the first process after a build pays for a cold file cache: not counted
@@ -198,7 +201,7 @@ export const measureColdStart = async (
       }
     }
     const floorMs = median(samples.get(FLOOR)!.map((s) => s.answeredMs));
-    const rows = jobs.map(({ subject }): ColdStartRow => {
+    const rows = jobs.map(({ subject, comparison }): ColdStartRow => {
       const list = samples.get(subject)!;
       const medianMs = round(median(list.map((s) => s.answeredMs)), 1);
       const handled = list[0]!.requestMs.length > 0;
@@ -214,6 +217,7 @@ export const measureColdStart = async (
         }),
         overFloor: ratio(medianMs, floorMs),
         statuses: [...new Set(list.flatMap((s) => s.statuses))],
+        ...(comparison && { comparison }),
       };
     });
     return { bundles, floor: FLOOR, rows, runs };

@@ -17,6 +17,12 @@ export interface BenchConfig {
   readonly scaleSamples: number;
   /** Section 5: fresh processes per subject. */
   readonly coldRuns: number;
+  /**
+   * Section 5: other website bundles to time beside this code's, interleaved in the same run (a build of
+   * main, an experiment), each as `label=path/to/index.mjs`. A change is judged against main this way,
+   * not against a figure from another run.
+   */
+  readonly coldCompare: readonly { readonly label: string; readonly bundle: string }[];
   /** Section 6: rounds of the handler and the bare sends, alternating, and leads (or sends) per block. */
   readonly cpuRounds: number;
   readonly cpuLeads: number;
@@ -48,6 +54,14 @@ export const benchConfig = (env: NodeJS.ProcessEnv = process.env, argv: readonly
     projects: number(env, 'BENCH_PROJECTS', quick ? 50 : 1_000),
     scaleSamples: number(env, 'BENCH_SCALE_SAMPLES', quick ? 30 : 200),
     coldRuns: number(env, 'BENCH_COLD_RUNS', quick ? 2 : 7),
+    coldCompare: (env.BENCH_COLD_COMPARE ?? '')
+      .split(',')
+      .filter((spec) => spec.trim() !== '')
+      .map((spec) => {
+        const [label, bundle, ...rest] = spec.split('=');
+        if (!label?.trim() || !bundle?.trim() || rest.length > 0) throw new Error(`BENCH_COLD_COMPARE: ${JSON.stringify(spec)} is not label=path/to/index.mjs`);
+        return { label: label.trim(), bundle: bundle.trim() };
+      }),
     cpuRounds: number(env, 'BENCH_CPU_ROUNDS', quick ? 20 : 150),
     cpuLeads: number(env, 'BENCH_CPU_LEADS', quick ? 30 : 60),
     output: env.BENCH_OUTPUT ?? 'bench/results.json',

@@ -120,7 +120,7 @@ const main = async () => {
         await warmDatabase(service, subject, 2_000);
       }
       progress(`5 cold start: bundling, then ${config.coldRuns} fresh processes per subject`);
-      results.coldStart = await measureColdStart({ dynamodbEndpoint: databaseEndpoint, tables: service.tables, ...subject }, { runs: config.coldRuns });
+      results.coldStart = await measureColdStart({ dynamodbEndpoint: databaseEndpoint, tables: service.tables, ...subject }, { runs: config.coldRuns, compare: config.coldCompare });
     }
     if (has('scale')) {
       await proxy?.stop();

@@ -1,2 +1,0 @@
-// Bundled in place of an ESM import of node:zlib (lib/bundling/node-builtins.ts says why).
-module.exports = process.getBuiltinModule('node:zlib');
