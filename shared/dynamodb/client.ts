@@ -1,6 +1,7 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBClient, TransactWriteItemsCommand } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { NodeSha256 } from '../aws/node-sha256.ts';
+import { wireTransactItems } from './transactions.ts';
 import { deadlineBoundHandler, DeadlineRetryStrategy, STANDARD_RETRY } from './deadline-bound.ts';
 
 export interface DocumentClientOptions {
@@ -68,21 +69,29 @@ export const createDocumentClient = (options: DocumentClientOptions = {}): Dynam
   });
 
 /**
- * Runs the first command of a cold request (the key's or the connection's GetItem) through the client
- * up to the socket, with an already-aborted signal, so nothing is sent: credential, region and endpoint
- * resolution, the SDK's lazily loaded code (node:http for a local endpoint, the serializer, marshalling,
- * the signer and its signing key) are paid here, in the function's init phase, which Lambda runs at
- * full CPU before the first request, instead of by the first lead.
- * Only that command: the Query and TransactWriteItems after it share all of that path but their own
- * serializers, and priming them as well cost more at init than it saved their first run
- * (docs/performance.md, issue 36).
+ * Runs the request path's three commands (the cold request's GetItem, Query and TransactWriteItems,
+ * each as that path sends it) through the client up to the socket, with an already-aborted signal, so
+ * nothing is sent: credential, region and endpoint resolution, the SDK's lazily loaded code (node:http
+ * for a local endpoint, each command's serializer, marshalling, the signer and its signing key) are
+ * paid here, in the function's init phase, which Lambda runs at full CPU before the first request,
+ * instead of by the first lead, which runs at the function's share of a CPU (512 MB: under a third).
  * Opening the connection is left to the first request: that needs a real round trip, which the
  * container may never use before it is frozen.
  */
 export const primeDocumentClient = async (client: DynamoDBDocumentClient, tableName: string): Promise<void> => {
-  try {
-    await client.send(new GetCommand({ TableName: tableName, Key: { pk: 'prime', sk: 'prime' }, ConsistentRead: true }), { abortSignal: AbortSignal.abort() });
-  } catch {
-    // The abort is the expected end; any other failure here is the first request's to report.
+  const abortSignal = AbortSignal.abort();
+  const key = { pk: 'prime', sk: 'prime' };
+  const commands = [
+    new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true }),
+    new QueryCommand({ TableName: tableName, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': 'prime' }, ConsistentRead: true }),
+    // The lead's transaction is a low-level command of wire items (./transactions.ts), not the document client's.
+    new TransactWriteItemsCommand({ TransactItems: wireTransactItems([{ Put: { TableName: tableName, Item: { ...key, at: 0 }, ConditionExpression: 'attribute_not_exists(pk)' } }]) }),
+  ];
+  for (const command of commands) {
+    try {
+      await client.send(command as never, { abortSignal });
+    } catch {
+      // The abort is the expected end; any other failure here is the first request's to report.
+    }
   }
 };
