@@ -150,7 +150,7 @@ export const rowsOf = (results: Results): Row[] => {
     const floorRow = cs.rows.find((r) => r.subject === cs.floor)!;
     for (const r of cs.rows) {
       const isFunction = r.subject.includes('first request');
-      const asDeployed = isFunction && !r.comparison && !r.subject.includes('--enable-source-maps') && !r.subject.includes('before:');
+      const asDeployed = isFunction && !r.informative && !r.subject.includes('--enable-source-maps') && !r.subject.includes('before:');
       add({
         section: s,
         measure: `${r.subject}${r.statuses.length ? ` (${r.statuses.join('/')})` : ''}`,
