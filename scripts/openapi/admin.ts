@@ -432,7 +432,7 @@ const coreOperations: Record<CoreAdminOperation, AdminOperationDoc> = {
 const ADMIN_DESCRIPTION =
   `Configuration in, for the CRM’s backend: under \`${ADMIN_BASE_PATH}\` on the same API, with IAM authorization (AWS Signature Version 4, service \`execute-api\`). ` +
   'Success answers are the resource itself; failures the envelope `{"status": false, "message": ...}`. Every change is atomic; ' +
-  'what is added is seen by lead requests at once, what is retired or revoked within CONFIG_CACHE_TTL_SECONDS. See README “Connecting your CRM”.';
+  'what is added is seen by lead requests at once, what is retired or revoked within CONFIG_CACHE_TTL_SECONDS. See docs/crm.md, “Connecting your CRM”.';
 
 export const adminTag = { name: ADMIN_TAG, description: ADMIN_DESCRIPTION };
 
