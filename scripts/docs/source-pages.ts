@@ -33,7 +33,7 @@ const authentication: Record<LeadSourceDescriptor['authentication'], (source: Le
     `A key limited to \`${source.keyScope!.name}\` alone (\`create-key --endpoints ${source.keyScope!.name}\`), in \`x-api-key\`` +
     (source.keyScope!.queryParameter ? ` or, for a sender that cannot set headers, \`?${source.keyScope!.queryParameter}=\` (the header wins when both are sent)` : '') +
     '; any other key of the account answers 403 `API key not allowed on this endpoint`, and this key opens no other endpoint.',
-  'connection-key': (source) => `The key of the ${source.connection ?? 'connection'} the delivery names, sent in the delivery itself; only its SHA-256 hash is stored, compared in constant time.`,
+  'connection-key': (source) => `The key of the ${source.connection ? `\`${source.connection.kind}\` ` : ''}connection the delivery names, sent in the delivery itself; only its SHA-256 hash is stored, compared in constant time.`,
   'platform-signature': () => "The platform's signature of the raw body (an HMAC with the app's secret), checked before anything is read (401 `Invalid signature`).",
 };
 
@@ -122,7 +122,7 @@ export const generatedPart = async (source: LeadSourceDescriptor, document: Json
     `| Answer when accepted | ${source.acceptance.status} \`${source.acceptance.message}\`${source.acceptance.withLead ? ', with the lead in `data`' : ''} |`,
     `| Its leads' \`source\` | \`${source.leadSource}\` |`,
     ...(source.platformId ? [`| Platform id (one lead or one rejection record per id) | \`${[...(source.platformId.qualifiedBy ?? []), source.platformId.field].join('` + `')}\` |`] : []),
-    ...(source.connection ? [`| Connection its deliveries name | \`${source.connection}\`${source.channel ? ` (the lead's \`${source.channel.connectionField}\`)` : ''} |`] : []),
+    ...(source.connection ? [`| Connection its deliveries name | \`${source.connection.kind}\`${source.channel ? ` (the lead's \`${source.channel.connectionField}\`)` : ''} |`] : []),
     ...(source.worker ? [`| Asynchronous | its webhook queues each delivery; a worker ([${source.worker.entry}](../../${source.worker.entry})) makes the leads |`] : []),
     `| Handler | [${source.entry}](../../${source.entry}) |`,
     '',

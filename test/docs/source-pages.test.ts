@@ -29,6 +29,12 @@ describe('the per-source pages', () => {
     expect(lines[0]!.match(/\]\(docs\/sources\/[^)]+\.md\)/g)).toHaveLength(1);
   });
 
+  it.each(leadSources.map((source) => [source.name, source] as const))('%s: its generated part prints words, not a declaration object or a missing value', async (_name, source) => {
+    const page = (await sourcePages()).get(sourcePageFile(source))!;
+    const generated = page.slice(page.indexOf(GENERATED_START), page.indexOf(GENERATED_END));
+    expect(generated.match(/\[object \w+\]|\bundefined\b|\bnull\b|\bNaN\b/g) ?? []).toEqual([]);
+  });
+
   it('name no source the registry does not have', () => {
     expect(strayPages()).toEqual([]);
   });
