@@ -67,7 +67,7 @@ export const examplesOf = (markdown: string, file = 'README.md'): Block[] => {
  * the order a newcomer follows them (one page's examples use what an earlier one made: the admin CLI's
  * `DYNAMODB_ENDPOINT`, a call number removed before its refused call).
  */
-export const newcomerPath = ['README.md', 'docs/sending-leads.md', 'docs/running-locally.md', 'docs/sources/meta.md', 'docs/sources/google_ads.md', 'docs/sources/call.md'] as const;
+export const newcomerPath = ['README.md', 'docs/sending-leads.md', 'docs/running-locally.md', 'docs/sources/meta.md', 'docs/sources/google_ads.md', 'docs/sources/call.md', 'docs/sources/whatsapp.md'] as const;
 
 /** The shell examples of the newcomer's path, file after file. */
 export const newcomerBlocks = (): Block[] => newcomerPath.flatMap((file) => examplesOf(readFileSync(path.join(projectRoot, file), 'utf8'), file));

@@ -1,7 +1,7 @@
 /**
  * The README walked top to bottom, as a reader follows it, and on through the pages it sends a newcomer
- * to (readme-examples.ts `newcomerPath`: sending leads, running it locally, the Meta, Google Ads and call
- * pages): every shell example of their ```bash blocks runs in the order written, in one shell (what one example exports, the next one has), against one
+ * to (readme-examples.ts `newcomerPath`: sending leads, running it locally, the Meta, Google Ads, call and
+ * WhatsApp pages): every shell example of their ```bash blocks runs in the order written, in one shell (what one example exports, the next one has), against one
  * `npm start` on free ports and a fresh data folder, and each gives the answer the README states.
  *
  * What the README states, in its code blocks:

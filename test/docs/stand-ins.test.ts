@@ -77,6 +77,7 @@ const inputs: Record<StandInTool, (invocation: string) => { script: string; env:
             { id: '01C', name: 'G Lead', source: 'google_ads', mobile_number: '9876500020' },
             { id: '01D', name: 'Caller', source: 'call', sub_source: 'exotel', mobile_number: '9876500043', call_outcome: 'answered' },
             { id: '01E', name: 'Missed', source: 'call', sub_source: 'knowlarity', mobile_number: '9876500044', call_outcome: 'missed' },
+            { id: '01F', name: 'Asha Verma', source: 'social', sub_source: 'wp', mobile_number: '9876500061', whatsapp_ad_id: '120210000000000001', notes: 'Is the 2 BHK still available?' },
           ])
         : JSON.stringify({ key_id: 'key_01ABC', verifyToken: 'verify me', appSecret: 'old' }),
     },
@@ -115,7 +116,8 @@ describe("the stand-ins, on the README's own invocations", () => {
   it('finds the README invocations of each tool', () => {
     expect(invocationsOf('curl').length).toBeGreaterThanOrEqual(10);
     expect(invocationsOf('jq').length).toBeGreaterThanOrEqual(8);
-    expect(invocationsOf('openssl')).toEqual(['openssl dgst -sha256 -hmac local-meta-app-secret']);
+    // Meta's page and WhatsApp's sign alike, with the Meta app's local secret.
+    expect([...new Set(invocationsOf('openssl'))]).toEqual(['openssl dgst -sha256 -hmac local-meta-app-secret']);
     expect(invocationsOf('jq')).toContain(`jq --arg s "$APP_SECRET" '.appSecret = $s'`);
   });
 
