@@ -538,15 +538,24 @@ const callDelivery = (spec: CallSpec, callId: string, caller: string, called: st
   }
 };
 
+/**
+ * Section 3's duplicates for the first delivery of a connected channel (a call number, a WhatsApp number):
+ * a lead under the channel's project, a repeat when the mobile has an original there, or under Ignore a
+ * `duplicate_lead` record instead.
+ */
+export const channelLeadDecisionOf = (m: Model, project: number, mobile: number): CallDecision => {
+  const { projectID, campaignID } = PROJECTS[project]!;
+  const original = m.originals.has(`${projectID}|${MOBILES[mobile]!}`);
+  if (original && m.setting === 'ignore') return { kind: 'record', reason: 'duplicate_lead' };
+  return { kind: 'lead', project: projectID, campaign: campaignID, repeat: original };
+};
+
 /** What the first delivery of a call decides in the model's state (section 13's order): the number, then the caller, then section 3's duplicates. */
 const callDecisionOf = (m: Model, spec: CallSpec): CallDecision => {
   const connected = m.numbers[spec.number]!.project;
   if (connected === undefined) return { kind: 'record', reason: 'call_number_not_connected' };
   if (spec.caller === undefined) return { kind: 'record', reason: 'validation' };
-  const { projectID, campaignID } = PROJECTS[connected]!;
-  const original = m.originals.has(`${projectID}|${MOBILES[spec.caller]!}`);
-  if (original && m.setting === 'ignore') return { kind: 'record', reason: 'duplicate_lead' };
-  return { kind: 'lead', project: projectID, campaign: campaignID, repeat: original };
+  return channelLeadDecisionOf(m, connected, spec.caller);
 };
 
 /** A telephony provider tells the service of a call to one of the model's numbers: a new call id. */

@@ -6,7 +6,7 @@
  * connects unless it was removed. What a chat decides is a call's (model.ts checkChat): a lead, or a
  * record, or, for a number not connected, nothing.
  */
-import { expectAnswer, NOTIFICATION_RECEIVED, operatorSends, seen, settleCallAgain, type Action, type Allowed, type Outcome, type StepContext } from './actions.ts';
+import { channelLeadDecisionOf, expectAnswer, NOTIFICATION_RECEIVED, operatorSends, seen, settleCallAgain, type Action, type Allowed, type Outcome, type StepContext } from './actions.ts';
 import { broken, type CallDecision, type Model, type Submission } from './model.ts';
 import { ACCOUNT, MOBILES, PROJECTS, type World } from './world.ts';
 
@@ -48,10 +48,7 @@ const chatDecisionOf = (m: Model, spec: ChatSpec): CallDecision | 'ignored' => {
   const connected = m.waNumbers[spec.number]!.project;
   if (connected === undefined) return 'ignored';
   if (spec.sender === undefined) return { kind: 'record', reason: 'whatsapp_number_withheld' };
-  const { projectID, campaignID } = PROJECTS[connected]!;
-  const original = m.originals.has(`${projectID}|${MOBILES[spec.sender]!}`);
-  if (original && m.setting === 'ignore') return { kind: 'record', reason: 'duplicate_lead' };
-  return { kind: 'lead', project: projectID, campaign: campaignID, repeat: original };
+  return channelLeadDecisionOf(m, connected, spec.sender);
 };
 
 /** Meta notifies the first message of a chat with one of the model's numbers: a new message id, a new ad. */
