@@ -254,6 +254,16 @@ const withoutAlternateNumber = (body: any): unknown => {
 };
 
 const settleRepeat = (m: Model, s: Submission, answer: Answer, context: StepContext, what: string): void => {
+  if (s.via === 'whatsapp') {
+    // A redelivery finds its number as it is when it arrives (section 15). When nothing was stored before,
+    // a number removed before it or beside it makes its 200 store nothing, where a connected one stores the
+    // chat: either may be right (found by the soak: seed 1385055490, a chat's first delivery conflicted
+    // to a 503, then its redelivery ran beside the removal of its number).
+    const index = m.waNumbers.findIndex((n) => n.phoneNumberId === s.phoneNumberId);
+    const number = m.waNumbers[index]!;
+    const storedBefore = s.leadSeen === true || s.recordSeen === true || s.answers.slice(s.since ?? 0).some((a) => a.status === 200);
+    if (!storedBefore && (context.waNumbersBeside?.has(index) === true || number.unknown === true || number.project === undefined)) s.loose = true;
+  }
   if (s.via === 'call' || s.via === 'whatsapp') {
     settleCallAgain(s, answer, context, what);
     return;

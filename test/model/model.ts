@@ -83,8 +83,8 @@ export interface Submission {
   readonly phoneNumberId?: string;
   /** A chat to a number not connected: ignored, never stored (nor by a redelivery in its own step). */
   readonly ignored?: boolean;
-  /** A chat sent beside other actions (or a change of its number): only what holds in every order is checked. */
-  readonly loose?: boolean;
+  /** A chat sent beside other actions (or a change of its number), or redelivered after nothing was stored while its number went away: only what holds in every order is checked. */
+  loose?: boolean;
   /** What its first delivery decided, when it was answered 200 in a step of its own; checked at the next check. */
   callDecision?: CallDecision;
   /** Its projectID. */
