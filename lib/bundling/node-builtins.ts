@@ -6,8 +6,9 @@
  * Web Crypto, `process.stdin` a stream. The bundles import these built-ins from ESM sources (the
  * SDK's, ours), so a cold start paid for all of it (docs/performance.md, "Where a cold start goes").
  * Each is aliased to node-builtins/<name>.mjs, which takes the built-in from `process.getBuiltinModule`
- * and exports it as the default and by the names the bundles import, read once, none of them a lazy
- * getter. esbuild binds those names directly. (They were one-line CommonJS modules until issue 36:
+ * and exports it as the default and by the names the bundles import, read once: no lazy getter that
+ * loads what the bundles would not load anyway (test/unit/node-builtins.test.ts names the two getters
+ * it allows). esbuild binds those names directly. (They were one-line CommonJS modules until issue 36:
  * esbuild's interop then copied every property of the built-in into a fresh object at each of the 30
  * or so imports, `__toESM`, about 2 ms of a cold start.)
  *
