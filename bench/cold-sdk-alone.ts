@@ -2,9 +2,9 @@
  * Section 5's "SDK alone" subject, bundled like the functions: the service's DynamoDB client (its
  * settings, primed at init as the functions prime theirs) making a cold request's three round trips,
  * the key's GetItem and the account's Query (the request path's own readers) and a TransactWriteItems
- * of two items of the bench's own, with nothing of the handler around them. Its cold start against the floor is what Node, the SDK and DynamoDB Local cost
- * any function that does what a lead's cold request does; the lead functions' rows less this one are
- * the service's own.
+ * of two items of the bench's own, with nothing of the handler around them. Its cold start against
+ * the floor is what Node, the SDK and DynamoDB Local cost any function that does what a lead's cold
+ * request does; the lead functions' rows less this one are the service's own.
  */
 import { randomUUID } from 'node:crypto';
 import { TransactWriteItemsCommand } from '@aws-sdk/client-dynamodb';

@@ -158,9 +158,9 @@ export const measureColdStart = async (
     const clientEntry = path.join(dir, 'client-entry.mjs');
     await writeFile(clientEntry, "export { DynamoDBClient } from '@aws-sdk/client-dynamodb';\n");
     const clientBundle = await extra('DynamoDBClient alone', clientEntry);
-    // Before the change in lib/constructs/lead-function.ts: the SDK's default credential chain.
     // What Node, the SDK and DynamoDB Local cost a function that makes the cold request's round trips.
     const sdkAloneBundle = await extra(SDK_ALONE, path.join(repositoryRoot, 'bench', 'cold-sdk-alone.ts'));
+    // Before the change in lib/constructs/lead-function.ts: the SDK's default credential chain.
     const proposedBundle = await extra(PROPOSED, path.join(repositoryRoot, 'functions', 'website', 'handler.ts'), { alias: nodeBuiltinAliases() });
 
     const driver = path.join(repositoryRoot, 'bench', 'cold-driver.mjs');

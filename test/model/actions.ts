@@ -253,6 +253,9 @@ const withoutAlternateNumber = (body: any): unknown => {
   return { ...body, data: lead };
 };
 
+/** Whether a platform id's first delivery has decided already: its lead or record was seen, or it was answered 200 (since its erasure, if any). */
+const decidedAlready = (s: Submission): boolean => s.leadSeen === true || s.recordSeen === true || s.answers.slice(s.since ?? 0).some((a) => a.status === 200);
+
 const settleRepeat = (m: Model, s: Submission, answer: Answer, context: StepContext, what: string): void => {
   if (s.via === 'whatsapp') {
     // A redelivery finds its number as it is when it arrives (section 15). When nothing was stored before,
@@ -261,8 +264,7 @@ const settleRepeat = (m: Model, s: Submission, answer: Answer, context: StepCont
     // to a 503, then its redelivery ran beside the removal of its number).
     const index = m.waNumbers.findIndex((n) => n.phoneNumberId === s.phoneNumberId);
     const number = m.waNumbers[index]!;
-    const storedBefore = s.leadSeen === true || s.recordSeen === true || s.answers.slice(s.since ?? 0).some((a) => a.status === 200);
-    if (!storedBefore && (context.waNumbersBeside?.has(index) === true || number.unknown === true || number.project === undefined)) s.loose = true;
+    if (!decidedAlready(s) && (context.waNumbersBeside?.has(index) === true || number.unknown === true || number.project === undefined)) s.loose = true;
   }
   if (s.via === 'call' || s.via === 'whatsapp') {
     settleCallAgain(s, answer, context, what);
@@ -273,7 +275,7 @@ const settleRepeat = (m: Model, s: Submission, answer: Answer, context: StepCont
   // (section 14: the first delivery decides, and no repeat brings an erased person back), as a call id
   // does: its redelivery answers 200 and stores nothing (found by the soak: seed 1531870178, a test
   // lead's record erased, then its lead_id redelivered).
-  const decidedBefore = s.via === 'google' && (s.leadSeen === true || s.recordSeen === true || s.answers.slice(s.since ?? 0).some((a) => a.status === 200));
+  const decidedBefore = s.via === 'google' && decidedAlready(s);
   if (s.via === 'google') {
     const form = m.forms.find((f) => f.formId === s.formId)!;
     const alive = form.current === s.googleKey;
@@ -634,7 +636,7 @@ export class Call implements Action {
 export const settleCallAgain = (s: Submission, answer: Answer, context: StepContext, what: string): void => {
   // A WhatsApp message id delivered again is the same (section 15): 200 whatever became of it, nothing new.
   expectAnswer(answer, [[200, s.via === 'whatsapp' ? NOTIFICATION_RECEIVED : CALL_RECEIVED]], context, what);
-  const stored = s.leadSeen === true || s.recordSeen === true || s.answers.slice(s.since ?? 0).some((a) => a.status === 200);
+  const stored = decidedAlready(s);
   s.answers.push(seen(answer));
   if (s.erased?.role === 'person' && !stored && !s.outbound) {
     s.erased = undefined;
