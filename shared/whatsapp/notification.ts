@@ -118,6 +118,7 @@ const boundIdentifiers = (changes: readonly Json[]): void => {
     boundIdentifier('phone_number_id', textOf(objectOf(value.metadata)?.phone_number_id));
     for (const message of objectsOf(value.messages)) {
       boundIdentifier('id', textOf(message.id));
+      boundIdentifier('from_user_id', textOf(message.from_user_id));
       boundIdentifier('user_id', textOf(message.user_id));
       const referral = objectOf(message.referral);
       boundIdentifier('source_id', textOf(referral?.source_id));
@@ -153,11 +154,14 @@ export const whatsappDeliveriesOf = (body: Json, { conversationDays }: WhatsAppR
 const deliveryOf = (message: Json, phoneNumberId: string | undefined, contacts: readonly Json[], conversationDays: number, receivedAt: Date): WhatsAppDelivery => {
   const messageId = textOf(message.id);
   const from = textOf(message.from);
-  const userId = from === undefined ? textOf(message.user_id) : undefined;
+  // A username sender (Meta withholds the number): `from_user_id` (older payloads: `user_id`) and no
+  // `from`. When Meta sends both, `from` decides (CONTRACT.md section 15).
+  const userId = from === undefined ? (textOf(message.from_user_id) ?? textOf(message.user_id)) : undefined;
   const at = timeOf(message.timestamp, receivedAt);
   const referral = referralOf(message.referral);
   const indianMobile = from === undefined ? undefined : INDIAN_SENDER.exec(from)?.[1];
-  const name = textOf(objectOf(contacts.find((contact) => from !== undefined && contact.wa_id === from)?.profile)?.name) ?? WHATSAPP_USER;
+  const contact = contacts.find((candidate) => (from !== undefined ? candidate.wa_id === from : userId !== undefined && candidate.user_id === userId));
+  const name = textOf(objectOf(contact?.profile)?.name) ?? WHATSAPP_USER;
   const notes = notesOf(message);
   const ids = { whatsapp_message_id: messageId, [PHONE_NUMBER_ID]: phoneNumberId };
 
@@ -214,7 +218,7 @@ const deliveryOf = (message: Json, phoneNumberId: string | undefined, contacts: 
     decidedWhileClaimHeld: claim.value === undefined,
   };
   if (from === undefined) {
-    return { ...base, ...conversation, refusal: new WhatsAppNumberWithheldError(), refusalFields: { whatsapp_user_id: userId } };
+    return { ...base, ...conversation, refusal: new WhatsAppNumberWithheldError(), refusalFields: { name, whatsapp_user_id: userId, notes } };
   }
   if (indianMobile === undefined) {
     // Section 2's "last 10 digits" is for numbers people type: `447911123456` is not an Indian mobile, and names no one.
