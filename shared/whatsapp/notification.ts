@@ -7,6 +7,7 @@
  * message's own `timestamp`.
  */
 import { boundIdentifier, FieldValidationError } from '../domain/errors.ts';
+import { cutToUnits, NOTES_MAX } from '../domain/form-answers.ts';
 import type { PersonHandle } from '../domain/person-data.ts';
 import { JsonNumber } from '../schemas/json-number.ts';
 import type { ConnectionTarget, Delivery, DeliveryClaim } from '../intake/types.ts';
@@ -14,8 +15,7 @@ import { WhatsAppNumberWithheldError } from './errors.ts';
 
 /** The name of a sender whose profile gives none. */
 export const WHATSAPP_USER = 'WhatsApp user';
-/** Section 2's notes, and the contract's bounds of a referral's fields. */
-const NOTES_MAX = 5000;
+/** The contract's bounds of a referral's fields. */
 const HEADLINE_MAX = 300;
 const SOURCE_URL_MAX = 2000;
 const PHONE_NUMBER_ID = 'whatsapp_phone_number_id';
@@ -54,11 +54,7 @@ const objectOf = (value: unknown): Json | undefined => (typeof value === 'object
 const objectsOf = (value: unknown): Json[] => (Array.isArray(value) ? value.map(objectOf).filter((item): item is Json => item !== undefined) : []);
 const textOf = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined);
 
-/** At most `max` UTF-16 code units, never splitting a character in two. */
-const cut = (text: string, max: number): string => {
-  if (text.length <= max) return text;
-  return text.slice(0, /[\uD800-\uDBFF]/.test(text[max - 1]!) ? max - 1 : max);
-};
+const cut = cutToUnits;
 
 /** An `https` URL of at most 2,000 characters; anything else is left out. */
 const httpsUrlOf = (value: unknown): string | undefined => {
