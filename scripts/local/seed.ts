@@ -266,13 +266,13 @@ export const applySeed = async (repository: DynamoDbRepository, seed: Seed): Pro
  * a browser key, would make every curl line the banner prints answer 403.
  */
 export const demoKeyOf = (seed: Seed, endpoints: readonly string[], now: Date = new Date()): { key: string; account: AccountConfig } | undefined => {
-  const callsEvery = ({ options }: SeedApiKey) =>
+  const sendsToEvery = ({ options }: SeedApiKey) =>
     (options.endpoints == null || endpoints.every((endpoint) => options.endpoints!.includes(endpoint as never))) &&
     (options.origins == null || options.origins.length === 0) &&
     (options.expiresAt == null || Date.parse(options.expiresAt) > now.getTime());
   for (const apiKey of seed.apiKeys) {
     const account = seed.accounts.find((a) => a.id === apiKey.accountId);
-    if (apiKey.active && account && callsEvery(apiKey)) return { key: apiKey.key, account };
+    if (apiKey.active && account && sendsToEvery(apiKey)) return { key: apiKey.key, account };
   }
   return undefined;
 };
