@@ -3,12 +3,14 @@
  * Local and the demo seed), as a new operator meets them: each answer a route's function gives carries
  * `x-request-id` (CONTRACT.md section 1), whatever the answer (a refusal, a subscription check, a
  * preflight, a body too large, a lead accepted, every admin route), so a route added to the registry is
- * held to it without a line here.
+ * held to it without a line here; and each route's body bound answers as deployed (section 15's 3 MiB
+ * for WhatsApp's notifications, not the local server's own limit).
  */
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { freePort } from '../../scripts/dynamodb-local.ts';
 import { projectRoot } from '../../scripts/local/environment.ts';
+import { MAX_READ_BYTES } from '../../scripts/local/http-server.ts';
 import { adminRoutes } from '../../shared/admin-routes.ts';
 import { MAX_BODY_BYTES } from '../../shared/intake/steps.ts';
 import { LOCAL_META_APP_SECRET, LOCAL_META_VERIFY_TOKEN } from '../../shared/meta-app-local.ts';
@@ -104,5 +106,37 @@ describe('every answer of every route carries x-request-id', () => {
     const path = route.path.replace(/\{(\w+)\}/g, (_, name: string) => `no-such-${name.toLowerCase()}`);
     const answer = await adminClient(baseUrl)({ method: route.method, path, ...((route.method === 'PUT' || route.method === 'POST') && { body: {} }) });
     expect({ status: answer.status, requestId: answer.headers['x-request-id'] }).toEqual({ status: answer.status, requestId: expect.stringMatching(/^[\w-]{8,}$/) });
+  });
+});
+
+describe('each route’s body bound answers as deployed', () => {
+  const whatsapp = leadSources.find((source) => source.name === 'whatsapp')!;
+  /** A signed WhatsApp notification of exactly `bytes` bytes: no messages, a padding member Meta's reader ignores. */
+  const notificationOf = (bytes: number) => {
+    const shell = JSON.stringify({ object: 'whatsapp_business_account', entry: [{ id: 'WABA-1', changes: [] }], padding: '' });
+    return JSON.stringify({ object: 'whatsapp_business_account', entry: [{ id: 'WABA-1', changes: [] }], padding: 'x'.repeat(bytes - shell.length) });
+  };
+  const post = async (raw: string) => {
+    const response = await fetch(`${baseUrl}${whatsapp.route.path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-hub-signature-256': sign(raw) }, body: raw });
+    return { status: response.status, body: await response.json() };
+  };
+
+  it('reads as much of a body as the largest route accepts, from the registry', () => {
+    expect(MAX_READ_BYTES).toBe(Math.max(...leadSources.map(boundOf)));
+    expect(whatsapp.maxBodyBytes).toBe(3 * 1024 * 1024);
+  });
+
+  it('takes a signed WhatsApp notification between 1 and 3 MiB whole, as the deployed route does', async () => {
+    expect(await post(notificationOf(2 * 1024 * 1024))).toEqual({ status: 200, body: { status: true, message: 'Notification received' } });
+    expect(await post(notificationOf(3 * 1024 * 1024))).toEqual({ status: 200, body: { status: true, message: 'Notification received' } });
+  });
+
+  it('answers a signed WhatsApp notification of 3 MiB and one byte 413, not 401', async () => {
+    expect(await post(notificationOf(3 * 1024 * 1024 + 1))).toEqual({ status: 413, body: { status: false, message: 'Payload too large' } });
+  });
+
+  it('answers a lead endpoint’s body of 64 KiB and one byte 413 still', async () => {
+    const response = await fetch(`${baseUrl}/api/portala-lead-create`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': DEMO_KEY }, body: 'x'.repeat(MAX_BODY_BYTES + 1) });
+    expect([response.status, await response.json()]).toEqual([413, { status: false, message: 'Payload too large' }]);
   });
 });
