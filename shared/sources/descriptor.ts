@@ -30,6 +30,12 @@ export interface LeadSourceDescriptor {
   /** A short title for the banner, the dashboard and OpenAPI. */
   readonly title: string;
   /**
+   * How the README's opening names the channel, for someone who has never seen the service ("calls to a
+   * project's number"): `npm run docs` writes every source's there (scripts/docs/readme-channels.ts), so
+   * a source added to the registry is named without a hand edit.
+   */
+  readonly brief: string;
+  /**
    * Its public route: one path, the methods API Gateway routes to its function, and whether its
    * deliveries carry parameters in the query string (Meta's subscription check): the local server hands
    * the query on only then, as the handlers of the others never read it.
