@@ -54,7 +54,7 @@ describe('admin --help', () => {
     const general = (await admin(['--help'])).stdout;
     const { code, stdout } = await admin(['create-key', '--help']);
     expect(code).toBe(0);
-    expect(stdout).toMatch(/^Usage: npm run admin -- create-key --account ID \[--label TEXT\] .*--captcha-action ACTION\]\] \[--json\]\n/);
+    expect(stdout).toMatch(/^Usage: npm run admin -- create-key --account ID \[--label TEXT\] .*--captcha-action ACTION\]\] .*\[--json\]\n/);
     expect(stdout).toContain('--json prints the key with its details');
     expect(general).not.toContain('--json prints the key with its details');
     expect(general).toContain('npm run admin -- <command> --help');
