@@ -1,5 +1,5 @@
 /** The bench's table: one row per figure, with its floor, the ratio, the target and whether it is met. */
-import type { ColdStartResult } from './cold-start.ts';
+import { SDK_ALONE, type ColdStartResult } from './cold-start.ts';
 import { HANDLER_CPU_GOAL, type HandlerCpuResult } from './handler-cpu.ts';
 import type { LatencyResult } from './latency.ts';
 import type { RoundTripCase } from './round-trips.ts';
@@ -26,8 +26,13 @@ export interface Results {
   handlerCpu?: HandlerCpuResult;
 }
 
-/** Issue 36 (1.3x in issue 20): a function's import and first request within 1.2x of importing the client from node_modules. */
-export const COLD_START_GOAL = 1.2;
+/**
+ * Issue 44: the service's own share of a cold start, the goal since docs/decisions/0012: a function's
+ * import and first request within 1.15x of the SDK alone making the same three round trips, in the same
+ * run. (Issues 20 and 36 held it against importing the client from node_modules, 1.3x then 1.2x: that
+ * ratio is printed still, with no target, as it mostly measures the SDK's own cold start.)
+ */
+export const COLD_START_OVER_SDK_GOAL = 1.15;
 /**
  * Minified size of a function on the lead request path (test/cdk/bundling.test.ts holds the stack to it).
  * 264 KB since section 14 of the contract (issue 25 part A: the key read before a challenge, quarantine
@@ -160,9 +165,24 @@ export const rowsOf = (results: Results): Row[] => {
           `; CPU ${r.medianCpuMs}`,
         floor: r === floorRow ? '' : `${floorRow.medianMs} ms`,
         ratio: r === floorRow ? '' : x(r.overFloor),
-        target: asDeployed ? `<= ${COLD_START_GOAL}x` : '',
-        ...(asDeployed && { met: r.overFloor <= COLD_START_GOAL && r.statuses.length > 0 && r.statuses.every((st) => st === 200) }),
+        target: '',
       });
+    }
+    // The goal (decision 0012): each function as deployed against the SDK alone, timed in the same rounds.
+    const sdkAlone = cs.rows.find((r) => r.subject.startsWith(`${SDK_ALONE}:`));
+    if (sdkAlone) {
+      for (const r of cs.rows.filter((row) => row.subject.includes('first request') && !row.informative && !row.subject.includes('--enable-source-maps') && !row.subject.includes('before:'))) {
+        const over = r.medianMs / sdkAlone.medianMs;
+        add({
+          section: s,
+          measure: `${r.subject.replace(': import bundle + first request', '')}: cold start over the SDK alone`,
+          value: `${r.medianMs} ms`,
+          floor: `${sdkAlone.medianMs} ms`,
+          ratio: x(over),
+          target: `<= ${COLD_START_OVER_SDK_GOAL}x`,
+          met: over <= COLD_START_OVER_SDK_GOAL && r.statuses.length > 0 && r.statuses.every((st) => st === 200),
+        });
+      }
     }
     // The same processes' CPU up to the answer: on a loaded machine a fresh process mostly waits for a
     // core, so the wall-time ratio above is the scheduler's; this one is the work (informative).

@@ -21,6 +21,7 @@ import { databaseFor, type AdminDatabase } from './admin/database.ts';
 import * as coreModules from './admin/modules.ts';
 import { connectionSources, leadSources } from '../shared/sources/registry.ts';
 import { connectionCommands } from './admin/connections.ts';
+import { generalHelp } from './admin/help.ts';
 import { describeError, projectRoot } from './local/environment.ts';
 import { SeedError } from './local/seed.ts';
 
@@ -58,20 +59,8 @@ const commands: Readonly<Record<string, Command>> = (() => {
 
 const usageOf = (command: Command) => `Usage: npm run admin -- ${command.usage}\n  ${command.summary}\n`;
 
-const generalUsage = () => {
-  const width = Math.max(...Object.values(commands).map((c) => c.usage.length));
-  return [
-    'Usage: npm run admin -- <command> [options]     (npm run -s admin -- ... prints only the output)',
-    '',
-    ...Object.values(commands).map((c) => `  ${c.usage.padEnd(width)}  ${c.summary}`),
-    '',
-    `  ${'<command> --help'.padEnd(width)}  this command in detail`,
-    '',
-    'Database: DYNAMODB_ENDPOINT when set (tables default to those of npm start), else AWS with the default',
-    'credential chain and the stack outputs in CONFIG_TABLE_NAME and LEADS_TABLE_NAME.',
-    '',
-  ].join('\n');
-};
+/** The general help at the operator's terminal width (help.ts). */
+const generalUsage = (columns?: number) => generalHelp({ modules, sourceModules: [...Object.keys(connectionModules), ...Object.keys(sourceModules)] }, columns);
 
 /**
  * `--grace -1` as `--grace=-1`: parseArgs takes a value that starts with '-' for an option, so the
@@ -100,7 +89,7 @@ export const runAdmin = async (argv: readonly string[], terminal: AdminIo): Prom
   const io = terminalSafeIo(terminal);
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    (name === undefined ? io.stderr : io.stdout)(generalUsage());
+    (name === undefined ? io.stderr : io.stdout)(generalUsage(terminal.columns));
     return name === undefined ? 2 : 0;
   }
   const command = Object.hasOwn(commands, name) ? commands[name] : undefined;
@@ -131,7 +120,7 @@ export const runAdmin = async (argv: readonly string[], terminal: AdminIo): Prom
       const where = error.command ?? name;
       io.stderr(`admin ${where}: ${error.message}\n`);
       const named = error.command !== undefined && Object.hasOwn(commands, error.command) ? commands[error.command] : undefined;
-      io.stderr(named ? usageOf(named) : generalUsage());
+      io.stderr(named ? usageOf(named) : generalUsage(terminal.columns));
       return 2;
     }
     if (error instanceof InvalidKeyOptionError) {
@@ -151,6 +140,7 @@ export const runAdmin = async (argv: readonly string[], terminal: AdminIo): Prom
 if (import.meta.main) {
   const code = await runAdmin(process.argv.slice(2), {
     env: process.env,
+    ...(process.stdout.isTTY && { columns: process.stdout.columns }),
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
     stdin: async () => {

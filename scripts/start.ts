@@ -416,6 +416,12 @@ const main = async () => {
   } catch (error) {
     return fail(`could not read the Leads table's stream at ${endpoint}: ${describeError(error)}`);
   }
+  // Kept at once, not only at the first check: `admin sources` reads the settings the watch judges with.
+  try {
+    await watch.saveSettings();
+  } catch (error) {
+    return fail(describeDatabaseFailure(error, endpoint) ?? `could not keep the quiet-source watch's settings: ${describeError(error)}`);
+  }
   silenceChecks = every(silence.checkSeconds, async () => {
     await watch.check().catch((error: unknown) => process.stderr.write(`npm start: the quiet-source check failed: ${describeError(error)}\n`));
   });

@@ -15,6 +15,8 @@ export interface AdminIo {
   readonly eventBridge?: () => EventBridgeClient;
   readonly stdout: (text: string) => void;
   readonly stderr: (text: string) => void;
+  /** The terminal's width, for the help; absent when the output is not a terminal (80 then). */
+  readonly columns?: number;
   /** Standard input, read whole (secrets such as a page token are read from it, never from an argument). */
   readonly stdin?: () => Promise<string>;
 }

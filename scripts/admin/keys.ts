@@ -43,6 +43,8 @@ const keyTable = (keys: readonly KeySummary[]): string => {
     ['expires_at', (k) => k.expires_at ?? 'never'],
     ['captcha', (k) => (k.captcha ? `${k.captcha}${k.captcha_action !== undefined ? ` (action ${k.captcha_action})` : ''}` : '')],
   ];
+  // Shown when an account has a key limited to dry runs (the canary's), so that other tables read as before.
+  if (keys.some((k) => k.dry_runs_only)) columns.push(['dry_runs_only', (k) => (k.dry_runs_only ? 'yes' : 'no')]);
   return table(columns, keys) + `${keys.length} key(s)\n`;
 };
 
@@ -51,13 +53,14 @@ const challengeSecret = async (io: AdminIo): Promise<string> => (io.env[CAPTCHA_
 
 const keys: CommandModule = {
   'create-key': {
-    usage: `create-key --account ID [--label TEXT] [--endpoints LIST] [--origins LIST] [--expires ISO-8601] [--captcha ${CHALLENGE_PROVIDERS.join('|')} [--captcha-action ACTION]] [--json]`,
+    usage: `create-key --account ID [--label TEXT] [--endpoints LIST] [--origins LIST] [--expires ISO-8601] [--captcha ${CHALLENGE_PROVIDERS.join('|')} [--captcha-action ACTION]] [--dry-runs-only] [--json]`,
     summary:
       'Create an active API key and print it, once (only its SHA-256 hash is stored). LIST is comma-separated: endpoints of ' +
       `${leadKeyEndpoints.join(', ')}, or ${keyScopedSources.map(({ keyScope, title }) => `${keyScope.name} alone (${title} only)`).join(', or ')}; ` +
       'origins scheme://host[:port] make a browser key (website only). --captcha makes a browser ' +
       `key require that challenge; the provider's secret is read from ${CAPTCHA_SECRET_VARIABLE} or standard input, and stored encrypted. --captcha-action ` +
-      '(reCAPTCHA v3 only) names the action its tokens must have been made for. --json prints the key with its details.',
+      '(reCAPTCHA v3 only) names the action its tokens must have been made for. --dry-runs-only limits the key to dry runs (x-dry-run: true; ' +
+      'anything else answers 403), as the canary\'s. --json prints the key with its details.',
     options: {
       ...HELP,
       account: { type: 'string' },
@@ -67,6 +70,7 @@ const keys: CommandModule = {
       expires: { type: 'string' },
       captcha: { type: 'string' },
       'captcha-action': { type: 'string' },
+      'dry-runs-only': { type: 'boolean' },
       json: { type: 'boolean' },
     },
     positionals: [],
@@ -82,6 +86,7 @@ const keys: CommandModule = {
         endpoints: list(values.endpoints),
         origins,
         expiresAt: optional(values.expires),
+        ...(values['dry-runs-only'] === true && { dryRunsOnly: true }),
         // Standard input is read only for a browser key: a refusal needs no secret typed first.
         ...(provider !== undefined && { captcha: { provider, secret: origins ? await challengeSecret(io) : '', ...(action !== undefined && { action }) } }),
       });
@@ -90,7 +95,7 @@ const keys: CommandModule = {
   },
   'list-keys': {
     usage: 'list-keys --account ID [--json]',
-    summary: "List an account's API keys (key id, label, endpoints, origins, active, created, expires, captcha provider): never a key, its hash or a challenge secret.",
+    summary: "List an account's API keys (key id, label, endpoints, origins, active, created, expires, captcha provider, dry runs only): never a key, its hash or a challenge secret.",
     options: { ...HELP, account: { type: 'string' }, json: { type: 'boolean' } },
     positionals: [],
     run: async ({ values }, repository, io) => {

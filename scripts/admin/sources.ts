@@ -1,14 +1,15 @@
 /**
  * A source gone quiet (CONTRACT.md section 16): `sources` lists an account's channels with a lead in the
  * last 14 days, their pace and state, through the same listing as the admin API's `GET .../sources`.
- * The state is judged with SILENCE_MIN_LEADS, SILENCE_MIN_MINUTES and SILENCE_QUIET_HOURS from the
- * environment (the contract's defaults when unset: set them as the stack or `npm start` has them).
+ * The state is judged with the settings the watch keeps at each check (the stack's `silence*`, or
+ * `npm start`'s SILENCE_*), never with the operator's shell (CONTRACT.md section 19): the same answer as
+ * the admin API's. Before the watch's first check, the contract's defaults, and a line that says so.
  */
 import { channelRows, type ChannelRow } from '../../shared/domain/channel-watch.ts';
 import { AccountNotFoundError } from '../../shared/domain/errors.ts';
 import { AccountAdmin } from '../../shared/domain/account-admin.ts';
-import { silenceSettingsFromEnvironment } from '../../shared/source-watch-settings.ts';
-import { CommandError, HELP, printJsonOr, required, UsageError, table, type CommandModule } from './command.ts';
+import { defaultSilenceSettings, parseQuietHours } from '../../shared/domain/source-watch.ts';
+import { CommandError, HELP, printJsonOr, required, table, type CommandModule } from './command.ts';
 
 export const channelTable = (rows: readonly ChannelRow[]): string => {
   if (rows.length === 0) return 'No leads in the last 14 days.\n';
@@ -33,13 +34,12 @@ const sources: CommandModule = {
     positionals: [],
     run: async ({ values }, repository, io) => {
       const accountId = required(values.account, '--account', 'sources');
-      let settings;
-      try {
-        settings = silenceSettingsFromEnvironment(io.env);
-      } catch (error) {
-        throw new UsageError((error as Error).message, 'sources');
-      }
       const repo = repository();
+      let settings = await repo.channels.settings();
+      if (!settings) {
+        io.stderr('admin sources: the quiet-source watch has not checked yet: states judged with the contract’s default settings\n');
+        settings = { ...defaultSilenceSettings, quietHours: parseQuietHours(defaultSilenceSettings.quietHours) };
+      }
       const account = await new AccountAdmin(repo.accounts).getAccount(accountId).catch((error: unknown) => {
         if (error instanceof AccountNotFoundError) throw new CommandError(`account ${JSON.stringify(accountId)} does not exist`);
         throw error;

@@ -12,14 +12,18 @@ import { ADMIN_BASE_PATH, FUNCTION_TIMEOUT_SECONDS, pathTemplate, routeKeyOf } f
 import { matchAdminPath } from '../../shared/admin-routes.ts';
 import { checkAdminSignature, describeRefusal, safeTarget, type AdminCredentials } from './admin-auth.ts';
 import { leadSources } from '../../shared/sources/registry.ts';
+import { MAX_BODY_BYTES } from '../../shared/intake/steps.ts';
+import { MAX_ADMIN_BODY_BYTES } from '../../shared/http/admin-handler.ts';
 import { localFunctionName, type LambdaHandler, type LeadHandlers } from './environment.ts';
 import { serveDocs } from './docs-routes.ts';
 
 /**
- * Bytes of a body the server reads, to protect the process; the handler itself answers 413 above
- * 64 KiB, after the key check, so a larger body is handed on cut here, still too large.
+ * Bytes of a body the server reads, to protect the process: the largest any route accepts (the
+ * registry's bounds: WhatsApp's 3 MiB, section 1's 64 KiB, the admin API's), and one more, so that
+ * each handler sees a body it takes whole and answers 413 to one over its own bound, as deployed
+ * (API Gateway hands a function up to 6 MB). A larger body is handed on cut here, still too large.
  */
-export const MAX_READ_BYTES = 1024 * 1024;
+export const MAX_READ_BYTES = Math.max(MAX_BODY_BYTES, MAX_ADMIN_BODY_BYTES, ...leadSources.map((source) => source.maxBodyBytes ?? MAX_BODY_BYTES));
 
 /** The admin API (CONTRACT.md section 9), behind the signature check the HTTP API's IAM authorizer makes. */
 export interface LocalAdminApi {

@@ -132,6 +132,7 @@ const coreSchemas: JsonObject = {
       endpoints: { type: ['array', 'null'], items: { type: 'string', enum: [...keyEndpointNames] }, description: 'null or absent: every endpoint.' },
       origins: { type: ['array', 'null'], items: { type: 'string' }, description: 'Browser origins `scheme://host[:port]`: a browser key, website only.' },
       expiresAt: { type: ['string', 'null'], description: 'ISO-8601, in the future.' },
+      dryRunsOnly: { type: ['boolean', 'null'], description: 'Limited to dry runs: a request without `x-dry-run: true` answers 403 `Only dry runs are allowed with this API key` (the canary’s key). Not with origins, nor with a source’s own key scope.' },
       captcha: {
         type: ['object', 'null'],
         additionalProperties: false,
@@ -165,6 +166,7 @@ const coreSchemas: JsonObject = {
       created_at: { type: 'string' },
       captcha: { type: ['string', 'null'], enum: [...CHALLENGE_PROVIDERS, null], description: 'The challenge’s provider (never its secret); a rotation keeps it.' },
       captcha_action: { type: 'string', description: 'The reCAPTCHA v3 action the key’s tokens must have been made for; absent when it names none.' },
+      dry_runs_only: { type: 'boolean', enum: [true], description: 'Limited to dry runs (x-dry-run: true only); absent for a key that is not. A rotation keeps it.' },
       replaces: { type: 'object', description: 'After a rotation: the key replaced, and when it stops working.', properties: { key_id: { type: 'string' }, expires_at: { type: 'string' } } },
     },
   },
@@ -181,6 +183,7 @@ const coreSchemas: JsonObject = {
       expires_at: { type: ['string', 'null'] },
       captcha: { type: ['string', 'null'], enum: [...CHALLENGE_PROVIDERS, null], description: 'The challenge’s provider, or null: never its secret.' },
       captcha_action: { type: 'string', description: 'The reCAPTCHA v3 action the key’s tokens must have been made for; absent when it names none.' },
+      dry_runs_only: { type: 'boolean', enum: [true], description: 'Limited to dry runs (x-dry-run: true only); absent for a key that is not. A rotation keeps it.' },
     },
   },
   RejectionPage: {

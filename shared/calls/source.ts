@@ -15,6 +15,7 @@ export const callsSource = {
   ...callsWireNames,
   invokeName: 'calls',
   title: 'Calls to project numbers',
+  brief: 'calls to a project’s number',
   route: { path: '/api/call-lead-webhook/{provider}', methods: ['GET', 'POST'], queryString: true },
   entry: 'functions/call-lead-webhook/handler.ts',
   bodyFormat: 'json',

@@ -29,7 +29,7 @@ import {
 type Body = Readonly<Record<string, unknown>>;
 
 /** The body field each option of the key lifecycle comes from. */
-const fieldOfOption: Readonly<Record<string, string>> = { label: 'label', endpoints: 'endpoints', origins: 'origins', expires: 'expiresAt', grace: 'graceSeconds' };
+const fieldOfOption: Readonly<Record<string, string>> = { label: 'label', endpoints: 'endpoints', origins: 'origins', expires: 'expiresAt', grace: 'graceSeconds', 'dry-runs-only': 'dryRunsOnly' };
 
 /** Runs a lifecycle operation, answering its refusals as the admin API does. */
 const refusalsAsAnswers = async <T>(operation: () => Promise<T>): Promise<T> => {
@@ -48,7 +48,7 @@ const refusalsAsAnswers = async <T>(operation: () => Promise<T>): Promise<T> => 
 };
 
 /** The types the body's fields must have; their values are the lifecycle's to check. */
-const checkBody = (accountId: string, body: Body, fields: Readonly<Record<string, 'text' | 'list' | 'seconds' | 'challenge'>>) => {
+const checkBody = (accountId: string, body: Body, fields: Readonly<Record<string, 'text' | 'list' | 'seconds' | 'challenge' | 'boolean'>>) => {
   const problems = fieldProblems();
   const accountProblem = accountIdProblem(accountId);
   if (accountProblem) problems.report('accountId', accountProblem);
@@ -59,6 +59,7 @@ const checkBody = (accountId: string, body: Body, fields: Readonly<Record<string
     if (kind === 'text' && typeof value !== 'string') problems.report(field, 'must be a string');
     if (kind === 'list' && !(Array.isArray(value) && value.every((item) => typeof item === 'string'))) problems.report(field, 'must be an array of strings');
     if (kind === 'seconds' && typeof value !== 'number') problems.report(field, 'must be a whole number of seconds');
+    if (kind === 'boolean' && typeof value !== 'boolean') problems.report(field, 'must be true or false');
     if (kind === 'challenge' && !isChallenge(value)) problems.report(field, 'must be an object {"provider", "secret"} of strings, with "action" (reCAPTCHA v3) when the key names one');
   }
   problems.check();
@@ -82,7 +83,7 @@ export class AccountKeys {
 
   /** `POST /accounts/{id}/keys`: a new key, shown this once. */
   async create(accountId: string, body: Body): Promise<IssuedKey> {
-    checkBody(accountId, body, { label: 'text', endpoints: 'list', origins: 'list', expiresAt: 'text', captcha: 'challenge' });
+    checkBody(accountId, body, { label: 'text', endpoints: 'list', origins: 'list', expiresAt: 'text', captcha: 'challenge', dryRunsOnly: 'boolean' });
     return refusalsAsAnswers(() =>
       createKey(this.#deps, {
         accountId,
@@ -91,6 +92,7 @@ export class AccountKeys {
         origins: body.origins as string[] | null | undefined,
         expiresAt: body.expiresAt as string | null | undefined,
         captcha: body.captcha as ChallengeRequest | null | undefined,
+        dryRunsOnly: body.dryRunsOnly as boolean | null | undefined,
       }),
     );
   }

@@ -44,6 +44,8 @@ export interface KeyOptions {
   readonly origins?: readonly string[] | null;
   /** ISO-8601 date or date-time, in the future. */
   readonly expiresAt?: string | null;
+  /** Limited to dry runs (CONTRACT.md section 19): a secret key of the lead endpoints whose requests store nothing. */
+  readonly dryRunsOnly?: boolean | null;
 }
 
 export interface CreateKeyInput extends KeyOptions {
@@ -69,6 +71,8 @@ export interface IssuedKey {
   readonly captcha: ChallengeProvider | null;
   /** The reCAPTCHA v3 action its tokens must have been made for; absent when the key names none. */
   readonly captcha_action?: string;
+  /** Limited to dry runs (CONTRACT.md section 19); absent for a key that is not, so that no earlier answer changes. */
+  readonly dry_runs_only?: true;
 }
 
 /** A key as `list-keys` shows it: never the key, never its hash. */
@@ -86,6 +90,8 @@ export interface KeySummary {
   readonly captcha: ChallengeProvider | null;
   /** The reCAPTCHA v3 action its tokens must have been made for; absent when the key names none. */
   readonly captcha_action?: string;
+  /** Limited to dry runs (CONTRACT.md section 19); absent for a key that is not, so that no earlier answer changes. */
+  readonly dry_runs_only?: true;
 }
 
 export interface RotateKeyInput {
@@ -189,6 +195,7 @@ export const rotateKey = async (deps: KeyAdminDependencies, input: RotateKeyInpu
     expiresAt,
     graceEndsAt: null,
     createdAt: now.toISOString(),
+    ...(old.dryRunsOnly && { dryRunsOnly: true as const }),
     // The challenge and its sealed secret (sealed for the account, which the successor shares).
     ...(old.captcha && { captcha: old.captcha }),
   };
@@ -208,7 +215,7 @@ export const keyOptions = (
   options: KeyOptions,
   now: Date,
   { keyScopes, allowPastExpiry = false }: KeyRules,
-): Pick<StoredApiKey, 'label' | 'endpoints' | 'origins' | 'expiresAt'> => {
+): Pick<StoredApiKey, 'label' | 'endpoints' | 'origins' | 'expiresAt' | 'dryRunsOnly'> => {
   const label = options.label == null ? null : checkedLabel(options.label);
   let endpoints = options.endpoints == null ? null : checkedEndpoints(options.endpoints, keyScopes);
   const origins = options.origins == null ? null : checkedOrigins(options.origins);
@@ -220,7 +227,13 @@ export const keyOptions = (
     endpoints ??= ['website'];
   }
   const expiresAt = options.expiresAt == null ? null : expiry(options.expiresAt, now, allowPastExpiry);
-  return { label, endpoints, origins, expiresAt };
+  if (options.dryRunsOnly === true) {
+    // Dry runs are the lead endpoints' (a browser key may make none; a source's own key has none to make).
+    if (origins) throw new InvalidKeyOptionError('dry-runs-only', 'a browser key may not make dry runs: a key limited to dry runs has no origins');
+    const scope = endpoints?.find((endpoint) => keyScopes.includes(endpoint));
+    if (scope !== undefined) throw new InvalidKeyOptionError('dry-runs-only', `a ${scope} key makes no dry runs: a key limited to dry runs is a key of the lead endpoints`);
+  }
+  return { label, endpoints, origins, expiresAt, ...(options.dryRunsOnly === true && { dryRunsOnly: true as const }) };
 };
 
 /**
@@ -276,6 +289,7 @@ const issued = (key: string, stored: StoredApiKey): IssuedKey => ({
   created_at: stored.createdAt,
   captcha: stored.captcha?.provider ?? null,
   ...(stored.captcha?.action !== undefined && { captcha_action: stored.captcha.action }),
+  ...(stored.dryRunsOnly && { dry_runs_only: true as const }),
 });
 
 const summaryOf = (key: StoredApiKey, now: string): KeySummary => {
@@ -290,6 +304,7 @@ const summaryOf = (key: StoredApiKey, now: string): KeySummary => {
     expires_at: ends[0] ?? null,
     captcha: key.captcha?.provider ?? null,
     ...(key.captcha?.action !== undefined && { captcha_action: key.captcha.action }),
+    ...(key.dryRunsOnly && { dry_runs_only: true as const }),
   };
 };
 

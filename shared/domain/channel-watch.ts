@@ -64,6 +64,13 @@ export interface ChannelStore {
   confirmSilence(channel: StoredChannel, claimedAt: Date): Promise<void>;
   /** The claimed silence's event could not be sent: the next check tries again. */
   releaseSilence(channel: StoredChannel, claimedAt: Date): Promise<void>;
+  /**
+   * Keeps the settings the watch judges with, where every listing reads them (`admin sources` from any
+   * shell answers as the admin API: CONTRACT.md section 19).
+   */
+  saveSettings(settings: SilenceSettings): Promise<void>;
+  /** The settings the watch last kept; undefined before its first check. */
+  settings(): Promise<SilenceSettings | undefined>;
   /** Claims the silence's end for `leadId`: true for one lead only (again for the same lead, when retried). */
   claimResume(channel: StoredChannel, leadId: string): Promise<boolean>;
   /** The `Source Resumed` of `leadId` was sent: the silence is over. */
@@ -134,6 +141,8 @@ export class ChannelWatch {
   async check(): Promise<CheckSummary> {
     const { store, events, onFailure, accountQuietHours } = this.deps;
     const now = this.deps.now();
+    // The settings of this pass, kept for the listings that do not run with the stack's (the admin CLI).
+    await store.saveSettings(this.deps.settings);
     const since = new Date(now.getTime() - PACE_WINDOW_MS);
     const silentByAccount = new Map<string, number>();
     const accountSettings = new Map<string, Promise<SilenceSettings>>();
@@ -184,6 +193,11 @@ export class ChannelWatch {
     return { silentByAccount, eventsSent, failures };
   }
 
+  /** Keeps the watch's settings for the listings (as each check does): npm start calls it at its start. */
+  saveSettings(): Promise<void> {
+    return this.deps.store.saveSettings(this.deps.settings);
+  }
+
   /** An account's channels with a lead in the last 14 days, most recent first. */
   list(accountId: string): Promise<ChannelRow[]> {
     return channelRows(this.deps, accountId);
@@ -200,7 +214,7 @@ export interface ChannelListing extends Pick<ChannelWatchDependencies, 'settings
 }
 
 /** The store's reads: what a listing needs. */
-export type ChannelReader = Pick<ChannelStore, 'channels' | 'leadTimes'>;
+export type ChannelReader = Pick<ChannelStore, 'channels' | 'leadTimes' | 'settings'>;
 
 /** `admin sources`: an account's channels with a lead in the last 14 days, most recent first. */
 export const channelRows = async ({ store, settings: stackSettings, now: clock }: ChannelListing, accountId: string, accountQuietHours?: string): Promise<ChannelRow[]> => {

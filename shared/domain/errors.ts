@@ -26,6 +26,8 @@ export class InvalidApiCredentialsError extends /* @__PURE__ */ refusal(401, 'in
 export class KeyNotAllowedOnEndpointError extends /* @__PURE__ */ refusal(403, 'key_endpoint_not_allowed', 'API key not allowed on this endpoint') {}
 export class OriginNotAllowedError extends /* @__PURE__ */ refusal(403, 'origin_not_allowed', 'Origin not allowed') {}
 export class DryRunNotAllowedError extends /* @__PURE__ */ refusal(403, 'dry_run_not_allowed', 'Dry runs are not allowed with this API key') {}
+/** A key limited to dry runs (CONTRACT.md section 19: the canary's) sent without `x-dry-run: true`. */
+export class DryRunsOnlyError extends /* @__PURE__ */ refusal(403, 'dry_runs_only', 'Only dry runs are allowed with this API key') {}
 export class CaptchaVerificationFailedError extends /* @__PURE__ */ refusal(403, 'captcha_failed', 'Captcha verification failed') {}
 export class ClientNotFoundError extends /* @__PURE__ */ refusal(404, 'client_not_found', 'Client not found') {}
 export class PayloadTooLargeError extends /* @__PURE__ */ refusal(413, 'payload_too_large', 'Payload too large') {}

@@ -73,6 +73,8 @@ export interface ApiKeyGrant {
   readonly graceEndsAt?: string;
   /** A browser key's challenge (CONTRACT.md section 11): its provider and sealed secret. */
   readonly captcha?: KeyChallenge;
+  /** Limited to dry runs (CONTRACT.md section 19): a request without `x-dry-run: true` answers 403. */
+  readonly dryRunsOnly?: true;
 }
 
 /** The four lead endpoints a key can be limited to (CONTRACT.md sections 1 and 7), under their lead sources' names. */

@@ -1,7 +1,7 @@
 /**
  * API keys, in the Config table (docs/data-model.md):
  *   APIKEY#<sha256 of the key> / APIKEY   account_id, active, and (keys with a key id) key_id, label,
- *                                         endpoints, origins, expires_at, grace_ends_at, created_at,
+ *                                         endpoints, origins, expires_at, grace_ends_at, created_at, dry_runs_only,
  *                                         captcha_provider, captcha_secret (sealed, never in clear), captcha_action (reCAPTCHA v3)
  *   KEYID#<key id> / KEYID                key_hash, account_id      revoke and rotate by key id
  *   ACCOUNTKEYS#<account> / KEY#<key id>  key_hash, created_at      list an account's keys
@@ -242,6 +242,7 @@ const grantOf = (item: Record<string, any>): ApiKeyGrant => ({
   ...(typeof item.expires_at === 'string' && { expiresAt: item.expires_at }),
   ...(typeof item.grace_ends_at === 'string' && { graceEndsAt: item.grace_ends_at }),
   ...challengeOf(item),
+  ...(item.dry_runs_only === true && { dryRunsOnly: true as const }),
 });
 
 /** The key's challenge: its provider and sealed secret, stored together or not at all. */
@@ -267,6 +268,7 @@ const storedKeyOf = (item: Record<string, any>): StoredApiKey => ({
   graceEndsAt: item.grace_ends_at ?? null,
   createdAt: item.created_at ?? '',
   ...challengeOf(item),
+  ...(item.dry_runs_only === true && { dryRunsOnly: true as const }),
 });
 
 /** The key item: absent attributes, not nulls, for "no limit", so a bare old item reads the same way. */
@@ -283,6 +285,7 @@ const keyItem = (keyHash: string, key: StoredApiKey) => ({
   ...(key.graceEndsAt !== null && { grace_ends_at: key.graceEndsAt }),
   ...(key.captcha && { captcha_provider: key.captcha.provider, captcha_secret: key.captcha.sealedSecret }),
   ...(key.captcha?.action !== undefined && { captcha_action: key.captcha.action }),
+  ...(key.dryRunsOnly && { dry_runs_only: true }),
 });
 
 const keyIdItem = (keyHash: string, key: StoredApiKey) => ({ ...keyIdKey(key.keyId), key_hash: keyHash, account_id: key.accountId });

@@ -5,6 +5,8 @@
  *        connection_id, last_lead_at, last_lead_id, and while a silence is reported silent_since,
  *        silence_claimed_at, silence_notified (and resumed_by while its end is being sent)
  *   CHANNEL#<account id>#<channel key> / <created_at>#<lead id>   one item per lead counted (its time)
+ *   CHANNELS#SETTINGS / SETTINGS   the settings the last check judged with: min_leads, min_minutes,
+ *        quiet_start and quiet_end (minutes after midnight, India time; null for none)
  * One partition lists every channel of every account, so the check is one bounded Query, and an
  * account's channels are a prefix of it. A lead's item is keyed by its id, so a stream record delivered
  * twice counts once. The channel key is the channel's three parts URI-encoded (`%` alone: none), so no
@@ -12,11 +14,14 @@
  */
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ChannelStore, CountedLead, StoredChannel } from '../domain/channel-watch.ts';
-import type { Channel } from '../domain/source-watch.ts';
+import type { Channel, SilenceSettings } from '../domain/source-watch.ts';
 import { asServiceFailure } from './failures.ts';
 import { orUnavailable, queryAll, TableStore } from './requests.ts';
 
 const DIRECTORY_PK = 'CHANNELS#ALL';
+/** The settings the watch judges with (minimum leads, minutes, quiet hours): one item, rewritten by each check. */
+const SETTINGS_KEY = { pk: 'CHANNELS#SETTINGS', sk: 'SETTINGS' };
+export const CHANNEL_SETTINGS_ITEM_TYPE = 'channel_settings';
 const LEADS_PREFIX = 'CHANNEL#';
 export const CHANNEL_ITEM_TYPE = 'channel';
 export const CHANNEL_LEAD_ITEM_TYPE = 'channel_lead';
@@ -54,7 +59,17 @@ const storedChannelOf = (item: Record<string, any>): StoredChannel => ({
 });
 
 /** The reads alone (`admin sources`, the admin API): all the admin function carries of the watch. */
-export class DynamoDbChannelReader extends TableStore implements Pick<ChannelStore, 'channels' | 'leadTimes'> {
+export class DynamoDbChannelReader extends TableStore implements Pick<ChannelStore, 'channels' | 'leadTimes' | 'settings'> {
+  async settings(): Promise<SilenceSettings | undefined> {
+    const { Item } = await orUnavailable(() => this.db.send(new GetCommand({ TableName: this.table, Key: SETTINGS_KEY })));
+    if (!Item) return undefined;
+    return {
+      minLeads: Number(Item.min_leads),
+      minMinutes: Number(Item.min_minutes),
+      quietHours: Item.quiet_start === null || Item.quiet_start === undefined ? null : { start: Number(Item.quiet_start), end: Number(Item.quiet_end) },
+    };
+  }
+
   async *channels(since: Date, accountId?: string): AsyncIterable<StoredChannel> {
     const items = await queryAll(this.db, {
       TableName: this.table,
@@ -90,6 +105,24 @@ export class DynamoDbChannelReader extends TableStore implements Pick<ChannelSto
 }
 
 export class DynamoDbChannelStore extends DynamoDbChannelReader implements ChannelStore {
+  async saveSettings(settings: SilenceSettings): Promise<void> {
+    await orUnavailable(() =>
+      this.db.send(
+        new PutCommand({
+          TableName: this.table,
+          Item: {
+            ...SETTINGS_KEY,
+            item_type: CHANNEL_SETTINGS_ITEM_TYPE,
+            min_leads: settings.minLeads,
+            min_minutes: settings.minMinutes,
+            quiet_start: settings.quietHours?.start ?? null,
+            quiet_end: settings.quietHours?.end ?? null,
+          },
+        }),
+      ),
+    );
+  }
+
   async countLead(lead: CountedLead): Promise<StoredChannel> {
     const at = lead.createdAt.toISOString();
     await orUnavailable(() =>

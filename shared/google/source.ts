@@ -13,6 +13,7 @@ export const googleAdsSource = {
   ...googleAdsWireNames,
   invokeName: 'google-ads',
   title: 'Google Ads lead forms',
+  brief: 'Google Ads lead forms',
   route: { path: '/api/google-ads-lead-webhook', methods: ['POST'] },
   entry: 'functions/google-ads/handler.ts',
   bodyFormat: 'json',

@@ -7,7 +7,7 @@
  * whose context has what it added, down to the handler.
  */
 import middy from '@middy/core';
-import type { MiddlewareObj } from '@middy/core';
+import type { MiddlewareObj, Request } from '@middy/core';
 import type { LeadContext, LeadEvent, LeadResponse } from './lambda.ts';
 
 type Middleware<C> = MiddlewareObj<LeadEvent, LeadResponse, Error, C>;
@@ -49,8 +49,9 @@ export interface LeadChain<C extends LeadContext> {
  * rejection record after it) and abandon a write in flight with a 500; the deadline is
  * withinFunctionDeadline's (shared/deadline.ts).
  */
-export const leadChain = (first: Middleware<LeadContext>): LeadChain<LeadContext> =>
+export const leadChain = (first: Middleware<LeadContext> & { readonly requestEnd?: (request: Request<LeadEvent, LeadResponse, Error, LeadContext>) => void }): LeadChain<LeadContext> =>
   // Middy's own `use` (arrays of middlewares) and `handler`, typed by LeadChain: each `use` was given a
   // step on a context with what it needs, so the handler's context has what the steps added. The one
   // place that says so; it adds no code to a bundle.
-  middy<LeadEvent, LeadResponse, Error, LeadContext>({ timeoutEarlyInMillis: 0 }).use(first) as unknown as LeadChain<LeadContext>;
+  // `requestEnd` finishes an answer a step gave early (the envelope's, http-envelope.ts), which skips every `after`.
+  middy<LeadEvent, LeadResponse, Error, LeadContext>({ timeoutEarlyInMillis: 0, ...(first.requestEnd && { requestEnd: first.requestEnd as (request: Request) => void }) }).use(first) as unknown as LeadChain<LeadContext>;

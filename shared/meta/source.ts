@@ -13,6 +13,7 @@ export const metaSource = {
   ...metaWireNames,
   invokeName: 'meta',
   title: 'Meta Lead Ads',
+  brief: 'Facebook and Instagram lead ads',
   route: { path: '/api/meta-leadgen-webhook', methods: ['GET', 'POST'], queryString: true },
   entry: 'functions/meta-webhook/handler.ts',
   bodyFormat: 'signed-json',

@@ -30,11 +30,23 @@ export interface LeadSourceDescriptor {
   /** A short title for the banner, the dashboard and OpenAPI. */
   readonly title: string;
   /**
+   * How the README's opening names the channel, for someone who has never seen the service ("calls to a
+   * project's number"): `npm run docs` writes every source's there (scripts/docs/readme-channels.ts), so
+   * a source added to the registry is named without a hand edit.
+   */
+  readonly brief: string;
+  /**
    * Its public route: one path, the methods API Gateway routes to its function, and whether its
    * deliveries carry parameters in the query string (Meta's subscription check): the local server hands
    * the query on only then, as the handlers of the others never read it.
    */
   readonly route: { readonly path: string; readonly methods: readonly SourceMethod[]; readonly queryString?: boolean };
+  /**
+   * The largest body its function reads, in bytes (one more answers 413), when it is not section 1's
+   * 64 KiB: the handler's own bound (its intake source reads it from the same wire names), and what
+   * `npm start` reads of a body (the largest route's, scripts/local/http-server.ts), as deployed.
+   */
+  readonly maxBodyBytes?: number;
   /** The handler module, relative to the repository root (it exports `handler`): a literal, never imported by the registry. */
   readonly entry: string;
   /** What a delivery's body is: a JSON object (section 1), or a JSON object signed by the platform (Meta's). */

@@ -22,8 +22,7 @@ export const whatsappIntakeSource = (settings: WhatsAppReaderSettings, now: () =
   name: whatsappWireNames.name,
   authentication: { kind: 'platform-signature', header: 'x-hub-signature-256' },
   bodyFormat: 'signed-json',
-  // Meta batches several messages in a notification: far below this.
-  maxBodyBytes: 3 * 1024 * 1024,
+  maxBodyBytes: whatsappWireNames.maxBodyBytes,
   answer: whatsappWireNames.acceptance,
   platformId: whatsappWireNames.platformId,
   connection: { key: whatsappNumberConnectionKey, notConnected: { answer: 'ignore' } },

@@ -14,6 +14,7 @@ export const whatsappSource = {
   ...whatsappWireNames,
   invokeName: 'whatsapp',
   title: 'WhatsApp chats',
+  brief: 'WhatsApp chats with a project’s number',
   route: { path: '/api/whatsapp-webhook', methods: ['GET', 'POST'], queryString: true },
   entry: 'functions/whatsapp-webhook/handler.ts',
   bodyFormat: 'signed-json',

@@ -12,6 +12,8 @@ export const whatsappWireNames = {
   // A message id names one delivery with the business number it was sent to (CONTRACT.md section 15: its records carry both).
   platformId: { field: 'whatsapp_message_id', idempotencyPrefix: 'whatsapp-message', qualifiedBy: ['whatsapp_phone_number_id'] },
   acceptance: { status: 200, message: 'Notification received', withLead: false },
+  // Section 15's bound: Meta batches several messages in a notification, far below it.
+  maxBodyBytes: 3 * 1024 * 1024,
 } as const;
 
 /**

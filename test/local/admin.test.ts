@@ -233,8 +233,8 @@ describe('admin arguments and help', () => {
   it('prints every command with --help', async () => {
     const { code, stdout } = await admin('--help');
     expect(code).toBe(0);
-    for (const command of ['seed FILE', 'create-key --account ID', 'list-keys --account ID', 'revoke-key KEY', 'revoke-key --id KEY_ID', 'rotate-key --id KEY_ID', 'set-duplicates --account ID ignore|create|merge', 'leads --account ID']) {
-      expect(stdout).toContain(command);
+    for (const command of ['seed', 'create-key', 'list-keys', 'revoke-key', 'rotate-key', 'set-duplicates', 'leads']) {
+      expect(stdout).toMatch(new RegExp(`^  ${command} `, 'm'));
     }
   });
 

@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { freePort } from '../../scripts/dynamodb-local.ts';
 import { runAdmin } from '../../scripts/admin.ts';
 import { projectRoot } from '../../scripts/local/environment.ts';
+import { adminClient } from '../support/admin-client.ts';
 import { killGroup, waitFor } from '../support/processes.ts';
 
 const KEY = 'quiet-source-key-not-secret';
@@ -59,7 +60,7 @@ describe('npm start with SILENCE_* settings and LEAD_EVENTS_WEBHOOK_URL', () => 
       SILENCE_CHECK_SECONDS: '1',
       ...silence,
     };
-    for (const name of ['DYNAMODB_ENDPOINT', 'CONFIG_TABLE_NAME', 'LEADS_TABLE_NAME', 'CONFIG_CACHE_TTL_SECONDS', 'AWS_REGION']) delete env[name];
+    for (const name of ['DYNAMODB_ENDPOINT', 'CONFIG_TABLE_NAME', 'LEADS_TABLE_NAME', 'CONFIG_CACHE_TTL_SECONDS', 'AWS_REGION', 'LEAD_INTAKE_ADMIN_ACCESS_KEY_ID', 'LEAD_INTAKE_ADMIN_SECRET_ACCESS_KEY']) delete env[name];
     child = spawn('npm', ['start'], { cwd: projectRoot, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout!.on('data', (chunk) => (output += chunk));
     child.stderr!.on('data', (chunk) => (output += chunk));
@@ -86,12 +87,20 @@ describe('npm start with SILENCE_* settings and LEAD_EVENTS_WEBHOOK_URL', () => 
   const sources = async () => {
     let stdout = '';
     const code = await runAdmin(['sources', '--account', ACCOUNT, '--json'], {
-      env: { DYNAMODB_ENDPOINT: `http://127.0.0.1:${dynamodbPort}`, ...silence },
+      // Nothing of the watch's settings in the CLI's environment: they come from the service (CONTRACT.md section 19).
+      env: { DYNAMODB_ENDPOINT: `http://127.0.0.1:${dynamodbPort}` },
       stdout: (text) => void (stdout += text),
       stderr: () => undefined,
     });
     expect(code).toBe(0);
     return JSON.parse(stdout) as Array<Record<string, unknown>>;
+  };
+
+  /** The admin API's `GET .../sources`, signed as the CRM signs it. */
+  const apiSources = async () => {
+    const answer = await adminClient(baseUrl)({ method: 'GET', path: `/admin/v1/accounts/${ACCOUNT}/sources` });
+    expect(answer.status).toBe(200);
+    return answer.body as Array<Record<string, unknown>>;
   };
 
   const ofType = (type: string) => received.filter((event) => event['detail-type'] === type);
@@ -116,6 +125,8 @@ describe('npm start with SILENCE_* settings and LEAD_EVENTS_WEBHOOK_URL', () => 
     expect(silent).toMatchObject({ source: 'crm.lead-intake', detail: { account_id: ACCOUNT, channel: { source: 'portala', sub_source: null }, last_lead_at: last.created_at, leads_14d: 3 } });
     expect(silent!.detail.silent_minutes).toEqual(expect.any(Number));
     expect((await sources())[0]).toMatchObject({ leads_14d: 3, state: 'silent' });
+    // The CLI, with none of the service's non-default settings in its shell, answers as the admin API.
+    expect(await sources()).toEqual(await apiSources());
 
     const next = await post();
     await waitFor(() => ofType('Source Resumed').length > 0, 'Source Resumed at the webhook', 20_000);

@@ -27,6 +27,8 @@ export interface StoredApiKey {
   readonly createdAt: string;
   /** A browser key's challenge, its secret sealed; absent: none. */
   readonly captcha?: KeyChallenge;
+  /** Limited to dry runs (CONTRACT.md section 19); absent: not. */
+  readonly dryRunsOnly?: true;
 }
 
 /** A key found by its public id, with the hash the request path looks it up by. */

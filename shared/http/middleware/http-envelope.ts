@@ -28,13 +28,23 @@ export interface HttpEnvelopeOptions {
 type LeadRequest = Request<LeadEvent, LeadResponse, Error, LeadContext>;
 
 /**
+ * The envelope as a middleware, and what must run once the chain is done (Middy's `requestEnd` hook):
+ * a step's `before` that answers early (a platform's subscription check) skips every `after`, the
+ * envelope's too, so the answer it gave is finished there, with its `x-request-id` and log line.
+ */
+export type HttpEnvelope = MiddlewareObj<LeadEvent, LeadResponse, Error, LeadContext> & { readonly requestEnd: (request: LeadRequest) => void };
+
+/**
  * The outermost middleware: gives the request its id, and turns whatever the chain produced (a
  * response, a refusal, an unexpected error) into the contract's answer with `x-request-id`, CORS
  * headers where the endpoint has them, and the request's one log line. Nothing inside the chain
  * writes headers or logs.
  */
-export const httpEnvelope = ({ endpoint, log, cors, unexpected }: HttpEnvelopeOptions): MiddlewareObj<LeadEvent, LeadResponse, Error, LeadContext> => {
+export const httpEnvelope = ({ endpoint, log, cors, unexpected }: HttpEnvelopeOptions): HttpEnvelope => {
+  /** The requests whose answer has its headers and log line. */
+  const finished = new WeakSet<LeadRequest>();
   const finish = (request: LeadRequest, response: LeadResponse, error?: unknown): LeadResponse => {
+    finished.add(request);
     const { context, event } = request;
     response.headers = { ...response.headers, 'x-request-id': context.requestId, ...(cors && cors.headers(event, context.allowOrigin)) };
     log({
@@ -70,6 +80,9 @@ export const httpEnvelope = ({ endpoint, log, cors, unexpected }: HttpEnvelopeOp
     },
     onError: (request) => {
       request.response = finish(request, failure(request.error, request.context.requestId, unexpected), request.error);
+    },
+    requestEnd: (request) => {
+      if (!finished.has(request) && request.response && request.context.requestId) finish(request, request.response);
     },
   };
 };

@@ -1,6 +1,6 @@
 import type { AccountDirectory } from '../../domain/account-directory.ts';
 import { keyAllowsEndpoint, normaliseOrigin } from '../../domain/api-keys.ts';
-import { DryRunNotAllowedError, KeyNotAllowedOnEndpointError, OriginNotAllowedError } from '../../domain/errors.ts';
+import { DryRunNotAllowedError, DryRunsOnlyError, KeyNotAllowedOnEndpointError, OriginNotAllowedError } from '../../domain/errors.ts';
 import type { KeyEndpoint } from '../../domain/lead.ts';
 import type { KeyScopeDeclaration } from '../../sources/descriptor.ts';
 import { andThen, step, type LeadStep } from '../lead-chain.ts';
@@ -11,7 +11,8 @@ import { dryRunRequested } from './submission-options.ts';
 /**
  * What the request's key allows (CONTRACT.md section 7), right after the key's 401/404 and before the
  * size check, in the contract's order: its endpoints (403), its browser origins (403), and no dry runs
- * with a browser key (403: a public page must not be an "is this mobile a lead?" oracle). For a browser
+ * with a browser key (403: a public page must not be an "is this mobile a lead?" oracle); a key limited
+ * to dry runs answers 403 to anything else (CONTRACT.md section 19). For a browser
  * key whose origin is allowed, every answer from here on echoes that origin to the page. A source with
  * a key scope of its own (`scoped`) takes only a key limited to that scope alone.
  */
@@ -20,6 +21,8 @@ export const keyScope = (endpoint: KeyEndpoint, { scoped = false }: { scoped?: b
   before: ({ event, context }) => {
     const key = context.account.key;
     if (!keyAllowsEndpoint(key, endpoint, { scoped })) throw new KeyNotAllowedOnEndpointError();
+    // A key limited to dry runs (section 19: the canary's) stores nothing, whatever it is sent.
+    if (key.dryRunsOnly && !dryRunRequested(event)) throw new DryRunsOnlyError();
     if (!key.origins) return;
     const origin = header(event, 'origin');
     const normalised = origin === undefined ? undefined : normaliseOrigin(origin.trim());
