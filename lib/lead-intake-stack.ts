@@ -10,6 +10,7 @@ import { CfnOutput, Stack, Tags, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { ADMIN_BASE_PATH, adminEntry } from '../shared/routes.ts';
 import { adminRoutes } from '../shared/admin-routes.ts';
+import { AUDIT_RETENTION_DAYS_VARIABLE } from '../shared/domain/audit.ts';
 import { metaSource } from '../shared/meta/source.ts';
 import { leadSources } from '../shared/sources/registry.ts';
 import { LeadApi } from './constructs/lead-api.ts';
@@ -77,6 +78,8 @@ export class LeadIntakeStack extends Stack {
         [sourceWatchSettings.minLeads]: String(settings.silenceMinLeads),
         [sourceWatchSettings.minMinutes]: String(settings.silenceMinMinutes),
         [sourceWatchSettings.quietHours]: settings.silenceQuietHours,
+        // How long the audit entries it writes are kept (CONTRACT.md section 18).
+        [AUDIT_RETENTION_DAYS_VARIABLE]: String(settings.auditRetentionDays),
       },
     });
     tables.grantAdmin(admin.function);

@@ -7,6 +7,7 @@
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Node } from 'constructs';
 import { defaultSilenceSettings, InvalidQuietHoursError, parseQuietHours } from '../shared/domain/source-watch.ts';
+import { MIN_AUDIT_RETENTION_DAYS } from '../shared/domain/audit.ts';
 import type { FunctionSettingDeclaration, LeadSourceDescriptor, RouteThrottleDeclaration } from '../shared/sources/descriptor.ts';
 import { leadSources, type DeclaredLeadSource } from '../shared/sources/registry.ts';
 
@@ -63,9 +64,14 @@ export interface LeadIntakeSettings extends SourceThrottleSettings, SourceFuncti
   readonly corsAllowedOrigins: readonly string[];
   /**
    * Days the function, access and pipe logs are kept; one of CloudWatch Logs' allowed values
-   * (1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, ...). @default 30
+   * (1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, ...). Below 365 (the DPDP Rules'
+   * year of processing logs, CONTRACT.md section 18) only with `allowShortLogRetention`. @default 365
    */
   readonly logRetentionDays: number;
+  /** Allows `logRetentionDays` below 365: the logs then cannot show a year of processing (docs/deployment.md says what that gives up). @default false */
+  readonly allowShortLogRetention: boolean;
+  /** Days each audit entry (every look at a person's data, CONTRACT.md section 18) is kept, from 365 to 3,650. @default 365 */
+  readonly auditRetentionDays: number;
   /** Address subscribed by e-mail to the alarm topic (it must confirm). @default none: no subscription */
   readonly alarmEmail?: string;
   /** Memory of each lead function, in MB (arm64 CPU share grows with it). @default 512 */
@@ -120,7 +126,9 @@ export const defaultSettings: LeadIntakeSettings = {
   ...(Object.fromEntries(sourceThrottleSettings.map(({ name, default: value }) => [name, value])) as SourceThrottleSettings),
   ...(Object.fromEntries(sourceFunctionSettings.map(({ name, default: value }) => [name, value])) as SourceFunctionSettings),
   corsAllowedOrigins: ['*'],
-  logRetentionDays: 30,
+  logRetentionDays: 365,
+  allowShortLogRetention: false,
+  auditRetentionDays: MIN_AUDIT_RETENTION_DAYS,
   memorySize: 512,
   configCacheTtlSeconds: 30,
   rejectionRecordsPerMinute: 60,
@@ -163,7 +171,9 @@ export function resolveSettings(node: Node, props: Partial<LeadIntakeSettings> =
     ...sourceThrottles,
     ...functionSettings,
     corsAllowedOrigins: origins(raw('corsAllowedOrigins')),
-    logRetentionDays: retentionDays(raw('logRetentionDays')),
+    logRetentionDays: retentionDays(raw('logRetentionDays'), flag('allowShortLogRetention', raw('allowShortLogRetention'))),
+    allowShortLogRetention: flag('allowShortLogRetention', raw('allowShortLogRetention')),
+    auditRetentionDays: number('auditRetentionDays', raw('auditRetentionDays'), { min: MIN_AUDIT_RETENTION_DAYS, max: 3_650, integer: true }),
     alarmEmail: alarmEmail === undefined || alarmEmail === '' ? undefined : email(alarmEmail),
     memorySize: number('memorySize', raw('memorySize'), { min: 128, max: 10_240, integer: true }),
     configCacheTtlSeconds: number('configCacheTtlSeconds', raw('configCacheTtlSeconds'), { min: 0, max: 3_600, integer: true }),
@@ -219,11 +229,19 @@ function flag(name: SettingName, value: unknown): boolean {
   throw new Error(`${name} must be true or false; got ${JSON.stringify(value)}`);
 }
 
-function retentionDays(value: unknown): number {
+/** The shortest log retention that keeps a year of processing logs (DPDP Rules 2025, rule 6; CONTRACT.md section 18). */
+export const MIN_LOG_RETENTION_DAYS = 365;
+
+function retentionDays(value: unknown, allowShort: boolean): number {
   const days = number('logRetentionDays', value, { min: 1, max: 3_653, integer: true });
   const allowed = Object.values(logs.RetentionDays).filter((v): v is number => typeof v === 'number' && v !== logs.RetentionDays.INFINITE);
   if (!allowed.includes(days)) {
     throw new Error(`logRetentionDays must be one of ${allowed.join(', ')}; got ${days}`);
+  }
+  if (days < MIN_LOG_RETENTION_DAYS && !allowShort) {
+    throw new Error(
+      `logRetentionDays ${days} is below ${MIN_LOG_RETENTION_DAYS}: logs of processing are kept at least a year (DPDP Rules 2025); set allowShortLogRetention=true to keep them shorter anyway`,
+    );
   }
   return days;
 }

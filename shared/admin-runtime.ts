@@ -14,7 +14,9 @@ import type { RejectionArchive } from './domain/ports/rejections.ts';
 import { DynamoDbLeadStore } from './dynamodb/leads.ts';
 import { DynamoDbRejectionArchive } from './dynamodb/rejection-archive.ts';
 import { tableNamesFromEnvironment } from './runtime.ts';
-import { PersonData } from './domain/person-data.ts';
+import { PersonData, type PersonKeyring } from './domain/person-data.ts';
+import { auditRetentionDaysFromEnvironment, type AuditLog } from './domain/audit.ts';
+import { DynamoDbAuditLog } from './dynamodb/audit.ts';
 import { DynamoDbAccountStore } from './dynamodb/accounts.ts';
 import { DynamoDbChannelReader } from './dynamodb/channels.ts';
 import { channelRows, type ChannelReader } from './domain/channel-watch.ts';
@@ -40,6 +42,9 @@ interface CoreAdminStores {
   readonly people: PersonDataStore;
   /** The quiet-source watch's counts, for `GET .../sources`. */
   readonly channels: ChannelReader;
+  /** The audit of looks at a person's data, and the keyed hash its entries name a person by. */
+  readonly audit: AuditLog;
+  readonly keyring: PersonKeyring;
 }
 
 type SourceAdmins = typeof sourceAdmins;
@@ -62,7 +67,7 @@ export const adminRuntime = (
   silence: SilenceSettings = silenceSettingsFromEnvironment(),
   now: () => Date = () => new Date(),
 ): AdminRuntime => {
-  const { accounts, keys, rejections, leads, people, channels } = stores;
+  const { accounts, keys, rejections, leads, people, channels, audit, keyring } = stores;
   const accountAdmin = new AccountAdmin(accounts);
   return {
     accounts: accountAdmin,
@@ -70,6 +75,7 @@ export const adminRuntime = (
     keys: new AccountKeys({ keys, accounts, challengeSecrets: { seal: (accountId, secret) => challengeSecretCipherFromEnvironment().seal(accountId, secret) }, keyScopes: adminKeyScopes }),
     quarantine: { rejections, accounts, leads, newLeadId, now: () => new Date() },
     people: new PersonData(accounts, people),
+    audit: { audit, keyring, accounts },
     channels: {
       // The account first: an unknown one answers 404 Account not found, as every account route does.
       list: async (accountId) => channelRows({ store: channels, settings: silence, now }, accountId, (await accountAdmin.getAccount(accountId)).silenceQuietHours),
@@ -91,6 +97,8 @@ export const adminRuntimeFromEnvironment = (env: NodeJS.ProcessEnv = process.env
     leads: new DynamoDbLeadStore(db, leads, undefined, keyring),
     people: new DynamoDbPersonData(db, leads, keyring),
     channels: new DynamoDbChannelReader(db, leads),
+    audit: new DynamoDbAuditLog(db, leads, auditRetentionDaysFromEnvironment(env)),
+    keyring,
   };
   const sources = Object.assign({}, ...Object.values(sourceAdmins).map((admin) => admin.stores(db, config))) as Omit<AdminStores, keyof CoreAdminStores>;
   return adminRuntime({ ...core, ...sources } as AdminStores);

@@ -7,7 +7,7 @@
  * wire-names.ts is spread by its source.ts. Everything else is shared (shared/http/lead-handler.ts).
  */
 import { portalLeadFields, socialLeadFields, websiteLeadFields, type LeadFieldSchemas } from './schemas/lead-fields.ts';
-import type { UnknownFieldPolicy, ValidatedFields } from './schemas/validate.ts';
+import { textOf, type UnknownFieldPolicy, type ValidatedFields } from './schemas/validate.ts';
 import type { EndpointName } from './routes.ts';
 
 /**
@@ -50,7 +50,7 @@ export const websiteEndpoint = {
   bodyFormat: 'json',
   fields: websiteLeadFields,
   unknownFields: 'ignore',
-  subSource: (fields: ValidatedFields): EndpointSubSourceClaim => ({ kind: 'website', name: fields.sub_source! }),
+  subSource: (fields: ValidatedFields): EndpointSubSourceClaim => ({ kind: 'website', name: textOf(fields, 'sub_source')! }),
   acceptance: created,
   browserFacing: true,
 } as const satisfies LeadEndpointDeclaration;
@@ -79,7 +79,7 @@ export const socialEndpoint = {
   bodyFormat: 'json',
   fields: socialLeadFields,
   unknownFields: 'ignore',
-  subSource: (fields: ValidatedFields): EndpointSubSourceClaim => ({ kind: 'social', name: fields.platform! }),
+  subSource: (fields: ValidatedFields): EndpointSubSourceClaim => ({ kind: 'social', name: textOf(fields, 'platform')! }),
   acceptance: { status: 200, message: 'Lead created successfully', withLead: false },
   browserFacing: false,
 } as const satisfies LeadEndpointDeclaration;

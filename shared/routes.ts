@@ -20,6 +20,7 @@ export const FUNCTION_TIMEOUT_SECONDS = 10;
  * numbers) are named by its descriptor's admin routes and done by its admin module.
  */
 export type CoreAdminOperation =
+  | 'listAudit'
   | 'getAccount'
   | 'putAccount'
   | 'putProject'
@@ -66,6 +67,7 @@ export const coreAdminRoutes: readonly AdminRoute<CoreAdminOperation>[] = [
   { method: 'GET', path: '/admin/v1/accounts/{accountId}/people', operation: 'findPerson' },
   { method: 'POST', path: '/admin/v1/accounts/{accountId}/erasures', operation: 'erasePerson' },
   { method: 'GET', path: '/admin/v1/accounts/{accountId}/sources', operation: 'listSources' },
+  { method: 'GET', path: '/admin/v1/accounts/{accountId}/audit', operation: 'listAudit' },
 ];
 
 /** API Gateway's route key, which it hands the function as `routeKey`. */

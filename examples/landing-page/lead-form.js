@@ -21,6 +21,11 @@
  * Tokens are single-use: the widget is reset after every answer the service gave (but a 503 or 429,
  * which the same submission is resent after).
  *
+ * A consent checkbox (`<input type="checkbox" name="consent" data-consent-notice="..."
+ * data-consent-purposes="a,b">`): ticked, the lead carries `consent`, the notice the visitor saw, the
+ * time they ticked the box (ISO 8601 with the visitor's offset) and the purposes; not ticked, no consent.
+ * With `required` on it, the form is not sent until it is ticked.
+ *
  * UTM parameters and gclid/fbclid of the page URL are kept for the visit (sessionStorage) and sent
  * with the lead. Field errors of the service (422 `errors`) are shown under their fields.
  *
@@ -35,6 +40,7 @@ const TRACKING_PARAMETERS = ['utm_id', 'utm_campaign', 'utm_source', 'utm_medium
 const TRACKING_STORAGE_KEY = 'lead-form:tracking';
 const TRACKING_MAX_LENGTH = 500; // the service's limit for each of them
 const TIMEOUT_MS = 20_000;
+const CONSENT_FIELD = 'consent';
 
 /** What a visitor reads. Each can be replaced with a data-message-<name> attribute on the form. */
 const MESSAGES = {
@@ -43,6 +49,7 @@ const MESSAGES = {
   invalid: 'Please correct the highlighted fields.',
   invalidOne: 'Please correct the highlighted field.',
   challenge: 'Please complete the check below and send again.',
+  unticked: 'Please tick this box to send your details.', // a required checkbox (consent) left unticked
   duplicate: 'You have already registered with this mobile number. Our team will call you soon.',
   tooLarge: 'Your message is too long. Please shorten it and send again.',
   busy: 'We are very busy right now. Please try again in a minute.',
@@ -211,6 +218,36 @@ const configOf = (form) => {
   return { url: `${apiBase.trim().replace(/\/+$/, '')}${ENDPOINT}`, apiKey: apiKey.trim(), project, campaign, subSource };
 };
 
+const twoDigits = (n) => String(n).padStart(2, '0');
+
+/** A time as ISO 8601 with the visitor's own offset: `2026-11-02T10:15:00+05:30`. */
+const localIsoTime = (date) => {
+  const offset = -date.getTimezoneOffset();
+  const sign = offset >= 0 ? '+' : '-';
+  const day = `${date.getFullYear()}-${twoDigits(date.getMonth() + 1)}-${twoDigits(date.getDate())}`;
+  const time = `${twoDigits(date.getHours())}:${twoDigits(date.getMinutes())}:${twoDigits(date.getSeconds())}`;
+  return `${day}T${time}${sign}${twoDigits(Math.floor(Math.abs(offset) / 60))}:${twoDigits(Math.abs(offset) % 60)}`;
+};
+
+/**
+ * The consent a ticked checkbox gives: its notice, when it was ticked, its purposes. The time is kept
+ * on the box when it is ticked, so that a retry of the same submission sends the same consent (and keeps
+ * its Idempotency-Key).
+ */
+const consentOf = (control) => {
+  if (!control.checked) return undefined;
+  const notice = (control.dataset.consentNotice || '').trim();
+  if (!notice) {
+    console.error('Lead form: the consent checkbox has no data-consent-notice: no consent is sent.');
+    return undefined;
+  }
+  if (!control.dataset.givenAt) control.dataset.givenAt = localIsoTime(new Date());
+  const purposes = (control.dataset.consentPurposes || '').split(',').map((purpose) => purpose.trim()).filter(Boolean);
+  return { notice, given_at: control.dataset.givenAt, ...(purposes.length > 0 && { purposes }) };
+};
+
+const consentControlOf = (form) => form.querySelector(`input[type="checkbox"][name="${CONSENT_FIELD}"]`);
+
 const payloadOf = (form, config) => {
   const payload = {
     ...trackingParameters(),
@@ -225,10 +262,14 @@ const payloadOf = (form, config) => {
     if (typeof value !== 'string') continue;
     const text = value.trim();
     if (!text) continue;
+    if (name === CONSENT_FIELD) continue; // below, as an object
     if (trap && name === trap.name) payload[trap.dataset.honeypot] = text;
     else if (CHALLENGE_FIELDS.has(name)) payload.captcha_token = text;
     else payload[name] = text;
   }
+  const consentControl = consentControlOf(form);
+  const consent = consentControl && consentOf(consentControl);
+  if (consent) payload.consent = consent;
   return payload;
 };
 
@@ -343,8 +384,8 @@ const showAnswer = (form, { status, body, retryAfter }) => {
 
 /** Required fields left empty are reported here, without a round trip. */
 const checkRequired = (form) => {
-  const missing = controlsOf(form).filter((control) => control.required && !control.value.trim());
-  for (const control of missing) showFieldError(control, `${labelOf(control)} is required`);
+  const missing = controlsOf(form).filter((control) => control.required && (control.type === 'checkbox' ? !control.checked : !control.value.trim()));
+  for (const control of missing) showFieldError(control, control.type === 'checkbox' ? messageOf(form, 'unticked') : `${labelOf(control)} is required`);
   return missing;
 };
 
@@ -361,6 +402,18 @@ export const enhanceLeadForm = (form) => {
 
   form.addEventListener('input', (event) => {
     if (event.target instanceof Element && event.target.name) clearFieldError(event.target);
+  });
+  // Consent is given when the box is ticked: that time is sent, and forgotten when it is unticked.
+  form.addEventListener('change', (event) => {
+    const control = event.target;
+    if (!(control instanceof HTMLInputElement) || control !== consentControlOf(form)) return;
+    clearFieldError(control);
+    if (control.checked) control.dataset.givenAt = localIsoTime(new Date());
+    else delete control.dataset.givenAt;
+  });
+  form.addEventListener('reset', () => {
+    const control = consentControlOf(form);
+    if (control) delete control.dataset.givenAt;
   });
 
   form.addEventListener('submit', async (event) => {

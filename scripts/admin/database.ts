@@ -24,7 +24,7 @@ export interface AdminDatabase {
  * profile). Without one the SDK would be handed a made-up region and look up a host that does not
  * exist, so the CLI says what is missing instead.
  */
-const awsRegion = async (env: NodeJS.ProcessEnv): Promise<string> => {
+export const awsRegion = async (env: NodeJS.ProcessEnv): Promise<string> => {
   if (env.AWS_REGION) return env.AWS_REGION;
   try {
     return await new DynamoDBClient({}).config.region();

@@ -1,5 +1,7 @@
 /** An account's leads (CONTRACT.md section 6), read from the lead archive. */
+import { audited } from '../../shared/domain/audit.ts';
 import type { LeadRecord } from '../../shared/domain/lead.ts';
+import { auditOf, cliCaller } from './audit.ts';
 import { CommandError, existingAccount, HELP, printJsonOr, required, table, type CommandModule } from './command.ts';
 
 /** The lead records as a table for a terminal; every field of each lead stays in --json. */
@@ -36,7 +38,8 @@ const leads: CommandModule = {
       if (project !== undefined && !projectIds.includes(project)) {
         throw new CommandError(`project ${JSON.stringify(project)} is not a project of account ${accountId}`);
       }
-      const found = await repo.leadArchive.listLeads(accountId, project === undefined ? projectIds : [project]);
+      const list = () => repo.leadArchive.listLeads(accountId, project === undefined ? projectIds : [project]);
+      const found = await audited(auditOf(repo, io.env), await cliCaller(io), accountId, { operation: 'leads_list', count: (listed) => listed.length }, list);
       printJsonOr(io, values.json, found, () => leadTable(found));
     },
   },

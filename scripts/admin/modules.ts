@@ -6,6 +6,7 @@
  * lines), their verbs in the module's own order. A verb name used by two modules fails at start
  * (scripts/admin.ts).
  */
+export { default as audit } from './audit.ts';
 export { default as configuration } from './configuration.ts';
 export { default as events } from './events.ts';
 export { default as keys } from './keys.ts';

@@ -4,7 +4,10 @@
  * e-mail that section 2 refuses is a bad argument (exit 2); an unknown account exit 1.
  */
 import { AccountNotFoundError, InvalidPersonError } from '../../shared/domain/errors.ts';
-import { PersonData } from '../../shared/domain/person-data.ts';
+import { audited } from '../../shared/domain/audit.ts';
+import { PersonData, personHandleOf } from '../../shared/domain/person-data.ts';
+import { countOfErased, countOfRecords } from '../../shared/domain/ports/people.ts';
+import { auditOf, cliCaller } from './audit.ts';
 import type { DynamoDbRepository } from '../../shared/dynamodb/repository.ts';
 import { CommandError, HELP, optional, printJsonOr, required, UsageError, type CommandArgs, type CommandModule } from './command.ts';
 import { leadTable } from './leads.ts';
@@ -19,7 +22,7 @@ const request = ({ values }: CommandArgs, repository: () => DynamoDbRepository, 
   const email = optional(values.email);
   if ((mobile === undefined) === (email === undefined)) throw new UsageError('give --mobile M or --email E (one of them)', verb);
   const repo = repository();
-  return { accountId, person: mobile !== undefined ? { mobile_number: mobile } : { email: email! }, people: new PersonData(repo.accounts, repo.people) };
+  return { accountId, person: mobile !== undefined ? { mobile_number: mobile } : { email: email! }, people: new PersonData(repo.accounts, repo.people), repo };
 };
 
 /** The domain's refusals as the CLI's exit codes: a handle section 2 refuses is a bad argument. */
@@ -29,6 +32,15 @@ const refused = (error: unknown, verb: string, accountId: string): never => {
   throw error;
 };
 
+/** The person the arguments name, as the domain reads them (a bad one: exit 2 before anything is read). */
+const handleOf = (person: Readonly<Record<string, unknown>>, verb: string, accountId: string) => {
+  try {
+    return personHandleOf(person);
+  } catch (error) {
+    return refused(error, verb, accountId);
+  }
+};
+
 const people: CommandModule = {
   person: {
     usage: 'person --account ID (--mobile M | --email E) [--json]',
@@ -36,8 +48,12 @@ const people: CommandModule = {
     options,
     positionals: [],
     run: async (args, repository, io) => {
-      const { accountId, person, people: data } = request(args, repository, 'person');
-      const found = await data.access(accountId, person).catch((error: unknown) => refused(error, 'person', accountId));
+      const { accountId, person, people: data, repo } = request(args, repository, 'person');
+      const subject = handleOf(person, 'person', accountId);
+      const caller = await cliCaller(io);
+      const found = await audited(auditOf(repo, io.env), caller, accountId, { operation: 'person_access', subject, count: countOfRecords }, () => data.access(accountId, person)).catch(
+        (error: unknown) => refused(error, 'person', accountId),
+      );
       // The tables of `leads` and `rejections`; --json has every field, to give the person.
       printJsonOr(io, args.values.json, found, () => `${leadTable(found.leads)}\n${rejectionTable(found.rejections)}`);
     },
@@ -49,8 +65,12 @@ const people: CommandModule = {
     options,
     positionals: [],
     run: async (args, repository, io) => {
-      const { accountId, person, people: data } = request(args, repository, 'erase');
-      const counts = await data.erase(accountId, person).catch((error: unknown) => refused(error, 'erase', accountId));
+      const { accountId, person, people: data, repo } = request(args, repository, 'erase');
+      const subject = handleOf(person, 'erase', accountId);
+      const caller = await cliCaller(io);
+      const counts = await audited(auditOf(repo, io.env), caller, accountId, { operation: 'person_erasure', subject, count: countOfErased }, () => data.erase(accountId, person)).catch(
+        (error: unknown) => refused(error, 'erase', accountId),
+      );
       printJsonOr(io, args.values.json, counts, () => `Erased ${counts.leads} lead(s), ${counts.rejections} rejection record(s), ${counts.alternate_numbers} alternate number(s).\n`);
     },
   },

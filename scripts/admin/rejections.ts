@@ -7,6 +7,8 @@ import { InvalidConfigurationError, LeadIntakeError } from '../../shared/domain/
 import { newLeadId } from '../../shared/domain/lead-id.ts';
 import type { StoredRejection } from '../../shared/domain/ports/rejections.ts';
 import { rejectionPage, releaseQuarantined } from '../../shared/domain/quarantine.ts';
+import { audited } from '../../shared/domain/audit.ts';
+import { auditOf, cliCaller } from './audit.ts';
 import type { DynamoDbRepository } from '../../shared/dynamodb/repository.ts';
 import { platformIdSources } from '../../shared/sources/registry.ts';
 import { CommandError, HELP, optional, printJsonOr, required, table, UsageError, type CommandModule } from './command.ts';
@@ -106,13 +108,17 @@ const rejections: CommandModule = {
     run: async ({ values }, repository, io) => {
       const accountId = required(values.account, '--account', 'rejections');
       const reason = optional(values.reason);
+      const caller = await cliCaller(io);
       const page = await asUsage('rejections', async () => {
         try {
-          return await rejectionPage(quarantine(repository()), accountId, {
-            ...(values.limit !== undefined && { limit: values.limit as string }),
-            ...(reason !== undefined && { reason }),
-            ...(values.cursor !== undefined && { cursor: values.cursor as string }),
-          });
+          const repo = repository();
+          const read = () =>
+            rejectionPage(quarantine(repo), accountId, {
+              ...(values.limit !== undefined && { limit: values.limit as string }),
+              ...(reason !== undefined && { reason }),
+              ...(values.cursor !== undefined && { cursor: values.cursor as string }),
+            });
+          return await audited(auditOf(repo, io.env), caller, accountId, { operation: 'rejections_list', count: (found) => found.items.length }, read);
         } catch (error) {
           if (error instanceof LeadIntakeError && error.reason === 'account_not_found') throw new CommandError(`account ${JSON.stringify(accountId)} does not exist`);
           throw error;
@@ -132,9 +138,12 @@ const rejections: CommandModule = {
     run: async ({ values }, repository, io) => {
       const accountId = required(values.account, '--account', 'release');
       const rejectionId = required(values['rejection-id'], '--rejection-id', 'release');
+      const caller = await cliCaller(io);
       let lead;
       try {
-        ({ lead } = await asUsage('release', () => releaseQuarantined(quarantine(repository()), accountId, rejectionId)));
+        const repo = repository();
+        const release = () => releaseQuarantined(quarantine(repo), accountId, rejectionId);
+        ({ lead } = await asUsage('release', () => audited(auditOf(repo, io.env), caller, accountId, { operation: 'release', count: () => 1 }, release)));
       } catch (error) {
         // Not released: the message the admin API answers (Already released, Lead already exists, ...).
         if (error instanceof LeadIntakeError && error.status < 500) {

@@ -150,6 +150,8 @@ const serveAdmin = async (admin: LocalAdminApi | undefined, method: string, path
     routeKey: routeKeyOf(route),
     pathParameters: match.pathParameters,
     rawQueryString: url.split('?')[1] ?? '',
+    // Who signed: the local credentials have an access key id and no IAM principal ARN (CONTRACT.md section 18).
+    iam: { accessKey: admin.credentials.accessKeyId },
   });
   const answer = await admin.handler(event, lambdaContext('lead-intake-admin') as LeadContext);
   const payload = answer.body ?? '';

@@ -22,8 +22,10 @@ import {
   UnknownCampaignError,
   UnknownKeyError,
   UnknownProjectError,
+  ServiceUnavailableError,
 } from '../../shared/domain/errors.ts';
 import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from '../../shared/domain/quarantine.ts';
+import { auditOperations } from '../../shared/domain/audit.ts';
 import { duplicateSettings, socialPlatforms } from '../../shared/domain/lead.ts';
 import { adminRequestFailed } from '../../shared/http/admin-handler.ts';
 import { adminRoutes } from '../../shared/admin-routes.ts';
@@ -284,6 +286,29 @@ const coreSchemas: JsonObject = {
       },
     },
   },
+  AuditPage: {
+    type: 'object',
+    required: ['items', 'next'],
+    properties: {
+      items: { type: 'array', items: ref('AuditEntry') },
+      next: { type: ['string', 'null'], description: 'The cursor of the next page; null after the last.' },
+    },
+  },
+  AuditEntry: {
+    type: 'object',
+    description: 'One look at, or erasure of, a person’s data. No name, number or e-mail is in it.',
+    required: ['at', 'account_id', 'operation', 'principal', 'request_id', 'subject', 'count'],
+    additionalProperties: false,
+    properties: {
+      at: { type: 'string', format: 'date-time' },
+      account_id: { type: 'string' },
+      operation: { type: 'string', enum: [...auditOperations], description: 'The same word whether the admin CLI or the admin API was used.' },
+      principal: { type: 'string', description: 'Who asked: the caller’s IAM principal ARN (the signed request’s identity; the CLI’s caller identity); under npm start the local access key id or `local cli`.' },
+      request_id: { type: 'string', description: 'The answer’s `x-request-id` (the API); the run’s own id (the CLI).' },
+      subject: { type: ['string', 'null'], description: 'A keyed hash (HMAC-SHA256) of the mobile or e-mail asked about; null for a list.' },
+      count: { type: 'integer', minimum: 0, description: 'How many leads and records were returned or erased.' },
+    },
+  },
   RotateKeyBody: {
     type: 'object',
     additionalProperties: false,
@@ -307,6 +332,22 @@ const personQuery: JsonObject[] = [
 const invalidPerson = ['mobile_number must be a 10-digit Indian mobile number starting with 6, 7, 8 or 9', 'email must be a valid email address', 'mobile_number or email is required'];
 
 const coreOperations: Record<CoreAdminOperation, AdminOperationDoc> = {
+  listAudit: {
+    summary: 'One page of the account’s audit: every look at, or erasure of, a person’s data, newest first',
+    description:
+      'One entry per admin operation that returned or erased a person’s data (access, erasure, `leads`, `rejections`, `release`, and this list itself), through the CLI or this API, written before its answer. ' +
+      'Kept `auditRetentionDays` (at least 365 days), and kept when the person it is about is erased. Follow `next` (pass it back as `cursor`, with the same `since` and `operation`) until it is null. ' +
+      'Listing the audit is itself audited (`audit_list`).',
+    query: [
+      { name: 'since', in: 'query', required: false, schema: { type: 'string' }, description: 'Only entries at or after this ISO 8601 date or time.' },
+      { name: 'operation', in: 'query', required: false, schema: { type: 'string', enum: [...auditOperations] }, description: 'Only entries of this operation.' },
+      { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: MAX_PAGE_LIMIT, default: DEFAULT_PAGE_LIMIT }, description: 'Entries on the page; outside 1 to 200: 400.' },
+      { name: 'cursor', in: 'query', required: false, schema: { type: 'string' }, description: 'The `next` of the page before; any other text: 400.' },
+    ],
+    answers: success('200', 'The page', ref('AuditPage')),
+    notFound: [accountMissing],
+    audited: true,
+  },
   getAccount: {
     summary: 'The account, its active projects and campaigns, sub sources and duplicate setting (never keys)',
     description: 'Reads the account as lead requests see it: retired projects and campaigns are left out. Keys are listed by their own route, never here.',
@@ -382,6 +423,7 @@ const coreOperations: Record<CoreAdminOperation, AdminOperationDoc> = {
     query: personQuery,
     badRequest: invalidPerson,
     answers: success('200', 'The person’s leads and records', ref('PersonData')),
+    audited: true,
     notFound: [accountMissing],
   },
   erasePerson: {
@@ -394,6 +436,7 @@ const coreOperations: Record<CoreAdminOperation, AdminOperationDoc> = {
     body: 'PersonBody',
     badRequest: invalidPerson,
     answers: success('200', 'What was erased', ref('ErasureCounts')),
+    audited: true,
     notFound: [accountMissing],
   },
   listSources: {
@@ -415,6 +458,7 @@ const coreOperations: Record<CoreAdminOperation, AdminOperationDoc> = {
       { name: 'cursor', in: 'query', required: false, schema: { type: 'string' }, description: 'The `next` of the page before; any other text: 400.' },
     ],
     answers: success('200', 'The page', ref('RejectionPage')),
+    audited: true,
     notFound: [accountMissing],
   },
   releaseRejection: {
@@ -427,6 +471,7 @@ const coreOperations: Record<CoreAdminOperation, AdminOperationDoc> = {
       ...success('200', 'Released: the stored lead, in the lead endpoint’s envelope', { type: 'object', properties: { status: { const: true }, message: { const: 'Lead created successfully' }, data: { type: 'object' } } }),
       '422': failure('Not released: what the original request would now get', [message(LeadAlreadyExistsError), message(ProjectNotFoundError), message(CampaignNotFoundError), message(SubSourceNotFoundError)]),
     },
+    audited: true,
     notFound: [accountMissing, message(RejectionNotFoundError)],
     conflict: [message(AlreadyReleasedError), message(NotQuarantinedError)],
   },
@@ -470,6 +515,11 @@ export const adminPaths = (): JsonObject => {
       ...(spec.query && { '400': failure('A query parameter that breaks a rule', ['limit must be a whole number from 1 to 200', 'cursor is not one this service gave: start again without it']) }),
       ...(spec.conflict && { '409': failure('Refused: nothing changed', typeof spec.conflict === 'string' ? [spec.conflict] : spec.conflict) }),
       '500': failure('Unexpected failure', [adminRequestFailed('5d0f3c1e-8b2a-4c6f-9e7d-2a1b3c4d5e6f')]),
+      ...(spec.audited && {
+        '503': failure('Its audit entry (every look at a person’s data is recorded before it is answered) or the database could not be written: nothing is returned; retry after `Retry-After`', [
+          new ServiceUnavailableError(1).message,
+        ]),
+      }),
     };
     (paths[route.path] ??= {})[route.method.toLowerCase()] = {
       tags: [ADMIN_TAG],

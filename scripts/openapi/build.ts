@@ -42,7 +42,7 @@ import { MAX_BODY_BYTES } from '../../shared/http/lead-handler.ts';
 import { submissionOf } from '../../shared/domain/submissions.ts';
 import { HONEYPOT_FIELD } from '../../shared/http/middleware/honeypot.ts';
 import { leadRecord } from '../../shared/domain/create-lead.ts';
-import { numericTextFields } from '../../shared/schemas/lead-fields.ts';
+import { consentMembers, numericTextFields } from '../../shared/schemas/lead-fields.ts';
 import { leadFieldValidator } from '../../shared/domain/field-validation.ts';
 import type { ValidatedFields } from '../../shared/schemas/validate.ts';
 import { type EndpointName } from '../../shared/routes.ts';
@@ -128,7 +128,18 @@ const fieldDescriptions: Readonly<Record<string, string>> = {
   social_campaign: 'Campaign name from the ad platform.',
   social_adset: 'Ad set name from the ad platform.',
   social_ad: 'Ad name from the ad platform.',
+  consent:
+    'The consent the sender saw the person give. `notice`: the notice shown (an https URL or a version label, 1 to 500 characters); ' +
+    '`given_at`: when, as ISO 8601 with an offset (`2026-11-02T10:15:00+05:30`), not more than 5 minutes in the future; `purposes`: optional, at most 10 of 1 to 50 characters each. ' +
+    'No other member; `null` counts as absent. Stored on the lead as sent (not trimmed) and sent whole in `Lead Created`; a malformed one is refused 422 with `errors.consent`. ' +
+    'A person withdrawing consent is an erasure request (`POST /admin/v1/accounts/{accountId}/erasures`).',
 };
+
+/**
+ * Fields whose schema begins with a rule of its own (`consent` first refuses what is not a plain object,
+ * which JSON Schema's `type: object` already says): converted from the schema of their members.
+ */
+const convertibleFields: Readonly<Record<string, v.GenericSchema<unknown, unknown>>> = { consent: v.optional(consentMembers) };
 
 /** The rules JSON Schema cannot hold: a field with one of these in its pipe needs a description. */
 const UNCONVERTIBLE_ACTIONS = ['check', 'transform'];
@@ -146,7 +157,7 @@ const unconvertibleActionsOf = (schema: AnySchema): string[] => {
 
 interface RequestExample {
   readonly summary: string;
-  readonly value: Readonly<Record<string, string>>;
+  readonly value: Readonly<Record<string, Json>>;
 }
 
 const requestExamples: Readonly<Record<EndpointName, Readonly<Record<string, RequestExample>>>> = {
@@ -167,6 +178,7 @@ const requestExamples: Readonly<Record<EndpointName, Readonly<Record<string, Req
         utm_campaign: 'diwali-launch',
         gclid: 'EAIaIQobChMI8f2',
         visitor_ip: '203.0.113.7',
+        consent: { notice: 'https://skyline.example/privacy-notice-v3', given_at: '2025-11-03T15:10:02+05:30', purposes: ['site_visit_call', 'project_updates'] },
       },
     },
     minimal: {
@@ -258,7 +270,10 @@ const schemaName = (endpoint: EndpointName) => `${endpoint[0]!.toUpperCase()}${e
 
 /** The request body schema of an endpoint: its valibot fields as JSON Schema, with the contract's words added. */
 export const requestSchema = (endpoint: LeadEndpoint): JsonObject => {
-  const converted = toJsonSchema(v.object(endpoint.fields), { target: 'draft-2020-12', ignoreActions: UNCONVERTIBLE_ACTIONS }) as JsonObject;
+  const converted = toJsonSchema(v.object(Object.fromEntries(Object.entries(endpoint.fields).map(([field, schema]) => [field, convertibleFields[field] ?? schema]))), {
+    target: 'draft-2020-12',
+    ignoreActions: UNCONVERTIBLE_ACTIONS,
+  }) as JsonObject;
   const { $schema: _dialect, properties, required, ...rest } = converted;
   const described: JsonObject = {};
   for (const [field, converted] of Object.entries(properties as Record<string, JsonObject>)) {
@@ -312,6 +327,12 @@ const leadRecordSchema: JsonObject = {
     is_repeated: { type: 'boolean', description: 'True for a duplicate stored under the account’s `create` or `merge` setting.' },
     parent_lead_id: { type: ['string', 'null'], description: 'Under `merge`, the id of the original lead (never another repeat); else `null`.' },
     created_at: { type: 'string', format: 'date-time', description: 'ISO-8601, UTC.' },
+    consent: {
+      type: 'object',
+      description: 'The consent the request carried (CONTRACT.md section 18), exactly as sent; absent when it carried none.',
+      properties: { notice: { type: 'string' }, given_at: { type: 'string' }, purposes: { type: 'array', items: { type: 'string' } } },
+      required: ['notice', 'given_at'],
+    },
   },
   required: ['id', 'name', 'mobile_number', 'projectID', 'campaignID', 'source', 'sub_source', 'is_repeated', 'parent_lead_id', 'created_at'],
   additionalProperties: { type: 'string' },

@@ -89,6 +89,19 @@ export type LeadKeyEndpoint = (typeof leadKeyEndpoints)[number];
 export type KeyEndpoint = LeadKeyEndpoint | (string & {});
 
 /** The stored lead, exactly as answered in `data` and listed by the admin CLI (CONTRACT.md section 4). */
+/**
+ * The consent a sender saw given (CONTRACT.md section 18): the notice shown, when, and for what; kept
+ * on the lead unchanged and sent whole in Lead Created.
+ */
+export interface Consent {
+  readonly notice: string;
+  readonly given_at: string;
+  readonly purposes?: readonly string[];
+}
+
+/** A field's value as a lead keeps it: text or a number, or section 18's consent object. */
+export type LeadFieldValue = string | number | Consent;
+
 export interface LeadRecord {
   readonly id: string;
   readonly name: string;
@@ -103,7 +116,7 @@ export interface LeadRecord {
   readonly parent_lead_id: string | null;
   readonly created_at: string;
   /** Every optional endpoint field that was given, under its request name. */
-  readonly [endpointField: string]: string | number | boolean | null | undefined;
+  readonly [endpointField: string]: LeadFieldValue | boolean | null | undefined;
 }
 
 /**
@@ -126,7 +139,7 @@ export interface LeadSubmission {
   readonly projectID: string;
   readonly campaignID: string;
   /** The endpoint's own optional fields that were given (notes, utm_*, platform, ...). */
-  readonly details: Readonly<Record<string, string | number>>;
+  readonly details: Readonly<Record<string, LeadFieldValue>>;
 }
 
 /**
@@ -146,7 +159,7 @@ export interface QuarantinedSubmission {
   readonly campaignID: string;
   readonly sub_source?: string;
   /** The endpoint's other fields that were given (notes, profession, location, utm_*, platform, ...). */
-  readonly [field: string]: string | number | undefined;
+  readonly [field: string]: LeadFieldValue | undefined;
 }
 
 /**

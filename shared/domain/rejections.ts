@@ -12,7 +12,7 @@ import type { Rejection } from './ports/rejections.ts';
  * details: the field problems, or the sub source, project and campaign that were not found. Undefined
  * for any other failure (the caller says what else it knows). Shared by the lead endpoints and Meta.
  */
-export const refusedFields = (error: unknown, fields: Readonly<Record<string, string | undefined>>): Record<string, unknown> | undefined => {
+export const refusedFields = (error: unknown, fields: Readonly<Record<string, unknown>>): Record<string, unknown> | undefined => {
   if (error instanceof FieldValidationError) return error.errors;
   if (error instanceof SubSourceNotFoundError) return fields.platform !== undefined ? { platform: fields.platform } : { sub_source: fields.sub_source };
   if (error instanceof ProjectNotFoundError) return { projectID: fields.projectID };

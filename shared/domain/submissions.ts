@@ -5,9 +5,9 @@
  */
 import { commonLeadFields } from '../schemas/lead-fields.ts';
 import { JsonNumber } from '../schemas/json-number.ts';
-import type { ValidatedFields } from '../schemas/validate.ts';
+import { textOf, type ValidatedFields } from '../schemas/validate.ts';
 import { quarantinedSubmission } from './create-lead.ts';
-import type { ApiKeyGrant, LeadRecord, LeadSource, LeadSubmission, SubSourceClaim } from './lead.ts';
+import type { ApiKeyGrant, LeadFieldValue, LeadRecord, LeadSource, LeadSubmission, SubSourceClaim } from './lead.ts';
 import { identifiersOfSubmission, mobileTraceOf } from './person-data.ts';
 import type { IdempotencyClaim } from './ports/leads.ts';
 import type { PlatformIds, Rejection } from './ports/rejections.ts';
@@ -22,11 +22,12 @@ export interface SubmissionTagging {
 /** How a lead endpoint's leads are tagged (shared/endpoints.ts): its leads' source and its sub source. */
 export const taggingOf = (endpoint: { readonly leadSource: LeadSource; readonly subSource: SubmissionTagging['subSource'] }): SubmissionTagging => ({ source: endpoint.leadSource, subSource: endpoint.subSource });
 
-const COMMON_FIELDS = new Set(Object.keys(commonLeadFields));
+/** The common fields the submission names itself; `consent` (section 18) is kept with the endpoint's own fields, under its request name. */
+const COMMON_FIELDS = new Set(Object.keys(commonLeadFields).filter((field) => field !== 'consent'));
 
 /** What a source received, in the domain's terms: common fields, sub source, and the source's details. */
 export const submissionOf = (tagging: SubmissionTagging, fields: ValidatedFields): LeadSubmission => {
-  const details: Record<string, string> = {};
+  const details: Record<string, LeadFieldValue> = {};
   for (const [field, value] of Object.entries(fields)) {
     // The Website sub source is stored as the lead's sub_source, not as a detail.
     if (!COMMON_FIELDS.has(field) && field !== 'sub_source') details[field] = value;
@@ -34,12 +35,12 @@ export const submissionOf = (tagging: SubmissionTagging, fields: ValidatedFields
   return {
     source: tagging.source,
     subSource: tagging.subSource(fields),
-    name: fields.name!,
-    mobile_number: fields.mobile_number!,
-    ...(fields.email !== undefined && { email: fields.email }),
-    ...(fields.alternate_number !== undefined && { alternate_number: fields.alternate_number }),
-    projectID: fields.projectID!,
-    campaignID: fields.campaignID!,
+    name: textOf(fields, 'name')!,
+    mobile_number: textOf(fields, 'mobile_number')!,
+    ...(textOf(fields, 'email') !== undefined && { email: textOf(fields, 'email') }),
+    ...(textOf(fields, 'alternate_number') !== undefined && { alternate_number: textOf(fields, 'alternate_number') }),
+    projectID: textOf(fields, 'projectID')!,
+    campaignID: textOf(fields, 'campaignID')!,
     details,
   };
 };

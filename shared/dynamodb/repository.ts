@@ -11,6 +11,7 @@
  * that extends it with what the admin CLI, the seed and the tests need; the leads' admin reads are a
  * class and a module of their own (lead-archive.ts), sharing nothing with the request path's writes.
  */
+import { DynamoDbAuditLog } from './audit.ts';
 import { DynamoDbChannelStore } from './channels.ts';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DynamoDbAccountReader, DynamoDbAccountStore } from './accounts.ts';
@@ -75,6 +76,10 @@ export class DynamoDbRepository implements RequestPathStores {
   readonly people: DynamoDbPersonData;
   /** The quiet-source watch's counts (CONTRACT.md section 16). */
   readonly channels: DynamoDbChannelStore;
+  /** Every look at a person's data (CONTRACT.md section 18), kept the stack's shortest audit retention unless told. */
+  readonly audit: DynamoDbAuditLog;
+  /** The person lookup key its stores hash with; the audit names a person by the same keyed hash. */
+  readonly keyring: PersonKeyring;
   /** The connection store of one declared kind (shared/sources/connection-kind.ts); a property, so a spread of the repository keeps it. */
   readonly connections: (kind: ConnectionKeyDeclaration) => DynamoDbConnectionStore;
 
@@ -90,6 +95,8 @@ export class DynamoDbRepository implements RequestPathStores {
     this.tables = tables;
     this.people = new DynamoDbPersonData(db, tables.leads, keyring);
     this.channels = new DynamoDbChannelStore(db, tables.leads);
+    this.audit = new DynamoDbAuditLog(db, tables.leads);
+    this.keyring = keyring;
     this.connections = (kind) => new DynamoDbConnectionStore(db, tables.config, kind);
   }
 }

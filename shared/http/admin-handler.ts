@@ -8,7 +8,9 @@
 import { withinFunctionDeadline } from '../deadline.ts';
 import type { AccountAdmin } from '../domain/account-admin.ts';
 import type { AccountKeys } from '../domain/account-keys.ts';
-import type { PersonData } from '../domain/person-data.ts';
+import { personHandleOf, type PersonData } from '../domain/person-data.ts';
+import { audited, auditPage, type AuditCaller, type AuditDependencies } from '../domain/audit.ts';
+import { countOfErased, countOfRecords } from '../domain/ports/people.ts';
 import type { ChannelRow } from '../domain/channel-watch.ts';
 import type { LogSink } from '../log.ts';
 import { JsonNumber } from '../schemas/json-number.ts';
@@ -17,7 +19,7 @@ import * as sourceAdmins from '../admin-sources.ts';
 import { leadCreated } from './envelope.ts';
 import { created, noContent, ok, type AdminBody, type AdminParameters, type AdminRequestParts, type BoundAdminOperation } from './admin-operation.ts';
 import { rejectionPage, releaseQuarantined, type ReleaseDependencies } from '../domain/quarantine.ts';
-import type { LeadContext, LeadResponse, WithBody } from './lambda.ts';
+import type { LeadContext, LeadEvent, LeadResponse, WithBody } from './lambda.ts';
 import { leadChain, step, type LeadStep } from './lead-chain.ts';
 import { httpEnvelope } from './middleware/http-envelope.ts';
 import { jsonObjectBodyOf } from './middleware/json-object-body.ts';
@@ -31,6 +33,8 @@ export interface AdminRuntime {
   readonly people: PersonData;
   /** An account's channels and their pace (CONTRACT.md section 16); 404 for an unknown account. */
   readonly channels: { list(accountId: string): Promise<readonly ChannelRow[]> };
+  /** The audit of every look at a person's data (CONTRACT.md section 18). */
+  readonly audit: AuditDependencies;
   /** The lead sources' own operations (their admin modules', shared/admin-sources.ts), by name, bound to their dependencies. */
   readonly sources: Readonly<Record<string, BoundAdminOperation>>;
   readonly log: LogSink;
@@ -54,18 +58,48 @@ const coreOperations: Record<CoreAdminOperation, (runtime: AdminRuntime, p: Admi
   listKeys: async ({ keys }, p) => ok(await keys.list(p.accountId!)),
   revokeKey: async ({ keys }, p) => noContent(await keys.revoke(p.accountId!, p.keyId!)),
   rotateKey: async ({ keys }, p, body) => created(await keys.rotate(p.accountId!, p.keyId!, body)),
-  listRejections: async ({ quarantine }, p, _body, { query: q }) =>
-    ok(await rejectionPage(quarantine, p.accountId!, { ...(q.limit !== undefined && { limit: q.limit }), ...(q.reason !== undefined && { reason: q.reason }), ...(q.cursor !== undefined && { cursor: q.cursor }) })),
+  listRejections: async ({ quarantine, audit }, p, _body, request) => {
+    const q = request.query;
+    const page = () => rejectionPage(quarantine, p.accountId!, { ...(q.limit !== undefined && { limit: q.limit }), ...(q.reason !== undefined && { reason: q.reason }), ...(q.cursor !== undefined && { cursor: q.cursor }) });
+    return ok(await audited(audit, callerOf(request), p.accountId!, { operation: 'rejections_list', count: (found) => found.items.length }, page));
+  },
   // The answer the original request would now get: the lead endpoint's envelope (a 422 comes as the lead's refusal).
-  releaseRejection: async ({ quarantine }, p) => leadCreated((await releaseQuarantined(quarantine, p.accountId!, p.rejectionId!)).lead),
-  findPerson: async ({ people }, p, _body, { query }) => ok(await people.access(p.accountId!, query)),
-  erasePerson: async ({ people, log }, p, body, { requestId }) => {
-    const counts = await people.erase(p.accountId!, body);
+  releaseRejection: async ({ quarantine, audit }, p, _body, request) =>
+    leadCreated((await audited(audit, callerOf(request), p.accountId!, { operation: 'release', count: () => 1 }, () => releaseQuarantined(quarantine, p.accountId!, p.rejectionId!))).lead),
+  findPerson: async ({ people, audit }, p, _body, request) =>
+    ok(await audited(audit, callerOf(request), p.accountId!, { operation: 'person_access', subject: personHandleOf(request.query), count: countOfRecords }, () => people.access(p.accountId!, request.query))),
+  erasePerson: async ({ people, audit, log }, p, body, request) => {
+    const { requestId } = request;
+    const what = { operation: 'person_erasure', subject: personHandleOf(body), count: countOfErased } as const;
+    const counts = await audited(audit, callerOf(request), p.accountId!, what, () => people.erase(p.accountId!, body));
     // The account, the counts and the request id: never who was erased.
     log({ level: 'info', message: 'person erased', requestId, accountId: p.accountId, erased: counts });
     return ok(counts);
   },
   listSources: async ({ channels }, p) => ok(await channels.list(p.accountId!)),
+  listAudit: async ({ audit }, p, _body, request) => {
+    const q = request.query;
+    return ok(
+      await auditPage(audit, callerOf(request), p.accountId!, {
+        ...(q.limit !== undefined && { limit: q.limit }),
+        ...(q.since !== undefined && { since: q.since }),
+        ...(q.operation !== undefined && { operation: q.operation }),
+        ...(q.cursor !== undefined && { cursor: q.cursor }),
+      }),
+    );
+  },
+};
+
+const callerOf = ({ principal, requestId }: AdminRequestParts): AuditCaller => ({ principal: principal ?? 'unknown', requestId });
+
+/**
+ * Who signed the request: the IAM principal ARN API Gateway's IAM authorization puts in the request
+ * context (payload 2.0's `authorizer.iam`), or its access key id where no ARN is given (npm start's
+ * local credentials).
+ */
+export const principalOf = (event: LeadEvent): string => {
+  const iam = (event.requestContext as { authorizer?: { iam?: { userArn?: string | null; accessKey?: string | null } } }).authorizer?.iam;
+  return iam?.userArn || iam?.accessKey || 'unknown';
 };
 
 const isCoreOperation = (name: string): name is CoreAdminOperation => Object.hasOwn(coreOperations, name);
@@ -130,6 +164,7 @@ const adminChain = (runtime: AdminRuntime) => {
       const response = await route.run(event.pathParameters as AdminParameters, context.body, {
         query: (event.queryStringParameters ?? {}) as AdminParameters,
         requestId: context.requestId,
+        principal: principalOf(event),
       });
       context.outcome = route.operation;
       return response;

@@ -17,6 +17,8 @@ export type AdminParameters = Readonly<Record<string, string>>;
 export interface AdminRequestParts {
   readonly query: AdminParameters;
   readonly requestId: string;
+  /** Who asked: the signed request's IAM principal (CONTRACT.md section 18's audit); `unknown` when not given. */
+  readonly principal?: string;
 }
 
 /** One route's work on what it depends on: the domain operation and the status of its answer. */

@@ -19,6 +19,8 @@ export interface HttpRequestParts {
   readonly routeKey?: string;
   readonly pathParameters?: Readonly<Record<string, string>>;
   readonly rawQueryString?: string;
+  /** The signer, as API Gateway's IAM authorization puts it in the request context (`authorizer.iam`). */
+  readonly iam?: { readonly accessKey: string; readonly userArn?: string };
 }
 
 export const apiGatewayEvent = ({
@@ -31,6 +33,7 @@ export const apiGatewayEvent = ({
   routeKey = `${method} ${path}`,
   pathParameters,
   rawQueryString = '',
+  iam,
 }: HttpRequestParts): LeadEvent => {
   const lowerCased: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) if (value !== undefined) lowerCased[name.toLowerCase()] = value;
@@ -55,6 +58,7 @@ export const apiGatewayEvent = ({
       stage: '$default',
       time: now.toUTCString(),
       timeEpoch: now.getTime(),
+      ...(iam && { authorizer: { iam: { accessKey: iam.accessKey, userArn: iam.userArn ?? null, accountId: null, callerId: null, principalOrgId: null, userId: null, cognitoIdentity: null } } }),
     },
     ...(pathParameters && { pathParameters: { ...pathParameters } }),
     ...(body !== undefined && { body: isBase64Encoded ? body.toString('base64') : body }),

@@ -39,6 +39,71 @@ const mobile = (field: string) =>
     v.transform((value) => normaliseIndianMobile(value)!),
   );
 
+/** An ISO 8601 time with its offset (`Z` or `+05:30`), to the minute at least. */
+const ISO_WITH_OFFSET = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+
+/** Whether an ISO time names a real day and time (`Date.parse` reads 30 February as 2 March). */
+const isCalendarTime = (value: string): boolean => {
+  if (!ISO_WITH_OFFSET.test(value)) return false;
+  const [year, month, day, hour, minute, second = 0] = (value.match(/\d+/g) ?? []).map(Number);
+  const daysInMonth = new Date(Date.UTC(year!, month!, 0)).getUTCDate();
+  return month! >= 1 && month! <= 12 && day! >= 1 && day! <= daysInMonth && hour! < 24 && minute! < 60 && second < 60;
+};
+
+/** How far in the future a consent's `given_at` may be: the sender's clock may run a little ahead. */
+export const CONSENT_CLOCK_SKEW_MS = 5 * 60 * 1000;
+
+/** The members of a consent (CONTRACT.md section 18), as the OpenAPI document shows them. */
+export const consentMembers = v.strictObject(
+  {
+    notice: v.pipe(
+      v.string('consent.notice must be text'),
+      v.minLength(1, 'consent.notice is required'),
+      v.maxLength(500, 'consent.notice must be at most 500 characters'),
+    ),
+    given_at: v.pipe(
+      v.string('consent.given_at must be text'),
+      v.check(isCalendarTime, 'consent.given_at must be an ISO 8601 time with an offset'),
+      v.check((value) => !isCalendarTime(value) || Date.parse(value) <= Date.now() + CONSENT_CLOCK_SKEW_MS, 'consent.given_at must not be in the future'),
+    ),
+    purposes: v.optional(
+      v.pipe(
+        v.array(
+          v.pipe(
+            v.string('consent.purposes must be a list of text'),
+            v.minLength(1, 'consent.purposes entries must be 1 to 50 characters'),
+            v.maxLength(50, 'consent.purposes entries must be 1 to 50 characters'),
+          ),
+          'consent.purposes must be a list of text',
+        ),
+        v.maxLength(10, 'consent.purposes must list at most 10 purposes'),
+      ),
+    ),
+  },
+  (issue) => {
+    // A member's issue carries the member's own path (the field's is added above it afterwards).
+    const member = issue.path?.[0]?.key;
+    if (member === undefined) return 'consent must be an object';
+    return issue.expected === 'never' ? `consent.${member} is not accepted` : `consent.${member} is required`;
+  },
+);
+
+/**
+ * The consent a sender saw given, kept unchanged: its members are not trimmed, and a member the
+ * contract does not name is refused rather than stored unread.
+ */
+const consent = v.pipe(
+  // An array, or a number as the body parser keeps it (JsonNumber), is an object to valibot: refused
+  // here, before its members are looked for.
+  v.custom<Record<string, unknown>>(
+    (input) => typeof input === 'object' && input !== null && [Object.prototype, null].includes(Object.getPrototypeOf(input)),
+    'consent must be an object',
+  ),
+  consentMembers,
+);
+
+export type ConsentFields = v.InferOutput<typeof consent>;
+
 /** Fields every endpoint takes, in the order errors are reported. */
 export const commonLeadFields = {
   name: text('name', 200),
@@ -53,6 +118,7 @@ export const commonLeadFields = {
   alternate_number: v.optional(mobile('alternate_number')),
   projectID: identifier('projectID'),
   campaignID: identifier('campaignID'),
+  consent: v.optional(consent),
 };
 
 /** Fields that may arrive as JSON numbers and are then read as their decimal digits. */

@@ -1,11 +1,17 @@
 import * as v from 'valibot';
 import { JsonNumber } from './json-number.ts';
-import { numericTextFields, type LeadFieldSchemas } from './lead-fields.ts';
+import { numericTextFields, type ConsentFields, type LeadFieldSchemas } from './lead-fields.ts';
 
 export type UnknownFieldPolicy = 'ignore' | 'reject';
 
-/** Validated, normalised fields: trimmed text, 10-digit mobiles; absent optional fields left out. */
-export type ValidatedFields = Readonly<Record<string, string>>;
+/** Validated, normalised fields: trimmed text, 10-digit mobiles, section 18's consent object; absent optional fields left out. */
+export type ValidatedFields = Readonly<Record<string, string | ConsentFields>>;
+
+/** A text field of validated fields (every field but `consent` is text once validated). */
+export const textOf = (fields: ValidatedFields, field: string): string | undefined => {
+  const value = fields[field];
+  return typeof value === 'string' ? value : undefined;
+};
 
 /** Each failing field's messages, in the order of the schema. */
 export type FieldProblems = Readonly<Record<string, readonly string[]>>;

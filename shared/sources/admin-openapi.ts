@@ -19,6 +19,8 @@ export interface AdminOperationDoc {
   readonly answers: JsonObject;
   readonly notFound: string[];
   readonly conflict?: string | readonly string[];
+  /** It returns or erases a person's data: it writes an audit entry first, and answers 503 when it cannot (CONTRACT.md section 18). */
+  readonly audited?: true;
 }
 
 export const ref = (name: string): JsonObject => ({ $ref: `#/components/schemas/${name}` });

@@ -7,7 +7,7 @@ import { functionIdPrefix, logicalIdOf, resources, synthesize } from './synth.ts
 const { template } = synthesize();
 /** One synth with every function setting given in context, as the CLI passes it (strings). */
 const custom = synthesize({
-  context: { memorySize: '1024', corsAllowedOrigins: 'https://a.example, https://b.example', configCacheTtlSeconds: '300', logRetentionDays: '90' },
+  context: { memorySize: '1024', corsAllowedOrigins: 'https://a.example, https://b.example', configCacheTtlSeconds: '300', logRetentionDays: '90', allowShortLogRetention: 'true' },
 }).template;
 
 function fnOf(path: string) {
@@ -80,13 +80,30 @@ describe('The lead functions', () => {
     });
   });
 
-  test('each log to their own log group, kept 30 days by default or as long as the context says', () => {
+  test('each log to their own log group, kept 365 days by default (every log group: the access and pipe logs too), or as long as the context says', () => {
     const logGroups = new Set(leadPaths.map((path) => fnOf(path).Properties!.LoggingConfig.LogGroup.Ref));
     expect(logGroups.size).toBe(leadPaths.length);
     for (const id of logGroups) {
-      expect(resources(template, 'AWS::Logs::LogGroup')[id]!.Properties!.RetentionInDays).toBe(30);
+      expect(resources(template, 'AWS::Logs::LogGroup')[id]!.Properties!.RetentionInDays).toBe(365);
     }
+    template.allResourcesProperties('AWS::Logs::LogGroup', { RetentionInDays: 365 });
     custom.allResourcesProperties('AWS::Logs::LogGroup', { RetentionInDays: 90 });
+  });
+
+  test('refuse to synthesize logs kept under 365 days unless allowShortLogRetention is set', () => {
+    expect(() => synthesize({ context: { logRetentionDays: '90' } })).toThrow('allowShortLogRetention');
+  });
+
+  test("give the admin function the audit's retention: 365 days by default, or the context's", () => {
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      Description: Match.stringLikeRegexp('admin API'),
+      Environment: { Variables: Match.objectLike({ AUDIT_RETENTION_DAYS: '365' }) },
+    });
+    synthesize({ context: { auditRetentionDays: '731' } }).template.hasResourceProperties('AWS::Lambda::Function', {
+      Description: Match.stringLikeRegexp('admin API'),
+      Environment: { Variables: Match.objectLike({ AUDIT_RETENTION_DAYS: '731' }) },
+    });
+    expect(() => synthesize({ context: { auditRetentionDays: '90' } })).toThrow('auditRetentionDays');
   });
 
   test('use no AWS managed policy', () => {
@@ -174,8 +191,10 @@ function statementsOfFunction(description: RegExp) {
 describe('The admin function', () => {
   const { fn, statements } = statementsOfFunction(/admin API/);
 
-  test('knows the two tables, the key of the person lookup items, and the KMS key that seals challenge secrets', () => {
+  test('knows the two tables, the key of the person lookup items, the KMS key that seals challenge secrets, and how long its audit entries are kept', () => {
     expect(fn.Properties!.Environment.Variables).toEqual({
+      // Every look at a person's data is kept on record that long (CONTRACT.md section 18).
+      AUDIT_RETENTION_DAYS: '365',
       CONFIG_TABLE_NAME: { Ref: 'ConfigTable' },
       LEADS_TABLE_NAME: { Ref: 'LeadsTable' },
       PERSON_KEY_SECRET_ARN: { Ref: personKeyId },

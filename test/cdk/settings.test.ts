@@ -15,7 +15,7 @@ describe('Operator settings', () => {
   test('have documented defaults', () => {
     expect(resolveSettings(withContext({}))).toEqual({
       stage: 'dev', throttlingRateLimit: 50, throttlingBurstLimit: 100, websiteThrottlingRateLimit: 20, websiteThrottlingBurstLimit: 40, corsAllowedOrigins: ['*'],
-      logRetentionDays: 30, alarmEmail: undefined, memorySize: 512, configCacheTtlSeconds: 30, rejectionRecordsPerMinute: 60,
+      logRetentionDays: 365, allowShortLogRetention: false, auditRetentionDays: 365, alarmEmail: undefined, memorySize: 512, configCacheTtlSeconds: 30, rejectionRecordsPerMinute: 60,
       crmWebhookAuthorizationHeader: 'Authorization', crmWebhookRateLimitPerSecond: 20, eventArchiveDays: 30,
       ...Object.fromEntries(sourceThrottles.map((setting) => [setting.name, setting.default])),
       callRequestsPerKeyPerMinute: 300, whatsappConversationDays: 7,
@@ -29,14 +29,14 @@ describe('Operator settings', () => {
     expect(resolveSettings(withContext({
       ...givenThrottles(String),
       stage: 'prod', throttlingRateLimit: '12.5', throttlingBurstLimit: '20', websiteThrottlingRateLimit: '5', websiteThrottlingBurstLimit: '10', corsAllowedOrigins: '["https://a.example"]',
-      logRetentionDays: '365', alarmEmail: 'ops@example.com', memorySize: '1024', configCacheTtlSeconds: '0', rejectionRecordsPerMinute: '120',
+      logRetentionDays: '400', auditRetentionDays: '731', alarmEmail: 'ops@example.com', memorySize: '1024', configCacheTtlSeconds: '0', rejectionRecordsPerMinute: '120',
       crmWebhookUrl: 'https://crm.example/leads', crmWebhookAuthorizationSecret: 'crm/webhook', crmWebhookAuthorizationHeader: 'X-Crm-Token',
       crmWebhookRateLimitPerSecond: '5', eventArchiveDays: '7', callRequestsPerKeyPerMinute: '30', whatsappConversationDays: '0.25',
       silenceCheckMinutes: '5', silenceMinLeads: '3', silenceMinMinutes: '60', silenceQuietHours: 'none', silenceAlarm: 'true',
     }))).toEqual({
       ...givenThrottles(Number),
       stage: 'prod', throttlingRateLimit: 12.5, throttlingBurstLimit: 20, websiteThrottlingRateLimit: 5, websiteThrottlingBurstLimit: 10, corsAllowedOrigins: ['https://a.example'],
-      logRetentionDays: 365, alarmEmail: 'ops@example.com', memorySize: 1024, configCacheTtlSeconds: 0, rejectionRecordsPerMinute: 120,
+      logRetentionDays: 400, allowShortLogRetention: false, auditRetentionDays: 731, alarmEmail: 'ops@example.com', memorySize: 1024, configCacheTtlSeconds: 0, rejectionRecordsPerMinute: 120,
       crmWebhookUrl: 'https://crm.example/leads', crmWebhookAuthorizationSecret: 'crm/webhook', crmWebhookAuthorizationHeader: 'X-Crm-Token',
       crmWebhookRateLimitPerSecond: 5, eventArchiveDays: 7, callRequestsPerKeyPerMinute: 30, whatsappConversationDays: 0.25,
       silenceCheckMinutes: 5, silenceMinLeads: 3, silenceMinMinutes: 60, silenceQuietHours: 'none', silenceAlarm: true,
@@ -54,8 +54,17 @@ describe('Operator settings', () => {
     ['eventArchiveDays', '0'], ['crmWebhookRateLimitPerSecond', '0'], ['callRequestsPerKeyPerMinute', '0'], ['callRequestsPerKeyPerMinute', '2.5'],
     ['whatsappConversationDays', '0'], ['whatsappConversationDays', '366'],
     ['crmWebhookAuthorizationHeader', 'Bad Header'], ['crmWebhookUrl', 'ftp://crm.example'],
+    ['auditRetentionDays', '364'], ['auditRetentionDays', '3651'], ['allowShortLogRetention', 'yes'],
   ])('refuse an invalid %s (%s) at synth time', (name, value) => {
     expect(() => resolveSettings(withContext({ [name]: value }))).toThrow(name);
+  });
+
+  test('refuse logs kept under a year (DPDP Rules 2025) unless allowShortLogRetention says so', () => {
+    expect(() => resolveSettings(withContext({ logRetentionDays: '180' }))).toThrow(
+      'logRetentionDays 180 is below 365: logs of processing are kept at least a year (DPDP Rules 2025); set allowShortLogRetention=true to keep them shorter anyway',
+    );
+    expect(resolveSettings(withContext({ logRetentionDays: '30', allowShortLogRetention: 'true' })).logRetentionDays).toBe(30);
+    expect(resolveSettings(withContext({ logRetentionDays: 365 })).logRetentionDays).toBe(365);
   });
 
   test('name the stack after the stage', () => {

@@ -6,7 +6,9 @@
  * same mobile again is a duplicate; an invalid mobile shows its error next to the field; the same page on
  * another origin is refused by the key (403 Origin not allowed, which the page may not read) and the form
  * says so in words; a bot that fills the hidden honeypot field sees a success and nothing is stored; a retry of the same form after a lost answer or a 503 reuses its Idempotency-Key and stores the lead
- * once; and the stored lead carries the UTM values and gclid of the page URL.
+ * once; the consent checkbox, ticked, sends the notice, the time it was ticked and the purposes, and when
+ * the site makes it required, the form is not sent without it; and the stored lead carries the UTM values
+ * and gclid of the page URL, and its consent.
  *
  * The browser is a system Chromium where there is one, else the one the @sparticuz/chromium package ships
  * (test/support/browser.ts): `npm ci && npm test` needs nothing but Node and Java.
@@ -126,6 +128,7 @@ describe('landing-page form in headless Chromium, against npm start', () => {
   let firstKey: string | undefined;
   const message = () => page.locator('.lead-form__message');
   const mobile = () => page.getByLabel('Mobile number');
+  const consentBox = () => page.getByRole('checkbox', { name: /I agree that Skyline Towers may call me/ });
 
   /** Clicks submit and waits for the API's answer and the message it leads to. */
   const submit = async (target: Page = page) => {
@@ -172,6 +175,7 @@ describe('landing-page form in headless Chromium, against npm start', () => {
       headless: true,
       args,
       viewport: { width: 720, height: 1000 },
+      timezoneId: 'Asia/Kolkata', // the visitor's offset is in the consent's given_at
       timeout: 30_000,
     });
     await Promise.race([
@@ -197,11 +201,19 @@ describe('landing-page form in headless Chromium, against npm start', () => {
     await page.getByLabel('Location').fill('Whitefield');
     await page.getByLabel('Profession').fill('Engineer');
     await page.getByLabel('Message').fill('3 BHK, east facing');
+    const ticked = Date.now();
+    await consentBox().check();
     const sent = page.waitForRequest((request) => request.url() === apiUrl() && request.method() === 'POST');
 
     const { status, body } = await submit();
     expect([status, body.message]).toEqual([200, 'Lead created successfully']);
     const request = await sent;
+    // The consent the visitor gave by ticking the box: the notice shown, when (with their offset), the purposes.
+    const { consent } = request.postDataJSON() as { consent: { notice: string; given_at: string; purposes: string[] } };
+    expect(consent).toEqual({ notice: 'https://skyline.example/privacy-notice-v3', given_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+05:30$/), purposes: ['site_visit_call', 'project_updates'] });
+    expect(Math.abs(Date.parse(consent.given_at) - ticked)).toBeLessThan(60_000);
+    expect((body as { data?: { consent?: unknown } }).data?.consent).toEqual(consent);
+    expect(await consentBox().isChecked()).toBe(false); // cleared with the rest of the form
     expect(await request.allHeaders()).toMatchObject({ origin: pageOrigin, 'x-api-key': KEY, 'idempotency-key': expect.stringMatching(UUID) });
     firstKey = await request.headerValue('idempotency-key') ?? undefined;
     expect((await (await request.response())!.allHeaders())['access-control-allow-origin']).toBe(pageOrigin);
@@ -221,6 +233,8 @@ describe('landing-page form in headless Chromium, against npm start', () => {
     expect(await message().textContent()).toBe(MESSAGES.duplicate);
     // Reassuring, so styled as a notice: not the error style of a refusal.
     expect(await message().getAttribute('class')).toBe('lead-form__message lead-form__message--notice');
+    // Not ticked this time: no consent is sent.
+    expect((await sent).postDataJSON()).not.toHaveProperty('consent');
     // A new Idempotency-Key after a success: other values, another submission.
     const key = await (await sent).headerValue('idempotency-key');
     expect(key).toMatch(UUID);
@@ -413,14 +427,43 @@ describe('landing-page form in headless Chromium, against npm start', () => {
     }
   });
 
-  it('stored each lead once, with the UTM values and gclid of the page URL', () => {
+  it('is not sent while a consent checkbox the site made required is unticked, and says so under the box', async () => {
+    const other = await browser!.newPage();
+    try {
+      await other.goto(`${pageOrigin}/`);
+      await other.evaluate("document.querySelector('#lf-consent').required = true");
+      const posts: string[] = [];
+      other.on('request', (request) => void (request.url() === apiUrl() && request.method() === 'POST' && posts.push(request.url())));
+      await other.getByLabel('Name').fill('Rohan Pillai');
+      await other.getByLabel('Mobile number').fill('9845012350');
+      await other.getByRole('button', { name: 'Request a call back' }).click();
+      const error = other.locator('#lf-consent-error');
+      await error.waitFor();
+      expect(await error.textContent()).toBe('Please tick this box to send your details.');
+      expect(await other.locator('#lf-consent').getAttribute('aria-invalid')).toBe('true');
+      expect(await other.locator('.lead-form__message').textContent()).toBe(MESSAGES.invalidOne);
+      // Ticking the box clears its error; the form is then sent, with the consent.
+      await other.locator('#lf-consent').check();
+      expect(await error.isVisible()).toBe(false);
+      const answer = other.waitForResponse((response) => response.url() === apiUrl() && response.request().method() === 'POST');
+      await other.getByRole('button', { name: 'Request a call back' }).click();
+      const response = await answer;
+      expect(response.status()).toBe(200);
+      expect(response.request().postDataJSON()).toHaveProperty('consent.notice', 'https://skyline.example/privacy-notice-v3');
+      expect(posts).toHaveLength(1);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('stored each lead once, with the UTM values and gclid of the page URL, and the consent given', () => {
     const stdout = execFileSync('npm', ['run', '-s', 'admin', '--', 'leads', '--account', ACCOUNT, '--json'], {
       cwd: projectRoot,
       env: { ...childEnv({}), DYNAMODB_ENDPOINT: `http://127.0.0.1:${dynamoPort}` },
       encoding: 'utf8',
     });
     const leads = JSON.parse(stdout) as Record<string, unknown>[];
-    expect(leads.map((lead) => lead.mobile_number)).toEqual(['9845012345', '9845012377', '9845012347', '9845012348', '9845012349']);
+    expect(leads.map((lead) => lead.mobile_number)).toEqual(['9845012345', '9845012377', '9845012347', '9845012348', '9845012349', '9845012350']);
     expect(leads[0]).toMatchObject({
       name: 'Priya Nair',
       mobile_number: '9845012345',
@@ -436,8 +479,11 @@ describe('landing-page form in headless Chromium, against npm start', () => {
       utm_campaign: 'diwali',
       gclid: 'abc123',
       is_repeated: false,
+      consent: { notice: 'https://skyline.example/privacy-notice-v3', given_at: expect.stringMatching(/\+05:30$/), purposes: ['site_visit_call', 'project_updates'] },
     });
     for (const absent of ['utm_id', 'utm_medium', 'utm_term', 'fbclid', 'alternate_number']) expect(leads[0]).not.toHaveProperty(absent);
+    // A box left unticked gives no consent.
+    expect(leads[1]).not.toHaveProperty('consent');
   });
 
   it('stops cleanly: the browser closes, npm start exits 0 on SIGTERM, nothing is left behind', async () => {

@@ -16,7 +16,12 @@ export interface AdminCallOptions {
   readonly rawBody?: string;
   /** The function's timeout as its Lambda context counts it down. */
   readonly timeoutMs?: number;
+  /** Who signed the request, as API Gateway's IAM authorization says; TEST_ADMIN_PRINCIPAL unless given. */
+  readonly iam?: { readonly accessKey: string; readonly userArn?: string };
 }
+
+/** The IAM principal the admin API's tests sign as. */
+export const TEST_ADMIN_PRINCIPAL = { accessKey: 'AKIATESTADMIN0000001', userArn: 'arn:aws:iam::111122223333:user/crm-backend' } as const;
 
 /** One request to an admin handler; `pathAndQuery` may carry a query string. */
 export const adminCall = async (
@@ -24,7 +29,7 @@ export const adminCall = async (
   method: string,
   pathAndQuery: string,
   body?: unknown,
-  { rawBody, timeoutMs }: AdminCallOptions = {},
+  { rawBody, timeoutMs, iam = TEST_ADMIN_PRINCIPAL }: AdminCallOptions = {},
 ): Promise<Answer> => {
   const [path, query = ''] = pathAndQuery.split('?') as [string, string?];
   const match = matchAdminPath(path);
@@ -39,6 +44,7 @@ export const adminCall = async (
     routeKey: routeKeyOf(route),
     pathParameters: match.pathParameters,
     ...(query && { rawQueryString: query }),
+    iam,
   });
   const response = (await asFunction('admin', () => run(event, lambdaContext('admin', timeoutMs) as LeadContext))) as LeadResponse;
   return { status: response.statusCode, headers: response.headers, body: response.body ? JSON.parse(response.body) : undefined };

@@ -10,12 +10,18 @@ export interface PersonRecords {
   readonly rejections: readonly StoredRejection[];
 }
 
+/** How many leads and records an access returned (CONTRACT.md section 18's audit count). */
+export const countOfRecords = (found: PersonRecords): number => found.leads.length + found.rejections.length;
+
 /** What an erasure did: leads erased whole, rejection records erased, leads that lost only their alternate number. */
 export interface ErasureCounts {
   readonly leads: number;
   readonly rejections: number;
   readonly alternate_numbers: number;
 }
+
+/** How many leads and records an erasure erased or changed (CONTRACT.md section 18's audit count). */
+export const countOfErased = (counts: ErasureCounts): number => counts.leads + counts.rejections + counts.alternate_numbers;
 
 /**
  * A person's items within one account, found through keyed-hash lookup items written with each lead
