@@ -1,0 +1,23 @@
+/**
+ * Every portal the service pulls (CONTRACT.md section 17): each a folder with its descriptor and its
+ * reader, and its one line here. A fourth portal (CommonFloor, Square Yards) is one more folder and line.
+ */
+import type { PortalReader, PulledSourceDescriptor } from '../pulled/types.ts';
+import { ninetyNineAcresReader } from './99acres/reader.ts';
+import { ninetyNineAcresSource } from './99acres/source.ts';
+
+export interface PortalEntry {
+  readonly source: PulledSourceDescriptor;
+  readonly reader: PortalReader;
+}
+
+const declaredPortals = [{ source: ninetyNineAcresSource, reader: ninetyNineAcresReader }] as const;
+
+export const portals: readonly PortalEntry[] = declaredPortals;
+
+/** The portals' names (`99acres`, `magicbricks`, `housing`), their leads' `source` words. */
+export type PortalName = (typeof declaredPortals)[number]['source']['name'];
+
+/** Each portal's base URL: its environment variable when set, else the portal's own. */
+export const portalBaseUrls = (env: NodeJS.ProcessEnv): ReadonlyMap<string, string> =>
+  new Map(portals.map(({ source }) => [source.name, env[source.baseUrl.environment] || source.baseUrl.default]));
