@@ -12,7 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AccountDirectory } from '../domain/account-directory.ts';
 import { createLead, type CreateLeadDependencies } from '../domain/create-lead.ts';
-import { ConnectionChangedError, FieldValidationError, IdempotencyKeyReusedError, isRejection, LeadErasedError } from '../domain/errors.ts';
+import { ConnectionChangedError, KeyAdminError, FieldValidationError, IdempotencyKeyReusedError, isRejection, LeadErasedError } from '../domain/errors.ts';
 import { platformLeadIdempotency, recordRefusal } from '../domain/platform-leads.ts';
 import type { ConnectionGuard, ConnectionKind } from '../domain/ports/connections.ts';
 import type { RejectionLog } from '../domain/ports/rejections.ts';
@@ -22,7 +22,7 @@ import type { LeadSource } from '../domain/lead.ts';
 import type { SecretCipher } from '../sealed-secrets.ts';
 import type { ValidatedFields } from '../schemas/validate.ts';
 import { enquiryBody, enquiryFields } from './enquiries.ts';
-import type { Failing, PortalLogin } from './logins.ts';
+import { PortalLoginNotFoundError, type Failing, type PortalLogin } from './logins.ts';
 import type { DecidedClaims, PullLoginStore } from './ports.ts';
 import { PortalFailure, type Enquiry, type PortalHttp, type PortalReader, type PulledSourceDescriptor } from './types.ts';
 import { pullWindow, type Slice } from './windows.ts';
@@ -82,18 +82,40 @@ interface Counts {
   already: number;
 }
 
-export const pullLogin = async (deps: PullDependencies, portalName: string, loginName: string): Promise<PullSummary | PullRefusal> => {
+/** One pull of a login; `accountId`: only that account's login (`pull-portal`, the admin API). */
+export const pullLogin = async (deps: PullDependencies, portalName: string, loginName: string, accountId?: string): Promise<PullSummary | PullRefusal> => {
   const portal = deps.portals.get(portalName);
   if (!portal) return 'not_connected';
   const holder = randomUUID();
   const started = deps.now();
   const login = await deps.logins.lease(portalName, loginName, holder, started, new Date(started.getTime() + LEASE_MS));
-  if (!login) return (await deps.logins.due()).some((due) => due.portal === portalName && due.login === loginName) ? 'busy' : 'not_connected';
+  if (!login) {
+    const due = (await deps.logins.due()).find((due) => due.portal === portalName && due.login === loginName);
+    return due && (accountId === undefined || due.accountId === accountId) ? 'busy' : 'not_connected';
+  }
   try {
-    return await pullLeased(deps, portal, login, holder, started);
+    if (accountId !== undefined && login.accountId !== accountId) return 'not_connected';
+    const summary = await pullLeased(deps, portal, login, holder, started);
+    deps.log({ event: 'portal_pull', account_id: login.accountId, portal: portalName, login: loginName, ...summary });
+    return summary;
   } finally {
     await deps.logins.release(portalName, loginName, holder);
   }
+};
+
+/** Another pull of the login is running (the lease): exit 1, 409 in the admin API. */
+export class PortalPullBusyError extends KeyAdminError {
+  constructor(login: string) {
+    super(`A pull of portal login ${login} is running: try again when it has ended`);
+  }
+}
+
+/** `pull-portal` and the admin API's pull: one pull now of the account's login, or its refusal. */
+export const pullPortalNow = async (deps: PullDependencies, accountId: string, portal: string, login: string): Promise<PullSummary> => {
+  const outcome = await pullLogin(deps, portal, login, accountId);
+  if (outcome === 'busy') throw new PortalPullBusyError(login);
+  if (outcome === 'not_connected') throw new PortalLoginNotFoundError(portal, login);
+  return outcome;
 };
 
 const pullLeased = async (deps: PullDependencies, portal: PulledPortal, login: PortalLogin, holder: string, now: Date): Promise<PullSummary> => {
