@@ -54,7 +54,7 @@ export const portalTestService = async (options: PortalServiceOptions) => {
   const leadsOf = (accountId: string, projectIds: string[] = ['PRJ-1']) => service.repository.leadArchive.listLeads(accountId, projectIds);
   const rejectionsOf = (accountId: string) => service.repository.rejections.listRejections(accountId);
 
-  return { ...service, db, runtime, logins, admin, events, pullLogs, connect, pull, leadsOf, rejectionsOf };
+  return { ...service, db, pulls: runtime, logins, admin, events, pullLogs, connect, pull, leadsOf, rejectionsOf };
 };
 
 export type PortalTestService = Awaited<ReturnType<typeof portalTestService>>;
