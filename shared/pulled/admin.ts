@@ -26,13 +26,10 @@ import {
   type PortalLoginAdminDependencies,
 } from './logins.ts';
 import { PortalPullBusyError, pullPortalNow, type PullDependencies } from './pull.ts';
+import { portalLoginConflict, portalLoginNotFound, portalPullRunning } from './refusals.ts';
 import { portalAdminRoutes } from './routes.ts';
 import { pullRuntime } from './runtime.ts';
 import { portalCredentialCipher, portalEventsFromEnvironment, pullSettingsFromEnvironment } from './settings.ts';
-
-export const portalLoginNotFound = { status: 404, code: 'portal_login_not_found', message: 'Portal login not found' } as const;
-export const portalLoginConflict = { status: 409, code: 'portal_login_of_another_account', message: 'Portal login is connected to another account' } as const;
-export const portalPullRunning = { status: 409, code: 'portal_pull_running', message: 'A pull of this portal login is running' } as const;
 
 /** What the module is built from: the tables, their client and the accounts (the repository's, or the admin function's own). */
 export interface PortalAdminStores {
