@@ -5,18 +5,25 @@
 import type { PortalReader, PulledSourceDescriptor } from '../pulled/types.ts';
 import { ninetyNineAcresReader } from './99acres/reader.ts';
 import { ninetyNineAcresSource } from './99acres/source.ts';
+import { housingReader } from './housing/reader.ts';
+import { housingSource } from './housing/source.ts';
+import { magicbricksReader } from './magicbricks/reader.ts';
+import { magicbricksSource } from './magicbricks/source.ts';
 
 export interface PortalEntry {
   readonly source: PulledSourceDescriptor;
   readonly reader: PortalReader;
 }
 
-const declaredPortals = [{ source: ninetyNineAcresSource, reader: ninetyNineAcresReader }] as const;
+const declaredPortals = [
+  { source: ninetyNineAcresSource, reader: ninetyNineAcresReader },
+  { source: magicbricksSource, reader: magicbricksReader },
+  { source: housingSource, reader: housingReader },
+] as const;
 
 export const portals: readonly PortalEntry[] = declaredPortals;
 
-/** The portals' names (`99acres`, `magicbricks`, `housing`), their leads' `source` words. */
-export type PortalName = (typeof declaredPortals)[number]['source']['name'];
+export type { PortalName } from './names.ts';
 
 /** Each portal's base URL: its environment variable when set, else the portal's own. */
 export const portalBaseUrls = (env: NodeJS.ProcessEnv): ReadonlyMap<string, string> =>

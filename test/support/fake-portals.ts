@@ -145,3 +145,103 @@ export const fakeNinetyNineAcres = async () => {
 
 /** A time as 99acres writes it: India time, `YYYY-MM-DD HH:MM:SS`. */
 export const istText = (at: Date): string => new Date(at.getTime() + IST_MS).toISOString().slice(0, 19).replace('T', ' ');
+
+// ---- MagicBricks ------------------------------------------------------------------------------------
+
+export interface MagicbricksLead {
+  readonly id: string;
+  /** India time, `yyyyMMdd` and `HHmmss`. */
+  readonly dt: string;
+  readonly time: string;
+  readonly name?: string;
+  readonly email?: string;
+  readonly mobile?: string;
+  readonly isd?: string;
+  readonly msg?: string;
+  readonly city?: string;
+  readonly locality?: string;
+  readonly project?: string;
+  readonly pid?: string;
+}
+
+/**
+ * MagicBricks faked: keys as issued, each with its login id's leads; a request answers those of the
+ * days asked (India time, inclusive). An unknown key gets `{"status": "error", "errormsg": ...}`;
+ * `denyAll()` answers every request with the HTML "Access Denied" page of an address not allow-listed.
+ */
+export const fakeMagicbricks = async () => {
+  const keys = new Map<string, { loginId: string; leads: MagicbricksLead[] }>();
+  let denied = false;
+  const server = await fakePortalServer((request) => {
+    if (denied) return { status: 403, type: 'text/html', body: '<html><head><title>Access Denied</title></head><body><h1>Access Denied</h1>You don\'t have permission to access this server.</body></html>' };
+    const key = request.url.searchParams.get('key') ?? '';
+    const [start, end] = [request.url.searchParams.get('startDate') ?? '', request.url.searchParams.get('endDate') ?? ''];
+    const account = keys.get(key);
+    if (!account) return { status: 200, type: 'application/json', body: JSON.stringify({ status: 'error', errormsg: 'Invalid key' }) };
+    const leads = account.leads.filter((lead) => lead.dt >= start && lead.dt <= end).map((lead) => ({ loginid: account.loginId, ...lead }));
+    return { status: 200, type: 'application/json', body: JSON.stringify({ leadPojo: { leads } }) };
+  });
+  return {
+    ...server,
+    deny: (value: boolean) => void (denied = value),
+    key: (loginId: string, key: string) => {
+      const account = { loginId, leads: [] as MagicbricksLead[] };
+      keys.set(key, account);
+      return { add: (...leads: MagicbricksLead[]) => void account.leads.push(...leads) };
+    },
+  };
+};
+
+/** A time as MagicBricks writes it: India time, `yyyyMMdd` and `HHmmss`. */
+export const mbTime = (at: Date) => {
+  const ist = istText(at);
+  return { dt: ist.slice(0, 10).replaceAll('-', ''), time: ist.slice(11).replaceAll(':', '') };
+};
+
+// ---- Housing.com ------------------------------------------------------------------------------------
+
+export interface HousingLead {
+  /** Seconds since the epoch, as Housing.com answers it. */
+  readonly lead_date: number;
+  readonly lead_name?: string;
+  readonly lead_email?: string;
+  readonly lead_phone?: string;
+  readonly country_code?: string;
+  readonly project_id?: string;
+  readonly flat_id?: string;
+  readonly project_name?: string;
+  readonly locality_name?: string;
+  readonly city_name?: string;
+  readonly service_type?: string;
+}
+
+/**
+ * Housing.com faked: profiles with their encryption key and their feeds' leads. A request's hash must be
+ * the HMAC-SHA256 of its current_time keyed with the profile's key (401 otherwise); it answers the
+ * leads of its window (start inclusive, end exclusive), at most per_page of them (the API has no pages).
+ */
+export const fakeHousing = async () => {
+  const { createHmac } = await import('node:crypto');
+  const profiles = new Map<string, { key: string; feeds: Record<'builder' | 'broker', HousingLead[]> }>();
+  const server = await fakePortalServer((request) => {
+    const q = request.url.searchParams;
+    const feed = request.url.pathname === '/api/v0/get-builder-leads' ? 'builder' : request.url.pathname === '/api/v0/get-broker-leads' ? 'broker' : undefined;
+    if (!feed) return { status: 404, type: 'application/json', body: JSON.stringify({ apiErrors: [{ message: 'Not found' }] }) };
+    const profile = profiles.get(q.get('id') ?? '');
+    const currentTime = q.get('current_time') ?? '';
+    if (!profile || q.get('hash') !== createHmac('sha256', profile.key).update(currentTime).digest('hex')) {
+      return { status: 401, type: 'application/json', body: JSON.stringify({ apiErrors: [{ message: 'Invalid hash' }] }) };
+    }
+    const [from, to, perPage] = [Number(q.get('start_date')), Number(q.get('end_date')), Number(q.get('per_page'))];
+    const data = profile.feeds[feed].filter((lead) => lead.lead_date >= from && lead.lead_date < to).slice(0, perPage);
+    return { status: 200, type: 'application/json', body: JSON.stringify({ data }) };
+  });
+  return {
+    ...server,
+    profile: (id: string, key: string) => {
+      const profile = { key, feeds: { builder: [] as HousingLead[], broker: [] as HousingLead[] } };
+      profiles.set(id, profile);
+      return { add: (feed: 'builder' | 'broker', ...leads: HousingLead[]) => void profile.feeds[feed].push(...leads), setKey: (next: string) => void (profile.key = next) };
+    },
+  };
+};
