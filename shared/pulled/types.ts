@@ -94,4 +94,9 @@ export interface PulledSourceDescriptor {
   readonly feeds?: readonly string[];
   /** Its docs page. */
   readonly page: string;
+  /**
+   * The module, relative to the repository root, that serves its stand-in under `npm start` when its
+   * URL is unset (its `startStandIn()`: shared/pulled/stand-in.ts); imported by npm start only.
+   */
+  readonly standIn: string;
 }

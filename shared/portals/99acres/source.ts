@@ -13,4 +13,5 @@ export const ninetyNineAcresSource = {
   credential: 'the password of that user name',
   projectField: 'ProjId',
   page: 'docs/sources/99acres.md',
+  standIn: 'shared/portals/99acres/stand-in.ts',
 } as const satisfies PulledSourceDescriptor;

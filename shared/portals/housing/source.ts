@@ -14,4 +14,5 @@ export const housingSource = {
   projectField: 'project_id',
   feeds: ['builder', 'broker'],
   page: 'docs/sources/housing.md',
+  standIn: 'shared/portals/housing/stand-in.ts',
 } as const satisfies PulledSourceDescriptor;

@@ -13,4 +13,5 @@ export const magicbricksSource = {
   credential: 'the key MagicBricks issued',
   projectField: 'pid',
   page: 'docs/sources/magicbricks.md',
+  standIn: 'shared/portals/magicbricks/stand-in.ts',
 } as const satisfies PulledSourceDescriptor;
