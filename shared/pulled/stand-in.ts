@@ -83,6 +83,11 @@ export const serveStandIn = async (answer: (request: StandInRequest) => StandInA
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}${path === '/' ? '/' : path}`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    // The pull's keep-alive connections would hold close() open: they are ended with it.
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 };
