@@ -216,9 +216,9 @@ const banner = (baseUrl: string, dynamodb: string, storage: string, seedFile: st
     `DynamoDB:            ${dynamodb} (${storage})`,
     `Seed:                ${path.relative(process.cwd(), seedFile) || seedFile} (${seed.accounts.length} account(s), ${seed.apiKeys.length} API key(s))`,
   ];
-  const demo = demoKeyOf(seed);
+  const demo = demoKeyOf(seed, apiKeySources.map((source) => source.name));
   if (!demo) {
-    lines.push('', 'The seed has no active API key of an account it defines: create one with `npm run admin -- create-key --account ID`.');
+    lines.push('', 'The seed has no active API key of an account it defines that may call the four lead endpoints: create one with `npm run admin -- create-key --account ID`.');
   } else {
     const { key, account } = demo;
     const project = [...account.projects.values()][0];

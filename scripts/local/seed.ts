@@ -262,13 +262,19 @@ export const applySeed = async (repository: DynamoDbRepository, seed: Seed): Pro
 };
 
 /**
- * The key the local run's banner shows (CONTRACT.md section 1 allows it): the seed's first active key
- * whose account the seed defines, with that account.
+ * The key the local run's banner shows (CONTRACT.md sections 1 and 20): the seed's first active key of an
+ * account the seed defines that may call every one of `endpoints` (the four lead endpoints) from a
+ * terminal: all endpoints or those four, no browser origins, not expired. A key scoped to calls alone, or
+ * a browser key, would make every curl line the banner prints answer 403.
  */
-export const demoKeyOf = (seed: Seed): { key: string; account: AccountConfig } | undefined => {
+export const demoKeyOf = (seed: Seed, endpoints: readonly string[], now: Date = new Date()): { key: string; account: AccountConfig } | undefined => {
+  const sendsToEvery = ({ options }: SeedApiKey) =>
+    (options.endpoints == null || endpoints.every((endpoint) => options.endpoints!.includes(endpoint as never))) &&
+    (options.origins == null || options.origins.length === 0) &&
+    (options.expiresAt == null || Date.parse(options.expiresAt) > now.getTime());
   for (const apiKey of seed.apiKeys) {
     const account = seed.accounts.find((a) => a.id === apiKey.accountId);
-    if (apiKey.active && account) return { key: apiKey.key, account };
+    if (apiKey.active && account && sendsToEvery(apiKey)) return { key: apiKey.key, account };
   }
   return undefined;
 };

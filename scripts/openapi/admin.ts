@@ -410,7 +410,7 @@ const coreOperations: Record<CoreAdminOperation, AdminOperationDoc> = {
       'Follow `next` (pass it back as `cursor`, with the same `reason`) until it is null: every record comes once. A page costs a bounded number of queries whatever the log’s size.',
     query: [
       { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: MAX_PAGE_LIMIT, default: DEFAULT_PAGE_LIMIT }, description: 'Records on the page; outside 1 to 200: 400.' },
-      { name: 'reason', in: 'query', required: false, schema: { type: 'string' }, description: 'Only records of this reason (honeypot, captcha_failed, captcha_unavailable, field_validation, duplicate_lead, suppressed, ...).' },
+      { name: 'reason', in: 'query', required: false, schema: { type: 'string' }, description: 'Only records of this reason (honeypot, captcha_failed, captcha_unavailable, validation, duplicate_lead, suppressed, ...; the former name field_validation lists the same records).' },
       { name: 'cursor', in: 'query', required: false, schema: { type: 'string' }, description: 'The `next` of the page before; any other text: 400.' },
     ],
     answers: success('200', 'The page', ref('RejectionPage')),

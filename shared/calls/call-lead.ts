@@ -110,7 +110,6 @@ export const callsIntake = (deps: CallIntakeDependencies): IntakeSource<CallInta
   lead: {
     validate: (fields) => ({ ...validateCommonFields(fields), ...Object.fromEntries(Object.entries(fields).filter(([name]) => name.startsWith('call_'))) }) as ValidatedFields,
     submission: (fields, { call }) => callSubmission(call.provider, fields),
-    validationReason: 'validation',
   },
   route: (event) => {
     const provider = callProviderNamed(event.pathParameters?.provider);

@@ -106,16 +106,30 @@ const durationOf = (text: string | undefined): number | undefined => {
   return Math.floor(Number(text));
 };
 
-/** `YYYY-MM-DD HH:mm:ss` in India time (Exotel's and Knowlarity's form) as ISO-8601 UTC; undefined when not a real time. */
+/**
+ * `YYYY-MM-DD HH:mm:ss` in India time (Exotel's and Knowlarity's form) as ISO-8601 UTC; undefined when not
+ * a real time. Knowlarity's events may add fractions of a second and an offset (`2025-12-06 11:11:21+05:30`):
+ * an offset, when sent, names the instant.
+ */
 export const indiaLocalTimeAsUtc = (text: string): string | undefined => {
-  const match = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})$/.exec(text);
+  const match = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})(?:\.\d{1,9})?(Z|[+-]\d{2}:?\d{2})?$/i.exec(text);
   if (!match) return undefined;
-  const [year, month, day, hour, minute, second] = match.slice(1).map(Number) as [number, number, number, number, number, number];
+  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number) as [number, number, number, number, number, number];
   if (hour > 23 || minute > 59 || second > 59) return undefined;
   const local = new Date(Date.UTC(year, month - 1, day, hour, minute, second));
   // A day its month lacks (2026-02-30) rolls over in Date.UTC: refused.
   if (local.getUTCMonth() !== month - 1 || local.getUTCDate() !== day) return undefined;
-  return new Date(local.getTime() - INDIA_OFFSET_MS).toISOString();
+  const offsetMs = match[7] === undefined ? INDIA_OFFSET_MS : offsetMsOf(match[7]);
+  return offsetMs === undefined ? undefined : new Date(local.getTime() - offsetMs).toISOString();
+};
+
+/** `Z`, `+05:30` or `+0530` as milliseconds east of UTC; undefined past 14 hours (no such zone). */
+const offsetMsOf = (offset: string): number | undefined => {
+  if (offset.toUpperCase() === 'Z') return 0;
+  const digits = offset.slice(1).replace(':', '');
+  const minutes = Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2));
+  if (Number(digits.slice(2)) > 59 || minutes > 14 * 60) return undefined;
+  return (offset.startsWith('-') ? -1 : 1) * minutes * 60 * 1000;
 };
 
 /**

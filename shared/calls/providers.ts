@@ -19,7 +19,10 @@ export type OutcomeRule =
   | { readonly kind: 'word'; readonly field: FieldNames; readonly answered: readonly string[]; readonly missed: readonly string[] | 'any_other' }
   | { readonly kind: 'duration_over_zero'; readonly field: FieldNames };
 
-/** How a provider writes when the call started: India's local time `YYYY-MM-DD HH:mm:ss`, or ISO-8601 with its offset. */
+/**
+ * How a provider writes when the call started: India's local time `YYYY-MM-DD HH:mm:ss` (an offset such as
+ * `+05:30` after it, when sent, names the instant instead), or ISO-8601 with its offset.
+ */
 export type StartTimeForm = 'india_local_time' | 'iso_8601';
 
 export interface CallProvider {
@@ -54,7 +57,8 @@ const exotel: CallProvider = {
     callId: ['CallSid'],
     caller: ['CallFrom', 'From'],
     called: ['CallTo', 'To'],
-    status: ['CallType', 'DialCallStatus'],
+    // `CallType` says `incomplete` for a hang-up, a busy line and no answer alike; `DialCallStatus` says which.
+    status: ['DialCallStatus', 'CallType'],
     durationSeconds: ['DialCallDuration'],
     startedAt: ['StartTime'],
     recordingUrl: ['RecordingUrl'],
@@ -72,8 +76,9 @@ const knowlarity: CallProvider = {
   name: 'knowlarity',
   fields: {
     callId: ['callid', 'uuid'],
-    caller: ['caller_id'],
-    called: ['dispnumber'],
+    // Its call events as every public receiver reads them: `customer_number`, `knowlarity_number` or `k_number`, `uuid`.
+    caller: ['caller_id', 'customer_number'],
+    called: ['dispnumber', 'knowlarity_number', 'k_number'],
     status: ['call_type', 'hangup_cause'],
     durationSeconds: ['call_duration'],
     startedAt: ['start_time'],

@@ -98,10 +98,14 @@ export abstract class FieldsRefusal extends LeadIntakeError {
   }
 }
 
-/** Field validation of a lead: the only lead refusal that lists every failing field. */
+/**
+ * Field validation of a lead: the only lead refusal that lists every failing field. One reason name for
+ * it whatever the source (CONTRACT.md section 20); records stored under its former name read as this one
+ * (shared/domain/rejections.ts, FORMER_REASON_NAMES).
+ */
 export class FieldValidationError extends FieldsRefusal {
   readonly status = 422;
-  readonly reason = 'field_validation';
+  readonly reason = 'validation';
 }
 
 // ---- The admin API (CONTRACT.md section 9) --------------------------------------------------------

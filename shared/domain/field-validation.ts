@@ -1,6 +1,6 @@
 /**
  * A lead's fields as the domain accepts them: the schemas' check (shared/schemas/validate.ts), with
- * its problems refused as a FieldValidationError (422 `field_validation`, every failing field listed).
+ * its problems refused as a FieldValidationError (422, reason `validation`, every failing field listed).
  */
 import { FieldValidationError } from './errors.ts';
 import { leadFieldCheck, type UnknownFieldPolicy, type ValidatedFields } from '../schemas/validate.ts';

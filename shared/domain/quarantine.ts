@@ -19,7 +19,7 @@ import type { AccountReader } from './ports/keys-and-accounts.ts';
 import type { IdempotencyClaim } from './ports/leads.ts';
 import type { RejectionArchive, RejectionPage, StoredRejection } from './ports/rejections.ts';
 import { createHash } from 'node:crypto';
-import { REJECTION_DAYS } from './rejections.ts';
+import { currentReasonOf, REJECTION_DAYS } from './rejections.ts';
 
 /** The reasons whose records hold the whole submission, and can be released into a lead. */
 export const QUARANTINE_REASONS: readonly string[] = ['honeypot', 'captcha_failed', 'captcha_unavailable'];
@@ -59,12 +59,13 @@ const REASON = /^[a-z][a-z0-9_]{0,63}$/;
 export const rejectionPage = async (deps: RejectionLogDependencies, accountId: string, request: PageRequest): Promise<RejectionPage> => {
   const limit = pageLimit(request.limit);
   if (request.reason !== undefined && !REASON.test(request.reason)) {
-    throw new InvalidConfigurationError({ reason: ['reason must be a rejection reason such as honeypot or field_validation'] });
+    throw new InvalidConfigurationError({ reason: ['reason must be a rejection reason such as honeypot or validation'] });
   }
   await existingAccount(deps.accounts, accountId);
   return deps.rejections.page(accountId, {
     limit,
-    ...(request.reason !== undefined && { reason: request.reason }),
+    // A former name (field_validation) lists today's records and those stored under it.
+    ...(request.reason !== undefined && { reason: currentReasonOf(request.reason) }),
     ...(request.cursor !== undefined && { cursor: request.cursor }),
   });
 };

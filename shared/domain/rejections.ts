@@ -21,6 +21,18 @@ export const refusedFields = (error: unknown, fields: Readonly<Record<string, st
   return undefined;
 };
 
+/**
+ * Names a reason was stored under before it had its one name (CONTRACT.md section 20): a record stored
+ * under one reads as today's name, and a filter by either lists both.
+ */
+export const FORMER_REASON_NAMES: Readonly<Record<string, string>> = { field_validation: 'validation' };
+
+/** The reason as it is named today. */
+export const currentReasonOf = (reason: string): string => FORMER_REASON_NAMES[reason] ?? reason;
+
+/** Every name records of this reason (today's name) may be stored under, today's first. */
+export const storedNamesOf = (reason: string): string[] => [reason, ...Object.keys(FORMER_REASON_NAMES).filter((former) => FORMER_REASON_NAMES[former] === reason)];
+
 /** How long a rejection record is kept, listed and releasable (its item expires then; DynamoDB's TTL deletes late). */
 export const REJECTION_DAYS = 30;
 

@@ -5,6 +5,7 @@
 import { GetCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { InvalidConfigurationError } from '../domain/errors.ts';
 import { ulidTime } from '../domain/lead-id.ts';
+import { storedNamesOf } from '../domain/rejections.ts';
 import type { RejectionArchive, RejectionPage, RejectionPageQuery, StoredRejection } from '../domain/ports/rejections.ts';
 import { DynamoDbRejectionLog } from './rejections.ts';
 import {
@@ -61,7 +62,8 @@ export class DynamoDbRejectionArchive extends DynamoDbRejectionLog implements Re
     const perShard = limit + 2;
     const partitions =
       reason !== undefined
-        ? Array.from({ length: REJECTION_SHARDS }, (_, shard) => reasonPk(accountId, shard, reason))
+        ? // The reason's records, and those stored under a former name of it (section 20), merged alike.
+          storedNamesOf(reason).flatMap((name) => Array.from({ length: REJECTION_SHARDS }, (_, shard) => reasonPk(accountId, shard, name)))
         : [...Array.from({ length: REJECTION_SHARDS }, (_, shard) => rejectionsPk(accountId, shard)), legacyRejectionsPk(accountId)];
     const shards = await Promise.all(
       partitions.map((pk) =>

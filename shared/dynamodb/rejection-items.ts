@@ -10,7 +10,7 @@
 import { createHash } from 'node:crypto';
 import type { Rejection, StoredRejection } from '../domain/ports/rejections.ts';
 import { ulidTime } from '../domain/lead-id.ts';
-import { REJECTION_DAYS } from '../domain/rejections.ts';
+import { currentReasonOf, REJECTION_DAYS } from '../domain/rejections.ts';
 import { rejectionReasonIndex } from './tables.ts';
 
 export const REJECTION_SECONDS = REJECTION_DAYS * 24 * 60 * 60;
@@ -77,9 +77,13 @@ export const rejectionOfItem = ({
   const record: Record<string, unknown> = {};
   const reasons: Record<string, number> = {};
   for (const [name, value] of Object.entries(item)) {
-    if (name.startsWith(REASON_COUNT_PREFIX)) reasons[name.slice(REASON_COUNT_PREFIX.length)] = Number(value);
-    else record[name] = typeof value === 'bigint' || name === 'count' ? Number(value) : value;
+    if (name.startsWith(REASON_COUNT_PREFIX)) {
+      const reason = currentReasonOf(name.slice(REASON_COUNT_PREFIX.length));
+      reasons[reason] = (reasons[reason] ?? 0) + Number(value);
+    } else record[name] = typeof value === 'bigint' || name === 'count' ? Number(value) : value;
   }
+  // A record stored under a former name of its reason reads as today's (CONTRACT.md section 20).
+  if (typeof record.reason === 'string') record.reason = currentReasonOf(record.reason);
   // Records written before ids existed: their request id and time stand in.
   return { ...record, ...(item.reason === 'suppressed' && { reasons }), id: item.id ?? item.requestId, created_at: item.created_at ?? item.at } as StoredRejection;
 };

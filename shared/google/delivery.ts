@@ -6,6 +6,7 @@
  */
 import { boundIdentifier } from '../domain/errors.ts';
 import type { Connection } from '../domain/ports/connections.ts';
+import { notesOfAnswers } from '../domain/form-answers.ts';
 import { JsonNumber } from '../schemas/json-number.ts';
 
 export interface GoogleColumn {
@@ -72,9 +73,6 @@ export const deliveryOf = (body: Readonly<Record<string, unknown>>): GoogleDeliv
 /** Columns with a lead field of their own: they never go to notes, even when another column wins. */
 const MAPPED_COLUMNS = new Set(['FULL_NAME', 'FIRST_NAME', 'LAST_NAME', 'PHONE_NUMBER', 'EMAIL', 'WORK_EMAIL', 'CITY']);
 
-/** Section 2's limit on notes, in the validator's units (UTF-16 code units). */
-const NOTES_MAX = 5000;
-
 /**
  * The lead's fields before validation: `name` from FULL_NAME, else FIRST_NAME and LAST_NAME joined by
  * a space; `mobile_number` from PHONE_NUMBER; `email` from EMAIL, else WORK_EMAIL; `location` from
@@ -84,16 +82,15 @@ const NOTES_MAX = 5000;
 export const leadFieldsOf = (delivery: GoogleDelivery, form: Pick<Connection, 'projectId' | 'campaignId'>): Record<string, string> => {
   const column = (id: string) => delivery.columns.find((entry) => entry.id === id && entry.value.trim() !== '')?.value.trim();
   const parts = [column('FIRST_NAME'), column('LAST_NAME')].filter((part) => part !== undefined);
-  const notes = delivery.columns
-    .filter((entry) => entry.id === undefined || !MAPPED_COLUMNS.has(entry.id))
-    .map((entry) => `${entry.name?.trim() || entry.id || ''}: ${entry.value.trim()}`)
-    .join('\n');
+  const notes = notesOfAnswers(
+    delivery.columns.filter((entry) => entry.id === undefined || !MAPPED_COLUMNS.has(entry.id)).map((entry) => ({ question: entry.name?.trim() || entry.id || '', answer: entry.value })),
+  );
   const fields: Record<string, string | undefined> = {
     name: column('FULL_NAME') ?? (parts.length > 0 ? parts.join(' ') : undefined),
     mobile_number: column('PHONE_NUMBER'),
     email: column('EMAIL') ?? column('WORK_EMAIL'),
     location: column('CITY'),
-    notes: cut(notes, NOTES_MAX).trim(),
+    notes,
     projectID: form.projectId,
     campaignID: form.campaignId,
     gclid: delivery.gclid,
@@ -104,11 +101,4 @@ export const leadFieldsOf = (delivery: GoogleDelivery, form: Pick<Connection, 'p
     google_creative_id: delivery.creativeId,
   };
   return Object.fromEntries(Object.entries(fields).filter((entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== ''));
-};
-
-/** At most `max` UTF-16 code units, never splitting a character in two. */
-const cut = (text: string, max: number): string => {
-  if (text.length <= max) return text;
-  const end = /[\uD800-\uDBFF]/.test(text[max - 1]!) ? max - 1 : max;
-  return text.slice(0, end);
 };

@@ -167,7 +167,8 @@ const refuse = async <D extends Delivery, Route>(
   validated?: ValidatedFields,
 ): Promise<DeliveryOutcome> => {
   if (accountId === undefined) throw new Error('no account');
-  const reason = error instanceof FieldValidationError && source.lead.validationReason !== undefined ? source.lead.validationReason : error.reason;
+  // One name per cause, whatever the source (CONTRACT.md section 20): the error's own.
+  const { reason } = error;
   const rejection = rejectionOf(
     source.name,
     { reason, message: error.message, fields, platformIds: platformIdsOf(source, delivery) },

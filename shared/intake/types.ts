@@ -86,8 +86,6 @@ export interface IntakeLeadRules<D extends Delivery = Delivery> {
   readonly validate: (fields: Readonly<Record<string, unknown>>, delivery: D) => ValidatedFields;
   /** The submission of the validated fields (submissionOf with the source's tagging, and what it adds). */
   readonly submission: (fields: ValidatedFields, delivery: D) => LeadSubmission;
-  /** The reason its records of a field validation failure carry, when not `field_validation` (the call webhook's `validation`). */
-  readonly validationReason?: string;
 }
 
 /**

@@ -34,6 +34,9 @@ export const standInLead = (leadgenId: string): GraphLead => {
       { name: 'phone_number', values: [`+91${mobile}`] },
       { name: 'email', values: [`${name.split(' ')[0]!.toLowerCase()}.${mobile.slice(-4)}@example.com`] },
       { name: 'city', values: ['Pune'] },
+      // The form's own questions, as real forms ask them: their answers go to notes (CONTRACT.md section 20).
+      { name: 'budget', values: ['80L - 1 Cr'] },
+      { name: 'preferred_location', values: ['Hinjewadi'] },
     ],
     platform: 'fb',
     campaign_name: 'Demo lead ads campaign',

@@ -4,5 +4,5 @@
  */
 import { refusal } from '../domain/errors.ts';
 
-/** The sender is a WhatsApp username whose phone number Meta withholds (`user_id`, no `from`): no mobile to make a lead of. */
+/** The sender is a WhatsApp username whose phone number Meta withholds (`from_user_id` or `user_id`, no `from`): no mobile to make a lead of. */
 export class WhatsAppNumberWithheldError extends /* @__PURE__ */ refusal(422, 'whatsapp_number_withheld', "The sender's WhatsApp number is withheld (a WhatsApp username)") {}

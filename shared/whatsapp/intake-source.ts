@@ -30,7 +30,6 @@ export const whatsappIntakeSource = (settings: WhatsAppReaderSettings, now: () =
   lead: {
     validate: (fields) => validateWhatsAppFields(fields),
     submission: (fields) => submissionOf(whatsappTagging, fields),
-    validationReason: 'validation',
   },
   read: (request) => whatsappDeliveriesOf(request.body ?? {}, settings, now()),
 });

@@ -7,6 +7,7 @@
  * message's own `timestamp`.
  */
 import { boundIdentifier, FieldValidationError } from '../domain/errors.ts';
+import { cutToUnits, NOTES_MAX } from '../domain/form-answers.ts';
 import type { PersonHandle } from '../domain/person-data.ts';
 import { JsonNumber } from '../schemas/json-number.ts';
 import type { ConnectionTarget, Delivery, DeliveryClaim } from '../intake/types.ts';
@@ -14,8 +15,7 @@ import { WhatsAppNumberWithheldError } from './errors.ts';
 
 /** The name of a sender whose profile gives none. */
 export const WHATSAPP_USER = 'WhatsApp user';
-/** Section 2's notes, and the contract's bounds of a referral's fields. */
-const NOTES_MAX = 5000;
+/** The contract's bounds of a referral's fields. */
 const HEADLINE_MAX = 300;
 const SOURCE_URL_MAX = 2000;
 const PHONE_NUMBER_ID = 'whatsapp_phone_number_id';
@@ -54,11 +54,7 @@ const objectOf = (value: unknown): Json | undefined => (typeof value === 'object
 const objectsOf = (value: unknown): Json[] => (Array.isArray(value) ? value.map(objectOf).filter((item): item is Json => item !== undefined) : []);
 const textOf = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined);
 
-/** At most `max` UTF-16 code units, never splitting a character in two. */
-const cut = (text: string, max: number): string => {
-  if (text.length <= max) return text;
-  return text.slice(0, /[\uD800-\uDBFF]/.test(text[max - 1]!) ? max - 1 : max);
-};
+const cut = cutToUnits;
 
 /** An `https` URL of at most 2,000 characters; anything else is left out. */
 const httpsUrlOf = (value: unknown): string | undefined => {
@@ -118,6 +114,7 @@ const boundIdentifiers = (changes: readonly Json[]): void => {
     boundIdentifier('phone_number_id', textOf(objectOf(value.metadata)?.phone_number_id));
     for (const message of objectsOf(value.messages)) {
       boundIdentifier('id', textOf(message.id));
+      boundIdentifier('from_user_id', textOf(message.from_user_id));
       boundIdentifier('user_id', textOf(message.user_id));
       const referral = objectOf(message.referral);
       boundIdentifier('source_id', textOf(referral?.source_id));
@@ -153,11 +150,14 @@ export const whatsappDeliveriesOf = (body: Json, { conversationDays }: WhatsAppR
 const deliveryOf = (message: Json, phoneNumberId: string | undefined, contacts: readonly Json[], conversationDays: number, receivedAt: Date): WhatsAppDelivery => {
   const messageId = textOf(message.id);
   const from = textOf(message.from);
-  const userId = from === undefined ? textOf(message.user_id) : undefined;
+  // A username sender (Meta withholds the number): `from_user_id` (older payloads: `user_id`) and no
+  // `from`. When Meta sends both, `from` decides (CONTRACT.md section 15).
+  const userId = from === undefined ? (textOf(message.from_user_id) ?? textOf(message.user_id)) : undefined;
   const at = timeOf(message.timestamp, receivedAt);
   const referral = referralOf(message.referral);
   const indianMobile = from === undefined ? undefined : INDIAN_SENDER.exec(from)?.[1];
-  const name = textOf(objectOf(contacts.find((contact) => from !== undefined && contact.wa_id === from)?.profile)?.name) ?? WHATSAPP_USER;
+  const contact = contacts.find((candidate) => (from !== undefined ? candidate.wa_id === from : userId !== undefined && candidate.user_id === userId));
+  const name = textOf(objectOf(contact?.profile)?.name) ?? WHATSAPP_USER;
   const notes = notesOf(message);
   const ids = { whatsapp_message_id: messageId, [PHONE_NUMBER_ID]: phoneNumberId };
 
@@ -214,7 +214,7 @@ const deliveryOf = (message: Json, phoneNumberId: string | undefined, contacts: 
     decidedWhileClaimHeld: claim.value === undefined,
   };
   if (from === undefined) {
-    return { ...base, ...conversation, refusal: new WhatsAppNumberWithheldError(), refusalFields: { whatsapp_user_id: userId } };
+    return { ...base, ...conversation, refusal: new WhatsAppNumberWithheldError(), refusalFields: { name, whatsapp_user_id: userId, notes } };
   }
   if (indianMobile === undefined) {
     // Section 2's "last 10 digits" is for numbers people type: `447911123456` is not an Indian mobile, and names no one.

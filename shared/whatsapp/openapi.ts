@@ -71,7 +71,7 @@ export const whatsappWebhookOperations = (): JsonObject => ({
     description:
       'Signed by Meta with the app secret (the Meta Lead Ads webhook’s). Answered once every message of the notification is stored, recorded or ignored: a message needs no Graph read. ' +
       'A conversation is the messages of one sender to one connected number from its first for `whatsappConversationDays` days (7 by default): its first message is a lead (or a rejection record), its later messages store nothing, and a message with another ad’s `referral.source_id` starts a new one. ' +
-      'A withheld number (`user_id` without `from`) is a `whatsapp_number_withheld` record; a sender outside India a `validation` record; a number no account has connected is ignored. `statuses`, other fields, `system` messages and signed JSON that is not a WhatsApp Business Account notification are acknowledged and ignored. A message id delivered again (8 days at least) stores nothing more.',
+      'A withheld number (a WhatsApp username: `from_user_id`, or `user_id`, without `from`) is a `whatsapp_number_withheld` record with `whatsapp_user_id`, named by the contact of that `user_id`; with `from` beside it, `from` decides; a sender outside India a `validation` record; a number no account has connected is ignored. `statuses`, other fields, `system` messages and signed JSON that is not a WhatsApp Business Account notification are acknowledged and ignored. A message id delivered again (8 days at least) stores nothing more.',
     security: [],
     parameters: [signatureParameter],
     requestBody: jsonRequestBody(
@@ -98,7 +98,7 @@ export const whatsappWebhookOperations = (): JsonObject => ({
                             type: 'object',
                             properties: { phone_number_id: stringOf('The business number, which an account must have connected.', 200), display_phone_number: stringOf('The business number as shown.') },
                           },
-                          contacts: { type: 'array', items: { type: 'object', properties: { wa_id: stringOf('The sender.'), profile: { type: 'object', properties: { name: stringOf('The lead’s name (`WhatsApp user` when absent).') } } } } },
+                          contacts: { type: 'array', items: { type: 'object', properties: { wa_id: stringOf('The sender.'), user_id: stringOf('The sender, when a WhatsApp username.'), profile: { type: 'object', properties: { name: stringOf('The lead’s name (`WhatsApp user` when absent).') } } } } },
                           messages: {
                             type: 'array',
                             items: {
@@ -106,7 +106,8 @@ export const whatsappWebhookOperations = (): JsonObject => ({
                               properties: {
                                 id: stringOf('The message id: one lead or record at most.', 200),
                                 from: stringOf('The sender’s number: `91` and an Indian mobile.'),
-                                user_id: stringOf('A sender whose number is withheld (a WhatsApp username).'),
+                                from_user_id: stringOf('A sender whose number is withheld (a WhatsApp username).'),
+                                user_id: stringOf('The same, as older notifications name it.'),
                                 timestamp: stringOf('Seconds since the epoch: the conversation’s clock.'),
                                 type: stringOf('`text`, `button`, `interactive`, `image`, ...; `system` is ignored.'),
                                 referral: {

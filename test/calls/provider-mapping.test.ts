@@ -83,6 +83,20 @@ describe('field names, and the name read when the first is absent', () => {
     expect(read(name, parameters)).toMatchObject(fields);
   });
 
+  it("reads Knowlarity's call events by the names its events carry: customer_number, knowlarity_number or k_number, uuid", () => {
+    const event = { uuid: 'kn-9', customer_number: '+919876543210', knowlarity_number: '+918047181234', call_duration: '17', start_time: '2025-12-06 11:11:21+05:30' };
+    expect(read('knowlarity', event)).toMatchObject({ callId: 'kn-9', caller: '+919876543210', callNumber: '8047181234', outcome: 'answered', durationSeconds: 17, startedAt: '2025-12-06T05:41:21.000Z' });
+    expect(read('knowlarity', { uuid: 'kn-10', customer_number: '9876543210', k_number: '08047181234' })).toMatchObject({ caller: '9876543210', callNumber: '8047181234' });
+    expect(read('knowlarity', { caller_id: '9000000000', customer_number: '9876543210', dispnumber: '8047181234', k_number: '8000000000' })).toMatchObject({ caller: '9000000000', callNumber: '8047181234' });
+  });
+
+  it("takes Exotel's status word from DialCallStatus first: CallType says incomplete for a hang-up, a busy line and no answer alike", () => {
+    expect(read('exotel', { CallType: 'incomplete', DialCallStatus: 'busy' })).toMatchObject({ status: 'busy', outcome: 'missed' });
+    expect(read('exotel', { CallType: 'incomplete', DialCallStatus: 'no-answer' })).toMatchObject({ status: 'no-answer', outcome: 'missed' });
+    expect(read('exotel', { CallType: 'completed', DialCallStatus: 'completed' })).toMatchObject({ status: 'completed', outcome: 'answered' });
+    expect(read('exotel', { CallType: 'incomplete' })).toMatchObject({ status: 'incomplete', outcome: 'missed' });
+  });
+
   it('prefers the first name when both are sent, and reads an empty first as absent', () => {
     expect(read('exotel', { CallFrom: '9876543210', From: '9000000000' }).caller).toBe('9876543210');
     expect(read('exotel', { CallFrom: '  ', From: '9000000000' }).caller).toBe('9000000000');
@@ -149,6 +163,15 @@ describe('status, duration, start time, recording and agent', () => {
     expect(indiaLocalTimeAsUtc('2026-11-25 21:05:09')).toBe('2026-11-25T15:35:09.000Z');
     expect(indiaLocalTimeAsUtc('2026-01-01 02:00:00')).toBe('2025-12-31T20:30:00.000Z');
     expect(read('knowlarity', { start_time: '2026-03-01 05:29:59' }).startedAt).toBe('2026-02-28T23:59:59.000Z');
+  });
+
+  it('reads a time with an offset (Knowlarity events) by its offset, fractions of a second dropped', () => {
+    expect(indiaLocalTimeAsUtc('2025-12-06 11:11:21+05:30')).toBe('2025-12-06T05:41:21.000Z');
+    expect(indiaLocalTimeAsUtc('2025-12-06 11:11:21.123456+05:30')).toBe('2025-12-06T05:41:21.000Z');
+    expect(indiaLocalTimeAsUtc('2025-12-06 05:41:21Z')).toBe('2025-12-06T05:41:21.000Z');
+    expect(indiaLocalTimeAsUtc('2025-12-06 01:11:21-0430')).toBe('2025-12-06T05:41:21.000Z');
+    expect(indiaLocalTimeAsUtc('2025-12-06 11:11:21+15:00')).toBeUndefined();
+    expect(indiaLocalTimeAsUtc('2025-12-06 11:11:21+05:75')).toBeUndefined();
   });
 
   it.each(['2026-02-30 10:00:00', '2026-11-25 24:00:00', '25/11/2026 10:00:00', '2026-11-25'])('leaves out an India time that is not one: %j', (text) => {

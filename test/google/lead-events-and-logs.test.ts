@@ -68,7 +68,7 @@ describe('the log lines', () => {
       ['google_ads', 200, 'created'],
       ['google_ads', 401, 'invalid_google_key'],
       ['google_ads', 200, 'google_test_lead'],
-      ['google_ads', 200, 'field_validation'],
+      ['google_ads', 200, 'validation'],
     ]);
     expect(google.logs[0]).toMatchObject({ accountId: 'acc-ev', leadId: expect.any(String) });
     // No part of the person's mobile or e-mail (CONTRACT.md section 14).

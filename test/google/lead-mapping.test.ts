@@ -78,7 +78,7 @@ describe('the mobile number', () => {
     const answer = await google.deliver({ leadId, formId: FORM, key, columns: [{ column_id: 'FULL_NAME', string_value: 'John' }, { column_id: 'PHONE_NUMBER', string_value: '+44 20 7946 0958' }] });
     expect(answer.status).toBe(200);
     const record = (await google.rejectionsOf('acc-map')).find((rejection) => rejection.google_lead_id === leadId);
-    expect(record).toMatchObject({ reason: 'field_validation', endpoint: 'google_ads' });
+    expect(record).toMatchObject({ reason: 'validation', endpoint: 'google_ads' });
     // A number that names no one: no erasure could reach a trace of it (CONTRACT.md section 12).
     expect(record).not.toHaveProperty('mobile');
     expect(Object.keys(record!.fields)).toEqual(['mobile_number']);

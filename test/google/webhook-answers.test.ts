@@ -117,7 +117,7 @@ describe('200 Lead received: whatever became of the lead', () => {
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual({ status: true, message: 'Lead received' });
     const record = (await google.rejectionsOf('acc-g')).find((rejection) => rejection.google_lead_id === leadId);
-    expect(record).toMatchObject({ endpoint: 'google_ads', reason: 'field_validation', google_lead_id: leadId });
+    expect(record).toMatchObject({ endpoint: 'google_ads', reason: 'validation', google_lead_id: leadId });
     expect(Object.keys(record!.fields)).toEqual(['name', 'mobile_number']);
   });
 });

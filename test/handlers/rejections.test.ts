@@ -34,7 +34,7 @@ describe('the rejected-submissions log', () => {
   });
 
   it.each([
-    ['a field validation failure', 'portala', { name: 'x', mobile_number: '12345' }, 'field_validation', { mobile_number: expect.any(Array) }],
+    ['a field validation failure', 'portala', { name: 'x', mobile_number: '12345' }, 'validation', { mobile_number: expect.any(Array) }],
     ['an unknown sub source', 'website', validBody('website', project, { sub_source: 'Old page' }), 'sub_source_not_found', { sub_source: 'Old page' }],
     ['an unknown project', 'portala', validBody('portala', { projectID: 'PRJ-9', campaignID: 'CMP-1' }), 'project_not_found', { projectID: 'PRJ-9' }],
     ['a campaign of another project', 'portala', validBody('portala', { projectID: 'PRJ-1', campaignID: 'CMP-2' }), 'campaign_not_found', { projectID: 'PRJ-1', campaignID: 'CMP-2' }],

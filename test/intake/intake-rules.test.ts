@@ -132,14 +132,13 @@ describe('one platform id', () => {
     expect(await leadsWith(mobile)).toHaveLength(0);
   });
 
-  it('refused by validation, keeps one record, with the source’s own reason when it declares one', async () => {
+  it('refused by validation, keeps one record, of reason validation (one name whatever the source)', async () => {
     const desk = await newDesk();
     const id = messageId();
-    const own: IntakeSource<MessageDelivery> = { ...recorded, lead: { ...recorded.lead, validationReason: 'validation' } };
-    const outcomes = await Promise.all(Array.from({ length: 5 }, () => receive(own, [{ id, desk, mobile: '12' }])));
+    const outcomes = await Promise.all(Array.from({ length: 5 }, () => receive(recorded, [{ id, desk, mobile: '12' }])));
     expect(outcomes.flat().filter((outcome) => outcome.kind === 'rejected')).toEqual([{ kind: 'rejected', reason: 'validation' }]);
     expect(await recordsOf(id)).toEqual([expect.objectContaining({ reason: 'validation' })]);
-    expect(new FieldValidationError({}).reason).toBe('field_validation');
+    expect(new FieldValidationError({}).reason).toBe('validation');
   });
 });
 

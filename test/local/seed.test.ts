@@ -1,7 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from '@jest/globals';
 import { demoKeyOf, parseSeed, SeedError } from '../../scripts/local/seed.ts';
-import { seedMembers } from '../../shared/sources/registry.ts';
+import { apiKeySources, seedMembers } from '../../shared/sources/registry.ts';
+
+/** The four lead endpoints, whose curl lines the banner prints. */
+const FOUR = apiKeySources.map((source) => source.name);
 
 const demoFile = JSON.parse(readFileSync(new URL('../../seed/demo.json', import.meta.url), 'utf8'));
 
@@ -117,8 +120,25 @@ describe('reading a seed file', () => {
         s.apiKeys.unshift({ key: 'inactive', accountId: 'acc-demo', active: false }, { key: 'orphan', accountId: 'acc-gone' });
       }),
     );
-    expect(demoKeyOf(seed)).toMatchObject({ key: 'demo-key-please-change', account: { id: 'acc-demo' } });
-    expect(demoKeyOf(parseSeed({ accounts: [], apiKeys: [{ key: 'orphan', accountId: 'x' }] }))).toBeUndefined();
+    expect(demoKeyOf(seed, FOUR)).toMatchObject({ key: 'demo-key-please-change', account: { id: 'acc-demo' } });
+    expect(demoKeyOf(parseSeed({ accounts: [], apiKeys: [{ key: 'orphan', accountId: 'x' }] }), FOUR)).toBeUndefined();
+  });
+
+  it('never shows as demo key one its curl lines would be refused with: scoped to calls or to some endpoints, a browser key, expired', () => {
+    const seed = parseSeed(
+      seedWith((s) => {
+        s.apiKeys.unshift(
+          { key: 'calls-only', accountId: 'acc-demo', endpoints: ['calls'] },
+          { key: 'portals-only', accountId: 'acc-demo', endpoints: ['portala', 'portalb'] },
+          { key: 'browser', accountId: 'acc-demo', endpoints: ['website'], origins: ['https://skyline.example'] },
+          { key: 'expired', accountId: 'acc-demo', expiresAt: '2026-01-01T00:00:00Z' },
+          { key: 'all-four', accountId: 'acc-demo', endpoints: ['social', 'website', 'portalb', 'portala'] },
+        );
+      }),
+    );
+    expect(demoKeyOf(seed, FOUR, new Date('2026-06-01T00:00:00Z'))).toMatchObject({ key: 'all-four' });
+    const callsOnly = parseSeed(seedWith((s) => s.apiKeys.splice(0, s.apiKeys.length, { key: 'calls-only', accountId: 'acc-demo', endpoints: ['calls'] })));
+    expect(demoKeyOf(callsOnly, FOUR)).toBeUndefined();
   });
 });
 

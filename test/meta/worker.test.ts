@@ -195,7 +195,7 @@ describe('one leadgen id, one lead or one record (CONTRACT.md section 14: the fi
     const a = metaLead('acc-create', { phone_number: '12345' });
     await twelveTimes(a.change);
     expect(await leadOf('acc-create', a.leadgenId)).toHaveLength(0);
-    expect(await rejectionOf('acc-create', a.leadgenId)).toEqual([expect.objectContaining({ reason: 'field_validation' })]);
+    expect(await rejectionOf('acc-create', a.leadgenId)).toEqual([expect.objectContaining({ reason: 'validation' })]);
   });
 
   it('an unmapped form notified 12 times, 10 at once: one record', async () => {
@@ -270,7 +270,7 @@ describe('what stops a Meta lead is recorded for its account', () => {
     expect(await rejectionOf('acc-ignore', a.leadgenId)).toEqual([
       expect.objectContaining({
         endpoint: 'meta',
-        reason: 'field_validation',
+        reason: 'validation',
         message: 'mobile_number must be a 10-digit Indian mobile number starting with 6, 7, 8 or 9',
         fields: { mobile_number: ['mobile_number must be a 10-digit Indian mobile number starting with 6, 7, 8 or 9'] },
         meta_leadgen_id: a.leadgenId,
@@ -282,14 +282,14 @@ describe('what stops a Meta lead is recorded for its account', () => {
     const a = metaLead('acc-ignore', { phone_number: '+1 202 555 0100' });
     await deliver(a.change);
     const [record] = await rejectionOf('acc-ignore', a.leadgenId);
-    expect(record).toMatchObject({ reason: 'field_validation', fields: { mobile_number: [expect.any(String)] } });
+    expect(record).toMatchObject({ reason: 'validation', fields: { mobile_number: [expect.any(String)] } });
     expect(record).not.toHaveProperty('mobile');
   });
 
   it('a lead with no name: name is required', async () => {
     const a = metaLead('acc-ignore', { full_name: '' });
     await deliver(a.change);
-    expect((await rejectionOf('acc-ignore', a.leadgenId))[0]).toMatchObject({ reason: 'field_validation', fields: { name: ['name is required'] } });
+    expect((await rejectionOf('acc-ignore', a.leadgenId))[0]).toMatchObject({ reason: 'validation', fields: { name: ['name is required'] } });
   });
 
   it('an Instagram lead for an account without ig: Sub source not found', async () => {

@@ -68,7 +68,7 @@ export class Chat implements Action {
     const sender = spec.sender === undefined ? undefined : MOBILES[spec.sender]!;
     const messageId = `wamid.${marker}`;
     const timestamp = Math.floor(Date.now() / 1000);
-    const who = sender === undefined ? { user_id: `IN.${marker}` } : { from: `91${sender}` };
+    const who = sender === undefined ? { from_user_id: `US.${marker}` } : { from: `91${sender}` };
     const first = notificationOf(
       number.phoneNumberId,
       { ...who, id: messageId, timestamp: String(timestamp), type: 'text', text: { body: 'Is the 2 BHK available?' }, referral: { source_type: 'ad', source_id: `ad-${marker}`, source_url: 'https://fb.me/model', headline: 'Model Towers' } },

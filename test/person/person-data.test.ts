@@ -146,7 +146,7 @@ describe("a person's data within an account", () => {
     it('finds by e-mail, whatever its case, the leads and records that carried it', async () => {
       const answer = await admin('GET', `/admin/v1/accounts/acc-p/people?email=${encodeURIComponent(person.email.toLowerCase())}`);
       expect(ids(answer.body.leads)).toEqual(ids([stored.original, stored.emailOnly]));
-      expect(answer.body.rejections.map((r: any) => r.reason)).toEqual(['field_validation']);
+      expect(answer.body.rejections.map((r: any) => r.reason)).toEqual(['validation']);
     });
 
     it('finds nothing of the person in an account that has not heard of them, and refuses an unknown account or an invalid handle', async () => {

@@ -11,7 +11,7 @@ let service: TestService;
 let admin: ReturnType<typeof adminApi>;
 const ACCOUNT = 'acc-paging';
 const RECORDS = 330;
-const reasons = ['field_validation', 'project_not_found', 'duplicate_lead'];
+const reasons = ['validation', 'project_not_found', 'duplicate_lead'];
 
 const rejection = (i: number, at: Date): Rejection => ({
   at: at.toISOString(),
@@ -92,5 +92,34 @@ describe('paging the rejection log', () => {
 
   it('answers 404 for an account that does not exist', async () => {
     expect(await admin('GET', '/admin/v1/accounts/acc-none/rejections')).toMatchObject({ status: 404, body: { message: 'Account not found' } });
+  });
+});
+
+describe('one reason name per cause (CONTRACT.md section 20)', () => {
+  const FORMER = 'acc-paging-former';
+  beforeAll(async () => {
+    await service.seedAccount({ id: FORMER, projects: { 'PRJ-1': ['CMP-1'] } });
+    const start = Date.now() - 30_000;
+    // Records stored before the reason had its one name, beside today's and another reason's.
+    const stored = ['field_validation', 'validation', 'field_validation', 'honeypot', 'validation', 'field_validation'];
+    for (const [i, reason] of stored.entries()) {
+      await service.repository.rejections.record(FORMER, { ...rejection(i, new Date(start + i)), requestId: `former-${i}`, reason });
+    }
+  });
+
+  const formerPath = (query: string) => `/admin/v1/accounts/${FORMER}/rejections${query}`;
+
+  it('reads a record stored as field_validation as validation', async () => {
+    const { body } = await admin('GET', formerPath(''));
+    expect(body.items.map((item: { reason: string }) => item.reason)).toEqual(['validation', 'validation', 'honeypot', 'validation', 'validation', 'validation']);
+  });
+
+  it.each(['validation', 'field_validation'])('lists records of both names, once each and newest first, with reason=%s', async (reason) => {
+    const first = await admin('GET', formerPath(`?reason=${reason}&limit=3`));
+    const second = await admin('GET', formerPath(`?reason=${reason}&limit=3&cursor=${encodeURIComponent(first.body.next)}`));
+    const items = [...first.body.items, ...second.body.items];
+    expect(items.map((item: { requestId: string }) => item.requestId)).toEqual(['former-5', 'former-4', 'former-2', 'former-1', 'former-0']);
+    expect(items.every((item: { reason: string }) => item.reason === 'validation')).toBe(true);
+    expect(second.body.next).toBeNull();
   });
 });

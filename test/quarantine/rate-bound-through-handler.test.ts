@@ -54,8 +54,8 @@ describe('the minute bound of a browser key, through the handler', () => {
     const records = await withinOneMinute(async (post) => {
       for (let i = 0; i < PER_MINUTE + 2; i++) expect((await post(junk)).status).toBe(422);
     });
-    expect(records.filter((record) => record.reason === 'field_validation')).toHaveLength(PER_MINUTE);
-    expect(records.filter((record) => record.reason === 'suppressed')).toEqual([expect.objectContaining({ count: 2, reasons: { field_validation: 2 } })]);
+    expect(records.filter((record) => record.reason === 'validation')).toHaveLength(PER_MINUTE);
+    expect(records.filter((record) => record.reason === 'suppressed')).toEqual([expect.objectContaining({ count: 2, reasons: { validation: 2 } })]);
   });
 });
 
@@ -69,7 +69,7 @@ describe('captcha_unavailable records, bounded apart', () => {
     expect(records.filter((record) => record.reason === 'captcha_unavailable')).toEqual([
       expect.objectContaining({ submission: expect.objectContaining({ mobile_number: visitor.mobile_number }) }),
     ]);
-    expect(records.filter((record) => record.reason === 'suppressed')).toEqual([expect.objectContaining({ count: 2, reasons: { field_validation: 2 } })]);
+    expect(records.filter((record) => record.reason === 'suppressed')).toEqual([expect.objectContaining({ count: 2, reasons: { validation: 2 } })]);
   });
 
   it('have a bound of their own: N a minute, the rest counted on the key’s one suppressed record', async () => {
@@ -78,7 +78,7 @@ describe('captcha_unavailable records, bounded apart', () => {
       expect((await post(junk)).status).toBe(422);
     });
     expect(records.filter((record) => record.reason === 'captcha_unavailable')).toHaveLength(PER_MINUTE);
-    expect(records.filter((record) => record.reason === 'field_validation')).toHaveLength(1);
+    expect(records.filter((record) => record.reason === 'validation')).toHaveLength(1);
     expect(records.filter((record) => record.reason === 'suppressed')).toEqual([expect.objectContaining({ count: 1, reasons: { captcha_unavailable: 1 } })]);
   });
 });

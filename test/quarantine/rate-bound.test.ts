@@ -13,7 +13,7 @@ let service: TestService;
 let log: DynamoDbRejectionArchive;
 const PER_MINUTE = 3;
 
-const refusal = (at: string, keyId: string, reason = 'field_validation', browserKey = true): Rejection => ({
+const refusal = (at: string, keyId: string, reason = 'validation', browserKey = true): Rejection => ({
   at,
   requestId: `req-${Math.random()}`,
   endpoint: 'website',
@@ -39,7 +39,7 @@ const all = async (accountId: string) => (await log.page(accountId, { limit: 200
 
 describe('the rate bound of a browser key', () => {
   it('stores N records in a minute, counts the rest on one suppressed item, and starts again at the next minute', async () => {
-    const reasons = ['field_validation', 'honeypot', 'field_validation', 'honeypot', 'duplicate_lead', 'honeypot'];
+    const reasons = ['validation', 'honeypot', 'validation', 'honeypot', 'duplicate_lead', 'honeypot'];
     const start = minute(10);
     const next = new Date(start.getTime() + 60_000);
     // The last second of the minute...
@@ -76,7 +76,7 @@ describe('the rate bound of a browser key', () => {
 
   it('keeps every record of a secret key', async () => {
     const start = minute(3);
-    for (let i = 0; i < PER_MINUTE * 2; i++) await log.record('acc-secret', refusal(inMinute(start, i * 1000), 'key_s', 'field_validation', false));
+    for (let i = 0; i < PER_MINUTE * 2; i++) await log.record('acc-secret', refusal(inMinute(start, i * 1000), 'key_s', 'validation', false));
     const records = await all('acc-secret');
     expect(records).toHaveLength(PER_MINUTE * 2);
     expect(records.some((r) => r.reason === 'suppressed')).toBe(false);

@@ -211,6 +211,16 @@ describe.each(leadSources.map((source) => [source.name, source] as const))('the 
     expect(await leadsOf(mobile)).toEqual([expect.objectContaining({ is_repeated: false, parent_lead_id: null })]);
   });
 
+  it('records a delivery refused for its fields under reason validation, the one name every source gives that cause', async () => {
+    const since = new Date(Date.now() - 1).toISOString();
+    const id = deliveryId(name);
+    expect((await delivered(account, { mobile: '12345', id })).status).toBeLessThan(500);
+    const records = await driven.service.repository.rejections.listRejections(accountId, since);
+    expect(records.map((record) => record.reason)).toEqual(['validation']);
+    expect(records[0]).toMatchObject({ endpoint: source.name, fields: { mobile_number: [expect.any(String)] } });
+    if (source.platformId) expect(records[0]![source.platformId.field]).toBe(id);
+  });
+
   it('never writes a key, a token, a secret, a full mobile number or an e-mail in a log line, of an accepted delivery or a refused one', async () => {
     const mobile = uniqueMobile();
     const email = driven.carriesEmail ? `asha.${sequence}@verma-family.example` : undefined;

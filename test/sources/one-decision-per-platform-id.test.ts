@@ -53,7 +53,7 @@ describe('a Google lead_id', () => {
     const leadId = googleLeadId();
     const answers = await twelveDeliveries(() => deliver(leadId, INVALID_PHONE));
     expect(answers).toEqual(Array(12).fill(expect.objectContaining(LEAD_RECEIVED)));
-    expect(await storedFor('google_lead_id', leadId)).toEqual({ leads: [], records: [expect.objectContaining({ reason: 'field_validation' })] });
+    expect(await storedFor('google_lead_id', leadId)).toEqual({ leads: [], records: [expect.objectContaining({ reason: 'validation' })] });
   });
 
   it('a test lead delivered 12 times (10 at once): one google_test_lead record', async () => {
@@ -76,7 +76,7 @@ describe('a Google lead_id', () => {
     const leadId = googleLeadId();
     expect(await deliver(leadId, INVALID_PHONE)).toMatchObject(LEAD_RECEIVED);
     expect(await deliver(leadId)).toMatchObject(LEAD_RECEIVED);
-    expect(await storedFor('google_lead_id', leadId)).toEqual({ leads: [], records: [expect.objectContaining({ reason: 'field_validation' })] });
+    expect(await storedFor('google_lead_id', leadId)).toEqual({ leads: [], records: [expect.objectContaining({ reason: 'validation' })] });
   });
 
   it('delivered at once as a valid lead and as a refused one: one lead or one record, never both', async () => {

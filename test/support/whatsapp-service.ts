@@ -33,8 +33,11 @@ export const fromOf = (mobile: string) => `91${mobile}`;
 
 export interface MessageParts {
   readonly id?: string;
-  /** Meta's digits with country code; undefined with `userId` for a withheld number. */
+  /** Meta's digits with country code; undefined with `fromUserId` for a withheld number. */
   readonly from?: string;
+  /** A username sender's id, as Meta sends it (`from_user_id`). */
+  readonly fromUserId?: string;
+  /** The older name of the same id (`user_id`). */
   readonly userId?: string;
   /** Seconds since the epoch; now by default. */
   readonly timestamp?: number;
@@ -46,8 +49,9 @@ export interface MessageParts {
 }
 
 /** A message object as Meta sends it. */
-export const message = ({ id = messageId(), from, userId, timestamp = Math.floor(Date.now() / 1000), type = 'text', text = 'Hi, is the 2 BHK available?', referral, extra }: MessageParts) => ({
+export const message = ({ id = messageId(), from, fromUserId, userId, timestamp = Math.floor(Date.now() / 1000), type = 'text', text = 'Hi, is the 2 BHK available?', referral, extra }: MessageParts) => ({
   ...(from !== undefined && { from }),
+  ...(fromUserId !== undefined && { from_user_id: fromUserId }),
   ...(userId !== undefined && { user_id: userId }),
   id,
   timestamp: String(timestamp),

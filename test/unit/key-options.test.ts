@@ -62,7 +62,7 @@ describe('the options of a key', () => {
 });
 
 describe('the bound of a rejection record', () => {
-  const rejection = (fields: Record<string, unknown>) => ({ at: now.toISOString(), requestId: 'r', endpoint: 'portala', reason: 'field_validation', message: 'm', fields });
+  const rejection = (fields: Record<string, unknown>) => ({ at: now.toISOString(), requestId: 'r', endpoint: 'portala', reason: 'validation', message: 'm', fields });
 
   it('keeps at most 20 field problems and counts the rest', () => {
     const fields = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`f${i}`, [`f${i} is not an accepted field`]]));

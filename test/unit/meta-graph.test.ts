@@ -82,10 +82,37 @@ describe('the Graph API client', () => {
 describe('mapping a Graph lead to the social fields', () => {
   it('maps full_name, phone_number, email, city, platform and the ad names', () => {
     const body = socialBodyOf(
-      { id: '1', platform: 'ig', campaign_name: 'C', adset_name: 'S', ad_name: 'A', field_data: [field('full_name', 'Asha'), field('phone_number', '+919876543210'), field('email', 'a@b.in'), field('city', 'Pune'), field('custom_question', 'ignored')] },
+      { id: '1', platform: 'ig', campaign_name: 'C', adset_name: 'S', ad_name: 'A', field_data: [field('full_name', 'Asha'), field('phone_number', '+919876543210'), field('email', 'a@b.in'), field('city', 'Pune')] },
       form,
     );
     expect(body).toEqual({ name: 'Asha', mobile_number: '+919876543210', email: 'a@b.in', location: 'Pune', platform: 'ig', social_campaign: 'C', social_adset: 'S', social_ad: 'A', ...form });
+  });
+
+  it("puts the form's own questions in notes as question: answer lines, in the order sent, as Google's columns", () => {
+    const body = socialBodyOf(
+      {
+        id: '1',
+        field_data: [
+          field('budget', ' 80L-1Cr '),
+          field('full_name', 'Asha'),
+          field('preferred_location', 'Whitefield'),
+          { name: 'amenities', values: ['Gym', ' Pool ', ''] },
+          field('car_make', ''),
+          { name: 'when_to_call', values: [] },
+          field('phone_number', '+919876543210'),
+        ],
+      },
+      form,
+    );
+    expect(body.notes).toBe('budget: 80L-1Cr\npreferred_location: Whitefield\namenities: Gym, Pool');
+    expect(body.name).toBe('Asha');
+  });
+
+  it('leaves notes out when the form asks nothing of its own, and cuts them to 5,000 characters', () => {
+    expect(socialBodyOf({ id: '1', field_data: [field('full_name', 'Asha'), field('email', 'a@b.in')] }, form)).not.toHaveProperty('notes');
+    const notes = socialBodyOf({ id: '1', field_data: [field('requirements', 'x'.repeat(6_000))] }, form).notes as string;
+    expect(notes).toHaveLength(5_000);
+    expect(notes.startsWith('requirements: xxx')).toBe(true);
   });
 
   it('joins first_name and last_name, or takes the one there is', () => {

@@ -18,7 +18,7 @@ const fullRejection: Rejection = {
   at,
   requestId: 'r-1',
   endpoint: 'website',
-  reason: 'field_validation',
+  reason: 'validation',
   message: 'Invalid lead data',
   mobile: '******3210',
   fields: { email: ['email must be an e-mail address'] },
@@ -54,7 +54,7 @@ describe("a platform's ids on a rejection record (the names its source's descrip
 
   it("never overwrite the record's own attributes or keys", () => {
     const item = rejectionItem('acc-1', ID, at, { ...fullRejection, platformIds: { reason: 'forged', pk: 'forged', id: 'forged' } });
-    expect(item).toMatchObject({ reason: 'field_validation', id: ID });
+    expect(item).toMatchObject({ reason: 'validation', id: ID });
     expect(item.pk).toMatch(/^REJECTIONS#acc-1#\d$/);
   });
 
@@ -69,7 +69,7 @@ describe("a platform's ids on a rejection record (the names its source's descrip
     expect(table).toContain('meta leadgen 1200000000000009 ');
     expect(table).toContain('google_ads lead TeSter-123 ');
     expect(table).toContain('call knowlarity c-77 ');
-    expect(table).toMatch(/\swebsite\s+field_validation/);
+    expect(table).toMatch(/\swebsite\s+validation/);
   });
 });
 

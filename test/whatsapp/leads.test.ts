@@ -138,6 +138,30 @@ describe('a first message that cannot be a lead', () => {
     expect(record).toMatchObject({ endpoint: 'whatsapp', reason: 'whatsapp_number_withheld', fields: { whatsapp_user_id: 'IN.13491208655302741918' }, whatsapp_phone_number_id: number });
   });
 
+  it('from a username sender (from_user_id, no from, a contact of that user_id) is one whatsapp_number_withheld record, named by its contact', async () => {
+    const id = messageId();
+    const userId = `US.${id.slice(6, 26)}`;
+    const body = notification({
+      ...change(number, [message({ id, fromUserId: userId, text: 'Is there parking?' })]),
+      value: { ...change(number, []).value, contacts: [{ profile: { name: '  Meera  ' }, user_id: userId }], messages: [message({ id, fromUserId: userId, text: 'Is there parking?' })] },
+    });
+    expect(await whatsapp.deliver(body)).toMatchObject({ status: 200, body: { message: 'Notification received' } });
+    expect(await whatsapp.deliver(body)).toMatchObject({ status: 200 });
+    const records = (await whatsapp.rejectionsOf(ACCOUNT)).filter((candidate) => candidate.whatsapp_message_id === id);
+    expect(records).toHaveLength(1);
+    expect(records[0]).toMatchObject({ endpoint: 'whatsapp', reason: 'whatsapp_number_withheld', fields: { whatsapp_user_id: userId, name: 'Meera', notes: 'Is there parking?' }, whatsapp_phone_number_id: number });
+    // Its conversation is the username's: its next message stores nothing more.
+    await whatsapp.deliver(notification(change(number, [message({ fromUserId: userId, text: 'Hello?' })])));
+    expect((await whatsapp.rejectionsOf(ACCOUNT)).filter((candidate) => candidate.fields?.whatsapp_user_id === userId)).toHaveLength(1);
+  });
+
+  it('from a sender with both from and from_user_id is read by from: a lead of that mobile', async () => {
+    const mobile = uniqueMobile();
+    const { lead, record } = await first({ from: fromOf(mobile), extra: { from_user_id: 'US.98765432109876543210' } } as MessageParts);
+    expect(record).toBeUndefined();
+    expect(lead).toMatchObject({ mobile_number: mobile, name: 'Asha Rao' });
+  });
+
   it('to an account without the wp social sub source is the sub source refusal’s record', async () => {
     const { lead, record } = await first({}, withoutWp);
     expect(lead).toBeUndefined();
