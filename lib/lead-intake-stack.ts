@@ -23,6 +23,8 @@ import { MetaLeadAds } from './constructs/meta-lead-ads.ts';
 import { grantChallengeSecrets } from './constructs/challenge-secrets.ts';
 import { Monitoring } from './constructs/monitoring.ts';
 import { SourceWatch } from './constructs/source-watch.ts';
+import { grantPortalCredentials } from './constructs/portal-credentials.ts';
+import { portals } from '../shared/portals/registry.ts';
 import { sourceWatchSettings } from '../shared/source-watch-settings.ts';
 import { functionEnvironmentOf, resolveSettings, routeThrottleOf, type LeadIntakeSettings } from './settings.ts';
 import { leadsTable } from '../shared/dynamodb/tables.ts';
@@ -207,6 +209,17 @@ export class LeadIntakeStack extends Stack {
     // Every other source signed by the Meta app (WhatsApp's messages) checks signatures and the verify
     // token with the app's one secret: read where it is, never copied.
     for (const { source, function: fn } of sourceFunctions) if (source.authentication === 'platform-signature') meta.grantAppSecrets(fn.function);
+
+    // Portal logins (CONTRACT.md section 17) through the admin API: their credentials sealed (and opened
+    // for a pull asked for there) with the page-token key, under their own encryption context only;
+    // Portal Failing and Portal Recovered on the lead bus; the portals' base URLs as deployed.
+    grantPortalCredentials(admin.function, meta.pageTokenKey);
+    events.bus.grantPutEventsTo(admin.function);
+    admin.function.addEnvironment(sourceWatchSettings.busName, events.bus.eventBusName);
+    for (const { source } of portals) {
+      const url = this.node.tryGetContext(`portal${source.title.replace(/\W/g, '')}Url`);
+      if (url) admin.function.addEnvironment(source.baseUrl.environment, String(url));
+    }
 
     grantChallengeSecrets({
       key: meta.pageTokenKey,

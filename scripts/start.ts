@@ -21,6 +21,9 @@
  *   LEAD_EVENTS_RETRY_DELAY_MS         first wait before a retry (1000; it doubles, up to 30 s)
  *   SILENCE_CHECK_SECONDS              how often the quiet-source watch checks the channels (60)
  *   SILENCE_MIN_LEADS, SILENCE_MIN_MINUTES, SILENCE_QUIET_HOURS   its settings (10, 360, 22:00-08:00; CONTRACT.md section 16)
+ *   PORTAL_PULL_SECONDS                how often every connected portal login is pulled (60; CONTRACT.md section 17)
+ *   PORTAL_99ACRES_URL, PORTAL_MAGICBRICKS_URL, PORTAL_HOUSING_URL   the portals to pull; each unset: its stand-in, served here
+ *   PORTAL_FAILING_MINUTES, PORTAL_PULL_OVERLAP_MINUTES   the pull's settings (60, 15; a fraction allowed)
  */
 import type { ChildProcess } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
@@ -36,12 +39,13 @@ import { JavaMissingError, startDynamoDbLocal, type RunningDynamoDbLocal } from 
 import { adminCredentialsFrom, adminCredentialSettings, DEFAULT_ADMIN_CREDENTIALS, type AdminCredentials } from './local/admin-auth.ts';
 import { DEFAULT_SEED_FILE, describeDatabaseFailure, describeError, ensureTables, functionTimeoutMs, loadAdminHandler, loadSourceHandlers, localTableNames, projectRoot } from './local/environment.ts';
 import { createLocalServer } from './local/http-server.ts';
-import { asTheLeadIsNow, eventEnvelope, startLeadStreamReader, webhookSender, type LeadStreamReader, type WebhookSender } from './local/lead-events.ts';
+import { asTheLeadIsNow, eventEnvelope, startLeadStreamReader, webhookSender, type DeliveredEvent, type LeadStreamReader, type WebhookSender } from './local/lead-events.ts';
 import type { SilenceSettings } from '../shared/domain/source-watch.ts';
 import { channelWatch, countStreamRecords, silenceSettingsFromEnvironment } from '../shared/source-watch.ts';
 import type { LocalWorkerSource, RunningLocalWorkerSource } from '../shared/sources/local-worker.ts';
 import { applyLocalMetaDefaults } from '../shared/meta-app-local.ts';
 import { applySeed, demoKeyOf, readSeedFile, type Seed } from './local/seed.ts';
+import { portalPullSeconds, startPortalPulls, type RunningPortalPulls } from './local/portal-pulls.ts';
 
 const env = process.env;
 const HOST = '127.0.0.1';
@@ -57,6 +61,8 @@ const runningWorkers: RunningLocalWorkerSource[] = [];
 let leadEvents: { reader: LeadStreamReader; sender: WebhookSender | undefined } | undefined;
 /** The quiet-source watch's check, every SILENCE_CHECK_SECONDS. */
 let silenceChecks: { stop(): Promise<void> } | undefined;
+/** The portal logins' pulls, every PORTAL_PULL_SECONDS, with the stand-ins of the portals whose URL is unset. */
+let portalPulls: RunningPortalPulls | undefined;
 
 /** The function timeout each request gets (FUNCTION_TIMEOUT_SECONDS), once read. */
 let requestTimeoutMs = 0;
@@ -70,6 +76,7 @@ const shutdown = async (code: number, { drain = false } = {}): Promise<never> =>
   if (!stopping) {
     stopping = true;
     await silenceChecks?.stop().catch(() => undefined);
+    await portalPulls?.stop().catch(() => undefined);
     leadEvents?.sender?.stop();
     await leadEvents?.reader.stop().catch(() => undefined);
     if (server) {
@@ -285,6 +292,11 @@ const main = async () => {
   const webhook = webhookSetting();
   const silence = silenceSetting();
   if (!silence) return shutdown(1);
+  try {
+    portalPullSeconds(env);
+  } catch (error) {
+    return fail(describeError(error));
+  }
   let seed: Seed;
   try {
     seed = await readSeedFile(seedFile);
@@ -422,6 +434,25 @@ const main = async () => {
   } catch (error) {
     return fail(describeDatabaseFailure(error, endpoint) ?? `could not keep the quiet-source watch's settings: ${describeError(error)}`);
   }
+  try {
+    portalPulls = await startPortalPulls({
+      endpoint,
+      tables,
+      env,
+      root: projectRoot,
+      // Delivered as the deployed bus delivers it; without a webhook, a line on the terminal.
+      events: {
+        publish: async (event) => {
+          const delivered = { id: crypto.randomUUID(), source: 'crm.lead-intake', 'detail-type': event.detailType, time: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'), detail: event.detail };
+          if (sender) void sender.deliver(delivered as unknown as DeliveredEvent);
+          else process.stdout.write(`portals: ${JSON.stringify(delivered)}\n`);
+        },
+      },
+      log: (line) => process.stdout.write(`portals: ${line}\n`),
+    });
+  } catch (error) {
+    return fail(`could not start the portals' pulls: ${describeError(error)}`);
+  }
   silenceChecks = every(silence.checkSeconds, async () => {
     await watch.check().catch((error: unknown) => process.stderr.write(`npm start: the quiet-source check failed: ${describeError(error)}\n`));
   });
@@ -433,7 +464,7 @@ const main = async () => {
   }
   if (stopping) return;
   servingStarted = true;
-  process.stdout.write(`${banner(`http://${HOST}:${port}`, endpoint, storage, seedFile, seed, [...adminBanner(`http://${HOST}:${port}`, adminCredentials, region), ...eventsBanner(webhook), silenceBanner(silence)])}\n`);
+  process.stdout.write(`${banner(`http://${HOST}:${port}`, endpoint, storage, seedFile, seed, [...adminBanner(`http://${HOST}:${port}`, adminCredentials, region), ...eventsBanner(webhook), silenceBanner(silence), ...portalPulls.banner])}\n`);
 };
 
 main().catch((error: unknown) => fail(describeError(error)));

@@ -7,8 +7,9 @@
  */
 import { coreAdminRoutes, pathTemplate, type AdminRoute } from './routes.ts';
 import { leadSources } from './sources/registry.ts';
+import { portalAdminRoutes } from './pulled/routes.ts';
 
-export const adminRoutes: readonly AdminRoute[] = [...coreAdminRoutes, ...leadSources.flatMap((source) => source.admin?.routes ?? [])];
+export const adminRoutes: readonly AdminRoute[] = [...coreAdminRoutes, ...leadSources.flatMap((source) => source.admin?.routes ?? []), ...portalAdminRoutes];
 
 const templates = adminRoutes.map((route) => ({ route, match: pathTemplate(route.path) }));
 

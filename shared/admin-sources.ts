@@ -9,3 +9,4 @@
 export { default as google_ads } from './google/admin.ts';
 export { default as call } from './calls/admin.ts';
 export { default as whatsapp } from './whatsapp/admin.ts';
+export { default as portals } from './pulled/admin.ts';

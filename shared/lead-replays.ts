@@ -10,6 +10,7 @@
  * - `Lead Created` of a lead still stored whole: delivered as archived.
  * - `Lead Erased`: always delivered (the CRM erases its copy again; it holds no person's data).
  * - `Source Silent` and `Source Resumed` (section 16): always delivered (a channel's times and counts, no person's data).
+ * - `Portal Failing` and `Portal Recovered` (section 17): always delivered (a login's state, no person's data).
  * - Anything else (not JSON, another type, a detail without the lead's ids): dropped and logged by
  *   message id. Nothing is lost by dropping it: the archive still holds what was published.
  * A lookup the table cannot answer throws: the whole batch goes back to the queue and is checked again
@@ -27,6 +28,7 @@ import { randomUUID } from 'node:crypto';
 import type { LogSink } from './log.ts';
 import { leadCreatedEvent, leadErasedEvent } from './dynamodb/lead-stream.ts';
 import { sourceResumedEvent, sourceSilentEvent } from './domain/source-watch.ts';
+import { portalFailingEvent, portalRecoveredEvent } from './pulled/wire-names.ts';
 import type { StoredLeads } from './dynamodb/stored-leads.ts';
 
 /** What the CRM endpoint receives, live or replayed: `{id, source, detail-type, time, detail}` (section 9). */
@@ -182,6 +184,8 @@ export const replayVerdict = async (message: QueuedReplay, { leads, queue, now =
   if (event['detail-type'] === leadErasedEvent.detailType) return { deliver: event };
   // A channel's silence and its end hold no lead and no person: replayed as they were.
   if (event['detail-type'] === sourceSilentEvent.detailType || event['detail-type'] === sourceResumedEvent.detailType) return { deliver: event };
+  // A portal login's failing and recovery (section 17): a login's state, no person's data.
+  if (event['detail-type'] === portalFailingEvent.detailType || event['detail-type'] === portalRecoveredEvent.detailType) return { deliver: event };
   if (event['detail-type'] !== leadCreatedEvent.detailType) return { dropped: 'malformed' };
   const current = await currentLeadCreated(event, leads);
   if (current === 'malformed') return { dropped: 'malformed' };

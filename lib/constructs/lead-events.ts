@@ -10,6 +10,7 @@
  * the pipe puts it on the bus. Nothing here is on the request path: a slow or failing bus, or CRM, never
  * delays or fails a lead sender's request.
  */
+import { portalFailingEvent, portalRecoveredEvent } from '../../shared/pulled/wire-names.ts';
 import { Duration, SecretValue, Stack, Validations } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as events from 'aws-cdk-lib/aws-events';
@@ -38,8 +39,15 @@ export const leadErasedFilters = [
   { eventName: ['MODIFY'], dynamodb: { NewImage: { item_type: { S: [LEAD_ITEM_TYPE] } } } },
 ];
 
-/** Every event of the bus the archive keeps and the CRM receives: the leads', and the quiet-source watch's (section 16). */
-export const leadEventTypes = [leadCreatedEvent.detailType, leadErasedEvent.detailType, sourceSilentEvent.detailType, sourceResumedEvent.detailType];
+/** Every event of the bus the archive keeps and the CRM receives: the leads', the quiet-source watch's (section 16) and the portal logins' (section 17). */
+export const leadEventTypes = [
+  leadCreatedEvent.detailType,
+  leadErasedEvent.detailType,
+  sourceSilentEvent.detailType,
+  sourceResumedEvent.detailType,
+  portalFailingEvent.detailType,
+  portalRecoveredEvent.detailType,
+];
 
 /**
  * What the live CRM delivery takes: the events as they are published, never a replay of the archive.

@@ -12,5 +12,6 @@ export { default as events } from './events.ts';
 export { default as keys } from './keys.ts';
 export { default as leads } from './leads.ts';
 export { default as people } from './people.ts';
+export { default as portals } from './portals.ts';
 export { default as rejections } from './rejections.ts';
 export { default as sources } from './sources.ts';

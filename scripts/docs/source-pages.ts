@@ -6,6 +6,7 @@
  * (what a sender or an account owner must know of that source). A source added to the registry gets a
  * page with its generated part and a heading for the hand-written one at the next `npm run docs`.
  */
+import { portalDescriptors } from '../../shared/portals/names.ts';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { defaultSettings, routeThrottleBounds } from '../../lib/settings.ts';
@@ -168,6 +169,7 @@ export const sourcePages = async (): Promise<Map<string, string>> => {
 /** Pages in docs/sources/ that no registry source has (a source renamed or removed). */
 export const strayPages = (): string[] => {
   if (!existsSync(SOURCE_PAGES_DIR)) return [];
-  const expected = new Set(leadSources.map((source) => `${source.name}.md`));
+  // The pulled portals' pages (CONTRACT.md section 17) are written by hand: no generated part.
+  const expected = new Set([...leadSources.map((source) => `${source.name}.md`), ...portalDescriptors.map((portal) => path.basename(portal.page))]);
   return readdirSync(SOURCE_PAGES_DIR).filter((name) => name.endsWith('.md') && !expected.has(name) && name !== 'README.md');
 };

@@ -29,6 +29,8 @@ import type { DynamoDbRepository } from '../../shared/dynamodb/repository.ts';
 import { seedMembers, sourceKeyScopes } from '../../shared/sources/registry.ts';
 import { connectionSeedMember } from '../../shared/sources/connection-seed.ts';
 import type { SeedMember } from '../../shared/sources/seed-member.ts';
+// Portal logins (CONTRACT.md section 17): the pulled sources' one member, after the webhook sources'.
+import portalLoginsMember from '../../shared/pulled/seed.ts';
 
 export interface SeedApiKey {
   readonly key: string;
@@ -60,7 +62,7 @@ const sourceMembers: readonly { readonly member: string; readonly module: SeedMe
       ? ((await import(path.join(import.meta.dirname, '..', '..', source.seed.module))) as { default: SeedMember<unknown> }).default
       : (connectionSeedMember(source.connection!) as SeedMember<unknown>),
   })),
-);
+).then((members) => [...members, { member: 'portals', module: portalLoginsMember as SeedMember<unknown> }]);
 
 /** A seed file that breaks the format; `problems` names each one, with where it is. */
 export class SeedError extends Error {

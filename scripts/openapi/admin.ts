@@ -53,7 +53,7 @@ interface SourceAdminDocumentation {
  * The documentation of the sources' admin routes, in the registry's order: a kind of connection's, made of
  * its declaration (shared/sources/connection-openapi.ts), then what its OpenAPI module adds of its own.
  */
-const sourceDocumentation: readonly SourceAdminDocumentation[] = (
+const sourceDocumentation: SourceAdminDocumentation[] = (
   await Promise.all(
     leadSources
       .filter((source) => source.admin !== undefined)
@@ -65,6 +65,8 @@ const sourceDocumentation: readonly SourceAdminDocumentation[] = (
       }),
   )
 ).flat();
+// Portal logins' routes (CONTRACT.md section 17): the pulled sources' one module, after the webhook sources'.
+sourceDocumentation.push(await import('../../shared/pulled/openapi.ts'));
 
 const coreSchemas: JsonObject = {
   AdminFailure: {

@@ -1,14 +1,16 @@
 /** The CRM's words for what this service reads and writes (CONTRACT.md sections 3 to 5). */
 import type { DeclaredLeadSource } from '../sources/registry.ts';
+import type { PortalName } from '../portals/names.ts';
 import type { KeyChallenge } from './challenge.ts';
 
 /**
  * Where a lead came from (CONTRACT.md section 4): the contract's own words, stored on every lead and sent
  * to the CRM, one per declared source, derived from the registry (each descriptor's `leadSource`), so a
  * new source adds its word with its registry line. A type only: no bundle carries the registry.
- * test/unit/source-declarations.test.ts holds the words to the contract's list.
+ * test/unit/source-declarations.test.ts holds the words to the contract's list. The portals' words
+ * (`99acres`, `magicbricks`, `housing`: CONTRACT.md section 17) are their registry's (shared/portals/registry.ts).
  */
-export type LeadSource = DeclaredLeadSource['leadSource'];
+export type LeadSource = DeclaredLeadSource['leadSource'] | PortalName;
 
 /** What the account does with a lead whose mobile number its project already has. */
 export type DuplicateSetting = 'ignore' | 'create' | 'merge';

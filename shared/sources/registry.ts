@@ -9,6 +9,7 @@ import { callsSource } from '../calls/source.ts';
 import { googleAdsSource } from '../google/source.ts';
 import { metaSource } from '../meta/source.ts';
 import { whatsappSource } from '../whatsapp/source.ts';
+import { portalDescriptors } from '../portals/names.ts';
 import type { EndpointName } from '../routes.ts';
 import type { LeadSourceDescriptor } from './descriptor.ts';
 import { portalaSource, portalbSource, socialSource, websiteSource } from './lead-endpoints.ts';
@@ -68,10 +69,14 @@ export const keyEndpointNames: readonly string[] = [...apiKeySources.map((source
  * the registry's order (the quiet-source watch's channels, CONTRACT.md section 16): what the stack hands
  * the watch's function and `npm start` its stream reader.
  */
-export const channelConnectionFields: Readonly<Record<string, readonly string[]>> = leadSources.reduce<Record<string, string[]>>((fields, source) => {
-  if (source.channel) (fields[source.leadSource] ??= []).push(source.channel.connectionField);
-  return fields;
-}, {});
+export const channelConnectionFields: Readonly<Record<string, readonly string[]>> = leadSources.reduce<Record<string, string[]>>(
+  (fields, source) => {
+    if (source.channel) (fields[source.leadSource] ??= []).push(source.channel.connectionField);
+    return fields;
+  },
+  // A pulled portal's leads came through its login (CONTRACT.md section 17: the channel's connection id is the login).
+  Object.fromEntries(portalDescriptors.map((portal) => [portal.leadSource, ['portal_login']])),
+);
 
 /** The source of a name (`website`, `google_ads`, `meta`). */
 export const sourceNamed = (name: string): LeadSourceDescriptor | undefined => leadSources.find((source) => source.name === name);

@@ -9,6 +9,7 @@ import { adminRoutes } from '../../shared/admin-routes.ts';
 import { adminRuntime } from '../../shared/admin-runtime.ts';
 import * as sourceAdmins from '../../shared/admin-sources.ts';
 import { adminFunctionRoutes, adminHandler, type AdminRuntime } from '../../shared/http/admin-handler.ts';
+import { portalAdminRoutes } from '../../shared/pulled/routes.ts';
 import { coreAdminRoutes, routeKeyOf } from '../../shared/routes.ts';
 import { leadSources } from '../../shared/sources/registry.ts';
 import { adminCall } from '../support/admin-handler.ts';
@@ -24,7 +25,11 @@ beforeAll(async () => {
 });
 
 const sourcesWithAdmin = leadSources.filter((source) => source.admin !== undefined);
-const declaredRoutes = sourcesWithAdmin.flatMap((source) => source.admin!.routes.map((route) => [source.name, route] as const));
+// Portal logins' routes (CONTRACT.md section 17) are the pulled sources' one module's, after the webhook sources'.
+const declaredRoutes = [
+  ...sourcesWithAdmin.flatMap((source) => source.admin!.routes.map((route) => [source.name, route] as const)),
+  ...portalAdminRoutes.map((route) => ['portals', route] as const),
+];
 
 describe('the sources’ admin routes', () => {
   it('are declared by the sources whose admin module the admin function lists under their name, and joined after the core routes', () => {
@@ -49,7 +54,8 @@ describe('the sources’ admin routes', () => {
   });
 
   it('come from one admin module per source that declares them, each doing its descriptor’s operations and no other', () => {
-    expect(Object.keys(sourceAdmins).sort()).toEqual(sourcesWithAdmin.map((source) => source.name).sort());
+    expect(Object.keys(sourceAdmins).sort()).toEqual([...sourcesWithAdmin.map((source) => source.name), 'portals'].sort());
+    expect(sourceAdmins.portals.routes).toBe(portalAdminRoutes);
     for (const source of sourcesWithAdmin) {
       const module = sourceAdmins[source.name as keyof typeof sourceAdmins];
       expect(module.routes).toBe(source.admin!.routes);
@@ -58,7 +64,7 @@ describe('the sources’ admin routes', () => {
   });
 
   it.each(declaredRoutes.map(([source, route]) => [source, routeKeyOf(route), route] as const))('%s: %s reaches its operation: an account that does not exist is 404 Account not found', async (_source, _key, route) => {
-    const path = route.path.replace('{accountId}', `acc-missing-${Date.now()}`).replace('{formId}', '40000000001').replace('{number}', '8047181299').replace('{phoneNumberId}', '106540352299999');
+    const path = route.path.replace('{accountId}', `acc-missing-${Date.now()}`).replace('{formId}', '40000000001').replace('{number}', '8047181299').replace('{phoneNumberId}', '106540352299999').replace('{portal}', '99acres').replace('{login}', 'broker-1');
     const body = route.method === 'PUT' || route.method === 'POST' ? { projectId: 'PRJ-1', campaignId: 'CMP-1' } : undefined;
     logs.length = 0;
     const answer = await adminCall(adminHandler(runtime), route.method, path, body);

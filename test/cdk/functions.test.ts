@@ -197,6 +197,8 @@ describe('The admin function', () => {
       AUDIT_RETENTION_DAYS: '365',
       CONFIG_TABLE_NAME: { Ref: 'ConfigTable' },
       LEADS_TABLE_NAME: { Ref: 'LeadsTable' },
+      // Portal Failing and Portal Recovered of a pull asked for through the admin API (CONTRACT.md section 17).
+      LEAD_EVENTS_BUS_NAME: { Ref: expect.stringMatching(/^EventsBus/) },
       PERSON_KEY_SECRET_ARN: { Ref: personKeyId },
       META_PAGE_TOKEN_KEY_ID: { 'Fn::GetAtt': [expect.stringMatching(/^MetaLeadAdsPageTokenKey/), 'Arn'] },
       // `GET .../sources` judges each channel with the quiet-source watch's settings (CONTRACT.md section 16).

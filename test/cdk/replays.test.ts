@@ -39,7 +39,7 @@ const statementsOf = (roleId: string) =>
 
 describe('The live CRM delivery', () => {
   test('takes every published Lead Created and Lead Erased event, and no replayed one (EventBridge marks those with replay-name)', () => {
-    expect(liveRule.Properties!.EventPattern).toEqual({ source: ['crm.lead-intake'], 'detail-type': ['Lead Created', 'Lead Erased', 'Source Silent', 'Source Resumed'], 'replay-name': [{ exists: false }] });
+    expect(liveRule.Properties!.EventPattern).toEqual({ source: ['crm.lead-intake'], 'detail-type': ['Lead Created', 'Lead Erased', 'Source Silent', 'Source Resumed', 'Portal Failing', 'Portal Recovered'], 'replay-name': [{ exists: false }] });
     expect(matches(liveRule.Properties!.EventPattern, published)).toBe(true);
     expect(matches(liveRule.Properties!.EventPattern, { ...published, 'detail-type': 'Lead Erased' })).toBe(true);
     expect(matches(liveRule.Properties!.EventPattern, replayed)).toBe(false);
@@ -50,7 +50,7 @@ describe('The live CRM delivery', () => {
 describe('Replays to the CRM', () => {
   test('arrive on a rule of their own, which takes replayed events only, and which replay-events names (stack output CrmReplayRuleArn)', () => {
     const pattern = replayRule.Properties!.EventPattern;
-    expect(pattern).toEqual({ source: ['crm.lead-intake'], 'detail-type': ['Lead Created', 'Lead Erased', 'Source Silent', 'Source Resumed'], 'replay-name': [{ exists: true }] });
+    expect(pattern).toEqual({ source: ['crm.lead-intake'], 'detail-type': ['Lead Created', 'Lead Erased', 'Source Silent', 'Source Resumed', 'Portal Failing', 'Portal Recovered'], 'replay-name': [{ exists: true }] });
     expect(replayedLeadEvents).toMatchObject({ 'replay-name': [{ exists: true }] });
     expect(matches(pattern, replayed)).toBe(true);
     expect(matches(pattern, published)).toBe(false);

@@ -56,7 +56,7 @@ describe('the quiet-source watch in the stack', () => {
       SILENCE_QUIET_HOURS: '22:00-08:00',
       LEAD_CHANNEL_CONNECTION_FIELDS: JSON.stringify(channelConnectionFields),
     });
-    expect(channelConnectionFields).toEqual({ social: ['meta_page_id', 'whatsapp_phone_number_id'], google_ads: ['google_form_id'], call: ['call_number'] });
+    expect(channelConnectionFields).toEqual({ '99acres': ['portal_login'], magicbricks: ['portal_login'], housing: ['portal_login'], social: ['meta_page_id', 'whatsapp_phone_number_id'], google_ads: ['google_form_id'], call: ['call_number'] });
     const admin = Object.values(resources(synthesize({ props: { silenceMinLeads: 3, silenceMinMinutes: 1, silenceQuietHours: 'none' } }).template, 'AWS::Lambda::Function')).find((f) =>
       String(f.Properties!.Description).includes('admin API'),
     )!;
