@@ -34,7 +34,16 @@ export const leadRecordOf = (item: Record<string, unknown>): LeadRecord => {
   const rest = Object.keys(item)
     .filter((name) => !internal.has(name) && !RECORD_ORDER.includes(name))
     .sort();
-  return Object.fromEntries([...own, ...rest].map((name) => [name, item[name]])) as unknown as LeadRecord;
+  return Object.fromEntries([...own, ...rest].map((name) => [name, name === 'consent' ? inConsentOrder(item[name]) : item[name]])) as unknown as LeadRecord;
+};
+
+/** A consent's members (CONTRACT.md section 18) in the order the contract lists them: DynamoDB keeps a map's members in an order of its own. */
+const CONSENT_ORDER = ['notice', 'given_at', 'purposes'];
+const inConsentOrder = (consent: unknown): unknown => {
+  if (typeof consent !== 'object' || consent === null || Array.isArray(consent)) return consent;
+  const members = Object.keys(consent);
+  const ordered = [...CONSENT_ORDER.filter((name) => members.includes(name)), ...members.filter((name) => !CONSENT_ORDER.includes(name)).sort()];
+  return Object.fromEntries(ordered.map((name) => [name, (consent as Record<string, unknown>)[name]]));
 };
 
 /**
