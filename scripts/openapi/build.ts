@@ -178,7 +178,7 @@ const requestExamples: Readonly<Record<EndpointName, Readonly<Record<string, Req
         utm_campaign: 'diwali-launch',
         gclid: 'EAIaIQobChMI8f2',
         visitor_ip: '203.0.113.7',
-        consent: { notice: 'https://skyline.example/privacy-notice-v3', given_at: '2025-11-03T15:10:02+05:30', purposes: ['site_visit_call', 'project_updates'] },
+        consent: { notice: 'https://skyline.example/privacy-notice-v3', given_at: '2025-11-03T15:10:02+05:30', purposes: ['site_visit', 'project_updates'] },
       },
     },
     minimal: {

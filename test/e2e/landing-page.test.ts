@@ -210,7 +210,7 @@ describe('landing-page form in headless Chromium, against npm start', () => {
     const request = await sent;
     // The consent the visitor gave by ticking the box: the notice shown, when (with their offset), the purposes.
     const { consent } = request.postDataJSON() as { consent: { notice: string; given_at: string; purposes: string[] } };
-    expect(consent).toEqual({ notice: 'https://skyline.example/privacy-notice-v3', given_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+05:30$/), purposes: ['site_visit_call', 'project_updates'] });
+    expect(consent).toEqual({ notice: 'https://skyline.example/privacy-notice-v3', given_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+05:30$/), purposes: ['site_visit', 'project_updates'] });
     expect(Math.abs(Date.parse(consent.given_at) - ticked)).toBeLessThan(60_000);
     expect((body as { data?: { consent?: unknown } }).data?.consent).toEqual(consent);
     expect(await consentBox().isChecked()).toBe(false); // cleared with the rest of the form
@@ -479,7 +479,7 @@ describe('landing-page form in headless Chromium, against npm start', () => {
       utm_campaign: 'diwali',
       gclid: 'abc123',
       is_repeated: false,
-      consent: { notice: 'https://skyline.example/privacy-notice-v3', given_at: expect.stringMatching(/\+05:30$/), purposes: ['site_visit_call', 'project_updates'] },
+      consent: { notice: 'https://skyline.example/privacy-notice-v3', given_at: expect.stringMatching(/\+05:30$/), purposes: ['site_visit', 'project_updates'] },
     });
     for (const absent of ['utm_id', 'utm_medium', 'utm_term', 'fbclid', 'alternate_number']) expect(leads[0]).not.toHaveProperty(absent);
     // A box left unticked gives no consent.

@@ -33,7 +33,7 @@ afterAll(async () => {
 const storedLeads = () => service.repository.leadArchive.listLeads('acc-consent', ['PRJ-1']);
 const inFiveMinutes = () => new Date(Date.now() + 4 * 60 * 1000).toISOString();
 
-const given = { notice: 'https://skyline.example/privacy-v3', given_at: '2026-11-02T10:15:00+05:30', purposes: ['site_visit_call', 'project_updates'] };
+const given = { notice: 'https://skyline.example/privacy-v3', given_at: '2026-11-02T10:15:00+05:30', purposes: ['site_visit', 'project_updates'] };
 
 describe.each(endpointNames)('consent on %s', (name) => {
   it('is stored on the lead exactly as sent, answered with it, and carried whole by Lead Created', async () => {
@@ -72,7 +72,7 @@ describe.each(endpointNames)('consent on %s', (name) => {
     ['a date alone', { ...given, given_at: '2026-11-02' }, 'consent.given_at must be an ISO 8601 time with an offset'],
     ['a day that does not exist', { ...given, given_at: '2026-02-30T10:15:00Z' }, 'consent.given_at must be an ISO 8601 time with an offset'],
     ['a time more than five minutes ahead', { ...given, given_at: new Date(Date.now() + 10 * 60 * 1000).toISOString() }, 'consent.given_at must not be in the future'],
-    ['purposes that are not a list', { ...given, purposes: 'site_visit_call' }, 'consent.purposes must be a list of text'],
+    ['purposes that are not a list', { ...given, purposes: 'site_visit' }, 'consent.purposes must be a list of text'],
     ['an empty purpose', { ...given, purposes: [''] }, 'consent.purposes entries must be 1 to 50 characters'],
     ['a purpose over 50 characters', { ...given, purposes: ['p'.repeat(51)] }, 'consent.purposes entries must be 1 to 50 characters'],
     ['a purpose that is not text', { ...given, purposes: [7] }, 'consent.purposes must be a list of text'],
