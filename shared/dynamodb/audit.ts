@@ -8,7 +8,7 @@
  */
 import { PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { MIN_AUDIT_RETENTION_DAYS, type AuditEntry, type AuditLog, type AuditPage, type AuditPageQuery } from '../domain/audit.ts';
-import { InvalidConfigurationError } from '../domain/errors.ts';
+import { pageCursor } from './page-cursor.ts';
 import { ulidAt } from '../domain/lead-id.ts';
 import { orUnavailable, TableStore } from './requests.ts';
 
@@ -17,7 +17,6 @@ export const AUDIT_ITEM_TYPE = 'audit';
 
 const auditPk = (accountId: string) => `AUDIT#${accountId}`;
 
-const CURSOR_PREFIX = 'a1.';
 const SK = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z#[0-9A-Z]{26}$/;
 
 interface CursorScope {
@@ -26,22 +25,7 @@ interface CursorScope {
 }
 
 /** The next page's position, for the query it was given for: opaque to readers. */
-const encodeCursor = (sk: string, scope: CursorScope) =>
-  CURSOR_PREFIX + Buffer.from(JSON.stringify({ sk, since: scope.since ?? null, operation: scope.operation ?? null })).toString('base64url');
-
-const decodeCursor = (cursor: string, scope: CursorScope): string => {
-  const refuse = () => new InvalidConfigurationError({ cursor: ['cursor is not one this service gave: start again without it'] });
-  if (!cursor.startsWith(CURSOR_PREFIX) || cursor.length > 400) throw refuse();
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(Buffer.from(cursor.slice(CURSOR_PREFIX.length), 'base64url').toString('utf8'));
-  } catch {
-    throw refuse();
-  }
-  const { sk, since, operation } = (parsed ?? {}) as { sk?: unknown; since?: unknown; operation?: unknown };
-  if (typeof sk !== 'string' || !SK.test(sk) || since !== (scope.since ?? null) || operation !== (scope.operation ?? null)) throw refuse();
-  return sk;
-};
+const cursors = pageCursor('a1.', SK);
 
 const entryOf = (item: Record<string, unknown>): AuditEntry => ({
   at: String(item.at),
@@ -81,7 +65,7 @@ export class DynamoDbAuditLog extends TableStore implements AuditLog {
 
   async page(accountId: string, { limit, since, operation, cursor }: AuditPageQuery): Promise<AuditPage> {
     const scope: CursorScope = { ...(since !== undefined && { since }), ...(operation !== undefined && { operation }) };
-    const before = cursor === undefined ? undefined : decodeCursor(cursor, scope);
+    const before = cursor === undefined ? undefined : cursors.decode(cursor, { since: scope.since, operation: scope.operation });
     const lower = since ?? '0';
     const items: Record<string, unknown>[] = [];
     let ExclusiveStartKey: Record<string, unknown> | undefined;
@@ -105,6 +89,6 @@ export class DynamoDbAuditLog extends TableStore implements AuditLog {
       ExclusiveStartKey = page.LastEvaluatedKey;
     } while (ExclusiveStartKey && items.length <= limit);
     const shown = items.slice(0, limit);
-    return { items: shown.map(entryOf), next: items.length > limit ? encodeCursor(String(shown.at(-1)!.sk), scope) : null };
+    return { items: shown.map(entryOf), next: items.length > limit ? cursors.encode(String(shown.at(-1)!.sk), { since: scope.since, operation: scope.operation }) : null };
   }
 }

@@ -3,7 +3,6 @@
  * rejection-items.ts and docs/data-model.md): pages newest first, one record by id, release marks.
  */
 import { GetCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { InvalidConfigurationError } from '../domain/errors.ts';
 import { ulidTime } from '../domain/lead-id.ts';
 import { storedNamesOf } from '../domain/rejections.ts';
 import type { RejectionArchive, RejectionPage, RejectionPageQuery, StoredRejection } from '../domain/ports/rejections.ts';
@@ -19,27 +18,13 @@ import {
   rejectionOfItem,
   rejectionsPk,
 } from './rejection-items.ts';
+import { pageCursor } from './page-cursor.ts';
 import { orUnavailable, queryAll, type TableStore } from './requests.ts';
 
-const CURSOR_PREFIX = 'r1.';
 const SK = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z#[\w-]{1,128}$/;
 
 /** The next page's position, for the reason it was given for: opaque to readers. */
-const encodeCursor = (sk: string, reason: string | undefined) => CURSOR_PREFIX + Buffer.from(JSON.stringify({ sk, reason: reason ?? null })).toString('base64url');
-
-const decodeCursor = (cursor: string, reason: string | undefined): string => {
-  const refuse = () => new InvalidConfigurationError({ cursor: ['cursor is not one this service gave: start again without it'] });
-  if (!cursor.startsWith(CURSOR_PREFIX) || cursor.length > 400) throw refuse();
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(Buffer.from(cursor.slice(CURSOR_PREFIX.length), 'base64url').toString('utf8'));
-  } catch {
-    throw refuse();
-  }
-  const { sk, reason: given } = (parsed ?? {}) as { sk?: unknown; reason?: unknown };
-  if (typeof sk !== 'string' || !SK.test(sk) || given !== (reason ?? null)) throw refuse();
-  return sk;
-};
+const cursors = pageCursor('r1.', SK);
 
 /** Up to `max` items of a query, following its 1 MB pages only as far as needed. */
 const queryUpTo = async (db: TableStore['db'], input: QueryCommandInput, max: number): Promise<Record<string, any>[]> => {
@@ -56,7 +41,7 @@ const queryUpTo = async (db: TableStore['db'], input: QueryCommandInput, max: nu
 /** Rejections as the admin CLI, the admin API and the tests read them. */
 export class DynamoDbRejectionArchive extends DynamoDbRejectionLog implements RejectionArchive {
   async page(accountId: string, { limit, reason, cursor }: RejectionPageQuery): Promise<RejectionPage> {
-    const before = cursor === undefined ? undefined : decodeCursor(cursor, reason);
+    const before = cursor === undefined ? undefined : cursors.decode(cursor, { reason });
     const oldest = new Date(Date.now() - REJECTION_SECONDS * 1000).toISOString();
     // limit + 2 per shard: the cursor's own record (BETWEEN includes it) and one more to know a next page exists.
     const perShard = limit + 2;
@@ -89,7 +74,7 @@ export class DynamoDbRejectionArchive extends DynamoDbRejectionLog implements Re
       .filter((item) => before === undefined || item.sk < before)
       .sort((a, b) => (a.sk < b.sk ? 1 : a.sk > b.sk ? -1 : 0));
     const items = merged.slice(0, limit);
-    const next = merged.length > limit ? encodeCursor(items.at(-1)!.sk, reason) : null;
+    const next = merged.length > limit ? cursors.encode(items.at(-1)!.sk, { reason }) : null;
     return { items: items.map(rejectionOfItem), next };
   }
 
