@@ -3,10 +3,22 @@
  * through the same AccountAdmin the admin API uses.
  */
 import { AccountAdmin } from '../../shared/domain/account-admin.ts';
-import { AccountNotFoundError } from '../../shared/domain/errors.ts';
+import { AccountNotFoundError, InvalidConfigurationError } from '../../shared/domain/errors.ts';
+import { LEAD_RETENTION_MAX_DAYS, LEAD_RETENTION_MIN_DAYS, REJECTION_RETENTION_MAX_DAYS, REJECTION_RETENTION_MIN_DAYS, type RetentionChange } from '../../shared/domain/retention.ts';
 import { duplicateSettings, type DuplicateSetting } from '../../shared/domain/lead.ts';
 import { applySeed, readSeedFile } from '../local/seed.ts';
-import { CommandError, HELP, required, UsageError, type CommandModule } from './command.ts';
+import { CommandError, HELP, optional, printJsonOr, required, UsageError, type CommandModule } from './command.ts';
+
+/** A number of days as typed: whole digits only (the domain checks the range); `none` for leads kept until erased. */
+const days = (value: string | undefined, option: string, allowNone: boolean): number | null | undefined => {
+  if (value === undefined) return undefined;
+  const text = value.trim();
+  if (allowNone && text === 'none') return null;
+  if (!/^\d+$/.test(text)) throw new UsageError(`${option} must be a whole number of days${allowNone ? ' or none' : ''}, not ${JSON.stringify(value)}`, 'set-retention');
+  return Number(text);
+};
+
+const shownDays = (value: number | null) => (value === null ? 'kept until erased' : `${value} day(s)`);
 
 const configuration: CommandModule = {
   seed: {
@@ -37,6 +49,34 @@ const configuration: CommandModule = {
         throw error;
       }
       io.stdout(`Duplicate handling of account ${accountId} is now ${setting}.\n`);
+    },
+  },
+  'set-retention': {
+    usage: 'set-retention --account ID [--leads DAYS|none] [--rejections DAYS] [--json]',
+    summary:
+      `How long an account keeps its leads (--leads, ${LEAD_RETENTION_MIN_DAYS} to ${LEAD_RETENTION_MAX_DAYS} days, or none: until erased) and its rejection ` +
+      `records (--rejections, ${REJECTION_RETENTION_MIN_DAYS} to ${REJECTION_RETENTION_MAX_DAYS} days); an option left out keeps its value. Aged-out leads are erased ` +
+      'by the daily retention sweep (the CRM hears Lead Erased, reason retention); shortening applies to leads already stored.',
+    options: { ...HELP, account: { type: 'string' }, leads: { type: 'string' }, rejections: { type: 'string' }, json: { type: 'boolean' } },
+    positionals: [],
+    run: async ({ values }, repository, io) => {
+      const accountId = required(values.account, '--account', 'set-retention');
+      const leadDays = days(optional(values.leads), '--leads', true);
+      const rejectionDays = days(optional(values.rejections), '--rejections', false);
+      const change: RetentionChange = { ...(leadDays !== undefined && { leadDays }), ...(rejectionDays !== undefined && { rejectionDays: rejectionDays! }) };
+      let retention;
+      try {
+        retention = await new AccountAdmin(repository().accounts).setRetention(accountId, change);
+      } catch (error) {
+        if (error instanceof AccountNotFoundError) throw new CommandError(`account ${JSON.stringify(accountId)} does not exist`);
+        if (error instanceof InvalidConfigurationError) {
+          throw new UsageError(error.message.replace(/^retention\.leadDays/, '--leads').replace(/^retention\.rejectionDays/, '--rejections'), 'set-retention');
+        }
+        throw error;
+      }
+      printJsonOr(io, values.json, { account_id: accountId, retention }, () =>
+        `Retention of account ${accountId}: leads ${shownDays(retention.leadDays)}, rejection records ${shownDays(retention.rejectionDays)}.\n`,
+      );
     },
   },
 };

@@ -118,7 +118,7 @@ export const parseSeed = (input: unknown, source = 'seed'): Seed => {
       if (accountIds.has(id)) problem(`account id ${show(id)} appears more than once`);
       accountIds.add(id);
     }
-    fields(raw, at, ['id', 'name', 'duplicateHandling', 'projects', 'subSources', 'silenceQuietHours', ...members.map(({ member }) => member)]);
+    fields(raw, at, ['id', 'name', 'duplicateHandling', 'projects', 'subSources', 'silenceQuietHours', 'retention', ...members.map(({ member }) => member)]);
     const settings = readAccountSettings(raw, (field, issue) => problem(`${at}.${field} ${issue}`));
 
     const projects = new Map<string, Project>();
@@ -164,6 +164,7 @@ export const parseSeed = (input: unknown, source = 'seed'): Seed => {
         campaigns,
         websiteSubSources: new Set(settings.websiteSubSources),
         socialSubSources: new Set(settings.socialSubSources),
+        ...(settings.retention && { retention: settings.retention }),
       });
     }
   });

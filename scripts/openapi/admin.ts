@@ -29,6 +29,7 @@ import { auditOperations } from '../../shared/domain/audit.ts';
 import { duplicateSettings, socialPlatforms } from '../../shared/domain/lead.ts';
 import { adminRequestFailed } from '../../shared/http/admin-handler.ts';
 import { adminRoutes } from '../../shared/admin-routes.ts';
+import { LEAD_RETENTION_MAX_DAYS, LEAD_RETENTION_MIN_DAYS, REJECTION_RETENTION_MAX_DAYS, REJECTION_RETENTION_MIN_DAYS } from '../../shared/domain/retention.ts';
 import { ADMIN_BASE_PATH, type CoreAdminOperation } from '../../shared/routes.ts';
 import { keyEndpointNames, leadSources, platformIdAttributes } from '../../shared/sources/registry.ts';
 import { connectionAdminDocumentation } from '../../shared/sources/connection-openapi.ts';
@@ -39,6 +40,20 @@ const quietHoursSchema = {
   type: 'string',
   pattern: '^(none|([01]\\d|2[0-3]):[0-5]\\d-([01]\\d|2[0-3]):[0-5]\\d)$',
   description: 'India-time hours whose minutes a silence does not count (across midnight when the first is later), or `none`; absent: the stack’s `silenceQuietHours`.',
+};
+
+/** How long an account keeps leads and rejection records (CONTRACT.md section 18). */
+const leadDaysSchema = {
+  type: ['integer', 'null'],
+  minimum: LEAD_RETENTION_MIN_DAYS,
+  maximum: LEAD_RETENTION_MAX_DAYS,
+  description: 'Days a lead is kept after its `created_at`; then the daily retention sweep erases it (Lead Erased, reason `retention`). `null`: kept until erased. Shortening applies to leads already stored.',
+};
+const rejectionDaysSchema = {
+  type: 'integer',
+  minimum: REJECTION_RETENTION_MIN_DAYS,
+  maximum: REJECTION_RETENTION_MAX_DAYS,
+  description: 'Days a rejection or quarantine record is kept.',
 };
 
 export const ADMIN_TAG = 'Admin';
@@ -94,11 +109,17 @@ const coreSchemas: JsonObject = {
         },
       },
       silenceQuietHours: quietHoursSchema,
+      retention: {
+        type: 'object',
+        additionalProperties: false,
+        description: 'A member left out keeps its stored value (defaults: `leadDays` null, `rejectionDays` 30). A value out of range: 400, nothing changed.',
+        properties: { leadDays: leadDaysSchema, rejectionDays: rejectionDaysSchema },
+      },
     },
   },
   Account: {
     type: 'object',
-    required: ['id', 'name', 'duplicateHandling', 'subSources', 'projects'],
+    required: ['id', 'name', 'duplicateHandling', 'subSources', 'retention', 'projects'],
     description: 'The account with its active projects and campaigns (retired ones are left out); the shape of a seed file account.',
     properties: {
       id: { type: 'string' },
@@ -106,6 +127,11 @@ const coreSchemas: JsonObject = {
       duplicateHandling: { type: 'string', enum: [...duplicateSettings] },
       subSources: { type: 'object', properties: { website: { type: 'array', items: { type: 'string' } }, social: { type: 'array', items: { type: 'string' } } } },
       silenceQuietHours: { ...quietHoursSchema, description: 'Only when the account has its own quiet hours.' },
+      retention: {
+        type: 'object',
+        required: ['leadDays', 'rejectionDays'],
+        properties: { leadDays: { ...leadDaysSchema, default: null }, rejectionDays: { ...rejectionDaysSchema, default: 30 } },
+      },
       projects: { type: 'array', items: ref('Project') },
     },
   },

@@ -19,6 +19,7 @@ import {
 } from './errors.ts';
 import { duplicateSettings, socialPlatforms, type AccountConfig, type AccountSettings, type DuplicateSetting, type SocialPlatform } from './lead.ts';
 import type { AccountConfigStore } from './ports/keys-and-accounts.ts';
+import { DEFAULT_RETENTION, readRetentionChange, type Retention, type RetentionChange } from './retention.ts';
 
 // ---- Rules ------------------------------------------------------------------------------------------
 // Each rule returns what is wrong with a value, as the end of a sentence its caller starts with the
@@ -114,6 +115,7 @@ export const readAccountSettings = (raw: Readonly<Record<string, unknown>>, repo
   }
   const quietHours = raw.silenceQuietHours ?? undefined;
   if (quietHours !== undefined && (typeof quietHours !== 'string' || !validQuietHours(quietHours))) counting('silenceQuietHours', 'must be HH:MM-HH:MM (India time) or none');
+  const retention = readRetentionChange(raw.retention ?? undefined, counting);
   if (problems > 0) return undefined;
   return {
     name: name as string,
@@ -121,6 +123,7 @@ export const readAccountSettings = (raw: Readonly<Record<string, unknown>>, repo
     websiteSubSources: website,
     socialSubSources: social,
     ...(quietHours !== undefined && { silenceQuietHours: (quietHours as string).trim() }),
+    ...(retention && Object.keys(retention).length > 0 && { retention }),
   };
 };
 
@@ -183,8 +186,16 @@ export interface AccountDescription {
   readonly subSources: { readonly website: readonly string[]; readonly social: readonly string[] };
   /** Only when the account has its own (the stack's otherwise). */
   readonly silenceQuietHours?: string;
+  /** How long leads (`leadDays`, null: until erased) and rejection records (`rejectionDays`) are kept (CONTRACT.md section 18). */
+  readonly retention: Retention;
   readonly projects: readonly ProjectDescription[];
 }
+
+/** An account's retention with the defaults for what it never set. */
+export const retentionOf = (config: Pick<AccountConfig, 'retention'>): Retention => ({
+  leadDays: config.retention?.leadDays === undefined ? DEFAULT_RETENTION.leadDays : config.retention.leadDays,
+  rejectionDays: config.retention?.rejectionDays ?? DEFAULT_RETENTION.rejectionDays,
+});
 
 const byId = <T extends { id: string }>(a: T, b: T) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
@@ -203,6 +214,7 @@ export const describeAccount = (config: AccountConfig): AccountDescription => ({
   duplicateHandling: config.duplicateSetting,
   subSources: { website: [...config.websiteSubSources], social: [...config.socialSubSources] },
   ...(config.silenceQuietHours !== undefined && { silenceQuietHours: config.silenceQuietHours }),
+  retention: retentionOf(config),
   projects: [...config.projects.keys()].sort().map((projectId) => projectOf(config, projectId)),
 });
 
@@ -213,7 +225,12 @@ const sameSettings = (config: AccountConfig, settings: AccountSettings) =>
   config.duplicateSetting === settings.duplicateSetting &&
   sameList(config.websiteSubSources, settings.websiteSubSources) &&
   sameList(config.socialSubSources, settings.socialSubSources) &&
-  config.silenceQuietHours === settings.silenceQuietHours;
+  config.silenceQuietHours === settings.silenceQuietHours &&
+  sameRetention(retentionOf(config), settings.retention);
+
+/** Whether a change leaves the retention as it is (a member left out always does). */
+const sameRetention = (stored: Retention, change: RetentionChange | undefined) =>
+  (change?.leadDays === undefined || change.leadDays === stored.leadDays) && (change?.rejectionDays === undefined || change.rejectionDays === stored.rejectionDays);
 
 // ---- Operations ----------------------------------------------------------------------------------------
 
@@ -241,7 +258,7 @@ export class AccountAdmin {
   /** `PUT /accounts/{id}`: creates the account or replaces its settings; its projects stay. */
   async putAccount(accountId: string, body: Readonly<Record<string, unknown>>): Promise<AccountDescription> {
     checkIds({ accountId: [accountId, accountIdProblem] });
-    const problems = bodyProblems(body, ['name', 'duplicateHandling', 'subSources', 'silenceQuietHours']);
+    const problems = bodyProblems(body, ['name', 'duplicateHandling', 'subSources', 'silenceQuietHours', 'retention']);
     const settings = readAccountSettings(body, problems.report);
     problems.check();
     await this.#store.putAccountSettings(accountId, settings!);
@@ -252,6 +269,19 @@ export class AccountAdmin {
   async setDuplicateSetting(accountId: string, setting: string): Promise<void> {
     checkIds({ accountId: [accountId, accountIdProblem], duplicateHandling: [setting, duplicateSettingProblem] });
     if (!(await this.#store.setDuplicateSetting(accountId, setting as DuplicateSetting))) throw new AccountNotFoundError();
+  }
+
+  /**
+   * The admin CLI's `set-retention`: the members given, the others as they are. Checked whole before
+   * anything is written: an out-of-range value changes nothing.
+   */
+  async setRetention(accountId: string, change: RetentionChange): Promise<Retention> {
+    checkIds({ accountId: [accountId, accountIdProblem] });
+    const problems = fieldProblems();
+    const checked = readRetentionChange(change, problems.report);
+    problems.check();
+    if (!(await this.#store.setRetention(accountId, checked!))) throw new AccountNotFoundError();
+    return (await this.getAccount(accountId)).retention;
   }
 
   /** `PUT /accounts/{id}/projects/{projectId}`: creates, renames or revives a project. */
@@ -310,6 +340,7 @@ export class AccountAdmin {
       duplicateSetting: account.duplicateSetting,
       websiteSubSources: [...account.websiteSubSources],
       socialSubSources: [...account.socialSubSources] as SocialPlatform[],
+      ...(account.retention && { retention: account.retention }),
     };
     if (!stored || !sameSettings(stored, settings)) await this.#store.putAccountSettings(account.id, settings);
     for (const project of account.projects.values()) {

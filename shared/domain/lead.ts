@@ -2,6 +2,7 @@
 import type { DeclaredLeadSource } from '../sources/registry.ts';
 import type { PortalName } from '../portals/names.ts';
 import type { KeyChallenge } from './challenge.ts';
+import type { RetentionChange } from './retention.ts';
 
 /**
  * Where a lead came from (CONTRACT.md section 4): the contract's own words, stored on every lead and sent
@@ -40,6 +41,8 @@ export interface AccountSettings {
   readonly socialSubSources: readonly SocialPlatform[];
   /** The account's quiet hours for the quiet-source watch (CONTRACT.md section 16): `HH:MM-HH:MM` or `none`; absent: the stack's. */
   readonly silenceQuietHours?: string;
+  /** How long leads and rejection records are kept (CONTRACT.md section 18); a member left out keeps its stored value. */
+  readonly retention?: RetentionChange;
 }
 
 /** An account's active configuration: retired projects and campaigns are not in it. */
@@ -54,6 +57,11 @@ export interface AccountConfig {
   readonly socialSubSources: ReadonlySet<string>;
   /** The account's quiet hours (AccountSettings); absent: the stack's. */
   readonly silenceQuietHours?: string;
+  /**
+   * How long the account keeps leads and rejection records (CONTRACT.md section 18): as stored, both
+   * members, when read from the table; in a seed file, only the members it sets. Absent: the defaults.
+   */
+  readonly retention?: RetentionChange;
 }
 
 /**

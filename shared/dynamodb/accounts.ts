@@ -1,13 +1,15 @@
 /**
  * Account configuration, in the Config table, one partition per account (docs/data-model.md):
- *   ACCOUNT#<id> / ACCOUNT        name, duplicate_setting, website_sub_sources, social_sub_sources, silence_quiet_hours (its own only)
+ *   ACCOUNT#<id> / ACCOUNT        name, duplicate_setting, website_sub_sources, social_sub_sources, silence_quiet_hours (its own only),
+ *                                 lead_retention_days (absent: kept until erased), rejection_retention_days (absent: 30)
  *   ACCOUNT#<id> / PROJECT#<id>   name, version, retired (only once retired)
  *   ACCOUNT#<id> / CAMPAIGN#<id>  project_id, name, retired (only once retired)
  * A retired project or campaign is kept (its leads are kept too) and left out of what the lead path
  * reads. A project's `version` changes with each write under it, so retiring it with its campaigns
  * can be made conditional on no campaign having been added since they were read.
  */
-import { PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { RetentionChange } from '../domain/retention.ts';
 import type { AccountConfig, AccountSettings, Campaign, DuplicateSetting, Project } from '../domain/lead.ts';
 import type { AccountConfigStore, AccountReader } from '../domain/ports/keys-and-accounts.ts';
 import { orUnavailable, queryAll, TableStore, updateExisting, type CancellationReason } from './requests.ts';
@@ -53,29 +55,63 @@ export class DynamoDbAccountReader extends TableStore implements AccountReader {
       websiteSubSources: new Set(account.website_sub_sources ?? []),
       socialSubSources: new Set(account.social_sub_sources ?? []),
       ...(account.silence_quiet_hours !== undefined && { silenceQuietHours: String(account.silence_quiet_hours) }),
+      retention: {
+        leadDays: typeof account.lead_retention_days === 'number' ? account.lead_retention_days : null,
+        ...(typeof account.rejection_retention_days === 'number' && { rejectionDays: account.rejection_retention_days }),
+      },
     };
   }
 }
 
 /** Account configuration writes: the admin API, the admin CLI and the seed, through shared/domain/account-admin.ts. */
 export class DynamoDbAccountStore extends DynamoDbAccountReader implements AccountConfigStore {
+  /**
+   * One update of the account item: the settings given replace the stored ones, quiet hours left out
+   * are removed (the stack's apply), and a retention member left out keeps its stored value.
+   */
   async putAccountSettings(accountId: string, settings: AccountSettings): Promise<void> {
+    const names: Record<string, string> = { '#name': 'name' };
+    const values: Record<string, unknown> = {
+      ':name': settings.name,
+      ':duplicates': settings.duplicateSetting,
+      ':website': [...settings.websiteSubSources],
+      ':social': [...settings.socialSubSources],
+    };
+    const set = ['#name = :name', 'duplicate_setting = :duplicates', 'website_sub_sources = :website', 'social_sub_sources = :social'];
+    const remove: string[] = [];
+    if (settings.silenceQuietHours !== undefined) {
+      set.push('silence_quiet_hours = :quiet');
+      values[':quiet'] = settings.silenceQuietHours;
+    } else {
+      remove.push('silence_quiet_hours');
+    }
+    retentionUpdate(settings.retention ?? {}, set, remove, values);
     await orUnavailable(() =>
       this.db.send(
-        new PutCommand({
+        new UpdateCommand({
           TableName: this.table,
-          Item: {
-            pk: accountPk(accountId),
-            sk: ACCOUNT,
-            name: settings.name,
-            duplicate_setting: settings.duplicateSetting,
-            website_sub_sources: [...settings.websiteSubSources],
-            social_sub_sources: [...settings.socialSubSources],
-            ...(settings.silenceQuietHours !== undefined && { silence_quiet_hours: settings.silenceQuietHours }),
-          },
+          Key: { pk: accountPk(accountId), sk: ACCOUNT },
+          UpdateExpression: `SET ${set.join(', ')}${remove.length > 0 ? ` REMOVE ${remove.join(', ')}` : ''}`,
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
         }),
       ),
     );
+  }
+
+  /** Changes the retention members given; false when the account does not exist. */
+  async setRetention(accountId: string, change: RetentionChange): Promise<boolean> {
+    const set: string[] = [];
+    const remove: string[] = [];
+    const values: Record<string, unknown> = {};
+    retentionUpdate(change, set, remove, values);
+    if (set.length === 0 && remove.length === 0) return (await this.loadAccount(accountId)) !== undefined;
+    return updateExisting(this.db, {
+      TableName: this.table,
+      Key: { pk: accountPk(accountId), sk: ACCOUNT },
+      UpdateExpression: [set.length > 0 ? `SET ${set.join(', ')}` : '', remove.length > 0 ? `REMOVE ${remove.join(', ')}` : ''].filter(Boolean).join(' '),
+      ...(Object.keys(values).length > 0 && { ExpressionAttributeValues: values }),
+    });
   }
 
   /** Changes an account's duplicate setting; false when the account does not exist. */
@@ -225,3 +261,16 @@ export class DynamoDbAccountStore extends DynamoDbAccountReader implements Accou
 const MAX_TRANSACTION_ITEMS = 100;
 
 const failed = (reasons: readonly CancellationReason[] | undefined, index: number) => reasons?.[index]?.Code === 'ConditionalCheckFailed';
+
+/** The clauses of a retention change: null lead days are stored as no attribute (kept until erased). */
+const retentionUpdate = (change: RetentionChange, set: string[], remove: string[], values: Record<string, unknown>) => {
+  if (change.leadDays === null) remove.push('lead_retention_days');
+  else if (change.leadDays !== undefined) {
+    set.push('lead_retention_days = :leadDays');
+    values[':leadDays'] = change.leadDays;
+  }
+  if (change.rejectionDays !== undefined) {
+    set.push('rejection_retention_days = :rejectionDays');
+    values[':rejectionDays'] = change.rejectionDays;
+  }
+};

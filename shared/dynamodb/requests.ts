@@ -71,7 +71,8 @@ export interface ExistingItemUpdate {
   readonly TableName: string;
   readonly Key: Record<string, string>;
   readonly UpdateExpression: string;
-  readonly ExpressionAttributeValues: Record<string, unknown>;
+  /** Absent for an update that only removes attributes (DynamoDB refuses an empty map). */
+  readonly ExpressionAttributeValues?: Record<string, unknown>;
 }
 
 /** An update of an item that must exist already: false, and nothing written, when it does not. */

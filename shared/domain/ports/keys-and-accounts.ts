@@ -3,6 +3,7 @@
  * writes, and the per-key bound on requests.
  */
 import type { KeyChallenge } from '../challenge.ts';
+import type { RetentionChange } from '../retention.ts';
 import type { AccountConfig, AccountSettings, ApiKeyGrant, Campaign, DuplicateSetting, KeyEndpoint, Project } from '../lead.ts';
 
 export interface ApiKeyReader {
@@ -75,6 +76,8 @@ export interface AccountConfigStore extends AccountReader {
   putAccountSettings(accountId: string, settings: AccountSettings): Promise<void>;
   /** Changes the duplicate setting alone; false when there is no such account. */
   setDuplicateSetting(accountId: string, setting: DuplicateSetting): Promise<boolean>;
+  /** Changes the retention members given, the others kept; false when there is no such account. */
+  setRetention(accountId: string, change: RetentionChange): Promise<boolean>;
   /** Creates the project, or renames it and makes it active again (its campaigns stay as they are). */
   putProject(accountId: string, project: Project): Promise<'stored' | 'account_not_found'>;
   /** Marks the project and its active campaigns retired, in one write; a retired project stays retired. */
