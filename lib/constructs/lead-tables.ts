@@ -202,7 +202,7 @@ function tableFrom(scope: Construct, definition: TableDefinition): dynamodb.Tabl
       indexName: index.name,
       partitionKey: { name: index.partitionKey, type: dynamodb.AttributeType.STRING },
       sortKey: { name: index.sortKey, type: dynamodb.AttributeType.STRING },
-      projectionType: dynamodb.ProjectionType.ALL,
+      projectionType: index.projection === 'keys' ? dynamodb.ProjectionType.KEYS_ONLY : dynamodb.ProjectionType.ALL,
     });
   }
   // A fixed logical id: moving or renaming this construct must never make CloudFormation create an empty

@@ -60,7 +60,7 @@ const indexOf = (index: IndexDefinition) => ({
     { AttributeName: index.partitionKey, KeyType: 'HASH' as const },
     { AttributeName: index.sortKey, KeyType: 'RANGE' as const },
   ],
-  Projection: { ProjectionType: 'ALL' as const },
+  Projection: { ProjectionType: index.projection === 'keys' ? ('KEYS_ONLY' as const) : ('ALL' as const) },
 });
 
 /** A table kept from before an index existed (a local data directory) gets the index added. */

@@ -3,10 +3,24 @@
  * Its own module, with no SDK import, so the Lead Created enrichment function (shared/dynamodb/lead-stream.ts)
  * reads lead items with the same code as the store without carrying the DynamoDB client.
  */
+import { createHash } from 'node:crypto';
 import type { LeadRecord } from '../domain/lead.ts';
 
 /** `item_type` of lead items: what the Lead Created stream filter matches. */
 export const LEAD_ITEM_TYPE = 'lead';
+
+/** Partitions of an account's leads in the by_age index (tables.ts, leadAgeIndex): a burst of one account's leads spreads over them. */
+export const LEAD_AGE_SHARDS = 8;
+export const leadAgePk = (accountId: string, shard: number) => `AGE#${accountId}#${shard}`;
+
+/**
+ * The by_age index keys of a lead item (CONTRACT.md section 18's retention sweep): its account's shard,
+ * from its id, and its created_at as UTC ISO text, so text order is time order.
+ */
+export const leadAgeAttributes = (accountId: string, lead: Pick<LeadRecord, 'id' | 'created_at'>) => ({
+  age_pk: leadAgePk(accountId, createHash('sha256').update(lead.id).digest()[0]! % LEAD_AGE_SHARDS),
+  age_at: new Date(lead.created_at).toISOString(),
+});
 
 /**
  * Attributes of a lead item that are storage, not part of the lead record. `erased_fields` names what
@@ -14,7 +28,7 @@ export const LEAD_ITEM_TYPE = 'lead';
  * `meta_page_id` is the Meta page a lead came through (section 8's record carries only the leadgen and
  * form ids): the quiet-source watch's connection id for Meta's leads (section 16).
  */
-const INTERNAL_LEAD_ATTRIBUTES = ['pk', 'sk', 'item_type', 'account_id', 'erased_fields', 'meta_page_id'] as const;
+const INTERNAL_LEAD_ATTRIBUTES = ['pk', 'sk', 'item_type', 'account_id', 'erased_fields', 'meta_page_id', 'age_pk', 'age_at'] as const;
 
 /**
  * The lead record's own members, in the order the reference lists them (docs/reference.md, section 4)

@@ -15,7 +15,7 @@ import type { ClaimWrites } from './delivery-claims.ts';
 import { checkConnectionGuard, CONNECTION_GUARD, type ConnectionGuardItem } from './connection-items.ts';
 import { NamedItems, sendTransaction } from './transactions.ts';
 import { contendedWrite, DEFAULT_RETRY, type TransactionRetryPolicy } from './contended-write.ts';
-import { LEAD_ITEM_TYPE, leadPartitionKey } from './lead-items.ts';
+import { LEAD_ITEM_TYPE, leadAgeAttributes, leadPartitionKey } from './lead-items.ts';
 import { rejectionKeyOf } from './rejection-items.ts';
 import { QuarantineReleaseRefusedError } from '../domain/errors.ts';
 import { epochSeconds, orUnavailable, putAll, sha256, TableStore, type CancellationReason } from './requests.ts';
@@ -283,7 +283,7 @@ export class DynamoDbLeadStore extends TableStore implements LeadStore {
   }
 
   #leadItem(accountId: string, lead: LeadRecord) {
-    return { pk: projectPk(accountId, lead.projectID), sk: `LEAD#${lead.id}`, item_type: LEAD_ITEM_TYPE, account_id: accountId, ...lead };
+    return { pk: projectPk(accountId, lead.projectID), sk: `LEAD#${lead.id}`, item_type: LEAD_ITEM_TYPE, account_id: accountId, ...leadAgeAttributes(accountId, lead), ...lead };
   }
 
   /**

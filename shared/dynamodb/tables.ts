@@ -25,6 +25,8 @@ export interface IndexDefinition {
   readonly name: string;
   readonly partitionKey: string;
   readonly sortKey: string;
+  /** `keys`: only the index and table keys are copied into the index (the default copies every attribute). */
+  readonly projection?: 'all' | 'keys';
 }
 
 /** API keys (by SHA-256 hash) and account configuration: accounts, projects, campaigns, sub sources. */
@@ -39,6 +41,15 @@ export const configTable: TableDefinition = {
 /** One reason's rejection records, page by page (shared/dynamodb/rejection-archive.ts); only rejection records carry reason_pk. */
 export const rejectionReasonIndex: IndexDefinition = { name: 'by_reason', partitionKey: 'reason_pk', sortKey: 'sk' };
 
+/**
+ * Leads by age, per account (CONTRACT.md section 18's retention sweep): every lead item carries
+ * `age_pk` = `AGE#<account>#<shard>` and `age_at` = its created_at, so the leads of an account older
+ * than a cutoff are a Query per shard (`age_at < cutoff`), oldest first, never a scan. Keys only: the
+ * sweep reads each lead from the table anyway, and the index holds no person's data.
+ * docs/data-model.md, "Retention".
+ */
+export const leadAgeIndex: IndexDefinition = { name: 'by_age', partitionKey: 'age_pk', sortKey: 'age_at', projection: 'keys' };
+
 /** Leads, and the (account, project, mobile) claims that make the duplicate check race-safe. */
 export const leadsTable: TableDefinition = {
   id: 'Leads',
@@ -47,7 +58,7 @@ export const leadsTable: TableDefinition = {
   sortKey: 'sk',
   timeToLiveAttribute: 'expires_at',
   streamNewImages: true,
-  indexes: [rejectionReasonIndex],
+  indexes: [rejectionReasonIndex, leadAgeIndex],
 };
 
 export const tables = [configTable, leadsTable] as const;
