@@ -28,6 +28,8 @@ import { portals } from '../shared/portals/registry.ts';
 import { sourceWatchSettings } from '../shared/source-watch-settings.ts';
 import { functionEnvironmentOf, resolveSettings, routeThrottleOf, type LeadIntakeSettings } from './settings.ts';
 import { leadsTable } from '../shared/dynamodb/tables.ts';
+import { ERASURE_REASON_PK_PREFIX } from '../shared/dynamodb/erasure-reasons.ts';
+import * as iam from 'aws-cdk-lib/aws-iam';
 
 /** Repository root: the `entry` paths of the source descriptors (shared/sources/registry.ts) are relative to it. */
 export const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -115,14 +117,21 @@ export class LeadIntakeStack extends Stack {
           }),
       );
 
-    // The Lead Created pipe's enrichment step: no table access, no environment; it only reshapes records.
+    // The Lead Created and Lead Erased pipes' enrichment step: it reshapes records, and reads one thing, a
+    // removed lead's erasure reason (CONTRACT.md section 18), by GetItem of ERASED# items alone.
     const enrichment = new LeadFunction(this, 'LeadEventsEnrichment', {
       entry: path.join(projectRoot, 'functions/lead-events/handler.ts'),
       projectRoot,
       description: `Lead intake ${settings.stage}: Lead Created events, whole leads from the Leads stream`,
       memorySize: 256,
       logRetentionDays: settings.logRetentionDays,
-      environment: {},
+      environment: { [leadsTable.envVar]: tables.leads.tableName },
+    });
+    iam.Grant.addToPrincipal({
+      grantee: enrichment.function,
+      actions: ['dynamodb:GetItem'],
+      resourceArns: [tables.leads.tableArn],
+      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${ERASURE_REASON_PK_PREFIX}*`] } },
     });
 
     const events = new LeadEvents(this, 'Events', {

@@ -146,10 +146,10 @@ const recheckVerdict = async (recheck: Record<string, unknown>, leads: StoredLea
   const { account_id: accountId, project_id: projectId, lead_id: leadId, erased_fields: before } = recheck;
   if (!isId(accountId) || !isId(projectId) || !isId(leadId) || !isStringList(before)) return { dropped: 'malformed' };
   const stored = await leads.find(accountId, projectId, leadId);
-  if (!stored) return { deliver: leadErased({ account_id: accountId, lead_id: leadId }, now) };
+  if (!stored) return { deliver: leadErased({ account_id: accountId, lead_id: leadId, reason: (await leads.erasureReason?.(accountId, leadId)) ?? 'request' }, now) };
   const lost = stored.erasedFields.filter((name) => !before.includes(name));
   if (lost.length === 0) return { dropped: 'unchanged' };
-  return { deliver: leadErased({ account_id: accountId, lead_id: leadId, fields: lost }, now) };
+  return { deliver: leadErased({ account_id: accountId, lead_id: leadId, fields: lost, reason: 'request' }, now) };
 };
 
 /**

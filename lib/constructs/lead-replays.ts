@@ -13,6 +13,7 @@
  * just before its own post; and each `Lead Created` passed on leaves a re-check on the same queue,
  * which delivers a `Lead Erased` if an erasure came in between (docs/decisions/0010-nothing-waits-unerased.md).
  */
+import { ERASURE_REASON_PK_PREFIX } from '../../shared/dynamodb/erasure-reasons.ts';
 import { Duration, Stack } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
@@ -120,13 +121,13 @@ export class LeadReplays extends Construct {
       ],
     });
 
-    // GetItem alone, on lead items alone (their partitions are LEADS#...): never an idempotency record
-    // or a person lookup item.
+    // GetItem alone, on lead items and erasure reasons alone (LEADS#... and ERASED#..., which hold no
+    // person's data beyond the lead's own): never an idempotency record or a person lookup item.
     iam.Grant.addToPrincipal({
       grantee: props.filter,
       actions: ['dynamodb:GetItem'],
       resourceArns: [props.leadsTable.tableArn],
-      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${LEAD_PK_PREFIX}*`] } },
+      conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [`${LEAD_PK_PREFIX}*`, `${ERASURE_REASON_PK_PREFIX}*`] } },
     });
     // SendMessage alone (grantSendMessages adds GetQueueAttributes and GetQueueUrl, never called): the
     // filter's re-checks, ids only.

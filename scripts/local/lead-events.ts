@@ -14,7 +14,9 @@
 import { randomUUID } from 'node:crypto';
 import { DescribeTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DescribeStreamCommand, DynamoDBStreamsClient, GetRecordsCommand, GetShardIteratorCommand } from '@aws-sdk/client-dynamodb-streams';
-import { leadCreatedEvent, leadErasedEvent, leadEventOf, type LeadCreatedDetail, type LeadErasedDetail, type LeadEvent, type LeadStreamRecord } from '../../shared/dynamodb/lead-stream.ts';
+import { createDocumentClient } from '../../shared/dynamodb/client.ts';
+import { erasureReasonReader } from '../../shared/dynamodb/erasure-reasons.ts';
+import { leadCreatedEvent, leadErasedEvent, leadEventOf, withErasureReason, type LeadCreatedDetail, type LeadErasedDetail, type LeadEvent, type LeadStreamRecord } from '../../shared/dynamodb/lead-stream.ts';
 import type { StoredLeads } from '../../shared/dynamodb/stored-leads.ts';
 import { currentLeadCreated } from '../../shared/lead-replays.ts';
 import type { SourceResumedDetail, SourceSilentDetail, SourceWatchEvent } from '../../shared/domain/source-watch.ts';
@@ -80,6 +82,8 @@ export interface LeadStreamReader {
  */
 export const startLeadStreamReader = async ({ dynamodb, endpoint, leadsTable, onEvent, onRecords, pollIntervalMs = 200, onError }: LeadStreamReaderOptions): Promise<LeadStreamReader> => {
   const { Table } = await dynamodb.send(new DescribeTableCommand({ TableName: leadsTable }));
+  // A lead removed whole: why (CONTRACT.md section 18), read as the deployed enrichment reads it.
+  const reasonOf = erasureReasonReader(createDocumentClient({ client: dynamodb }), leadsTable);
   const streamArn = Table?.LatestStreamArn;
   if (!streamArn) throw new Error(`the table ${leadsTable} has no stream (streamNewImages in shared/dynamodb/tables.ts)`);
   const streams = new DynamoDBStreamsClient({ endpoint, region: await dynamodb.config.region(), credentials: await dynamodb.config.credentials() });
@@ -122,7 +126,7 @@ export const startLeadStreamReader = async ({ dynamodb, endpoint, leadsTable, on
     const { Records = [], NextShardIterator } = page;
     for (const record of Records) {
       shard.lastSequence = record.dynamodb?.SequenceNumber ?? shard.lastSequence;
-      const event = skip ? undefined : leadEventOf(record as LeadStreamRecord);
+      const event = skip ? undefined : await withErasureReason(leadEventOf(record as LeadStreamRecord), reasonOf);
       if (event) onEvent(eventEnvelope(event));
     }
     if (!skip && onRecords && Records.length > 0) {

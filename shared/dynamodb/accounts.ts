@@ -4,12 +4,14 @@
  *                                 lead_retention_days (absent: kept until erased), rejection_retention_days (absent: 30)
  *   ACCOUNT#<id> / PROJECT#<id>   name, version, retired (only once retired)
  *   ACCOUNT#<id> / CAMPAIGN#<id>  project_id, name, retired (only once retired)
+ *   RETENTION / ACCOUNT#<id>      an account whose retention was ever set short of the defaults: the sweep's list of accounts
  * A retired project or campaign is kept (its leads are kept too) and left out of what the lead path
  * reads. A project's `version` changes with each write under it, so retiring it with its campaigns
  * can be made conditional on no campaign having been added since they were read.
  */
 import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { RetentionChange } from '../domain/retention.ts';
+import { DEFAULT_REJECTION_RETENTION_DAYS, type RetentionChange } from '../domain/retention.ts';
+import type { RetentionAccounts } from '../domain/ports/retention.ts';
 import type { AccountConfig, AccountSettings, Campaign, DuplicateSetting, Project } from '../domain/lead.ts';
 import type { AccountConfigStore, AccountReader } from '../domain/ports/keys-and-accounts.ts';
 import { orUnavailable, queryAll, TableStore, updateExisting, type CancellationReason } from './requests.ts';
@@ -64,7 +66,7 @@ export class DynamoDbAccountReader extends TableStore implements AccountReader {
 }
 
 /** Account configuration writes: the admin API, the admin CLI and the seed, through shared/domain/account-admin.ts. */
-export class DynamoDbAccountStore extends DynamoDbAccountReader implements AccountConfigStore {
+export class DynamoDbAccountStore extends DynamoDbAccountReader implements AccountConfigStore, RetentionAccounts {
   /**
    * One update of the account item: the settings given replace the stored ones, quiet hours left out
    * are removed (the stack's apply), and a retention member left out keeps its stored value.
@@ -86,17 +88,18 @@ export class DynamoDbAccountStore extends DynamoDbAccountReader implements Accou
       remove.push('silence_quiet_hours');
     }
     retentionUpdate(settings.retention ?? {}, set, remove, values);
-    await orUnavailable(() =>
-      this.db.send(
-        new UpdateCommand({
-          TableName: this.table,
-          Key: { pk: accountPk(accountId), sk: ACCOUNT },
-          UpdateExpression: `SET ${set.join(', ')}${remove.length > 0 ? ` REMOVE ${remove.join(', ')}` : ''}`,
-          ExpressionAttributeNames: names,
-          ExpressionAttributeValues: values,
-        }),
-      ),
-    );
+    const update = {
+      TableName: this.table,
+      Key: { pk: accountPk(accountId), sk: ACCOUNT },
+      UpdateExpression: `SET ${set.join(', ')}${remove.length > 0 ? ` REMOVE ${remove.join(', ')}` : ''}`,
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    };
+    if (!sweeps(settings.retention)) {
+      await orUnavailable(() => this.db.send(new UpdateCommand(update)));
+      return;
+    }
+    await this.#transact([{ Update: update }, this.#retentionListing(accountId)]);
   }
 
   /** Changes the retention members given; false when the account does not exist. */
@@ -106,12 +109,35 @@ export class DynamoDbAccountStore extends DynamoDbAccountReader implements Accou
     const values: Record<string, unknown> = {};
     retentionUpdate(change, set, remove, values);
     if (set.length === 0 && remove.length === 0) return (await this.loadAccount(accountId)) !== undefined;
-    return updateExisting(this.db, {
+    const update = {
       TableName: this.table,
       Key: { pk: accountPk(accountId), sk: ACCOUNT },
       UpdateExpression: [set.length > 0 ? `SET ${set.join(', ')}` : '', remove.length > 0 ? `REMOVE ${remove.join(', ')}` : ''].filter(Boolean).join(' '),
       ...(Object.keys(values).length > 0 && { ExpressionAttributeValues: values }),
+    };
+    if (!sweeps(change)) return updateExisting(this.db, update);
+    const reasons = await this.#transact([{ Update: { ...update, ConditionExpression: 'attribute_exists(pk)' } }, this.#retentionListing(accountId)]);
+    return !failed(reasons, 0);
+  }
+
+  /**
+   * The accounts the retention sweep visits. Listed in the same write as the setting that makes the
+   * sweep matter to them, and never unlisted (a listing outliving its setting costs the sweep one read
+   * of the account, which then has nothing to sweep): one partition, read whole.
+   */
+  async accountsWithRetention(): Promise<string[]> {
+    const items = await queryAll(this.db, {
+      TableName: this.table,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': RETENTION_LISTING },
+      ProjectionExpression: 'sk',
+      ConsistentRead: true,
     });
+    return items.map((item) => String(item.sk).slice(ACCOUNT_PREFIX.length));
+  }
+
+  #retentionListing(accountId: string) {
+    return { Put: { TableName: this.table, Item: { pk: RETENTION_LISTING, sk: `${ACCOUNT_PREFIX}${accountId}`, item_type: 'retention_listing' } } };
   }
 
   /** Changes an account's duplicate setting; false when the account does not exist. */
@@ -259,6 +285,13 @@ export class DynamoDbAccountStore extends DynamoDbAccountReader implements Accou
 }
 
 const MAX_TRANSACTION_ITEMS = 100;
+
+const RETENTION_LISTING = 'RETENTION';
+const ACCOUNT_PREFIX = 'ACCOUNT#';
+
+/** Whether a change gives the sweep something to do: leads kept for a time, or rejection records kept shorter than the longest. */
+const sweeps = (change: RetentionChange | undefined) =>
+  (change?.leadDays !== undefined && change.leadDays !== null) || (change?.rejectionDays !== undefined && change.rejectionDays < DEFAULT_REJECTION_RETENTION_DAYS);
 
 const failed = (reasons: readonly CancellationReason[] | undefined, index: number) => reasons?.[index]?.Code === 'ConditionalCheckFailed';
 

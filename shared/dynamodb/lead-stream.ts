@@ -12,6 +12,7 @@ import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { CountedLead } from '../domain/channel-watch.ts';
 import type { LeadRecord } from '../domain/lead.ts';
 import { LEAD_ITEM_TYPE, leadRecordOf } from './lead-items.ts';
+import type { ErasureReason } from './erasure-reasons.ts';
 
 /** What subscribers match on: `{ "source": ["crm.lead-intake"], "detail-type": ["Lead Created"] }`. */
 export const leadCreatedEvent = {
@@ -31,12 +32,27 @@ export const leadErasedEvent = {
   detailType: 'Lead Erased',
 } as const;
 
-/** The `detail` of a Lead Erased event: the lead is gone (no `fields`), or only the named fields are. */
+/**
+ * The `detail` of a Lead Erased event: the lead is gone (no `fields`), or only the named fields are;
+ * `reason` (CONTRACT.md section 18): a person's `request` (section 12), or the account's `retention`.
+ */
 export interface LeadErasedDetail {
   readonly account_id: string;
   readonly lead_id: string;
   readonly fields?: readonly string[];
+  readonly reason: ErasureReason;
 }
+
+/**
+ * A lead removed whole may have been erased by retention: the record cannot say (it has keys only), the
+ * reason's item written with the erasure does (erasure-reasons.ts). A lead that lost a field lost it
+ * to a request. `reasonOf` reads it; without one (nothing to read with), `request` stands.
+ */
+export const withErasureReason = async <E extends LeadEvent | undefined>(event: E, reasonOf?: (accountId: string, leadId: string) => Promise<ErasureReason>): Promise<E> => {
+  if (!event || event.detailType !== leadErasedEvent.detailType || event.detail.fields !== undefined || !reasonOf) return event;
+  const reason = await reasonOf(event.detail.account_id, event.detail.lead_id);
+  return { ...event, detail: { ...event.detail, reason } };
+};
 
 /** A stream record as DynamoDB Streams, EventBridge Pipes and Lambda hand it on (only what is read here). */
 export interface LeadStreamRecord {
@@ -74,12 +90,12 @@ export const leadErasedDetailOf = (record: LeadStreamRecord): LeadErasedDetail |
     const sk = keys?.sk?.S;
     if (!pk?.startsWith(LEAD_PK_PREFIX) || !sk?.startsWith(LEAD_SK_PREFIX)) return undefined;
     const accountId = pk.slice(LEAD_PK_PREFIX.length).split('#')[0]!;
-    return { account_id: accountId, lead_id: sk.slice(LEAD_SK_PREFIX.length) };
+    return { account_id: accountId, lead_id: sk.slice(LEAD_SK_PREFIX.length), reason: 'request' };
   }
   const image = record.dynamodb?.NewImage as Record<string, AttributeValue> | undefined;
   if (record.eventName !== 'MODIFY' || !image || image.item_type?.S !== LEAD_ITEM_TYPE || !image.erased_fields) return undefined;
   const item = unmarshall(image);
-  return { account_id: String(item.account_id), lead_id: String(item.id), fields: [...(item.erased_fields as Iterable<string>)].map(String) };
+  return { account_id: String(item.account_id), lead_id: String(item.id), fields: [...(item.erased_fields as Iterable<string>)].map(String), reason: 'request' };
 };
 
 /**

@@ -15,6 +15,7 @@ import {
   DeleteCommand,
   GetCommand,
   PutCommand,
+  QueryCommand,
   TransactWriteCommand,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
@@ -23,8 +24,11 @@ import { referencesOf, referencesOfLead, type PersonHandle, type PersonIdentifie
 import type { ErasureCounts, PersonDataStore, PersonRecords } from '../domain/ports/people.ts';
 import type { StoredRejection } from '../domain/ports/rejections.ts';
 import { asServiceFailure } from './failures.ts';
-import { leadRecordOf } from './lead-items.ts';
-import { rejectionOfItem } from './rejection-items.ts';
+import { LEAD_AGE_SHARDS, LEAD_ITEM_TYPE, leadAgePk, leadRecordOf } from './lead-items.ts';
+import { legacyRejectionsPk, REJECTION_SHARDS, rejectionOfItem, rejectionsPk } from './rejection-items.ts';
+import { leadAgeIndex } from './tables.ts';
+import { erasureReasonPut, type ErasureReason } from './erasure-reasons.ts';
+import type { AgedItem, RetentionStore } from '../domain/ports/retention.ts';
 import { orUnavailable, queryAll, TableStore } from './requests.ts';
 import { contendedWrite } from './contended-write.ts';
 import { claimPartition } from './delivery-claims.ts';
@@ -119,7 +123,10 @@ const keyOf = (ref: PersonRef): Key => ({ pk: ref.ref_pk, sk: ref.ref_sk });
 const keyText = ({ pk, sk }: Key) => `${pk}\u0000${sk}`;
 
 /** Access and erasure: off the request path (the admin API and CLI). */
-export class DynamoDbPersonData extends TableStore implements PersonDataStore {
+/** Keys per page of the sweep's queries: a run bounded in time stops between pages without having read far ahead. */
+const AGED_PAGE = 50;
+
+export class DynamoDbPersonData extends TableStore implements PersonDataStore, RetentionStore {
   readonly #keyring: PersonKeyring;
 
   constructor(db: DynamoDBDocumentClient, leadsTable: string, keyring: PersonKeyring) {
@@ -200,7 +207,22 @@ export class DynamoDbPersonData extends TableStore implements PersonDataStore {
    * The lead, its lookup items, its mobile claim when it is the original, and its idempotency record as
    * a tombstone. True when it erased an original (with its claim).
    */
-  async #eraseLead(accountId: string, item: Record<string, any>, ref: PersonRef, journal: Key, attempt = 1): Promise<boolean> {
+  async #eraseLead(accountId: string, item: Record<string, any>, ref: PersonRef, journal: Key): Promise<boolean> {
+    const { written, original } = await this.#eraseLeadItem(accountId, item, ref.idempotency_pk, { journal });
+    return written && original;
+  }
+
+  /**
+   * One lead's erasure transaction (see #eraseLead); counted in a person's erasure journal, or, for the
+   * retention sweep, marked with its reason instead (erasureReasonPut). `written`: this call erased it.
+   */
+  async #eraseLeadItem(
+    accountId: string,
+    item: Record<string, any>,
+    idempotencyPk: string | undefined,
+    how: { readonly journal?: Key; readonly reason?: ErasureReason },
+    attempt = 1,
+  ): Promise<{ written: boolean; original: boolean }> {
     const lead = leadRecordOf(item);
     const lookups = await Promise.all(
       referencesOfLead(lead).map(async ({ handle }) => ({
@@ -209,7 +231,7 @@ export class DynamoDbPersonData extends TableStore implements PersonDataStore {
     );
     const claimKey = { pk: item.pk as string, sk: `MOBILE#${lead.mobile_number}` };
     const claim = await this.#get(claimKey);
-    const tombstone = await this.#idempotencyWrite(ref.idempotency_pk, lead.id, () => ({ erased: true }));
+    const tombstone = await this.#idempotencyWrite(idempotencyPk, lead.id, () => ({ erased: true }));
     const original = claim?.lead_id === lead.id;
     const written = await this.#transact([
       { Delete: { TableName: this.table, Key: { pk: item.pk, sk: item.sk }, ConditionExpression: 'attribute_exists(pk)' } },
@@ -219,11 +241,92 @@ export class DynamoDbPersonData extends TableStore implements PersonDataStore {
         ? [{ Delete: { TableName: this.table, Key: claimKey, ConditionExpression: 'lead_id = :lead', ExpressionAttributeValues: { ':lead': lead.id } } }]
         : []),
       ...tombstone,
-      this.#count(journal, 'leads'),
+      ...(how.journal ? [this.#count(how.journal, 'leads')] : []),
+      ...(how.reason && how.reason !== 'request' ? [erasureReasonPut(this.table, accountId, lead.id, how.reason)] : []),
     ]);
     // Refused with the lead still there: its key's record was reused in between (or its claim moved); read the step again.
-    if (!written && attempt < 3 && (await this.#get({ pk: item.pk, sk: item.sk }))) return this.#eraseLead(accountId, item, ref, journal, attempt + 1);
-    return written && original;
+    if (!written && attempt < 3 && (await this.#get({ pk: item.pk, sk: item.sk }))) return this.#eraseLeadItem(accountId, item, idempotencyPk, how, attempt + 1);
+    return { written, original };
+  }
+
+  // ---- retention (CONTRACT.md section 18) -----------------------------------------------------------
+
+  /**
+   * The account's leads created before `before`, oldest first within each by_age shard, page by page:
+   * keys only (the index holds nothing else). The index is eventually consistent: a lead just erased may
+   * still be listed (eraseAgedLead reads it first), one just stored may not be yet (it is not aged out).
+   */
+  async *agedLeads(accountId: string, before: string): AsyncIterable<AgedItem> {
+    for (let shard = 0; shard < LEAD_AGE_SHARDS; shard++) {
+      let ExclusiveStartKey: Record<string, unknown> | undefined;
+      do {
+        const page = await orUnavailable(() =>
+          this.db.send(
+            new QueryCommand({
+              TableName: this.table,
+              IndexName: leadAgeIndex.name,
+              KeyConditionExpression: '#pk = :pk AND #at < :before',
+              ExpressionAttributeNames: { '#pk': leadAgeIndex.partitionKey, '#at': leadAgeIndex.sortKey },
+              ExpressionAttributeValues: { ':pk': leadAgePk(accountId, shard), ':before': before },
+              Limit: AGED_PAGE,
+              ExclusiveStartKey,
+            }),
+          ),
+        );
+        for (const item of page.Items ?? []) yield { pk: String(item.pk), sk: String(item.sk) };
+        ExclusiveStartKey = page.LastEvaluatedKey;
+      } while (ExclusiveStartKey);
+    }
+  }
+
+  /**
+   * Erases one aged-out lead as a person's erasure erases it (the lead, its lookup items, its claim when
+   * it is the original, its idempotency record as a tombstone), marked `retention` for its Lead Erased.
+   * Read first, consistently: a lead already erased (by an earlier run, or a request) or not older than
+   * `before` is left alone, and the delete is conditioned on the lead still being there, so no lead is
+   * erased, or heard of as erased, twice. True when this call erased it.
+   */
+  async eraseAgedLead(accountId: string, lead: AgedItem, before: string): Promise<boolean> {
+    const item = await this.#get(lead);
+    if (!item || item.item_type !== LEAD_ITEM_TYPE || !(new Date(String(item.created_at)).toISOString() < before)) return false;
+    const record = leadRecordOf(item);
+    // The idempotency record written with the lead is named by its lookup items (any one of them).
+    const [first] = referencesOfLead(record);
+    const ref = first && (await this.#get({ pk: personPk(accountId, await this.#keyring.digest(first.handle), leadRefSk(record.id)), sk: leadRefSk(record.id) }));
+    const { written } = await this.#eraseLeadItem(accountId, item, ref?.idempotency_pk as string | undefined, { reason: 'retention' });
+    return written;
+  }
+
+  /** The account's rejection and quarantine records made before `before`: a Query per shard, their sort keys being their time. */
+  async *agedRejections(accountId: string, before: string): AsyncIterable<AgedItem> {
+    const partitions = [...Array.from({ length: REJECTION_SHARDS }, (_, shard) => rejectionsPk(accountId, shard)), legacyRejectionsPk(accountId)];
+    for (const pk of partitions) {
+      let ExclusiveStartKey: Record<string, unknown> | undefined;
+      do {
+        const page = await orUnavailable(() =>
+          this.db.send(
+            new QueryCommand({
+              TableName: this.table,
+              KeyConditionExpression: 'pk = :pk AND sk < :before',
+              ExpressionAttributeValues: { ':pk': pk, ':before': before },
+              ProjectionExpression: 'pk, sk',
+              Limit: AGED_PAGE,
+              ExclusiveStartKey,
+              ConsistentRead: true,
+            }),
+          ),
+        );
+        for (const item of page.Items ?? []) yield { pk: String(item.pk), sk: String(item.sk) };
+        ExclusiveStartKey = page.LastEvaluatedKey;
+      } while (ExclusiveStartKey);
+    }
+  }
+
+  /** Erases one aged-out record as a person's erasure does (with its lookup items and its quarantine answer); true when this call erased it. */
+  async eraseAgedRejection(_accountId: string, record: AgedItem): Promise<boolean> {
+    const item = await this.#get(record);
+    if (!item || item.item_type !== 'rejection') return false;
+    return this.#eraseRejectionItem(item, undefined).then(({ written }) => written);
   }
 
   /** Another person's lead keeps everything but this number; its idempotency record's copy of the lead loses it too. */
@@ -264,7 +367,12 @@ export class DynamoDbPersonData extends TableStore implements PersonDataStore {
    * same transaction), the lead it became exists and names the person too. Then the record goes all the
    * same, and true asks erasePerson for another pass, which finds that lead by its lookup items.
    */
-  async #eraseRejection(item: Record<string, any>, journal: Key, attempt = 1): Promise<boolean> {
+  async #eraseRejection(item: Record<string, any>, journal: Key): Promise<boolean> {
+    return (await this.#eraseRejectionItem(item, journal)).again;
+  }
+
+  /** #eraseRejection's steps; `written`: this call deleted the record; `again`: a person's erasure should look again. */
+  async #eraseRejectionItem(item: Record<string, any>, journal: Key | undefined, attempt = 1): Promise<{ written: boolean; again: boolean }> {
     const lookupSk = rejectionRefSk(item.pk, item.sk);
     const refs = (item.person_refs as string[] | undefined) ?? [];
     const answer = await this.#idempotencyWrite(item.idempotency_pk, undefined, (stored) => (stored.quarantine_id === item.id ? { erased: true } : undefined));
@@ -273,21 +381,19 @@ export class DynamoDbPersonData extends TableStore implements PersonDataStore {
         { Delete: { TableName: this.table, Key: { pk: item.pk, sk: item.sk }, ConditionExpression: condition } },
         ...refs.map((pk) => ({ Delete: { TableName: this.table, Key: { pk, sk: lookupSk } } })),
         ...answer,
-        this.#count(journal, 'rejections'),
+        ...(journal ? [this.#count(journal, 'rejections')] : []),
       ]);
     if (item.released_at !== undefined) {
-      await step('attribute_exists(pk)');
       // Released already when read: its lead may have been committed after this pass's query (a
       // release that ran beside it), so another pass looks for it (found by test/model).
-      return true;
+      return { written: await step('attribute_exists(pk)'), again: true };
     }
-    if (await step('attribute_exists(pk) AND attribute_not_exists(released_at)')) return false;
+    if (await step('attribute_exists(pk) AND attribute_not_exists(released_at)')) return { written: true, again: false };
     const now = await this.#get({ pk: item.pk, sk: item.sk });
-    if (now === undefined) return false;
+    if (now === undefined) return { written: false, again: false };
     // Not released, yet refused: the key's copy of the answer changed under the step (a release took it); read it all again.
-    if (now.released_at === undefined) return attempt < 3 ? this.#eraseRejection(now, journal, attempt + 1) : false;
-    await step('attribute_exists(pk)');
-    return true;
+    if (now.released_at === undefined) return attempt < 3 ? this.#eraseRejectionItem(now, journal, attempt + 1) : { written: false, again: false };
+    return { written: await step('attribute_exists(pk)'), again: true };
   }
 
   /**

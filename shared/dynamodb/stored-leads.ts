@@ -8,6 +8,7 @@
  */
 import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { leadItemKey } from './lead-items.ts';
+import { erasureReasonReader, type ErasureReason } from './erasure-reasons.ts';
 
 /** A lead as the table holds it now: the fields of its record an erasure took, if any. */
 export interface StoredLead {
@@ -17,6 +18,8 @@ export interface StoredLead {
 export interface StoredLeads {
   /** The lead, or undefined when its item is gone (erased). Throws when the table cannot answer. */
   find(accountId: string, projectId: string, leadId: string): Promise<StoredLead | undefined>;
+  /** Why a lead no longer stored was erased (CONTRACT.md section 18), for the Lead Erased the filter makes; absent: `request`. */
+  erasureReason?(accountId: string, leadId: string): Promise<ErasureReason>;
 }
 
 export class DynamoDbStoredLeads implements StoredLeads {
@@ -41,5 +44,9 @@ export class DynamoDbStoredLeads implements StoredLeads {
     if (!Item) return undefined;
     const erased = Item.erased_fields as Iterable<unknown> | undefined;
     return { erasedFields: erased ? [...erased].map(String) : [] };
+  }
+
+  erasureReason(accountId: string, leadId: string): Promise<ErasureReason> {
+    return erasureReasonReader(this.#db, this.#table)(accountId, leadId);
   }
 }
