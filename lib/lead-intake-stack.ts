@@ -23,6 +23,7 @@ import { MetaLeadAds } from './constructs/meta-lead-ads.ts';
 import { grantChallengeSecrets } from './constructs/challenge-secrets.ts';
 import { Monitoring } from './constructs/monitoring.ts';
 import { SourceWatch } from './constructs/source-watch.ts';
+import { RetentionSweep } from './constructs/retention-sweep.ts';
 import { grantPortalCredentials } from './constructs/portal-credentials.ts';
 import { portals } from '../shared/portals/registry.ts';
 import { sourceWatchSettings } from '../shared/source-watch-settings.ts';
@@ -198,6 +199,19 @@ export class LeadIntakeStack extends Stack {
       minMinutes: settings.silenceMinMinutes,
       quietHours: settings.silenceQuietHours,
       alarm: settings.silenceAlarm,
+      monitoring,
+    });
+
+    // Kept only as long as needed (CONTRACT.md section 18): the daily sweep of aged-out leads and records.
+    new RetentionSweep(this, 'RetentionSweep', {
+      stage: settings.stage,
+      projectRoot,
+      entry: path.join(projectRoot, 'functions/retention-sweep/handler.ts'),
+      logRetentionDays: settings.logRetentionDays,
+      leadsTable: tables.leads,
+      configTable: tables.config,
+      personKey: tables.personKey,
+      hourUtc: settings.retentionSweepHourUtc,
       monitoring,
     });
 

@@ -117,6 +117,11 @@ export interface LeadIntakeSettings extends SourceThrottleSettings, SourceFuncti
   readonly silenceQuietHours: string;
   /** An alarm (to the alarm topic) when any account has a silent channel. @default false */
   readonly silenceAlarm: boolean;
+  /**
+   * The hour (UTC, 0 to 23) of the daily retention sweep (CONTRACT.md section 18), which erases the leads
+   * and rejection records each account keeps no longer. @default 21 (02:30 India time is within it)
+   */
+  readonly retentionSweepHourUtc: number;
 }
 
 export const defaultSettings: LeadIntakeSettings = {
@@ -140,6 +145,7 @@ export const defaultSettings: LeadIntakeSettings = {
   silenceMinMinutes: defaultSilenceSettings.minMinutes,
   silenceQuietHours: defaultSilenceSettings.quietHours,
   silenceAlarm: false,
+  retentionSweepHourUtc: 21,
 };
 
 type SettingName = keyof LeadIntakeSettings;
@@ -188,6 +194,7 @@ export function resolveSettings(node: Node, props: Partial<LeadIntakeSettings> =
     silenceMinMinutes: number('silenceMinMinutes', raw('silenceMinMinutes'), { min: 1, max: 100_000, integer: true }),
     silenceQuietHours: quietHours(raw('silenceQuietHours')),
     silenceAlarm: flag('silenceAlarm', raw('silenceAlarm')),
+    retentionSweepHourUtc: number('retentionSweepHourUtc', raw('retentionSweepHourUtc'), { min: 0, max: 23, integer: true }),
   };
 }
 

@@ -4,6 +4,7 @@
  * (access and erasure), each lead source's own admin operations on the stores it names (its admin
  * module, shared/admin-sources.ts), and its log line.
  */
+import { retentionDaySecondsOf } from './retention.ts';
 import { AccountAdmin } from './domain/account-admin.ts';
 import { AccountKeys } from './domain/account-keys.ts';
 import { newLeadId } from './domain/lead-id.ts';
@@ -74,7 +75,7 @@ export const adminRuntime = (
     // The cipher is built when a challenge is sealed: creating any other key needs no KMS key.
     keys: new AccountKeys({ keys, accounts, challengeSecrets: { seal: (accountId, secret) => challengeSecretCipherFromEnvironment().seal(accountId, secret) }, keyScopes: adminKeyScopes }),
     quarantine: { rejections, accounts, leads, newLeadId, now: () => new Date() },
-    people: new PersonData(accounts, people),
+    people: new PersonData(accounts, people, retentionDaySecondsOf()),
     audit: { audit, keyring, accounts },
     channels: {
       // The account first: an unknown one answers 404 Account not found, as every account route does.

@@ -8,6 +8,7 @@ import { audited } from '../../shared/domain/audit.ts';
 import { PersonData, personHandleOf } from '../../shared/domain/person-data.ts';
 import { countOfErased, countOfRecords } from '../../shared/domain/ports/people.ts';
 import { auditOf, cliCaller } from './audit.ts';
+import { retentionDaySecondsOf } from '../../shared/retention.ts';
 import type { DynamoDbRepository } from '../../shared/dynamodb/repository.ts';
 import { CommandError, HELP, optional, printJsonOr, required, UsageError, type CommandArgs, type CommandModule } from './command.ts';
 import { leadTable } from './leads.ts';
@@ -16,13 +17,13 @@ import { rejectionTable } from './rejections.ts';
 const options = { ...HELP, account: { type: 'string' }, mobile: { type: 'string' }, email: { type: 'string' }, json: { type: 'boolean' } } as const;
 
 /** The account and the person the arguments name, and the use case on this repository. */
-const request = ({ values }: CommandArgs, repository: () => DynamoDbRepository, verb: string) => {
+const request = ({ values }: CommandArgs, repository: () => DynamoDbRepository, verb: string, env: NodeJS.ProcessEnv) => {
   const accountId = required(values.account, '--account', verb);
   const mobile = optional(values.mobile);
   const email = optional(values.email);
   if ((mobile === undefined) === (email === undefined)) throw new UsageError('give --mobile M or --email E (one of them)', verb);
   const repo = repository();
-  return { accountId, person: mobile !== undefined ? { mobile_number: mobile } : { email: email! }, people: new PersonData(repo.accounts, repo.people), repo };
+  return { accountId, person: mobile !== undefined ? { mobile_number: mobile } : { email: email! }, people: new PersonData(repo.accounts, repo.people, retentionDaySecondsOf(env)), repo };
 };
 
 /** The domain's refusals as the CLI's exit codes: a handle section 2 refuses is a bad argument. */
@@ -48,7 +49,7 @@ const people: CommandModule = {
     options,
     positionals: [],
     run: async (args, repository, io) => {
-      const { accountId, person, people: data, repo } = request(args, repository, 'person');
+      const { accountId, person, people: data, repo } = request(args, repository, 'person', io.env);
       const subject = handleOf(person, 'person', accountId);
       const caller = await cliCaller(io);
       const found = await audited(auditOf(repo, io.env), caller, accountId, { operation: 'person_access', subject, count: countOfRecords }, () => data.access(accountId, person)).catch(
@@ -65,7 +66,7 @@ const people: CommandModule = {
     options,
     positionals: [],
     run: async (args, repository, io) => {
-      const { accountId, person, people: data, repo } = request(args, repository, 'erase');
+      const { accountId, person, people: data, repo } = request(args, repository, 'erase', io.env);
       const subject = handleOf(person, 'erase', accountId);
       const caller = await cliCaller(io);
       const counts = await audited(auditOf(repo, io.env), caller, accountId, { operation: 'person_erasure', subject, count: countOfErased }, () => data.erase(accountId, person)).catch(

@@ -14,6 +14,16 @@ import type { AccountReader } from './ports/keys-and-accounts.ts';
 import type { ErasureCounts, PersonDataStore, PersonRecords } from './ports/people.ts';
 import { normaliseIndianMobile } from '../schemas/mobile.ts';
 import { maskMobile } from '../log.ts';
+import { retentionOf } from './account-admin.ts';
+import { DEFAULT_RETENTION_DAY_SECONDS, retainedUntil } from './retention.ts';
+
+/** A lead as access answers it: with when retention will erase it (CONTRACT.md section 18), or null. */
+export type RetainedLead = LeadRecord & { readonly retained_until: string | null };
+
+/** What access answers: the person's records, each lead with its `retained_until`. */
+export interface PersonAccess extends PersonRecords {
+  readonly leads: readonly RetainedLead[];
+}
 
 // Declared with the lead's other words (lead.ts), where the ports can name them without a circle.
 export type { PersonHandle, PersonIdentifiers };
@@ -129,17 +139,21 @@ export const personHandleOf = (input: Readonly<Record<string, unknown>>): Person
 export class PersonData {
   readonly #accounts: AccountReader;
   readonly #people: PersonDataStore;
+  readonly #daySeconds: number;
 
-  constructor(accounts: AccountReader, people: PersonDataStore) {
+  /** `daySeconds`: the length of a retention day (RETENTION_DAY_SECONDS under npm start), for `retained_until`. */
+  constructor(accounts: AccountReader, people: PersonDataStore, daySeconds = DEFAULT_RETENTION_DAY_SECONDS) {
     this.#accounts = accounts;
     this.#people = people;
+    this.#daySeconds = daySeconds;
   }
 
-  /** Every lead and rejection record of the account that names the person. */
-  async access(accountId: string, query: Readonly<Record<string, unknown>>): Promise<PersonRecords> {
+  /** Every lead and rejection record of the account that names the person; each lead with when retention will erase it. */
+  async access(accountId: string, query: Readonly<Record<string, unknown>>): Promise<PersonAccess> {
     const person = personHandleOf(query);
-    await this.#account(accountId);
-    return this.#people.findPerson(accountId, person);
+    const { leadDays } = retentionOf(await this.#account(accountId));
+    const found = await this.#people.findPerson(accountId, person);
+    return { ...found, leads: found.leads.map((lead) => ({ ...lead, retained_until: retainedUntil(lead.created_at, leadDays, this.#daySeconds) })) };
   }
 
   /** Erases the person from the account; again, zeros. */
@@ -149,7 +163,9 @@ export class PersonData {
     return this.#people.erasePerson(accountId, person);
   }
 
-  async #account(accountId: string): Promise<void> {
-    if (!(await this.#accounts.loadAccount(accountId))) throw new AccountNotFoundError();
+  async #account(accountId: string) {
+    const account = await this.#accounts.loadAccount(accountId);
+    if (!account) throw new AccountNotFoundError();
+    return account;
   }
 }

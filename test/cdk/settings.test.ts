@@ -20,6 +20,7 @@ describe('Operator settings', () => {
       ...Object.fromEntries(sourceThrottles.map((setting) => [setting.name, setting.default])),
       callRequestsPerKeyPerMinute: 300, whatsappConversationDays: 7,
       silenceCheckMinutes: 15, silenceMinLeads: 10, silenceMinMinutes: 360, silenceQuietHours: '22:00-08:00', silenceAlarm: false,
+      retentionSweepHourUtc: 21,
     });
     expect(defaultSettings.crmWebhookUrl).toBeUndefined();
     expect(defaultSettings.alarmEmail).toBeUndefined();
@@ -33,6 +34,7 @@ describe('Operator settings', () => {
       crmWebhookUrl: 'https://crm.example/leads', crmWebhookAuthorizationSecret: 'crm/webhook', crmWebhookAuthorizationHeader: 'X-Crm-Token',
       crmWebhookRateLimitPerSecond: '5', eventArchiveDays: '7', callRequestsPerKeyPerMinute: '30', whatsappConversationDays: '0.25',
       silenceCheckMinutes: '5', silenceMinLeads: '3', silenceMinMinutes: '60', silenceQuietHours: 'none', silenceAlarm: 'true',
+      retentionSweepHourUtc: '3',
     }))).toEqual({
       ...givenThrottles(Number),
       stage: 'prod', throttlingRateLimit: 12.5, throttlingBurstLimit: 20, websiteThrottlingRateLimit: 5, websiteThrottlingBurstLimit: 10, corsAllowedOrigins: ['https://a.example'],
@@ -40,6 +42,7 @@ describe('Operator settings', () => {
       crmWebhookUrl: 'https://crm.example/leads', crmWebhookAuthorizationSecret: 'crm/webhook', crmWebhookAuthorizationHeader: 'X-Crm-Token',
       crmWebhookRateLimitPerSecond: 5, eventArchiveDays: 7, callRequestsPerKeyPerMinute: 30, whatsappConversationDays: 0.25,
       silenceCheckMinutes: 5, silenceMinLeads: 3, silenceMinMinutes: 60, silenceQuietHours: 'none', silenceAlarm: true,
+      retentionSweepHourUtc: 3,
     });
   });
 
@@ -55,6 +58,7 @@ describe('Operator settings', () => {
     ['whatsappConversationDays', '0'], ['whatsappConversationDays', '366'],
     ['crmWebhookAuthorizationHeader', 'Bad Header'], ['crmWebhookUrl', 'ftp://crm.example'],
     ['auditRetentionDays', '364'], ['auditRetentionDays', '3651'], ['allowShortLogRetention', 'yes'],
+    ['retentionSweepHourUtc', '24'], ['retentionSweepHourUtc', '2.5'],
   ])('refuse an invalid %s (%s) at synth time', (name, value) => {
     expect(() => resolveSettings(withContext({ [name]: value }))).toThrow(name);
   });
