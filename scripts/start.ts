@@ -24,6 +24,8 @@
  *   PORTAL_PULL_SECONDS                how often every connected portal login is pulled (60; CONTRACT.md section 17)
  *   PORTAL_99ACRES_URL, PORTAL_MAGICBRICKS_URL, PORTAL_HOUSING_URL   the portals to pull; each unset: its stand-in, served here
  *   PORTAL_FAILING_MINUTES, PORTAL_PULL_OVERLAP_MINUTES   the pull's settings (60, 15; a fraction allowed)
+ *   RETENTION_SWEEP_SECONDS            how often the retention sweep erases aged-out leads and records (3600; CONTRACT.md section 18)
+ *   RETENTION_DAY_SECONDS              the length of a retention day (86400; 1 makes an account's 30 days pass in 30 s)
  */
 import type { ChildProcess } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
@@ -46,6 +48,7 @@ import type { LocalWorkerSource, RunningLocalWorkerSource } from '../shared/sour
 import { applyLocalMetaDefaults } from '../shared/meta-app-local.ts';
 import { applySeed, demoKeyOf, readSeedFile, type Seed } from './local/seed.ts';
 import { portalPullSeconds, startPortalPulls, type RunningPortalPulls } from './local/portal-pulls.ts';
+import { retentionSweepSettings, startRetentionSweeps, type RunningRetentionSweeps } from './local/retention-sweeps.ts';
 
 const env = process.env;
 const HOST = '127.0.0.1';
@@ -63,6 +66,8 @@ let leadEvents: { reader: LeadStreamReader; sender: WebhookSender | undefined } 
 let silenceChecks: { stop(): Promise<void> } | undefined;
 /** The portal logins' pulls, every PORTAL_PULL_SECONDS, with the stand-ins of the portals whose URL is unset. */
 let portalPulls: RunningPortalPulls | undefined;
+/** The retention sweep, every RETENTION_SWEEP_SECONDS. */
+let retentionSweeps: RunningRetentionSweeps | undefined;
 
 /** The function timeout each request gets (FUNCTION_TIMEOUT_SECONDS), once read. */
 let requestTimeoutMs = 0;
@@ -77,6 +82,7 @@ const shutdown = async (code: number, { drain = false } = {}): Promise<never> =>
     stopping = true;
     await silenceChecks?.stop().catch(() => undefined);
     await portalPulls?.stop().catch(() => undefined);
+    await retentionSweeps?.stop().catch(() => undefined);
     leadEvents?.sender?.stop();
     await leadEvents?.reader.stop().catch(() => undefined);
     if (server) {
@@ -294,6 +300,7 @@ const main = async () => {
   if (!silence) return shutdown(1);
   try {
     portalPullSeconds(env);
+    retentionSweepSettings(env);
   } catch (error) {
     return fail(describeError(error));
   }
@@ -453,6 +460,7 @@ const main = async () => {
   } catch (error) {
     return fail(`could not start the portals' pulls: ${describeError(error)}`);
   }
+  retentionSweeps = startRetentionSweeps({ db, tables, env, log: (line) => process.stdout.write(`retention: ${line}\n`) });
   silenceChecks = every(silence.checkSeconds, async () => {
     await watch.check().catch((error: unknown) => process.stderr.write(`npm start: the quiet-source check failed: ${describeError(error)}\n`));
   });
@@ -464,7 +472,7 @@ const main = async () => {
   }
   if (stopping) return;
   servingStarted = true;
-  process.stdout.write(`${banner(`http://${HOST}:${port}`, endpoint, storage, seedFile, seed, [...adminBanner(`http://${HOST}:${port}`, adminCredentials, region), ...eventsBanner(webhook), silenceBanner(silence), ...portalPulls.banner])}\n`);
+  process.stdout.write(`${banner(`http://${HOST}:${port}`, endpoint, storage, seedFile, seed, [...adminBanner(`http://${HOST}:${port}`, adminCredentials, region), ...eventsBanner(webhook), silenceBanner(silence), ...portalPulls.banner, '', ...retentionSweeps.banner])}\n`);
 };
 
 main().catch((error: unknown) => fail(describeError(error)));
