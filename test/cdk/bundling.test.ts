@@ -150,6 +150,11 @@ describe(`Each bundle in a Lambda runtime (${runtimeClient().kind}), with the te
       event: { source: 'aws.events', 'detail-type': 'Scheduled Event', detail: {} },
       answer: (payload) => expect(payload).toMatchObject({ message: 'source watch checked', accounts: 0, events_sent: 0, failures: 0 }),
     },
+    // The daily tick on tables with no account keeping anything for a time: one Query of the sweep's list, nothing erased.
+    'retention-sweep': {
+      event: { source: 'aws.events', 'detail-type': 'Scheduled Event', detail: {} },
+      answer: (payload) => expect(payload).toEqual({ accounts: 0, leads: 0, rejections: 0, complete: true }),
+    },
     // A replayed Lead Created of a lead the table does not hold: the GetItem reaches DynamoDB, and the event is dropped.
     'lead-replays': {
       event: [{ messageId: 'm-1', body: JSON.stringify({ id: 'e-1', source: 'crm.lead-intake', 'detail-type': 'Lead Created', time: '2026-11-25T10:00:00Z', detail: { account_id: 'acc-none', lead: { id: 'L-none', projectID: 'PRJ-1' } } }) }],

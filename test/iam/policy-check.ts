@@ -133,6 +133,7 @@ const functionFinders: Record<FunctionName, (logicalId: string, description: str
   'lead-events': (_, description) => /Lead Created events/.test(description),
   'lead-replays': (_, description) => /replayed lead events to the CRM/.test(description),
   'source-watch': (_, description) => /quiet-source watch/.test(description),
+  'retention-sweep': (_, description) => /retention sweep/.test(description),
 };
 export const functionNames = Object.keys(functionFinders) as FunctionName[];
 
@@ -237,8 +238,9 @@ export const lambdaOnlyCalls = (model: StackModel): IamRequest[] => {
   const queuePolicy = model.resourcePolicyOf(queueId);
   const keyPolicy = model.resourcePolicyOf(model.idOf('AWS::KMS::Key', /page access tokens/));
   const role = (fn: FunctionName) => model.functions[fn].role;
-  // Whatever makes a lead reads the person key: each request source's function, each worker, and the admin function.
-  const personKeyReaders: FunctionName[] = [...leadSources.map((source) => functionNamesOf(source).at(-1)!), 'admin'];
+  // Whatever makes a lead reads the person key: each request source's function, each worker, and the admin function;
+  // and the retention sweep, which erases leads as the admin function does (shared/retention.ts).
+  const personKeyReaders: FunctionName[] = [...leadSources.map((source) => functionNamesOf(source).at(-1)!), 'admin', 'retention-sweep'];
   return [
     ...personKeyReaders.map((fn) => ({
       principal: role(fn),

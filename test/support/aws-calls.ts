@@ -27,7 +27,7 @@ type FunctionsOf<S> = S extends { readonly worker: object; readonly invokeName: 
     : never;
 
 /** The functions of the service itself, named by no source. */
-export const coreFunctionNames = ['admin', 'lead-events', 'lead-replays', 'source-watch'] as const;
+export const coreFunctionNames = ['admin', 'lead-events', 'lead-replays', 'source-watch', 'retention-sweep'] as const;
 
 /** The stack's functions, by the names the IAM check knows them by (test/iam/policy-check.ts): every declared source's, then the core ones. */
 export type FunctionName = FunctionsOf<DeclaredLeadSource> | (typeof coreFunctionNames)[number];
