@@ -24,7 +24,7 @@ import { LeadFunction } from './lead-function.ts';
 import type { Monitoring } from './monitoring.ts';
 
 /** The Config partitions the sweep reads: its list of accounts, and each account's settings. */
-export const RETENTION_CONFIG_PARTITIONS = ['RETENTION', 'ACCOUNT#*'];
+export const RETENTION_CONFIG_PARTITIONS = ['RETENTION#*', 'ACCOUNT#*'];
 
 /** The Leads partitions an erasure touches (shared/dynamodb/people.ts), and the by_age index's. */
 export const RETENTION_LEAD_PARTITIONS = ['LEADS#*', 'PERSON#*', 'IDEMPOTENCY#*', 'ERASED#*', 'REJECTIONS#*', 'AGE#*'];

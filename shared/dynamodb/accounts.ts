@@ -4,7 +4,7 @@
  *                                 lead_retention_days (absent: kept until erased), rejection_retention_days (absent: 30)
  *   ACCOUNT#<id> / PROJECT#<id>   name, version, retired (only once retired)
  *   ACCOUNT#<id> / CAMPAIGN#<id>  project_id, name, retired (only once retired)
- *   RETENTION / ACCOUNT#<id>      an account whose retention was ever set short of the defaults: the sweep's list of accounts
+ *   RETENTION#ACCOUNTS / ACCOUNT#<id>  an account whose retention was ever set short of the defaults: the sweep's list of accounts
  * A retired project or campaign is kept (its leads are kept too) and left out of what the lead path
  * reads. A project's `version` changes with each write under it, so retiring it with its campaigns
  * can be made conditional on no campaign having been added since they were read.
@@ -286,7 +286,7 @@ export class DynamoDbAccountStore extends DynamoDbAccountReader implements Accou
 
 const MAX_TRANSACTION_ITEMS = 100;
 
-const RETENTION_LISTING = 'RETENTION';
+const RETENTION_LISTING = 'RETENTION#ACCOUNTS';
 const ACCOUNT_PREFIX = 'ACCOUNT#';
 
 /** Whether a change gives the sweep something to do: leads kept for a time, or rejection records kept shorter than the longest. */
