@@ -53,7 +53,7 @@ describe('accounts', () => {
     const id = newAccountId();
     const put = await admin('PUT', `/admin/v1/accounts/${id}`, settings);
     expect(put.status).toBe(200);
-    expect(put.body).toEqual({ id, ...settings, projects: [] });
+    expect(put.body).toEqual({ id, ...settings, retention: { leadDays: null, rejectionDays: 30 }, projects: [] });
     expect(put.headers['x-request-id']).toEqual(expect.any(String));
     expect(await admin('GET', `/admin/v1/accounts/${id}`)).toMatchObject({ status: 200, body: put.body });
   });
@@ -61,7 +61,7 @@ describe('accounts', () => {
   it('defaults the duplicate setting to ignore and the sub sources to none', async () => {
     const id = newAccountId();
     const { body } = await admin('PUT', `/admin/v1/accounts/${id}`, { name: 'Plain' });
-    expect(body).toEqual({ id, name: 'Plain', duplicateHandling: 'ignore', subSources: { website: [], social: [] }, projects: [] });
+    expect(body).toEqual({ id, name: 'Plain', duplicateHandling: 'ignore', subSources: { website: [], social: [] }, retention: { leadDays: null, rejectionDays: 30 }, projects: [] });
   });
 
   it('replaces the settings of an account and keeps its projects', async () => {
@@ -73,6 +73,7 @@ describe('accounts', () => {
       name: 'Renamed',
       duplicateHandling: 'create',
       subSources: { website: [], social: [] },
+      retention: { leadDays: null, rejectionDays: 30 },
       projects: [{ id: 'PRJ-1', name: 'Harbour View', campaigns: [{ id: 'CMP-1', name: 'Launch' }] }],
     });
   });

@@ -138,7 +138,8 @@ describe("a person's data within an account", () => {
       const answer = await admin('GET', `/admin/v1/accounts/acc-p/people?mobile_number=${encodeURIComponent(`0091-${person.mobile}`)}`);
       expect(answer.status).toBe(200);
       expect(ids(answer.body.leads)).toEqual(ids([stored.original, stored.repeat, stored.secondProject, stored.otherWithAlternate]));
-      expect(answer.body.leads.find((l: any) => l.id === stored.original.id)).toEqual(stored.original);
+      // With when retention erases it (CONTRACT.md section 18): never, the account keeping leads until erased.
+      expect(answer.body.leads.find((l: any) => l.id === stored.original.id)).toEqual({ ...stored.original, retained_until: null });
       expect(answer.body.rejections.map((r: any) => r.reason).sort()).toEqual(['honeypot', 'project_not_found']);
       expect(JSON.stringify(answer.body.rejections)).not.toMatch(/person_refs|pk|expires_at/);
     });
@@ -211,7 +212,7 @@ describe("a person's data within an account", () => {
 
     it('leaves the same person in another account untouched', async () => {
       const found = await admin('GET', `/admin/v1/accounts/acc-q/people?mobile_number=${person.mobile}`);
-      expect(found.body.leads).toEqual([stored.otherAccount]);
+      expect(found.body.leads).toEqual([{ ...stored.otherAccount, retained_until: null }]);
     });
 
     it('answers 409 Lead was erased to a retry under the erased lead’s Idempotency-Key, and stores nothing', async () => {
@@ -235,8 +236,8 @@ describe("a person's data within an account", () => {
       await waitFor(() => erasures().length >= 5, 'five Lead Erased events', 15_000);
       expect(erasures().map((e) => e.detail).sort((a: any, b: any) => (a.lead_id < b.lead_id ? -1 : 1))).toEqual(
         [
-          ...erasedIds.map((lead_id) => ({ account_id: 'acc-p', lead_id })),
-          { account_id: 'acc-p', lead_id: stored.otherWithAlternate.id, fields: ['alternate_number'] },
+          ...erasedIds.map((lead_id) => ({ account_id: 'acc-p', lead_id, reason: 'request' })),
+          { account_id: 'acc-p', lead_id: stored.otherWithAlternate.id, fields: ['alternate_number'], reason: 'request' },
         ].sort((a, b) => (a.lead_id < b.lead_id ? -1 : 1)),
       );
       const text = JSON.stringify(erasures()).toLowerCase();

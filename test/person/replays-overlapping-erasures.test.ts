@@ -95,7 +95,7 @@ describe('A replay overlapping an erasure', () => {
 
     const [erased, ...more] = await replay([recheck[0]!.body]);
     expect(more).toEqual([]);
-    expect(erased).toEqual({ id: expect.any(String), source: 'crm.lead-intake', 'detail-type': 'Lead Erased', time: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/), detail: { account_id: ACCOUNT, lead_id: lead.id } });
+    expect(erased).toEqual({ id: expect.any(String), source: 'crm.lead-intake', 'detail-type': 'Lead Erased', time: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/), detail: { account_id: ACCOUNT, lead_id: lead.id, reason: 'request' } });
     // A new event, not the live one again: a receiver that deduplicates by event id still takes it.
     await waitFor(() => liveErasedOf(lead.id) !== undefined, 'the live Lead Erased');
     expect(erased!.id).not.toBe(liveErasedOf(lead.id)!.id);
@@ -136,7 +136,7 @@ describe('A replay overlapping an erasure', () => {
     expect(await erase(alternate)).toMatchObject({ leads: 0, alternate_numbers: 1 });
 
     const delivered = await replay(takeQueued(start).map(({ body }) => body));
-    expect(delivered.map((event) => [event['detail-type'], event.detail])).toEqual([['Lead Erased', { account_id: ACCOUNT, lead_id: lead.id, fields: ['alternate_number'] }]]);
+    expect(delivered.map((event) => [event['detail-type'], event.detail])).toEqual([['Lead Erased', { account_id: ACCOUNT, lead_id: lead.id, fields: ['alternate_number'], reason: 'request' }]]);
   });
 
   it('that took nothing of the lead: its re-check delivers nothing', async () => {
@@ -212,7 +212,7 @@ describe('A live Lead Erased (deployed: the live delivery retries out of order f
     const [again, ...more] = await replay([repeatOf(live)]);
     expect(more).toEqual([]);
     expect(queued).toEqual([]);
-    expect(again).toEqual({ id: expect.any(String), source: 'crm.lead-intake', 'detail-type': 'Lead Erased', time: now.toISOString().replace(/\.\d{3}Z$/, 'Z'), detail: { account_id: ACCOUNT, lead_id: lead.id } });
+    expect(again).toEqual({ id: expect.any(String), source: 'crm.lead-intake', 'detail-type': 'Lead Erased', time: now.toISOString().replace(/\.\d{3}Z$/, 'Z'), detail: { account_id: ACCOUNT, lead_id: lead.id, reason: 'request' } });
     expect(again!.id).not.toBe(live.id);
   });
 
