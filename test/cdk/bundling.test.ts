@@ -43,8 +43,8 @@ describe('Bundling the functions', () => {
     const functions = Object.values(resources(synthesized.template, 'AWS::Lambda::Function'));
     // Each declared source's function (the four lead endpoints, Google Ads lead forms, the Meta webhook), an
     // asynchronous source's worker (Meta's), the admin function, the Lead Created enrichment function, the replay filter
-    // and the quiet-source watch.
-    const expected = leadSources.length + leadSources.filter((source) => source.worker).length + 4;
+    // the quiet-source watch and the retention sweep.
+    const expected = leadSources.length + leadSources.filter((source) => source.worker).length + 5;
     expect(functions).toHaveLength(expected);
     const hashes = new Map(functions.map((fn) => [String(fn.Properties!.Code.S3Key).replace(/\.zip$/, ''), String(fn.Properties!.Description)]));
     expect(hashes.size).toBe(expected);

@@ -114,8 +114,11 @@ describe('Delivery to the CRM endpoint', () => {
   test('is not set up unless the operator names the endpoint', () => {
     template.resourceCountIs('AWS::Events::ApiDestination', 0);
     template.resourceCountIs('AWS::Events::Connection', 0);
-    // The one rule is the quiet-source watch's schedule (CONTRACT.md section 16), on the default bus.
-    expect(Object.values(resources(template, 'AWS::Events::Rule')).map((rule) => [rule.Properties!.EventBusName, rule.Properties!.EventPattern])).toEqual([[undefined, undefined]]);
+    // The only rules are the schedules of the quiet-source watch (CONTRACT.md section 16) and the retention sweep (section 18), on the default bus.
+    expect(Object.values(resources(template, 'AWS::Events::Rule')).map((rule) => [rule.Properties!.EventBusName, rule.Properties!.EventPattern])).toEqual([
+      [undefined, undefined],
+      [undefined, undefined],
+    ]);
   });
 
   test('goes through an API destination that POSTs to the CRM URL, rate-limited', () => {
@@ -200,8 +203,9 @@ describe('Lead Erased events', () => {
   test('carry the account and the lead id, and the fields erased from a lead that stays, and nothing about the person', async () => {
     const changed = recordOf({ ...leadItem, name: { S: 'Asha Verma' }, mobile_number: { S: '9876543210' }, erased_fields: { L: [{ S: 'alternate_number' }] } }, 'MODIFY');
     expect(await enrich([removal('LEADS#acc-demo#PRJ-1', 'LEAD#01J0000000'), changed, recordOf(leadItem, 'MODIFY')] as never)).toEqual([
-      { account_id: 'acc-demo', lead_id: '01J0000000' },
-      { account_id: 'acc-demo', lead_id: '01J0000000', fields: ['alternate_number'] },
+      // Without a table to read the erasure's reason from, a request's (test/retention reads a retention's).
+      { account_id: 'acc-demo', lead_id: '01J0000000', reason: 'request' },
+      { account_id: 'acc-demo', lead_id: '01J0000000', fields: ['alternate_number'], reason: 'request' },
     ]);
   });
 });

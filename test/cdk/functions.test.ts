@@ -41,8 +41,8 @@ describe('The lead functions', () => {
   test('are one per source that makes its lead in the request (the four endpoints, Google Ads lead forms, calls), beside the admin, events enrichment and Meta functions', () => {
     expect(leadFunctionProps(template)).toHaveLength(requestSources.length);
     expect(leadFunctionProps(template).map((fn) => fn.Description)).toEqual(requestSources.map((source) => expect.stringMatching(`POST ${source.route.path}$`)));
-    // Each source's function, an asynchronous source's worker, the admin, the events enrichment and the quiet-source watch.
-    template.resourceCountIs('AWS::Lambda::Function', leadSources.length + leadSources.filter((source) => source.worker).length + 3);
+    // Each source's function, an asynchronous source's worker, the admin, the events enrichment, the quiet-source watch and the retention sweep.
+    template.resourceCountIs('AWS::Lambda::Function', leadSources.length + leadSources.filter((source) => source.worker).length + 4);
   });
 
   test('run Node.js 24 on arm64 with the bundled ESM handler, 512 MB and a 10 s timeout by default', () => {
@@ -246,19 +246,21 @@ describe('The key of the person lookup items', () => {
       .filter((policy) => JSON.stringify(policy.Properties!.PolicyDocument).includes(`"Ref":"${personKeyId}"`))
       .flatMap((policy) => policy.Properties!.Roles.map((role: { Ref: string }) => role.Ref));
     const roleOf = (description: RegExp) => statementsOfFunction(description).fn.Properties!.Role['Fn::GetAtt'][0];
-    // Whatever makes a lead: each request source's function (by its construct path), each worker, and the admin function.
+    // Whatever makes a lead: each request source's function (by its construct path), each worker, and the admin function;
+    // and the retention sweep, which erases leads as the admin function does.
     const roleAt = (functionPath: readonly string[]) =>
       Object.entries(resources(template, 'AWS::Lambda::Function')).find(([id]) => id.startsWith(functionIdPrefix(functionPath)))![1].Properties!.Role['Fn::GetAtt'][0];
     const leadMakers = leadSources.map((source) => (source.worker ? source.worker.functionPath : source.stack.functionPath));
-    expect(readers.sort()).toEqual([...leadMakers.map(roleAt), roleOf(/admin API/)].sort());
+    expect(readers.sort()).toEqual([...leadMakers.map(roleAt), roleOf(/admin API/), roleOf(/retention sweep/)].sort());
   });
 });
 
 describe('The Lead Created enrichment function', () => {
   const { fn, statements } = statementsOfFunction(/Lead Created events/);
 
-  test('has no table access and no settings: it only reshapes stream records', () => {
-    expect(fn.Properties!.Environment).toBeUndefined();
-    expect(statements.map((s) => s.Action)).toEqual([['logs:CreateLogStream', 'logs:PutLogEvents']]);
+  test("reshapes stream records, reading only a removed lead's erasure reason: GetItem of ERASED# items, the table's name its one setting", () => {
+    expect(fn.Properties!.Environment).toEqual({ Variables: { LEADS_TABLE_NAME: { Ref: 'LeadsTable' } } });
+    expect(statements.map((s) => s.Action)).toEqual([['logs:CreateLogStream', 'logs:PutLogEvents'], 'dynamodb:GetItem']);
+    expect(statements[1]!.Condition).toEqual({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['ERASED#*'] } });
   });
 });

@@ -121,7 +121,7 @@ describe('Replays to the CRM', () => {
     expect(JSON.stringify(statementsOf(streamPipeRole))).not.toMatch(/InvokeApiDestination|sqs:ReceiveMessage/);
   });
 
-  test('are filtered by a function that may only GetItem lead items of the Leads table, and knows only that table', () => {
+  test("are filtered by a function that may only GetItem lead items and erasures' reasons of the Leads table, and knows only that table", () => {
     const fn = resources(template, 'AWS::Lambda::Function')[filterId]!.Properties!;
     expect(fn.Environment.Variables.LEADS_TABLE_NAME).toEqual({ Ref: 'LeadsTable' });
     expect(Object.keys(fn.Environment.Variables).filter((name) => /TABLE|SECRET|KEY/.test(name))).toEqual(['LEADS_TABLE_NAME']);
@@ -131,7 +131,7 @@ describe('Replays to the CRM', () => {
         Effect: 'Allow',
         Action: 'dynamodb:GetItem',
         Resource: { 'Fn::GetAtt': ['LeadsTable', 'Arn'] },
-        Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['LEADS#*'] } },
+        Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['LEADS#*', 'ERASED#*'] } },
       },
     ]);
   });

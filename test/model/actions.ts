@@ -448,6 +448,56 @@ export class Erase implements Action {
   toString = () => `erase(${this.by} ${this.index})`;
 }
 
+/**
+ * The retention sweep (CONTRACT.md section 18) with the account keeping its leads 30 days, run as if 30
+ * days had passed since it started: every lead and record stored before it began has aged out and is
+ * erased whole, as a person's erasure erases them; what is stored beside it may or may not be, by the
+ * order things happened (a repeat in flight, a release, a retry with the same Idempotency-Key). A run
+ * that failed under the step's faults (each of its erasures is one transaction) may have erased any of
+ * them, and the operator's schedule runs it again: it is tried three times, as the schedule retries.
+ */
+export class Sweep implements Action {
+  async perform(world: World, model: Model): Promise<Outcome> {
+    const before = [...model.submissions];
+    const start = Date.now();
+    let swept = false;
+    for (let attempt = 0; attempt < 3 && !swept; attempt++) {
+      try {
+        await world.sweep(30, new Date(start + 30 * 86_400_000));
+        swept = true;
+      } catch {
+        // Refused under the step's faults (a lost answer, a conflict): the next attempt goes on.
+      }
+    }
+    const erased = new Set<string>();
+    return {
+      resends: [],
+      settle: (_m, context) => {
+        for (const s of before) {
+          erased.add(`${s.project}|${s.mobile}`);
+          const beside = context.resentBeside.has(s.marker) || context.releasedBeside.has(s.marker);
+          if (!swept || beside) {
+            if (!s.erased) s.mayBeErased = true;
+            continue;
+          }
+          s.erased = { role: 'person', hadLead: s.erased?.hadLead ?? s.leadSeen === true };
+        }
+      },
+      afterStep: (m, touched) => {
+        // Stored beside it: its created_at may be before the cutoff, its write after the sweep's query or not.
+        for (const s of touched) if (!s.erased) s.mayBeErased = true;
+        // Retention erases leads, not people: a repeat stored beside it whose original it erased (its
+        // claim read before the claim went) stays, linked to the erased lead, without a claim, as a
+        // younger repeat of an aged-out original does (docs/data-model.md); the next lead is an original.
+        const untouched = touched.map((s) => s.marker);
+        m.emailErasure = { erased: new Set([...(m.emailErasure?.erased ?? []), ...erased]), untouched: new Set([...(m.emailErasure?.untouched ?? []), ...untouched]) };
+      },
+    };
+  }
+
+  toString = () => 'retention sweep';
+}
+
 export interface DeliverSpec {
   readonly form: number;
   readonly deadKey: boolean;

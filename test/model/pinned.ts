@@ -3,8 +3,9 @@
  * the defects the search must not miss (issue 37), written out as the steps they are. A seed and a
  * path would replay another case as soon as an arbitrary of commands.ts changes; steps do not.
  */
+import * as fc from 'fast-check';
 import type { DuplicateSetting } from '../../shared/domain/lead.ts';
-import { Deliver, Erase, Retry, Submit, type SubmitSpec } from './actions.ts';
+import { Deliver, Erase, Release, Retry, Submit, Sweep, type Action, type SubmitSpec } from './actions.ts';
 import { Step } from './commands.ts';
 import type { StepFaults } from './world.ts';
 
@@ -33,9 +34,32 @@ const submit = (spec: Partial<SubmitSpec>) =>
     ...spec,
   });
 
-const alone = (action: Submit | Deliver | Retry | Erase, faults: StepFaults = {}) => new Step([action], faults);
+const alone = (action: Submit | Deliver | Retry | Erase | Sweep, faults: StepFaults = {}) => new Step([action], faults);
+
+/** Actions at once, interleaved at DynamoDB in the order of one fixed draw of fast-check's scheduler. */
+const together = (actions: readonly Action[], order: number, faults: StepFaults = {}) => new Step(actions, faults, fc.sample(fc.scheduler(), { seed: order, numRuns: 1 })[0]!);
+
+/** The retention sweep (CONTRACT.md section 18) beside a repeat, a release and a retry, in several orders each. */
+const retentionCases: PinnedCase[] = [1, 2, 3].flatMap((order) => [
+  {
+    name: `a lead erased by retention while its repeat is in flight (order ${order}): the repeat is erased with it, or stored after it as an original; the next lead is an original`,
+    setting: 'merge' as const,
+    steps: () => [alone(submit({ idempotent: false })), together([submit({ idempotent: false }), new Sweep()], order), alone(submit({ idempotent: false }))],
+  },
+  {
+    name: `a quarantined submission released while retention erases its record (order ${order}): one lead or none, no record left of it`,
+    setting: 'ignore' as const,
+    steps: () => [alone(submit({ kind: 'browser', honeypot: true, idempotent: false, mobile: 1 })), together([new Release(0), new Sweep()], order)],
+  },
+  {
+    name: `a request sent again under its Idempotency-Key while retention erases its lead (order ${order}): never a second lead, nothing of the person left once erased`,
+    setting: 'create' as const,
+    steps: () => [alone(submit({ mobile: 2, email: 1 })), together([new Retry(0), new Sweep()], order), alone(new Retry(0))],
+  },
+]);
 
 export const PINNED_CASES: readonly PinnedCase[] = [
+  ...retentionCases,
   {
     // The soak's seed 1256128586 (issue 37): the model took the retry's new lead for a replay that brought the number back.
     name: 'a retry of a duplicate refused before its original and its alternate number were erased is checked again: a new original naming that number, new data sent after the erasure',

@@ -11,6 +11,8 @@ import { parseSeed, applySeed } from '../../scripts/local/seed.ts';
 import type { DuplicateSetting } from '../../shared/domain/lead.ts';
 import { createDocumentClient } from '../../shared/dynamodb/client.ts';
 import { containerPersonKeyring } from '../../shared/person-keyring.ts';
+import { AccountAdmin } from '../../shared/domain/account-admin.ts';
+import { runRetentionSweep } from '../../shared/retention.ts';
 import type { PersonHandle } from '../../shared/domain/person-data.ts';
 import { adminRuntime } from '../../shared/admin-runtime.ts';
 import { adminHandler } from '../../shared/http/admin-handler.ts';
@@ -193,6 +195,15 @@ export const buildWorld = async ({ relay, provider, setting }: { relay: FaultRel
     /** Meta's signed WhatsApp Business Account notification. */
     deliverChat: (notification: unknown) => whatsapp.deliver(notification),
     digest: (handle: PersonHandle) => keyring.digest(handle),
+    /**
+     * The retention sweep (CONTRACT.md section 18) as the deployed function runs it, the account keeping
+     * leads and rejection records `days` retention days, at `now`: with `now` that many days after the
+     * sweep starts, everything stored before it began has aged out.
+     */
+    sweep: async (days: number, now: Date) => {
+      await new AccountAdmin(service.repository.accounts).setRetention(ACCOUNT, { leadDays: days, rejectionDays: Math.min(days, 30) });
+      return runRetentionSweep({ db, configTable: service.tables.config, leadsTable: service.tables.leads, keyring, now: () => now });
+    },
     /** Runs one step's work under its faults and its interleaving; answers how many faults were injected. */
     step: async <T>(stepFaults: StepFaults, order: Interleaving | undefined, work: () => Promise<T>): Promise<{ result: T; injected: number }> => {
       faults = stepFaults;
