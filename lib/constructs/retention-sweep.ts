@@ -105,5 +105,6 @@ export class RetentionSweep extends Construct {
       'The retention sweep failed: aged-out leads may be kept past their account\'s retention (see its log; the next run goes on)',
       this,
     );
+    props.monitoring.alarm('RetentionSweepThrottles', fn.metricThrottles({ period: Duration.hours(1), statistic: 'Sum' }), 0, 'The retention sweep was throttled (its erasures wait for the next run)', this);
   }
 }

@@ -19,10 +19,10 @@ describe('Monitoring', () => {
     expect(rate[0]!.Threshold).toBe(5);
   });
 
-  test('alarms on errors and on throttles of each function: the four lead functions, Google Ads lead forms, the admin, the events enrichment and the quiet-source watch', () => {
-    // One per source whose function makes the lead in the request (Meta's are its construct's), the admin, the enrichment and the watch.
-    expect(alarms.filter((a) => a.MetricName === 'Errors' && a.Namespace === 'AWS/Lambda')).toHaveLength(requestSources.length + 3);
-    expect(alarms.filter((a) => a.MetricName === 'Throttles' && a.Namespace === 'AWS/Lambda')).toHaveLength(requestSources.length + 3);
+  test('alarms on errors and on throttles of each function: the four lead functions, Google Ads lead forms, the admin, the events enrichment, the quiet-source watch and the retention sweep', () => {
+    // One per source whose function makes the lead in the request (Meta's are its construct's), the admin, the enrichment, the watch and the sweep.
+    expect(alarms.filter((a) => a.MetricName === 'Errors' && a.Namespace === 'AWS/Lambda')).toHaveLength(requestSources.length + 4);
+    expect(alarms.filter((a) => a.MetricName === 'Throttles' && a.Namespace === 'AWS/Lambda')).toHaveLength(requestSources.length + 4);
   });
 
   test('alarms on throttled reads and writes of each table', () => {

@@ -24,7 +24,7 @@ describe('The DynamoDB tables', () => {
     });
   });
 
-  test('Leads has the by_reason index of rejection records, every attribute projected', () => {
+  test('Leads has the by_reason index of rejection records, every attribute projected, and the by_age index of leads, keys only', () => {
     expect(tableResources.LeadsTable!.Properties!.GlobalSecondaryIndexes).toEqual([
       {
         IndexName: 'by_reason',
@@ -33,6 +33,14 @@ describe('The DynamoDB tables', () => {
           { AttributeName: 'sk', KeyType: 'RANGE' },
         ],
         Projection: { ProjectionType: 'ALL' },
+      },
+      {
+        IndexName: 'by_age',
+        KeySchema: [
+          { AttributeName: 'age_pk', KeyType: 'HASH' },
+          { AttributeName: 'age_at', KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'KEYS_ONLY' },
       },
     ]);
     expect(tableResources.ConfigTable!.Properties!.GlobalSecondaryIndexes).toBeUndefined();

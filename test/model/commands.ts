@@ -20,6 +20,7 @@ import {
   RemoveNumber,
   Retry,
   Submit,
+  Sweep,
   type Action,
   type CallSpec,
   type DeliverSpec,
@@ -287,6 +288,7 @@ const action: fc.Arbitrary<Action> = fc.oneof(
   { weight: 3, arbitrary: fc.nat(15).map((pick) => new Retry(pick)) },
   { weight: 2, arbitrary: fc.nat(15).map((pick) => new Release(pick)) },
   { weight: 2, arbitrary: erase },
+  { weight: 1, arbitrary: fc.constant(null).map(() => new Sweep()) },
   { weight: 3, arbitrary: deliverSpec.map((spec) => new Deliver(spec)) },
   { weight: 3, arbitrary: callSpec.map((spec) => new Call(spec)) },
   {

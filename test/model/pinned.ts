@@ -42,7 +42,7 @@ const together = (actions: readonly Action[], order: number, faults: StepFaults 
 /** The retention sweep (CONTRACT.md section 18) beside a repeat, a release and a retry, in several orders each. */
 const retentionCases: PinnedCase[] = [1, 2, 3].flatMap((order) => [
   {
-    name: `a lead erased by retention while its repeat is in flight (order ${order}): the repeat is erased with it, or stored after it as an original; the next lead is an original`,
+    name: `a lead erased by retention while its repeat is in flight (order ${order}): the repeat is erased with it, or stays (an original, or linked to it without a claim); the next lead is an original`,
     setting: 'merge' as const,
     steps: () => [alone(submit({ idempotent: false })), together([submit({ idempotent: false }), new Sweep()], order), alone(submit({ idempotent: false }))],
   },
