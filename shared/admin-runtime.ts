@@ -4,7 +4,7 @@
  * (access and erasure), each lead source's own admin operations on the stores it names (its admin
  * module, shared/admin-sources.ts), and its log line.
  */
-import { retentionDaySecondsOf } from './retention.ts';
+import { retentionDaySecondsOf } from './retention-settings.ts';
 import { AccountAdmin } from './domain/account-admin.ts';
 import { AccountKeys } from './domain/account-keys.ts';
 import { newLeadId } from './domain/lead-id.ts';

@@ -6,32 +6,11 @@
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { sweepRetention, type SweepSummary } from './domain/retention-sweep.ts';
-import { DEFAULT_RETENTION_DAY_SECONDS } from './domain/retention.ts';
 import { DynamoDbAccountStore } from './dynamodb/accounts.ts';
 import { DynamoDbPersonData } from './dynamodb/people.ts';
 import type { PersonKeyring } from './domain/person-data.ts';
 
-export const retentionSettings = {
-  /** The length of a retention day in seconds (default 86400); only `npm start` and its tests shorten it. */
-  daySeconds: 'RETENTION_DAY_SECONDS',
-  /** How often `npm start` sweeps, in seconds (default 3600). */
-  sweepSeconds: 'RETENTION_SWEEP_SECONDS',
-} as const;
-
-export const DEFAULT_RETENTION_SWEEP_SECONDS = 3600;
-
-const positiveOr = (text: string | undefined, fallback: number, name: string): number => {
-  if (text === undefined || text.trim() === '') return fallback;
-  const value = Number(text);
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number of seconds, not ${JSON.stringify(text)}`);
-  return value;
-};
-
-export const retentionDaySecondsOf = (env: NodeJS.ProcessEnv = process.env): number =>
-  positiveOr(env[retentionSettings.daySeconds], DEFAULT_RETENTION_DAY_SECONDS, retentionSettings.daySeconds);
-
-export const retentionSweepSecondsOf = (env: NodeJS.ProcessEnv = process.env): number =>
-  positiveOr(env[retentionSettings.sweepSeconds], DEFAULT_RETENTION_SWEEP_SECONDS, retentionSettings.sweepSeconds);
+export * from './retention-settings.ts';
 
 export interface RetentionSweepParts {
   readonly db: DynamoDBDocumentClient;

@@ -8,7 +8,7 @@ import { audited } from '../../shared/domain/audit.ts';
 import { PersonData, personHandleOf } from '../../shared/domain/person-data.ts';
 import { countOfErased, countOfRecords } from '../../shared/domain/ports/people.ts';
 import { auditOf, cliCaller } from './audit.ts';
-import { retentionDaySecondsOf } from '../../shared/retention.ts';
+import { retentionDaySecondsOf } from '../../shared/retention-settings.ts';
 import type { DynamoDbRepository } from '../../shared/dynamodb/repository.ts';
 import { CommandError, HELP, optional, printJsonOr, required, UsageError, type CommandArgs, type CommandModule } from './command.ts';
 import { leadTable } from './leads.ts';

@@ -43,9 +43,10 @@ describe('Monitoring', () => {
     // The API's 5XX rate, errors and throttles of each function (one per request source, the admin, the
     // enrichment), each table's throttles, each pipe's failed executions (the Lead Erased pipe's too,
     // CONTRACT.md section 12), the events' dead-letter queue, and the quiet-source watch's errors,
-    // throttles and dead-letter queue (its silent-channel alarm is off by default).
+    // throttles and dead-letter queue (its silent-channel alarm is off by default), and the retention
+    // sweep's errors and throttles.
     const pipes = Object.keys(resources(template, 'AWS::Pipes::Pipe')).length;
-    expect(alarms).toHaveLength(1 + 2 * (requestSources.length + 3) + 2 + pipes + 2);
+    expect(alarms).toHaveLength(1 + 2 * (requestSources.length + 4) + 2 + pipes + 2);
     for (const alarm of alarms) {
       expect(alarm.AlarmActions).toEqual([{ Ref: topicId }]);
       expect(alarm.OKActions).toEqual([{ Ref: topicId }]);
