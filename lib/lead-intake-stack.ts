@@ -24,6 +24,8 @@ import { grantChallengeSecrets } from './constructs/challenge-secrets.ts';
 import { Monitoring } from './constructs/monitoring.ts';
 import { SourceWatch } from './constructs/source-watch.ts';
 import { grantPortalCredentials } from './constructs/portal-credentials.ts';
+import { PortalPulls } from './constructs/portal-pulls.ts';
+import { pullSettings } from '../shared/pulled/wire-names.ts';
 import { portals } from '../shared/portals/registry.ts';
 import { sourceWatchSettings } from '../shared/source-watch-settings.ts';
 import { functionEnvironmentOf, resolveSettings, routeThrottleOf, type LeadIntakeSettings } from './settings.ts';
@@ -55,6 +57,7 @@ export const stackOutputs = {
 
 export class LeadIntakeStack extends Stack {
   readonly settings: LeadIntakeSettings;
+  readonly portalPulls: PortalPulls;
 
   constructor(scope: Construct, id: string, props: LeadIntakeStackProps = {}) {
     super(scope, id, { description: 'Lead intake service of the real-estate CRM', ...props });
@@ -216,10 +219,33 @@ export class LeadIntakeStack extends Stack {
     grantPortalCredentials(admin.function, meta.pageTokenKey);
     events.bus.grantPutEventsTo(admin.function);
     admin.function.addEnvironment(sourceWatchSettings.busName, events.bus.eventBusName);
+    admin.function.addEnvironment(pullSettings.overlapMinutes.environment, String(settings.portalPullOverlapMinutes));
+    admin.function.addEnvironment(pullSettings.failingMinutes.environment, String(settings.portalFailingMinutes));
     for (const { source } of portals) {
-      const url = this.node.tryGetContext(`portal${source.title.replace(/\W/g, '')}Url`);
-      if (url) admin.function.addEnvironment(source.baseUrl.environment, String(url));
+      const url = settings.portalUrls?.[source.name];
+      if (url) admin.function.addEnvironment(source.baseUrl.environment, url);
     }
+
+    // The schedule, the queues and the pull function, from the pulls' fixed address (lib/constructs/portal-pulls.ts).
+    const portalPulls = new PortalPulls(this, 'PortalPulls', {
+      stage: settings.stage,
+      projectRoot,
+      entries: { pull: path.join(projectRoot, 'functions/portal-pull/handler.ts'), schedule: path.join(projectRoot, 'functions/portal-pull/schedule.ts') },
+      portals,
+      tables,
+      bus: events.bus,
+      credentialKey: meta.pageTokenKey,
+      pullMinutes: settings.portalPullMinutes,
+      overlapMinutes: settings.portalPullOverlapMinutes,
+      failingMinutes: settings.portalFailingMinutes,
+      concurrency: settings.portalPullConcurrency,
+      egress: settings.portalEgress,
+      baseUrls: settings.portalUrls ?? {},
+      memorySize: settings.memorySize,
+      logRetentionDays: settings.logRetentionDays,
+      monitoring,
+    });
+    this.portalPulls = portalPulls;
 
     grantChallengeSecrets({
       key: meta.pageTokenKey,

@@ -41,8 +41,8 @@ describe('The lead functions', () => {
   test('are one per source that makes its lead in the request (the four endpoints, Google Ads lead forms, calls), beside the admin, events enrichment and Meta functions', () => {
     expect(leadFunctionProps(template)).toHaveLength(requestSources.length);
     expect(leadFunctionProps(template).map((fn) => fn.Description)).toEqual(requestSources.map((source) => expect.stringMatching(`POST ${source.route.path}$`)));
-    // Each source's function, an asynchronous source's worker, the admin, the events enrichment and the quiet-source watch.
-    template.resourceCountIs('AWS::Lambda::Function', leadSources.length + leadSources.filter((source) => source.worker).length + 3);
+    // Each source's function, an asynchronous source's worker, the admin, the events enrichment, the quiet-source watch, and the portal pulls' two.
+    template.resourceCountIs('AWS::Lambda::Function', leadSources.length + leadSources.filter((source) => source.worker).length + 3 + 2);
   });
 
   test('run Node.js 24 on arm64 with the bundled ESM handler, 512 MB and a 10 s timeout by default', () => {
@@ -205,6 +205,9 @@ describe('The admin function', () => {
       SILENCE_MIN_LEADS: '10',
       SILENCE_MIN_MINUTES: '360',
       SILENCE_QUIET_HOURS: '22:00-08:00',
+      // A pull asked for through the admin API runs with the schedule's settings (CONTRACT.md section 17).
+      PORTAL_PULL_OVERLAP_MINUTES: '15',
+      PORTAL_FAILING_MINUTES: '60',
     });
   });
 
@@ -246,11 +249,11 @@ describe('The key of the person lookup items', () => {
       .filter((policy) => JSON.stringify(policy.Properties!.PolicyDocument).includes(`"Ref":"${personKeyId}"`))
       .flatMap((policy) => policy.Properties!.Roles.map((role: { Ref: string }) => role.Ref));
     const roleOf = (description: RegExp) => statementsOfFunction(description).fn.Properties!.Role['Fn::GetAtt'][0];
-    // Whatever makes a lead: each request source's function (by its construct path), each worker, and the admin function.
+    // Whatever makes a lead: each request source's function (by its construct path), each worker, the portal pull and the admin function.
     const roleAt = (functionPath: readonly string[]) =>
       Object.entries(resources(template, 'AWS::Lambda::Function')).find(([id]) => id.startsWith(functionIdPrefix(functionPath)))![1].Properties!.Role['Fn::GetAtt'][0];
     const leadMakers = leadSources.map((source) => (source.worker ? source.worker.functionPath : source.stack.functionPath));
-    expect(readers.sort()).toEqual([...leadMakers.map(roleAt), roleOf(/admin API/)].sort());
+    expect(readers.sort()).toEqual([...leadMakers.map(roleAt), roleOf(/portal pulls, each queued/), roleOf(/admin API/)].sort());
   });
 });
 
