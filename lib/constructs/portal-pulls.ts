@@ -20,7 +20,6 @@ import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import * as sources from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
@@ -149,7 +148,17 @@ export class PortalPulls extends Construct {
         deadLetterQueue: { queue: failed, maxReceiveCount: 2 },
       });
       queues.set(source.name, queue);
-      fn.addEventSource(new sources.SqsEventSource(queue, { batchSize: 1, maxConcurrency: props.concurrency, reportBatchItemFailures: true }));
+      // Lambda's poller takes messages with the pull function's role. A mapping of our own: the
+      // SqsEventSource would grant GetQueueUrl and ChangeMessageVisibility too, which nothing calls.
+      queue.grant(fn, 'sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes');
+      new lambda.EventSourceMapping(this, `Pulls${source.title.replace(/\W/g, '')}`, {
+        target: fn,
+        eventSourceArn: queue.queueArn,
+        // One login per invocation: a pull may take minutes, and each is leased on its own.
+        batchSize: 1,
+        reportBatchItemFailures: true,
+        maxConcurrency: props.concurrency,
+      });
     }
     this.queues = queues;
 
@@ -162,8 +171,6 @@ export class PortalPulls extends Construct {
       timeout: Duration.seconds(60),
       environment: {
         [configTableDefinition.envVar]: props.tables.config.tableName,
-        // The Leads table's name is read with the Config table's, though the schedule never touches it.
-        [leadsTableDefinition.envVar]: props.tables.leads.tableName,
         [PORTAL_PULL_QUEUES]: JSON.stringify(Object.fromEntries([...queues].map(([name, queue]) => [name, queue.queueUrl]))),
       },
     });

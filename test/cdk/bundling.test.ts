@@ -43,8 +43,8 @@ describe('Bundling the functions', () => {
     const functions = Object.values(resources(synthesized.template, 'AWS::Lambda::Function'));
     // Each declared source's function (the four lead endpoints, Google Ads lead forms, the Meta webhook), an
     // asynchronous source's worker (Meta's), the admin function, the Lead Created enrichment function, the replay filter
-    // and the quiet-source watch.
-    const expected = leadSources.length + leadSources.filter((source) => source.worker).length + 4;
+    // the quiet-source watch, and the portal pulls' schedule and pull.
+    const expected = leadSources.length + leadSources.filter((source) => source.worker).length + 4 + 2;
     expect(functions).toHaveLength(expected);
     const hashes = new Map(functions.map((fn) => [String(fn.Properties!.Code.S3Key).replace(/\.zip$/, ''), String(fn.Properties!.Description)]));
     expect(hashes.size).toBe(expected);
@@ -150,6 +150,13 @@ describe(`Each bundle in a Lambda runtime (${runtimeClient().kind}), with the te
       event: { source: 'aws.events', 'detail-type': 'Scheduled Event', detail: {} },
       answer: (payload) => expect(payload).toMatchObject({ message: 'source watch checked', accounts: 0, events_sent: 0, failures: 0 }),
     },
+    // An empty batch: nothing pulled, nothing failed.
+    'portal-pull': { event: { Records: [] }, answer: (payload) => expect(payload).toEqual({ batchItemFailures: [] }) },
+    // The schedule's tick on tables with no portal login: one Query of the logins, nothing queued.
+    'portal-schedule': {
+      event: { source: 'aws.events', 'detail-type': 'Scheduled Event', detail: {} },
+      answer: (payload) => expect(payload).toEqual({ queued: 0, unknownPortal: 0 }),
+    },
     // A replayed Lead Created of a lead the table does not hold: the GetItem reaches DynamoDB, and the event is dropped.
     'lead-replays': {
       event: [{ messageId: 'm-1', body: JSON.stringify({ id: 'e-1', source: 'crm.lead-intake', 'detail-type': 'Lead Created', time: '2026-11-25T10:00:00Z', detail: { account_id: 'acc-none', lead: { id: 'L-none', projectID: 'PRJ-1' } } }) }],
@@ -164,7 +171,7 @@ describe(`Each bundle in a Lambda runtime (${runtimeClient().kind}), with the te
     // The one substitution: the physical table names, and where DynamoDB is.
     if (environment[configTable.envVar]) environment[configTable.envVar] = tables.config;
     if (environment[leadsTable.envVar]) environment[leadsTable.envVar] = tables.leads;
-    if (environment[leadsTable.envVar]) environment[runtimeSettings.dynamodbEndpoint] = process.env.TEST_DYNAMODB_ENDPOINT!;
+    if (environment[leadsTable.envVar] || environment[configTable.envVar]) environment[runtimeSettings.dynamodbEndpoint] = process.env.TEST_DYNAMODB_ENDPOINT!;
     const running = await startFunction({
       taskRoot: assetOf(fn),
       handler: fn.Properties!.Handler,

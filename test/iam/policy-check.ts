@@ -133,6 +133,8 @@ const functionFinders: Record<FunctionName, (logicalId: string, description: str
   'lead-events': (_, description) => /Lead Created events/.test(description),
   'lead-replays': (_, description) => /replayed lead events to the CRM/.test(description),
   'source-watch': (_, description) => /quiet-source watch/.test(description),
+  'portal-pull': (_, description) => /portal pulls, each queued/.test(description),
+  'portal-schedule': (_, description) => /portal pull schedule/.test(description),
 };
 export const functionNames = Object.keys(functionFinders) as FunctionName[];
 
@@ -238,7 +240,7 @@ export const lambdaOnlyCalls = (model: StackModel): IamRequest[] => {
   const keyPolicy = model.resourcePolicyOf(model.idOf('AWS::KMS::Key', /page access tokens/));
   const role = (fn: FunctionName) => model.functions[fn].role;
   // Whatever makes a lead reads the person key: each request source's function, each worker, and the admin function.
-  const personKeyReaders: FunctionName[] = [...leadSources.map((source) => functionNamesOf(source).at(-1)!), 'admin'];
+  const personKeyReaders: FunctionName[] = [...leadSources.map((source) => functionNamesOf(source).at(-1)!), 'portal-pull', 'admin'];
   return [
     ...personKeyReaders.map((fn) => ({
       principal: role(fn),
@@ -316,6 +318,36 @@ export const lambdaOnlyCalls = (model: StackModel): IamRequest[] => {
       why: "meta-worker: its back-off, a failed change's visibility (shared/meta/queue.ts)",
     },
     ...replayQueueSends(model),
+    ...portalPullCalls(model),
+  ];
+};
+
+/** The portal pulls in Lambda (lib/constructs/portal-pulls.ts): the schedule queues logins; each pull opens its credential and may tell the bus. */
+const portalPullCalls = (model: StackModel): IamRequest[] => {
+  const queues = Object.entries(model.template.Resources).filter(([id, r]) => r.Type === 'AWS::SQS::Queue' && /^PortalPullsQueue/.test(id));
+  const pageTokenKeyId = model.idOf('AWS::KMS::Key', /page access tokens/);
+  return [
+    ...queues.map(([id]) => ({
+      principal: model.functions['portal-schedule'].role,
+      action: 'sqs:SendMessage',
+      resource: model.getAtt(id, 'Arn'),
+      resourcePolicy: model.resourcePolicyOf(id),
+      why: "portal-schedule: each connected login's pull, onto its portal's queue (shared/pulled/queue.ts)",
+    })),
+    {
+      principal: model.functions['portal-pull'].role,
+      action: 'kms:Decrypt',
+      resource: model.getAtt(pageTokenKeyId, 'Arn'),
+      resourcePolicy: model.resourcePolicyOf(pageTokenKeyId),
+      context: { 'kms:EncryptionContextKeys': ['portal_login'], 'kms:EncryptionContext/portal_login': '99acres#broker-1' },
+      why: "portal-pull: opens a portal login's credential (shared/pulled/logins.ts portalCredentialScope)",
+    },
+    {
+      principal: model.functions['portal-pull'].role,
+      action: 'events:PutEvents',
+      resource: model.getAtt(model.idOf('AWS::Events::EventBus'), 'Arn'),
+      why: 'portal-pull: Portal Failing and Portal Recovered of a scheduled pull (shared/pulled/bus.ts)',
+    },
   ];
 };
 
@@ -411,6 +443,17 @@ export const serviceCalls = (model: StackModel): IamRequest[] => {
       why: "Lambda's SQS poller, with the Meta worker's role: takes leadgen changes off the queue for it",
     })),
     ...sourceWatchServiceCalls(model),
+    ...Object.entries(model.template.Resources)
+      .filter(([id, r]) => r.Type === 'AWS::SQS::Queue' && /^PortalPullsQueue/.test(id))
+      .flatMap(([id]) =>
+        ['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes'].map((action) => ({
+          principal: model.functions['portal-pull'].role,
+          action,
+          resource: model.getAtt(id, 'Arn'),
+          resourcePolicy: model.resourcePolicyOf(id),
+          why: "Lambda's SQS poller, with the pull function's role: takes each queued pull off its portal's queue",
+        })),
+      ),
     ...functionNames.flatMap((fn) =>
       ['logs:CreateLogStream', 'logs:PutLogEvents'].map((action) => ({
         principal: model.functions[fn].role,
