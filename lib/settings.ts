@@ -130,7 +130,7 @@ export interface LeadIntakeSettings extends SourceThrottleSettings, SourceFuncti
   readonly portalPullConcurrency: number;
   /**
    * Where pulls reach the portals from: `fixed`, one Elastic IP of a NAT gateway in a VPC of the pulls'
-   * own (output `PortalEgressAddress`, for the portals to allow-list; about USD 37 a month), or `shared`,
+   * own (output `PortalEgressAddress`, for the portals to allow-list; about USD 45 a month), or `shared`,
    * Lambda's own addresses, which change (only for portals that allow-list none). @default 'fixed'
    */
   readonly portalEgress: PortalEgress;
