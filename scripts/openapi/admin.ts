@@ -31,6 +31,7 @@ import { adminRequestFailed } from '../../shared/http/admin-handler.ts';
 import { adminRoutes } from '../../shared/admin-routes.ts';
 import { ADMIN_BASE_PATH, type CoreAdminOperation } from '../../shared/routes.ts';
 import { keyEndpointNames, leadSources, platformIdAttributes } from '../../shared/sources/registry.ts';
+import { enquiryRecordId } from '../../shared/pulled/wire-names.ts';
 import { connectionAdminDocumentation } from '../../shared/sources/connection-openapi.ts';
 import { accountMissing, failure, message, ref, success, text, type AdminOperationDoc, type JsonObject } from '../../shared/sources/admin-openapi.ts';
 
@@ -216,6 +217,8 @@ const coreSchemas: JsonObject = {
       key_id: { type: 'string' },
       // A platform's ids, under the attribute names its source's descriptor declares.
       ...Object.fromEntries(platformIdAttributes.map(({ name, description }) => [name, { type: 'string', ...(description !== undefined && { description }) }])),
+      // A pulled enquiry's, as the pulled sources name it (shared/pulled/wire-names.ts).
+      ...Object.fromEntries(Object.entries(enquiryRecordId.descriptions).map(([name, description]) => [name, { type: 'string', description }])),
       submission: {
         type: 'object',
         description:
