@@ -25,7 +25,8 @@ import { Monitoring } from './constructs/monitoring.ts';
 import { SourceWatch } from './constructs/source-watch.ts';
 import { grantPortalCredentials } from './constructs/portal-credentials.ts';
 import { PortalPulls } from './constructs/portal-pulls.ts';
-import { pullSettings } from '../shared/pulled/wire-names.ts';
+import { PORTAL_PULL_FUNCTION_NAME } from '../shared/pulled/remote-pull.ts';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import { portals } from '../shared/portals/registry.ts';
 import { sourceWatchSettings } from '../shared/source-watch-settings.ts';
 import { functionEnvironmentOf, resolveSettings, routeThrottleOf, type LeadIntakeSettings } from './settings.ts';
@@ -53,6 +54,7 @@ export const stackOutputs = {
   metaSecretArn: 'MetaSecretArn',
   metaPageTokenKeyArn: 'MetaPageTokenKeyArn',
   metaDeadLetterQueueUrl: 'MetaDeadLetterQueueUrl',
+  portalPullFunctionName: 'PortalPullFunctionName',
 } as const;
 
 export class LeadIntakeStack extends Stack {
@@ -213,18 +215,9 @@ export class LeadIntakeStack extends Stack {
     // token with the app's one secret: read where it is, never copied.
     for (const { source, function: fn } of sourceFunctions) if (source.authentication === 'platform-signature') meta.grantAppSecrets(fn.function);
 
-    // Portal logins (CONTRACT.md section 17) through the admin API: their credentials sealed (and opened
-    // for a pull asked for there) with the page-token key, under their own encryption context only;
-    // Portal Failing and Portal Recovered on the lead bus; the portals' base URLs as deployed.
-    grantPortalCredentials(admin.function, meta.pageTokenKey);
-    events.bus.grantPutEventsTo(admin.function);
-    admin.function.addEnvironment(sourceWatchSettings.busName, events.bus.eventBusName);
-    admin.function.addEnvironment(pullSettings.overlapMinutes.environment, String(settings.portalPullOverlapMinutes));
-    admin.function.addEnvironment(pullSettings.failingMinutes.environment, String(settings.portalFailingMinutes));
-    for (const { source } of portals) {
-      const url = settings.portalUrls?.[source.name];
-      if (url) admin.function.addEnvironment(source.baseUrl.environment, url);
-    }
+    // Portal logins (CONTRACT.md section 17) through the admin API: their credentials sealed with the
+    // page-token key, under their own encryption context only (the admin function never opens one).
+    grantPortalCredentials(admin.function, meta.pageTokenKey, 'seal');
 
     // The schedule, the queues and the pull function, from the pulls' fixed address (lib/constructs/portal-pulls.ts).
     const portalPulls = new PortalPulls(this, 'PortalPulls', {
@@ -246,6 +239,9 @@ export class LeadIntakeStack extends Stack {
       monitoring,
     });
     this.portalPulls = portalPulls;
+    // A pull asked for through the admin API runs in the pull function, from the address the portals allow-list.
+    admin.function.addEnvironment(PORTAL_PULL_FUNCTION_NAME, portalPulls.pullFunction.functionName);
+    iam.Grant.addToPrincipal({ grantee: admin.function, actions: ['lambda:InvokeFunction'], resourceArns: [portalPulls.pullFunction.functionArn] });
 
     grantChallengeSecrets({
       key: meta.pageTokenKey,
@@ -274,6 +270,10 @@ export class LeadIntakeStack extends Stack {
     new CfnOutput(this, stackOutputs.dashboardName, { value: monitoring.dashboard.dashboardName, description: 'CloudWatch dashboard' });
     new CfnOutput(this, stackOutputs.metaSecretArn, { value: meta.secret.secretArn, description: "Meta app secret and webhook verify token: put the app's App Secret in it" });
     new CfnOutput(this, stackOutputs.metaPageTokenKeyArn, { value: meta.pageTokenKey.keyArn, description: 'KMS key of page tokens: META_PAGE_TOKEN_KEY_ID for admin add-meta-page' });
+    new CfnOutput(this, stackOutputs.portalPullFunctionName, {
+      value: portalPulls.pullFunction.functionName,
+      description: `The portal pull function: ${PORTAL_PULL_FUNCTION_NAME} for admin pull-portal, so it pulls from the portals' allow-listed address (the operator needs lambda:InvokeFunction on it)`,
+    });
     new CfnOutput(this, stackOutputs.metaDeadLetterQueueUrl, { value: meta.deadLetterQueue.queueUrl, description: 'Meta leadgen changes that failed every retry (redrive after fixing)' });
   }
 }

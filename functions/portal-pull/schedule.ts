@@ -1,5 +1,4 @@
-import { pullScheduleHandler } from '../../shared/pulled/pull-handler.ts';
-import { scheduleRuntimeFromEnvironment } from '../../shared/pulled/lambda-runtime.ts';
+import { pullScheduleHandler, scheduleRuntimeFromEnvironment } from '../../shared/pulled/schedule-handler.ts';
 
 let runtime: ReturnType<typeof scheduleRuntimeFromEnvironment> | undefined;
 const built = () => (runtime ??= scheduleRuntimeFromEnvironment());

@@ -4,21 +4,12 @@
  * the pull's settings, all from the function's environment (lib/constructs/portal-pulls.ts).
  */
 import { createDocumentClient } from '../dynamodb/client.ts';
-import { DynamoDbPortalLoginStore } from '../dynamodb/portal-logins.ts';
 import { portalBaseUrls, portals } from '../portals/registry.ts';
-import { configTable } from '../dynamodb/tables.ts';
 import { runtimeSettings } from '../routes.ts';
 import { tableNamesFromEnvironment } from '../runtime.ts';
 import type { PullDependencies } from './pull.ts';
-import { pullQueuesFromEnvironment, type PullQueue } from './queue.ts';
 import { pullRuntime } from './runtime.ts';
 import { portalCredentialCipher, portalEventsFromEnvironment, pullSettingsFromEnvironment } from './settings.ts';
-
-const required = (name: string, env: NodeJS.ProcessEnv): string => {
-  const value = env[name];
-  if (!value) throw new Error(`${name} is not set`);
-  return value;
-};
 
 const documentClient = (env: NodeJS.ProcessEnv) => createDocumentClient({ endpoint: env[runtimeSettings.dynamodbEndpoint] });
 
@@ -32,9 +23,3 @@ export const pullRuntimeFromEnvironment = (env: NodeJS.ProcessEnv = process.env)
     baseUrls: portalBaseUrls(env),
     settings: pullSettingsFromEnvironment(env),
   });
-
-/** The schedule reads the Config table alone (its list of connected logins). */
-export const scheduleRuntimeFromEnvironment = (env: NodeJS.ProcessEnv = process.env): { logins: DynamoDbPortalLoginStore; queues: ReadonlyMap<string, PullQueue> } => ({
-  logins: new DynamoDbPortalLoginStore(documentClient(env), required(configTable.envVar, env)),
-  queues: pullQueuesFromEnvironment(env),
-});

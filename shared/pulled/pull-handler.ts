@@ -1,6 +1,5 @@
 /**
- * The pull function's two handlers (lib/constructs/portal-pulls.ts). The schedule's: every connected
- * login queued on its portal's queue (queue.ts). The queue's consumer: each message one pull of one
+ * The pull function's handler (lib/constructs/portal-pulls.ts): each queued message one pull of one
  * login (pull.ts `pullLogin`), no slice started in the function's last minute; a login another pull
  * holds, or one removed since it was queued, is done (the running pull, or nothing, covers it). A pull
  * that failed on something other than its portal (the database, a bug) is reported failed and comes
@@ -10,8 +9,8 @@ import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { SERVICE_NAME } from '../metric-names.ts';
 import type { PullDependencies } from './pull.ts';
 import { pullLogin } from './pull.ts';
-import type { PullLoginStore } from './ports.ts';
-import { pullFromMessage, schedulePulls, type PullQueue } from './queue.ts';
+import { pullFromMessage } from './queue.ts';
+import { isPullNowRequest, type PullNowAnswer, type PullNowRequest } from './remote-pull.ts';
 
 /** Time kept back at the end of an invocation: a slice (a 20-second read and its writes) fits in it. */
 export const SLICE_RESERVE_MS = 60_000;
@@ -19,17 +18,16 @@ export const SLICE_RESERVE_MS = 60_000;
 type Write = (line: string) => void;
 const stdout: Write = (line) => void process.stdout.write(`${line}\n`);
 
-export const pullScheduleHandler = (parts: { logins: () => Pick<PullLoginStore, 'due'>; queues: () => ReadonlyMap<string, PullQueue>; write?: Write }) =>
-  async (): Promise<{ queued: number; unknownPortal: number }> => {
-    const summary = await schedulePulls(parts.logins(), parts.queues());
-    (parts.write ?? stdout)(JSON.stringify({ level: summary.unknownPortal ? 'WARN' : 'INFO', message: 'portal pulls queued', service: SERVICE_NAME, queued: summary.queued, unknown_portal: summary.unknownPortal }));
-    return summary;
-  };
-
-export const pullQueueHandler = (parts: { runtime: () => PullDependencies; write?: Write; now?: () => Date }) =>
-  async (event: SQSEvent, context: Pick<Context, 'getRemainingTimeInMillis'>): Promise<SQSBatchResponse> => {
+export function pullQueueHandler(parts: { runtime: () => PullDependencies; write?: Write; now?: () => Date }) {
+  return async (event: SQSEvent | PullNowRequest, context: Pick<Context, 'getRemainingTimeInMillis'>): Promise<SQSBatchResponse | PullNowAnswer> => {
     const write = parts.write ?? stdout;
     const now = parts.now ?? (() => new Date());
+    if (isPullNowRequest(event)) {
+      // `pull-portal` or the admin API, through this function for its fixed address: that account's login only.
+      const { account_id: accountId, portal, login } = event.pull_now;
+      const outcome = await pullLogin(parts.runtime(), portal, login, accountId, new Date(now().getTime() + context.getRemainingTimeInMillis() - SLICE_RESERVE_MS));
+      return typeof outcome === 'string' ? { refused: outcome } : { summary: outcome };
+    }
     const failures: SQSBatchResponse['batchItemFailures'] = [];
     for (const record of event.Records) {
       const pull = pullFromMessage(record.body);
@@ -50,3 +48,4 @@ export const pullQueueHandler = (parts: { runtime: () => PullDependencies; write
     }
     return { batchItemFailures: failures };
   };
+}

@@ -197,17 +197,14 @@ describe('The admin function', () => {
       AUDIT_RETENTION_DAYS: '365',
       CONFIG_TABLE_NAME: { Ref: 'ConfigTable' },
       LEADS_TABLE_NAME: { Ref: 'LeadsTable' },
-      // Portal Failing and Portal Recovered of a pull asked for through the admin API (CONTRACT.md section 17).
-      LEAD_EVENTS_BUS_NAME: { Ref: expect.stringMatching(/^EventsBus/) },
+      // A pull asked for through the admin API runs in the pull function, from its fixed address (CONTRACT.md section 17).
+      PORTAL_PULL_FUNCTION_NAME: { Ref: expect.stringMatching(/^PortalPullsFunction/) },
       PERSON_KEY_SECRET_ARN: { Ref: personKeyId },
       META_PAGE_TOKEN_KEY_ID: { 'Fn::GetAtt': [expect.stringMatching(/^MetaLeadAdsPageTokenKey/), 'Arn'] },
       // `GET .../sources` judges each channel with the quiet-source watch's settings (CONTRACT.md section 16).
       SILENCE_MIN_LEADS: '10',
       SILENCE_MIN_MINUTES: '360',
       SILENCE_QUIET_HOURS: '22:00-08:00',
-      // A pull asked for through the admin API runs with the schedule's settings (CONTRACT.md section 17).
-      PORTAL_PULL_OVERLAP_MINUTES: '15',
-      PORTAL_FAILING_MINUTES: '60',
     });
   });
 

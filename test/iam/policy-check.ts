@@ -264,20 +264,20 @@ export const lambdaOnlyCalls = (model: StackModel): IamRequest[] => {
       context: { 'kms:EncryptionContextKeys': ['lead_intake_captcha_account'], 'kms:EncryptionContext/lead_intake_captcha_account': 'acc-1' },
       why: "admin: seals a browser key's challenge secret (shared/captcha/secrets.ts)",
     },
-    // Portal logins through the admin API (CONTRACT.md section 17): a credential sealed on connect, opened for a pull asked for there.
-    ...(['kms:Encrypt', 'kms:Decrypt'] as const).map((action) => ({
+    // Portal logins through the admin API (CONTRACT.md section 17): a credential sealed on connect.
+    {
       principal: role('admin'),
-      action,
+      action: 'kms:Encrypt',
       resource: pageTokenKey,
       resourcePolicy: keyPolicy,
       context: { 'kms:EncryptionContextKeys': ['portal_login'], 'kms:EncryptionContext/portal_login': '99acres#broker-1' },
-      why: `admin: ${action === 'kms:Encrypt' ? 'seals' : 'opens'} a portal login's credential (shared/pulled/logins.ts portalCredentialScope)`,
-    })),
+      why: "admin: seals a portal login's credential (shared/pulled/logins.ts portalCredentialScope)",
+    },
     {
       principal: role('admin'),
-      action: 'events:PutEvents',
-      resource: model.getAtt(model.idOf('AWS::Events::EventBus'), 'Arn'),
-      why: 'admin: Portal Failing and Portal Recovered of a pull asked for through the admin API (shared/pulled/bus.ts)',
+      action: 'lambda:InvokeFunction',
+      resource: model.functions['portal-pull'].arn,
+      why: 'admin: a pull asked for through the admin API, run by the pull function from its fixed address (shared/pulled/remote-pull.ts)',
     },
     // Every function of a source the Meta app signs (Meta's webhook and worker, WhatsApp's webhook).
     ...leadSources

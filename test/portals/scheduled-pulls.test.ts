@@ -7,7 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { SQSEvent } from 'aws-lambda';
 import { removePortalLogin } from '../../shared/pulled/logins.ts';
-import { pullQueueHandler, pullScheduleHandler, SLICE_RESERVE_MS } from '../../shared/pulled/pull-handler.ts';
+import { pullQueueHandler, SLICE_RESERVE_MS } from '../../shared/pulled/pull-handler.ts';
+import { pullScheduleHandler } from '../../shared/pulled/schedule-handler.ts';
 import type { DueLogin } from '../../shared/pulled/ports.ts';
 import type { PullQueue } from '../../shared/pulled/queue.ts';
 import { asFunction } from '../support/aws-calls.ts';
