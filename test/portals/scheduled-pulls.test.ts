@@ -4,9 +4,12 @@
  * function's handler takes each queued pull as the SQS poller hands it over. The queue here keeps what
  * is sent in memory, as SQS would for the poller.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { SQSEvent } from 'aws-lambda';
-import { removePortalLogin } from '../../shared/pulled/logins.ts';
+import { PortalLoginNotFoundError, removePortalLogin } from '../../shared/pulled/logins.ts';
+import { pullThroughFunction } from '../../shared/pulled/remote-pull.ts';
 import { pullQueueHandler, SLICE_RESERVE_MS } from '../../shared/pulled/pull-handler.ts';
 import { pullScheduleHandler } from '../../shared/pulled/schedule-handler.ts';
 import type { DueLogin } from '../../shared/pulled/ports.ts';
@@ -117,5 +120,42 @@ describe('a queued pull in AWS', () => {
     await asFunction('portal-pull', () => consume(sqsEvent(message), minutesLeft(4)));
     expect((await service.leadsOf(accountId)).map((lead) => lead.portal_enquiry_id).sort()).toEqual(['Q-S2', 'Q-S3']);
     expect(await service.logins.find('99acres', user)).toMatchObject({ pulledThrough: clock.toISOString() });
+  });
+});
+
+describe('a pull asked for now in AWS (pull-portal, the admin API)', () => {
+  /** Lambda's Invoke API, faked: each signed request run through the pull function's handler, as Lambda would. */
+  const fakeLambda = async () => {
+    const requests: { path: string; headers: import('node:http').IncomingHttpHeaders }[] = [];
+    const server = createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      request.on('end', async () => {
+        requests.push({ path: request.url ?? '', headers: request.headers });
+        const answer = await asFunction('portal-pull', () => consume(JSON.parse(body), minutesLeft(4)));
+        response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  };
+  const credentials = async () => ({ accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY' });
+
+  it("runs in the pull function, signed, and answers the pull's summary; another account's login is not found", async () => {
+    const lambda = await fakeLambda();
+    try {
+      const { accountId, user, fake } = await connected();
+      fake.add({ id: 'Q-NOW1', receivedOn: istText(new Date(clock.getTime() - HOUR)), name: 'Now', phone: `+91-${uniqueMobile()}`, projectId: '1', projectName: 'P', city: 'Pune' });
+      const pullNow = pullThroughFunction({ functionName: 'LeadIntake-test-PortalPulls', region: 'ap-south-1', credentials, endpoint: lambda.url });
+
+      expect(await pullNow(accountId, '99acres', user)).toEqual({ stored: 1, recorded: 0, already: 0, pulled_through: clock.toISOString() });
+      expect(lambda.requests[0]).toMatchObject({
+        path: '/2015-03-31/functions/LeadIntake-test-PortalPulls/invocations',
+        headers: { 'x-amz-invocation-type': 'RequestResponse', authorization: expect.stringMatching(/^AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE\/\d{8}\/ap-south-1\/lambda\/aws4_request/) },
+      });
+      await expect(pullNow('acc-someone-else', '99acres', user)).rejects.toBeInstanceOf(PortalLoginNotFoundError);
+    } finally {
+      await lambda.close();
+    }
   });
 });
