@@ -1,6 +1,6 @@
 /** The bench's size, from environment variables; `--quick` shrinks every default for a smoke run. */
 
-export const SECTIONS = ['roundtrips', 'latency', 'throughput', 'scale', 'coldstart', 'handlercpu'] as const;
+export const SECTIONS = ['roundtrips', 'latency', 'throughput', 'scale', 'coldstart', 'handlercpu', 'watchwrites'] as const;
 export type Section = (typeof SECTIONS)[number];
 
 export interface BenchConfig {
@@ -26,6 +26,8 @@ export interface BenchConfig {
   /** Section 6: rounds of the handler and the bare sends, alternating, and leads (or sends) per block. */
   readonly cpuRounds: number;
   readonly cpuLeads: number;
+  /** Section 7: leads handed to the quiet-source watch at each batch size. */
+  readonly watchLeads: number;
   readonly output: string;
 }
 
@@ -64,6 +66,7 @@ export const benchConfig = (env: NodeJS.ProcessEnv = process.env, argv: readonly
       }),
     cpuRounds: number(env, 'BENCH_CPU_ROUNDS', quick ? 20 : 150),
     cpuLeads: number(env, 'BENCH_CPU_LEADS', quick ? 30 : 60),
+    watchLeads: number(env, 'BENCH_WATCH_LEADS', quick ? 100 : 500),
     output: env.BENCH_OUTPUT ?? 'bench/results.json',
   };
 };

@@ -5,6 +5,7 @@ import type { LatencyResult } from './latency.ts';
 import type { RoundTripCase } from './round-trips.ts';
 import type { ScaleResult } from './scale.ts';
 import type { ThroughputLevel } from './throughput.ts';
+import type { WatchWritesCase } from './watch-writes.ts';
 
 export interface Row {
   readonly section: string;
@@ -24,6 +25,7 @@ export interface Results {
   scale?: ScaleResult;
   coldStart?: ColdStartResult;
   handlerCpu?: HandlerCpuResult;
+  watchWrites?: WatchWritesCase[];
 }
 
 /**
@@ -206,6 +208,17 @@ export const rowsOf = (results: Results): Row[] => {
     });
     add({ section: s, measure: 'the same bare send through the service\'s client (createDynamoDbClient)', value: us(c.serviceClientUs), floor: us(c.bareUs), ratio: x(c.serviceClientOverBare), target: '' });
     add({ section: s, measure: 'handler against that send through the service\'s client', value: us(c.handlerUs), floor: us(c.serviceClientUs), ratio: x(c.handlerUs / c.serviceClientUs), target: '' });
+  }
+  for (const w of results.watchWrites ?? []) {
+    add({
+      section: '7 watch writes',
+      measure: `quiet-source watch, writes per stored lead at ${w.leadsPerBatch} lead${w.leadsPerBatch === 1 ? '' : 's'} per stream batch (${w.writes} writes, ${w.writeUnits} write units for ${w.leads} leads; median gap exact: ${w.exactMedian ? 'yes' : 'NO'})`,
+      value: w.writesPerLead.toFixed(3),
+      floor: '',
+      ratio: '',
+      target: `<= ${Number(w.target.toFixed(3))}${w.leadsPerBatch === 1 ? ' (1 + a bucket per 48)' : ''}, exact median`,
+      met: w.met,
+    });
   }
   return rows;
 };

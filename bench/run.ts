@@ -22,6 +22,7 @@ import { measureRoundTrips } from './round-trips.ts';
 import { measureScale } from './scale.ts';
 import { benchService, invoke, leadBody, type BenchService } from './service.ts';
 import { measureThroughput } from './throughput.ts';
+import { measureWatchWrites } from './watch-writes.ts';
 
 const progress = (text: string) => process.stderr.write(`[bench ${(performance.now() / 1000).toFixed(0).padStart(3)} s] ${text}\n`);
 
@@ -90,6 +91,10 @@ const main = async () => {
     if (has('handlercpu')) {
       progress(`6 handler CPU: ${config.cpuRounds} rounds of ${config.cpuLeads} new leads in-process and as many bare sends each, alternating, the network stubbed`);
       results.handlerCpu = await measureHandlerCpu(service, subject, { rounds: config.cpuRounds, leads: config.cpuLeads });
+    }
+    if (has('watchwrites')) {
+      progress(`7 watch writes: ${config.watchLeads} leads to the quiet-source watch one per stream batch, then ${config.watchLeads} ten per batch`);
+      results.watchWrites = await measureWatchWrites(dynamo.endpoint, service.tables.leads, { leads: config.watchLeads });
     }
     if (has('roundtrips')) {
       progress('1 round trips');
