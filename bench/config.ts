@@ -1,6 +1,6 @@
 /** The bench's size, from environment variables; `--quick` shrinks every default for a smoke run. */
 
-export const SECTIONS = ['roundtrips', 'latency', 'throughput', 'scale', 'coldstart', 'handlercpu', 'pull'] as const;
+export const SECTIONS = ['roundtrips', 'latency', 'throughput', 'scale', 'coldstart', 'handlercpu', 'pull', 'watchwrites'] as const;
 export type Section = (typeof SECTIONS)[number];
 
 export interface BenchConfig {
@@ -29,6 +29,8 @@ export interface BenchConfig {
   /** Section 7: enquiries in the pulled window, and the CPU comparison's alternating rounds. */
   readonly pullEnquiries: number;
   readonly pullRounds: number;
+  /** Section 8: leads handed to the quiet-source watch at each batch size. */
+  readonly watchLeads: number;
   readonly output: string;
 }
 
@@ -69,6 +71,7 @@ export const benchConfig = (env: NodeJS.ProcessEnv = process.env, argv: readonly
       }),
     cpuRounds: number(env, 'BENCH_CPU_ROUNDS', quick ? 20 : 150),
     cpuLeads: number(env, 'BENCH_CPU_LEADS', quick ? 30 : 60),
+    watchLeads: number(env, 'BENCH_WATCH_LEADS', quick ? 100 : 500),
     output: env.BENCH_OUTPUT ?? 'bench/results.json',
   };
 };

@@ -6,6 +6,7 @@ import { PULL_CPU_GOAL, type PullBenchResult } from './pull.ts';
 import type { RoundTripCase } from './round-trips.ts';
 import type { ScaleResult } from './scale.ts';
 import type { ThroughputLevel } from './throughput.ts';
+import type { WatchWritesCase } from './watch-writes.ts';
 
 export interface Row {
   readonly section: string;
@@ -26,6 +27,7 @@ export interface Results {
   coldStart?: ColdStartResult;
   handlerCpu?: HandlerCpuResult;
   pull?: PullBenchResult;
+  watchWrites?: WatchWritesCase[];
 }
 
 /**
@@ -233,6 +235,17 @@ export const rowsOf = (results: Results): Row[] => {
       ratio: x(p.cpu.ratio),
       target: `<= ${PULL_CPU_GOAL}x`,
       met: p.cpu.ratio <= PULL_CPU_GOAL,
+    });
+  }
+  for (const w of results.watchWrites ?? []) {
+    add({
+      section: '8 watch writes',
+      measure: `quiet-source watch, writes per stored lead at ${w.leadsPerBatch} lead${w.leadsPerBatch === 1 ? '' : 's'} per stream batch (${w.writes} writes, ${w.writeUnits} write units for ${w.leads} leads; median gap exact: ${w.exactMedian ? 'yes' : 'NO'})`,
+      value: w.writesPerLead.toFixed(3),
+      floor: '',
+      ratio: '',
+      target: `<= ${Number(w.target.toFixed(3))}${w.leadsPerBatch === 1 ? ' (1 + a bucket per 48)' : ''}, exact median`,
+      met: w.met,
     });
   }
   return rows;

@@ -23,6 +23,7 @@ import { measureRoundTrips } from './round-trips.ts';
 import { measureScale } from './scale.ts';
 import { benchService, invoke, leadBody, type BenchService } from './service.ts';
 import { measureThroughput } from './throughput.ts';
+import { measureWatchWrites } from './watch-writes.ts';
 
 const progress = (text: string) => process.stderr.write(`[bench ${(performance.now() / 1000).toFixed(0).padStart(3)} s] ${text}\n`);
 
@@ -95,6 +96,10 @@ const main = async () => {
     if (has('pull')) {
       progress(`7 pull: a window of ${config.pullEnquiries} 99acres enquiries, pulled and pulled again, and its CPU against webhook leads over ${config.pullRounds} rounds`);
       results.pull = await measurePull(service, { enquiries: config.pullEnquiries, rounds: config.pullRounds });
+    }
+    if (has('watchwrites')) {
+      progress(`8 watch writes: ${config.watchLeads} leads to the quiet-source watch one per stream batch, then ${config.watchLeads} ten per batch`);
+      results.watchWrites = await measureWatchWrites(dynamo.endpoint, service.tables.leads, { leads: config.watchLeads });
     }
     if (has('roundtrips')) {
       progress('1 round trips');
