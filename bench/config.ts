@@ -1,6 +1,6 @@
 /** The bench's size, from environment variables; `--quick` shrinks every default for a smoke run. */
 
-export const SECTIONS = ['roundtrips', 'latency', 'throughput', 'scale', 'coldstart', 'handlercpu'] as const;
+export const SECTIONS = ['roundtrips', 'latency', 'throughput', 'scale', 'coldstart', 'handlercpu', 'pull', 'watchwrites'] as const;
 export type Section = (typeof SECTIONS)[number];
 
 export interface BenchConfig {
@@ -26,6 +26,11 @@ export interface BenchConfig {
   /** Section 6: rounds of the handler and the bare sends, alternating, and leads (or sends) per block. */
   readonly cpuRounds: number;
   readonly cpuLeads: number;
+  /** Section 7: enquiries in the pulled window, and the CPU comparison's alternating rounds. */
+  readonly pullEnquiries: number;
+  readonly pullRounds: number;
+  /** Section 8: leads handed to the quiet-source watch at each batch size. */
+  readonly watchLeads: number;
   readonly output: string;
 }
 
@@ -53,6 +58,8 @@ export const benchConfig = (env: NodeJS.ProcessEnv = process.env, argv: readonly
     preload: number(env, 'BENCH_PRELOAD', quick ? 2_000 : 25_000),
     projects: number(env, 'BENCH_PROJECTS', quick ? 50 : 1_000),
     scaleSamples: number(env, 'BENCH_SCALE_SAMPLES', quick ? 30 : 200),
+    pullEnquiries: number(env, 'BENCH_PULL_ENQUIRIES', quick ? 200 : 1_000),
+    pullRounds: number(env, 'BENCH_PULL_ROUNDS', quick ? 2 : 6),
     coldRuns: number(env, 'BENCH_COLD_RUNS', quick ? 2 : 7),
     coldCompare: (env.BENCH_COLD_COMPARE ?? '')
       .split(',')
@@ -64,6 +71,7 @@ export const benchConfig = (env: NodeJS.ProcessEnv = process.env, argv: readonly
       }),
     cpuRounds: number(env, 'BENCH_CPU_ROUNDS', quick ? 20 : 150),
     cpuLeads: number(env, 'BENCH_CPU_LEADS', quick ? 30 : 60),
+    watchLeads: number(env, 'BENCH_WATCH_LEADS', quick ? 100 : 500),
     output: env.BENCH_OUTPUT ?? 'bench/results.json',
   };
 };

@@ -2,9 +2,11 @@
 import { SDK_ALONE, type ColdStartResult } from './cold-start.ts';
 import { HANDLER_CPU_GOAL, type HandlerCpuResult } from './handler-cpu.ts';
 import type { LatencyResult } from './latency.ts';
+import { PULL_CPU_GOAL, type PullBenchResult } from './pull.ts';
 import type { RoundTripCase } from './round-trips.ts';
 import type { ScaleResult } from './scale.ts';
 import type { ThroughputLevel } from './throughput.ts';
+import type { WatchWritesCase } from './watch-writes.ts';
 
 export interface Row {
   readonly section: string;
@@ -24,6 +26,8 @@ export interface Results {
   scale?: ScaleResult;
   coldStart?: ColdStartResult;
   handlerCpu?: HandlerCpuResult;
+  pull?: PullBenchResult;
+  watchWrites?: WatchWritesCase[];
 }
 
 /**
@@ -206,6 +210,43 @@ export const rowsOf = (results: Results): Row[] => {
     });
     add({ section: s, measure: 'the same bare send through the service\'s client (createDynamoDbClient)', value: us(c.serviceClientUs), floor: us(c.bareUs), ratio: x(c.serviceClientOverBare), target: '' });
     add({ section: s, measure: 'handler against that send through the service\'s client', value: us(c.handlerUs), floor: us(c.serviceClientUs), ratio: x(c.handlerUs / c.serviceClientUs), target: '' });
+  }
+  const p = results.pull;
+  if (p) {
+    const s = '7 pull';
+    const commands = (all: Record<string, number>) => Object.entries(all).map(([name, n]) => `${n} ${name.replace(/Command$/, '')}`).join(' + ');
+    add({
+      section: s,
+      measure: `a new window of ${p.enquiries} 99acres enquiries: writes per enquiry (${commands(p.firstPull.commands)})`,
+      value: p.firstPull.writesPerEnquiry.toFixed(3),
+      floor: `${p.webhookWrites} (a warm webhook lead)`,
+      ratio: x(p.firstPull.writesPerEnquiry / p.webhookWrites),
+      target: '<= 1.00x',
+      met: p.firstPull.writesPerEnquiry <= p.webhookWrites,
+    });
+    add({ section: s, measure: `the same window again, all stored (${commands(p.repull.commands)}): writes per enquiry`, value: p.repull.writesPerEnquiry.toFixed(3), floor: '', ratio: '', target: '0', met: p.repull.writesPerEnquiry === 0 });
+    add({ section: s, measure: 'the same window again: reads per 100 enquiries (the claims, read in batches)', value: p.repull.readsPer100.toFixed(2), floor: '', ratio: '', target: '<= 1', met: p.repull.readsPer100 <= 1 });
+    add({ section: s, measure: "the same window again: the login's own item (lease, watermark, release), per pull", value: String(p.repull.loginItemRequests), floor: '', ratio: '', target: '' });
+    add({
+      section: s,
+      measure: `CPU per new enquiry pulled (its XML parsed, no socket) against a warm webhook lead's handler, ${p.cpu.rounds} alternating rounds`,
+      value: `${p.cpu.pullMsPerEnquiry} ms`,
+      floor: `${p.cpu.webhookMsPerLead} ms`,
+      ratio: x(p.cpu.ratio),
+      target: `<= ${PULL_CPU_GOAL}x`,
+      met: p.cpu.ratio <= PULL_CPU_GOAL,
+    });
+  }
+  for (const w of results.watchWrites ?? []) {
+    add({
+      section: '8 watch writes',
+      measure: `quiet-source watch, writes per stored lead at ${w.leadsPerBatch} lead${w.leadsPerBatch === 1 ? '' : 's'} per stream batch (${w.writes} writes, ${w.writeUnits} write units for ${w.leads} leads; median gap exact: ${w.exactMedian ? 'yes' : 'NO'})`,
+      value: w.writesPerLead.toFixed(3),
+      floor: '',
+      ratio: '',
+      target: `<= ${Number(w.target.toFixed(3))}${w.leadsPerBatch === 1 ? ' (1 + a bucket per 48)' : ''}, exact median`,
+      met: w.met,
+    });
   }
   return rows;
 };

@@ -18,10 +18,12 @@ import { repositoryRoot, startHttpServer, type RunningHttpServer } from './http-
 import { measureLatency } from './latency.ts';
 import { formatTable, markdownTable, rowsOf, type Results } from './report.ts';
 import { startCountingProxy, type RunningProxy } from './proxy.ts';
+import { measurePull } from './pull.ts';
 import { measureRoundTrips } from './round-trips.ts';
 import { measureScale } from './scale.ts';
 import { benchService, invoke, leadBody, type BenchService } from './service.ts';
 import { measureThroughput } from './throughput.ts';
+import { measureWatchWrites } from './watch-writes.ts';
 
 const progress = (text: string) => process.stderr.write(`[bench ${(performance.now() / 1000).toFixed(0).padStart(3)} s] ${text}\n`);
 
@@ -90,6 +92,14 @@ const main = async () => {
     if (has('handlercpu')) {
       progress(`6 handler CPU: ${config.cpuRounds} rounds of ${config.cpuLeads} new leads in-process and as many bare sends each, alternating, the network stubbed`);
       results.handlerCpu = await measureHandlerCpu(service, subject, { rounds: config.cpuRounds, leads: config.cpuLeads });
+    }
+    if (has('pull')) {
+      progress(`7 pull: a window of ${config.pullEnquiries} 99acres enquiries, pulled and pulled again, and its CPU against webhook leads over ${config.pullRounds} rounds`);
+      results.pull = await measurePull(service, { enquiries: config.pullEnquiries, rounds: config.pullRounds });
+    }
+    if (has('watchwrites')) {
+      progress(`8 watch writes: ${config.watchLeads} leads to the quiet-source watch one per stream batch, then ${config.watchLeads} ten per batch`);
+      results.watchWrites = await measureWatchWrites(dynamo.endpoint, service.tables.leads, { leads: config.watchLeads });
     }
     if (has('roundtrips')) {
       progress('1 round trips');

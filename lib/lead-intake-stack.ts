@@ -25,12 +25,14 @@ import { Monitoring } from './constructs/monitoring.ts';
 import { SourceWatch } from './constructs/source-watch.ts';
 import { RetentionSweep } from './constructs/retention-sweep.ts';
 import { grantPortalCredentials } from './constructs/portal-credentials.ts';
+import { PortalPulls } from './constructs/portal-pulls.ts';
+import { PORTAL_PULL_FUNCTION_NAME } from '../shared/pulled/remote-pull.ts';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import { portals } from '../shared/portals/registry.ts';
 import { sourceWatchSettings } from '../shared/source-watch-settings.ts';
 import { functionEnvironmentOf, resolveSettings, routeThrottleOf, type LeadIntakeSettings } from './settings.ts';
 import { leadsTable } from '../shared/dynamodb/tables.ts';
 import { ERASURE_REASON_PK_PREFIX } from '../shared/dynamodb/erasure-reasons.ts';
-import * as iam from 'aws-cdk-lib/aws-iam';
 
 /** Repository root: the `entry` paths of the source descriptors (shared/sources/registry.ts) are relative to it. */
 export const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -54,10 +56,12 @@ export const stackOutputs = {
   metaSecretArn: 'MetaSecretArn',
   metaPageTokenKeyArn: 'MetaPageTokenKeyArn',
   metaDeadLetterQueueUrl: 'MetaDeadLetterQueueUrl',
+  portalPullFunctionName: 'PortalPullFunctionName',
 } as const;
 
 export class LeadIntakeStack extends Stack {
   readonly settings: LeadIntakeSettings;
+  readonly portalPulls: PortalPulls;
 
   constructor(scope: Construct, id: string, props: LeadIntakeStackProps = {}) {
     super(scope, id, { description: 'Lead intake service of the real-estate CRM', ...props });
@@ -233,16 +237,33 @@ export class LeadIntakeStack extends Stack {
     // token with the app's one secret: read where it is, never copied.
     for (const { source, function: fn } of sourceFunctions) if (source.authentication === 'platform-signature') meta.grantAppSecrets(fn.function);
 
-    // Portal logins (CONTRACT.md section 17) through the admin API: their credentials sealed (and opened
-    // for a pull asked for there) with the page-token key, under their own encryption context only;
-    // Portal Failing and Portal Recovered on the lead bus; the portals' base URLs as deployed.
-    grantPortalCredentials(admin.function, meta.pageTokenKey);
-    events.bus.grantPutEventsTo(admin.function);
-    admin.function.addEnvironment(sourceWatchSettings.busName, events.bus.eventBusName);
-    for (const { source } of portals) {
-      const url = this.node.tryGetContext(`portal${source.title.replace(/\W/g, '')}Url`);
-      if (url) admin.function.addEnvironment(source.baseUrl.environment, String(url));
-    }
+    // Portal logins (CONTRACT.md section 17) through the admin API: their credentials sealed with the
+    // page-token key, under their own encryption context only (the admin function never opens one).
+    grantPortalCredentials(admin.function, meta.pageTokenKey, 'seal');
+
+    // The schedule, the queues and the pull function, from the pulls' fixed address (lib/constructs/portal-pulls.ts).
+    const portalPulls = new PortalPulls(this, 'PortalPulls', {
+      stage: settings.stage,
+      projectRoot,
+      entries: { pull: path.join(projectRoot, 'functions/portal-pull/handler.ts'), schedule: path.join(projectRoot, 'functions/portal-pull/schedule.ts') },
+      portals,
+      tables,
+      bus: events.bus,
+      credentialKey: meta.pageTokenKey,
+      pullMinutes: settings.portalPullMinutes,
+      overlapMinutes: settings.portalPullOverlapMinutes,
+      failingMinutes: settings.portalFailingMinutes,
+      concurrency: settings.portalPullConcurrency,
+      egress: settings.portalEgress,
+      baseUrls: settings.portalUrls ?? {},
+      memorySize: settings.memorySize,
+      logRetentionDays: settings.logRetentionDays,
+      monitoring,
+    });
+    this.portalPulls = portalPulls;
+    // A pull asked for through the admin API runs in the pull function, from the address the portals allow-list.
+    admin.function.addEnvironment(PORTAL_PULL_FUNCTION_NAME, portalPulls.pullFunction.functionName);
+    iam.Grant.addToPrincipal({ grantee: admin.function, actions: ['lambda:InvokeFunction'], resourceArns: [portalPulls.pullFunction.functionArn] });
 
     grantChallengeSecrets({
       key: meta.pageTokenKey,
@@ -271,6 +292,10 @@ export class LeadIntakeStack extends Stack {
     new CfnOutput(this, stackOutputs.dashboardName, { value: monitoring.dashboard.dashboardName, description: 'CloudWatch dashboard' });
     new CfnOutput(this, stackOutputs.metaSecretArn, { value: meta.secret.secretArn, description: "Meta app secret and webhook verify token: put the app's App Secret in it" });
     new CfnOutput(this, stackOutputs.metaPageTokenKeyArn, { value: meta.pageTokenKey.keyArn, description: 'KMS key of page tokens: META_PAGE_TOKEN_KEY_ID for admin add-meta-page' });
+    new CfnOutput(this, stackOutputs.portalPullFunctionName, {
+      value: portalPulls.pullFunction.functionName,
+      description: `The portal pull function: ${PORTAL_PULL_FUNCTION_NAME} for admin pull-portal, so it pulls from the portals' allow-listed address (the operator needs lambda:InvokeFunction on it)`,
+    });
     new CfnOutput(this, stackOutputs.metaDeadLetterQueueUrl, { value: meta.deadLetterQueue.queueUrl, description: 'Meta leadgen changes that failed every retry (redrive after fixing)' });
   }
 }

@@ -10,6 +10,9 @@ import { defaultSilenceSettings, InvalidQuietHoursError, parseQuietHours } from 
 import { MIN_AUDIT_RETENTION_DAYS } from '../shared/domain/audit.ts';
 import type { FunctionSettingDeclaration, LeadSourceDescriptor, RouteThrottleDeclaration } from '../shared/sources/descriptor.ts';
 import { leadSources, type DeclaredLeadSource } from '../shared/sources/registry.ts';
+import { portals } from '../shared/portals/registry.ts';
+import { pullSettings } from '../shared/pulled/wire-names.ts';
+import { portalEgressKinds, type PortalEgress } from './constructs/portal-pulls.ts';
 
 /** The names of the throttle settings the sources declare (`websiteThrottlingRateLimit`, `callsThrottlingBurstLimit`, ...). */
 type SourceThrottleSettingName = Extract<DeclaredLeadSource, { readonly throttle: RouteThrottleDeclaration }>['throttle']['rateLimit' | 'burstLimit']['name'];
@@ -122,6 +125,25 @@ export interface LeadIntakeSettings extends SourceThrottleSettings, SourceFuncti
    * and rejection records each account keeps no longer. @default 21 (02:30 India time is within it)
    */
   readonly retentionSweepHourUtc: number;
+  /** Portal enquiries pulled (CONTRACT.md section 17): minutes between two pulls of each connected login, from 1 to 60. @default 5 */
+  readonly portalPullMinutes: number;
+  /** Minutes each pull reaches back before its login's watermark, for enquiries a portal files late (0 to 1,440). @default 15 */
+  readonly portalPullOverlapMinutes: number;
+  /** Minutes of failed pulls after which a login turns `failing` (one Portal Failing event), from 1 to 10,080. @default 60 */
+  readonly portalFailingMinutes: number;
+  /** Pulls of one portal running at once, at most (its queue's consumers), from 2 to 50. @default 4 */
+  readonly portalPullConcurrency: number;
+  /**
+   * Where pulls reach the portals from: `fixed`, one Elastic IP of a NAT gateway in a VPC of the pulls'
+   * own (output `PortalEgressAddress`, for the portals to allow-list; about USD 45 a month), or `shared`,
+   * Lambda's own addresses, which change (only for portals that allow-list none). @default 'fixed'
+   */
+  readonly portalEgress: PortalEgress;
+  /**
+   * A portal's base URL other than its own (a proxy, a portal's test system), by portal name: context
+   * takes JSON (`-c 'portalUrls={"99acres":"https://..."}'`). @default none: each portal's own
+   */
+  readonly portalUrls?: Readonly<Record<string, string>>;
 }
 
 export const defaultSettings: LeadIntakeSettings = {
@@ -146,6 +168,11 @@ export const defaultSettings: LeadIntakeSettings = {
   silenceQuietHours: defaultSilenceSettings.quietHours,
   silenceAlarm: false,
   retentionSweepHourUtc: 21,
+  portalPullMinutes: pullSettings.pullMinutes.default,
+  portalPullOverlapMinutes: pullSettings.overlapMinutes.default,
+  portalFailingMinutes: pullSettings.failingMinutes.default,
+  portalPullConcurrency: pullSettings.concurrency.default,
+  portalEgress: 'fixed',
 };
 
 type SettingName = keyof LeadIntakeSettings;
@@ -195,7 +222,31 @@ export function resolveSettings(node: Node, props: Partial<LeadIntakeSettings> =
     silenceQuietHours: quietHours(raw('silenceQuietHours')),
     silenceAlarm: flag('silenceAlarm', raw('silenceAlarm')),
     retentionSweepHourUtc: number('retentionSweepHourUtc', raw('retentionSweepHourUtc'), { min: 0, max: 23, integer: true }),
+    portalPullMinutes: number('portalPullMinutes', raw('portalPullMinutes'), { min: 1, max: 60, integer: true }),
+    portalPullOverlapMinutes: number('portalPullOverlapMinutes', raw('portalPullOverlapMinutes'), { min: 0, max: 1_440, integer: true }),
+    portalFailingMinutes: number('portalFailingMinutes', raw('portalFailingMinutes'), { min: 1, max: 10_080, integer: true }),
+    portalPullConcurrency: number('portalPullConcurrency', raw('portalPullConcurrency'), { min: 2, max: 50, integer: true }),
+    portalEgress: oneOf('portalEgress', raw('portalEgress'), portalEgressKinds),
+    ...optionalPortalUrls(raw('portalUrls')),
   };
+}
+
+function oneOf<T extends string>(name: SettingName, value: unknown, allowed: readonly T[]): T {
+  if (typeof value !== 'string' || !allowed.includes(value as T)) throw new Error(`${name} must be one of ${allowed.join(', ')}; got ${JSON.stringify(value)}`);
+  return value as T;
+}
+
+/** Each named portal's https:// base URL (JSON in context); a name no portal has is refused, so a typo fails the synth. */
+function optionalPortalUrls(value: unknown): { portalUrls?: Readonly<Record<string, string>> } {
+  if (value === undefined || value === null || value === '') return {};
+  const parsed: unknown = typeof value === 'string' ? JSON.parse(value) : value;
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error(`portalUrls must be an object of portal name to URL; got ${JSON.stringify(value)}`);
+  const names = portals.map(({ source }) => source.name);
+  for (const [name, url] of Object.entries(parsed)) {
+    if (!names.includes(name)) throw new Error(`portalUrls: ${JSON.stringify(name)} is no portal (${names.join(', ')})`);
+    if (typeof url !== 'string' || !/^https:\/\/[^\s]+$/.test(url)) throw new Error(`portalUrls.${name} must be an https:// URL; got ${JSON.stringify(url)}`);
+  }
+  return { portalUrls: parsed as Record<string, string> };
 }
 
 /** The stage as given in context (or the default), for naming the stack before it exists. */

@@ -428,7 +428,10 @@ const main = async () => {
       endpoint,
       leadsTable: tables.leads,
       onEvent: (event) => void sender?.deliver(event),
-      onRecords: (records) => countStreamRecords(watch, records, channelConnectionFields),
+      onRecords: async (records) => {
+        const failed = await countStreamRecords(watch, records, channelConnectionFields);
+        if (failed) throw failed.error;
+      },
       onError: (error) => process.stderr.write(`npm start: reading the Leads stream failed: ${describeError(error)}\n`),
     });
     leadEvents = { reader, sender };

@@ -48,9 +48,21 @@ export const channelWatch = ({ db, leadsTable, configTable, events, settings, no
   });
 };
 
-/** Counts the stored leads among stream records (anything else is passed by). */
-export const countStreamRecords = (watch: ChannelWatch, records: readonly LeadStreamRecord[], connectionFields: ChannelConnectionFields): Promise<void> =>
-  watch.count(records.flatMap((record) => countedLeadOf(record, connectionFields) ?? []));
+/**
+ * Counts the stored leads among stream records (anything else is passed by), each channel once; the
+ * first record whose lead was not counted, or undefined when all were.
+ */
+export const countStreamRecords = async (
+  watch: ChannelWatch,
+  records: readonly LeadStreamRecord[],
+  connectionFields: ChannelConnectionFields,
+): Promise<{ readonly record: number; readonly error: unknown } | undefined> => {
+  const leads = records.map((record) => countedLeadOf(record, connectionFields));
+  const failures = await watch.count(leads.flatMap((lead) => lead ?? []));
+  if (failures.length === 0) return undefined;
+  const failed = new Set(failures.flatMap((failure) => failure.leads));
+  return { record: leads.findIndex((lead) => lead !== undefined && failed.has(lead)), error: failures[0]!.error };
+};
 
 /** The check's metric as EMF lines: each account's silent channels, and the same under `Service` for the alarm. */
 export const silentChannelMetrics = (summary: CheckSummary, at: Date): string[] =>
@@ -79,22 +91,19 @@ export interface SourceWatchHandlerParts {
 }
 
 /**
- * The watch's one function: a stream batch is counted record by record (a failure reports its record
- * and those after it, which Lambda hands on again: counting is idempotent); anything else is the
- * schedule's tick, and runs one check.
+ * The watch's one function: a stream batch is counted a channel at a time, one write each (a failure
+ * reports the first record not counted, which Lambda hands on again with those after it: counting is
+ * idempotent); anything else is the schedule's tick, and runs one check.
  */
 export const sourceWatchHandler = ({ watch, connectionFields, write = (line) => void process.stdout.write(`${line}\n`), now = () => new Date() }: SourceWatchHandlerParts) =>
   async (event: StreamBatch | Record<string, unknown>): Promise<{ batchItemFailures: Array<{ itemIdentifier: string }> } | CheckSummaryLine> => {
     if (Array.isArray((event as StreamBatch).Records)) {
       const records = (event as StreamBatch).Records;
-      for (const [i, record] of records.entries()) {
-        try {
-          await countStreamRecords(watch, [record], connectionFields);
-        } catch (error) {
-          write(JSON.stringify({ level: 'ERROR', message: 'lead not counted', service: SERVICE_NAME, error: (error as Error).name }));
-          // Lambda hands on again from the first record reported.
-          return { batchItemFailures: [{ itemIdentifier: String(record.dynamodb?.SequenceNumber) }] };
-        }
+      const failed = await countStreamRecords(watch, records, connectionFields);
+      if (failed) {
+        write(JSON.stringify({ level: 'ERROR', message: 'lead not counted', service: SERVICE_NAME, error: (failed.error as Error).name }));
+        // Lambda hands on again from the first record reported.
+        return { batchItemFailures: [{ itemIdentifier: String(records[failed.record]!.dynamodb?.SequenceNumber) }] };
       }
       return { batchItemFailures: [] };
     }

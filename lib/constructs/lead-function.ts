@@ -4,6 +4,7 @@
  * group with a retention, and a role that can write to that log group and nothing else until granted more.
  */
 import { Duration } from 'aws-cdk-lib';
+import type * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -29,6 +30,8 @@ export interface LeadFunctionProps {
    * @default FUNCTION_TIMEOUT_SECONDS (shared/routes.ts): 10 seconds
    */
   readonly timeout?: Duration;
+  /** A function that must reach the internet from a fixed address (the portal pulls): its VPC and subnets. @default none */
+  readonly vpc?: { readonly vpc: ec2.IVpc; readonly subnets: ec2.SubnetSelection };
 }
 
 /**
@@ -93,6 +96,7 @@ export class LeadFunction extends Construct {
       timeout: props.timeout ?? Duration.seconds(FUNCTION_TIMEOUT_SECONDS),
       role,
       logGroup: this.logGroup,
+      ...(props.vpc && { vpc: props.vpc.vpc, vpcSubnets: props.vpc.subnets }),
       // No --enable-source-maps: it costs every cold start about 10 ms; the stacks the service logs are
       // mapped when logged (shared/source-mapped-stack.ts, docs/decisions/0007).
       environment: props.environment,

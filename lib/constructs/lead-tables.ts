@@ -152,7 +152,7 @@ export class LeadTables extends Construct {
    * connection's item, so ConditionCheckItem on the Config table, and only on items whose partition key
    * is one of that kind's (IAM authorises a transaction's check on its own).
    */
-  grantConnectionGuard(grantee: iam.IGrantable, kind: ConnectionKeyDeclaration): void {
+  grantConnectionGuard(grantee: iam.IGrantable, kind: Pick<ConnectionKeyDeclaration, 'shape'>): void {
     iam.Grant.addToPrincipal({
       grantee,
       actions: ['dynamodb:ConditionCheckItem'],

@@ -12,11 +12,12 @@ import { PAGE_TOKEN_KEY_ID } from '../../shared/sealed-secrets.ts';
 
 export const PORTAL_CREDENTIAL_CONTEXT_KEYS = Object.keys(portalCredentialScope.context('portal#login'));
 
-export const grantPortalCredentials = (fn: lambda.Function, key: kms.IKey): void => {
+/** `open`: Decrypt alone (the pull function opens credentials); `seal`: Encrypt alone (the admin function connects logins). */
+export const grantPortalCredentials = (fn: lambda.Function, key: kms.IKey, may: 'open' | 'seal'): void => {
   fn.addEnvironment(PAGE_TOKEN_KEY_ID, key.keyArn);
   fn.addToRolePolicy(
     new iam.PolicyStatement({
-      actions: ['kms:Encrypt', 'kms:Decrypt'],
+      actions: may === 'open' ? ['kms:Decrypt'] : ['kms:Encrypt'],
       resources: [key.keyArn],
       conditions: { 'ForAllValues:StringEquals': { 'kms:EncryptionContextKeys': PORTAL_CREDENTIAL_CONTEXT_KEYS }, Null: { 'kms:EncryptionContextKeys': 'false' } },
     }),

@@ -7,6 +7,8 @@ import { DynamoDbPortalLoginStore } from '../../shared/dynamodb/portal-logins.ts
 import { connectPortalLogin, listPortalLogins, removePortalLogin, type MapTarget, type PortalLoginJson } from '../../shared/pulled/logins.ts';
 import { pullPortalNow } from '../../shared/pulled/pull.ts';
 import { pullRuntime } from '../../shared/pulled/runtime.ts';
+import { PORTAL_PULL_FUNCTION_NAME, pullThroughFunction } from '../../shared/pulled/remote-pull.ts';
+import { defaultProvider } from '@aws-sdk/credential-provider-node';
 import { portalCredentialCipher, portalEventsFromEnvironment, pullSettingsFromEnvironment } from '../../shared/pulled/settings.ts';
 import { portalBaseUrls, portals } from '../../shared/portals/registry.ts';
 import { HELP, optional, printJsonOr, required, table, UsageError, type CommandModule } from './command.ts';
@@ -128,6 +130,15 @@ const portalsModule: CommandModule = {
       const accountId = required(values.account, '--account', command);
       const portal = required(values.portal, '--portal', command);
       const login = required(values.login, '--login', command);
+      // Against a deployed stack (PORTAL_PULL_FUNCTION_NAME from its outputs): the pull function pulls, from the address the portals allow-list.
+      const functionName = io.env[PORTAL_PULL_FUNCTION_NAME];
+      if (functionName) {
+        const region = io.env.AWS_REGION ?? io.env.AWS_DEFAULT_REGION;
+        if (!region) throw new UsageError(`${PORTAL_PULL_FUNCTION_NAME} needs AWS_REGION`, command);
+        const summary = await pullThroughFunction({ functionName, region, credentials: defaultProvider() })(accountId, portal, login);
+        printJsonOr(io, values.json, summary, () => `Pulled ${portal} login ${login}: ${summary.stored} stored, ${summary.recorded} recorded, ${summary.already} already there; pulled through ${summary.pulled_through ?? '(nothing yet)'}.\n`);
+        return;
+      }
       const repo = repository();
       const settings = pullSettingsFromEnvironment(io.env);
       const runtime = pullRuntime({

@@ -11,6 +11,7 @@ import { audited } from '../../shared/domain/audit.ts';
 import { auditOf, cliCaller } from './audit.ts';
 import type { DynamoDbRepository } from '../../shared/dynamodb/repository.ts';
 import { platformIdSources } from '../../shared/sources/registry.ts';
+import { enquiryRecordId } from '../../shared/pulled/wire-names.ts';
 import { CommandError, HELP, optional, printJsonOr, required, table, UsageError, type CommandModule } from './command.ts';
 
 /** `mobile_number: must be a 10-digit ...; email: must be ...` or `projectID: PRJ-9`: one line per rejection. */
@@ -35,7 +36,7 @@ const details = (r: StoredRejection): string => {
  * the first source of the registry whose id the record carries, with its qualifiers and label.
  */
 const endpointOf = (r: StoredRejection): string => {
-  for (const { platformId } of platformIdSources) {
+  for (const platformId of [...platformIdSources.map((source) => source.platformId), enquiryRecordId]) {
     const id = r[platformId.field];
     if (typeof id !== 'string' || id === '') continue;
     const qualifiers = (platformId.qualifiedBy ?? []).map((name) => String(r[name]));

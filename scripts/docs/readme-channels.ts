@@ -7,6 +7,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { LeadSourceDescriptor } from '../../shared/sources/descriptor.ts';
 import { leadSources } from '../../shared/sources/registry.ts';
+import type { PulledSourceDescriptor } from '../../shared/pulled/types.ts';
+import { portals } from '../../shared/portals/registry.ts';
 
 export const README_CHANNELS_START = '<!-- the channels, generated from the registry by `npm run docs`: edit a descriptor’s `brief`, not this part -->';
 export const README_CHANNELS_END = '<!-- end of the channels -->';
@@ -14,13 +16,14 @@ export const README_CHANNELS_END = '<!-- end of the channels -->';
 const listed = (phrases: readonly string[]) => (phrases.length < 2 ? phrases.join('') : `${phrases.slice(0, -1).join(', ')} and ${phrases.at(-1)}`);
 const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
-/** The sentence, markers included: the API key senders, then those that come in through a webhook of their own. */
-export const readmeChannels = (sources: readonly LeadSourceDescriptor[] = leadSources): string => {
+/** The sentence, markers included: the API key senders, those that come in through a webhook of their own, then the portals pulled. */
+export const readmeChannels = (sources: readonly LeadSourceDescriptor[] = leadSources, pulled: readonly PulledSourceDescriptor[] = portals.map(({ source }) => source)): string => {
   const keyed = sources.filter((source) => source.authentication === 'api-key').map((source) => source.brief);
   const others = sources.filter((source) => source.authentication !== 'api-key').map((source) => source.brief);
   const sentence = [
     keyed.length > 0 && `${listed(keyed)} POST leads to it, each with its CRM account’s key in \`x-api-key\``,
     others.length > 0 && `${listed(others)} come straight in through their webhooks`,
+    pulled.length > 0 && `and ${listed(pulled.map((portal) => portal.brief))} are pulled from the portals every few minutes`,
   ]
     .filter(Boolean)
     .join('; ');

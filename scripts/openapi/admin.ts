@@ -32,6 +32,7 @@ import { adminRoutes } from '../../shared/admin-routes.ts';
 import { LEAD_RETENTION_MAX_DAYS, LEAD_RETENTION_MIN_DAYS, REJECTION_RETENTION_MAX_DAYS, REJECTION_RETENTION_MIN_DAYS } from '../../shared/domain/retention.ts';
 import { ADMIN_BASE_PATH, type CoreAdminOperation } from '../../shared/routes.ts';
 import { keyEndpointNames, leadSources, platformIdAttributes } from '../../shared/sources/registry.ts';
+import { enquiryRecordId } from '../../shared/pulled/wire-names.ts';
 import { connectionAdminDocumentation } from '../../shared/sources/connection-openapi.ts';
 import { accountMissing, failure, message, ref, success, text, type AdminOperationDoc, type JsonObject } from '../../shared/sources/admin-openapi.ts';
 
@@ -242,6 +243,8 @@ const coreSchemas: JsonObject = {
       key_id: { type: 'string' },
       // A platform's ids, under the attribute names its source's descriptor declares.
       ...Object.fromEntries(platformIdAttributes.map(({ name, description }) => [name, { type: 'string', ...(description !== undefined && { description }) }])),
+      // A pulled enquiry's, as the pulled sources name it (shared/pulled/wire-names.ts).
+      ...Object.fromEntries(Object.entries(enquiryRecordId.descriptions).map(([name, description]) => [name, { type: 'string', description }])),
       submission: {
         type: 'object',
         description:

@@ -46,10 +46,11 @@ export interface CountedLead {
 
 export interface ChannelStore {
   /**
-   * Counts a lead on its channel, once however often it is given (keyed by its id), and moves the
-   * channel's last lead to it when it is the newest. Answers the channel as stored afterwards.
+   * Counts leads of one channel (one stream batch's), each once however often it is given, and moves
+   * the channel's last lead to the newest of them when it is newer. Answers the channel as stored
+   * afterwards. At most one write of the channel in the common case: the watch's cost per lead.
    */
-  countLead(lead: CountedLead): Promise<StoredChannel>;
+  countLeads(leads: readonly CountedLead[]): Promise<StoredChannel>;
   /** The channels whose last lead is after `since`: of one account, or of every account. */
   channels(since: Date, accountId?: string): AsyncIterable<StoredChannel>;
   /** The channel's lead times after `since` (a bounded read: at most the store's cap, the newest). */
@@ -88,6 +89,12 @@ export interface ChannelRow {
   readonly state: ChannelState;
 }
 
+/** A channel's leads of a batch that were not counted, and why. */
+export interface CountFailure {
+  readonly leads: readonly CountedLead[];
+  readonly error: unknown;
+}
+
 export interface CheckSummary {
   /** Silent channels per account after the pass (accounts with a watched channel and none silent count 0). */
   readonly silentByAccount: ReadonlyMap<string, number>;
@@ -120,21 +127,38 @@ export class ChannelWatch {
     this.deps = deps;
   }
 
-  /** Counts stored leads; a lead on a silent channel ends its silence with one `Source Resumed`. */
-  async count(leads: readonly CountedLead[]): Promise<void> {
+  /**
+   * Counts stored leads, each channel's together (one write of it per batch); the newest lead on a
+   * silent channel ends its silence with one `Source Resumed`. A channel that could not be counted is
+   * answered with its leads (the others are counted): its batch is handed on again, and counting the
+   * same lead again changes nothing.
+   */
+  async count(leads: readonly CountedLead[]): Promise<CountFailure[]> {
     const { store, events } = this.deps;
+    const byChannel = new Map<string, CountedLead[]>();
     for (const lead of leads) {
-      const stored = await store.countLead(lead);
-      const silence = stored.silence;
-      // Only the lead that is now the channel's last, and came after the silence began.
-      if (!silence || stored.lastLeadId !== lead.leadId || lead.createdAt.getTime() <= silence.since.getTime()) continue;
-      if (!(await store.claimResume(stored, lead.leadId))) continue;
-      await events.publish({
-        detailType: sourceResumedEvent.detailType,
-        detail: { account_id: lead.accountId, channel: channelView(lead.channel), silent_since: iso(silence.since), resumed_at: iso(lead.createdAt) },
-      });
-      await store.endSilence(stored, lead.leadId);
+      const key = JSON.stringify([lead.accountId, lead.channel.source, lead.channel.sub_source, lead.channel.connection_id]);
+      byChannel.set(key, [...(byChannel.get(key) ?? []), lead]);
     }
+    const failures: CountFailure[] = [];
+    for (const channelLeads of byChannel.values()) {
+      try {
+        const stored = await store.countLeads(channelLeads);
+        const silence = stored.silence;
+        const last = channelLeads.find((lead) => lead.leadId === stored.lastLeadId);
+        // Only the lead that is now the channel's last, and came after the silence began.
+        if (!silence || !last || last.createdAt.getTime() <= silence.since.getTime()) continue;
+        if (!(await store.claimResume(stored, last.leadId))) continue;
+        await events.publish({
+          detailType: sourceResumedEvent.detailType,
+          detail: { account_id: last.accountId, channel: channelView(last.channel), silent_since: iso(silence.since), resumed_at: iso(last.createdAt) },
+        });
+        await store.endSilence(stored, last.leadId);
+      } catch (error) {
+        failures.push({ leads: channelLeads, error });
+      }
+    }
+    return failures;
   }
 
   /** One pass over the channels of every account: a `Source Silent` for each channel newly silent. */

@@ -16,6 +16,7 @@ import type { PullLoginStore } from '../pulled/ports.ts';
 import { PORTAL_LOGIN_KIND, portalLoginId, portalLoginShape } from '../pulled/wire-names.ts';
 import { CONNECTED, itemKey, REMOVED_AT } from './connection-items.ts';
 import { asServiceFailure } from './failures.ts';
+import { contendedWrite } from './contended-write.ts';
 import { orUnavailable, queryAll, TableStore } from './requests.ts';
 
 const loginKey = (portal: string, login: string) => itemKey(portalLoginShape, portalLoginId(portal, login));
@@ -123,7 +124,17 @@ export class DynamoDbPortalLoginStore extends TableStore implements PortalLoginR
   }
 
   async remove(accountId: string, portal: string, login: string): Promise<boolean> {
-    try {
+    // A pull's lease or watermark written to the login's item at the same moment cancels the removal for
+    // a conflict (not a refusal): sent again, as every contended write is, never answered "not found".
+    const outcome = await contendedWrite({
+      send: () => this.#remove(accountId, portal, login),
+      refusal: (reasons) => (reasons[0]?.Code === 'ConditionalCheckFailed' ? ('not_connected' as const) : undefined),
+    });
+    return outcome !== 'not_connected';
+  }
+
+  async #remove(accountId: string, portal: string, login: string): Promise<void> {
+    {
       await this.db.send(
         new TransactWriteCommand({
           TransactItems: [
@@ -140,10 +151,6 @@ export class DynamoDbPortalLoginStore extends TableStore implements PortalLoginR
           ],
         }),
       );
-      return true;
-    } catch (error) {
-      if (isCancelled(error)) return false;
-      throw asServiceFailure(error);
     }
   }
 

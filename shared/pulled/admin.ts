@@ -5,6 +5,7 @@
  * found`, 409 when another account has the login (or a pull of it is running). Its module's line is in
  * shared/admin-sources.ts; the routes are joined to the admin API's in shared/admin-routes.ts.
  */
+import { fromEnv } from '@aws-sdk/credential-provider-env';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { accountIdProblem, campaignIdProblem, fieldProblems, projectIdProblem, reportUnknownFields } from '../domain/account-admin.ts';
 import { ConnectionRefusal } from '../domain/connection-admin.ts';
@@ -28,6 +29,7 @@ import {
 import { PortalPullBusyError, pullPortalNow, type PullDependencies } from './pull.ts';
 import { portalLoginConflict, portalLoginNotFound, portalPullRunning } from './refusals.ts';
 import { portalAdminRoutes } from './routes.ts';
+import { PORTAL_PULL_FUNCTION_NAME, pullThroughFunction, type PullNow } from './remote-pull.ts';
 import { pullRuntime } from './runtime.ts';
 import { portalCredentialCipher, portalEventsFromEnvironment, pullSettingsFromEnvironment } from './settings.ts';
 
@@ -40,8 +42,8 @@ export interface PortalAdminStores {
 
 interface PortalAdminDependencies {
   readonly admin: PortalLoginAdminDependencies;
-  /** The pull, built on the first pull asked for. */
-  readonly pull: () => PullDependencies;
+  /** A pull now: through the pull function in AWS (its fixed address), else in this process, built on the first one asked for. */
+  readonly pullNow: PullNow;
 }
 
 type Body = Readonly<Record<string, unknown>>;
@@ -84,10 +86,15 @@ export default sourceAdmin({
   dependencies: ({ db, tables, accounts }: PortalAdminStores): PortalAdminDependencies => {
     let pull: PullDependencies | undefined;
     const env = process.env;
+    const functionName = env[PORTAL_PULL_FUNCTION_NAME];
     return {
       admin: { logins: new DynamoDbPortalLoginStore(db, tables.config), accounts, cipher: portalCredentialCipher(env), portals: portals.map(({ source }) => source) },
-      pull: () =>
-        (pull ??= pullRuntime({
+      pullNow: functionName
+        ? pullThroughFunction({ functionName, region: env.AWS_REGION ?? '', credentials: fromEnv() })
+        : (accountId, portal, login) => pullPortalNow(local(), accountId, portal, login),
+    };
+    function local(): PullDependencies {
+      return (pull ??= pullRuntime({
           db,
           tables,
           cipher: portalCredentialCipher(env),
@@ -95,8 +102,8 @@ export default sourceAdmin({
           portals,
           baseUrls: portalBaseUrls(env),
           settings: pullSettingsFromEnvironment(env),
-        })),
-    };
+        }));
+    }
   },
   operations: {
     connectPortalLogin: async ({ admin }, p, body) => {
@@ -131,9 +138,9 @@ export default sourceAdmin({
       if (!(await admin.accounts.loadAccount(p.accountId!))) throw new AccountNotFoundError();
       return noContent(await answered(() => removePortalLogin(admin, p.accountId!, p.portal!, p.login!)));
     },
-    pullPortalLogin: async ({ admin, pull }, p) => {
+    pullPortalLogin: async ({ admin, pullNow }, p) => {
       if (!(await admin.accounts.loadAccount(p.accountId!))) throw new AccountNotFoundError();
-      return ok(await answered(() => pullPortalNow(pull(), p.accountId!, p.portal!, p.login!)));
+      return ok(await answered(() => pullNow(p.accountId!, p.portal!, p.login!)));
     },
   },
 });

@@ -82,8 +82,12 @@ interface Counts {
   already: number;
 }
 
-/** One pull of a login; `accountId`: only that account's login (`pull-portal`, the admin API). */
-export const pullLogin = async (deps: PullDependencies, portalName: string, loginName: string, accountId?: string): Promise<PullSummary | PullRefusal> => {
+/**
+ * One pull of a login; `accountId`: only that account's login (`pull-portal`, the admin API);
+ * `stopBy`: no slice starts after it (a function's time running out: the next pull goes on from the
+ * watermark, so a long catch-up never ends in a timeout half way through a slice).
+ */
+export const pullLogin = async (deps: PullDependencies, portalName: string, loginName: string, accountId?: string, stopBy?: Date): Promise<PullSummary | PullRefusal> => {
   const portal = deps.portals.get(portalName);
   if (!portal) return 'not_connected';
   const holder = randomUUID();
@@ -95,7 +99,7 @@ export const pullLogin = async (deps: PullDependencies, portalName: string, logi
   }
   try {
     if (accountId !== undefined && login.accountId !== accountId) return 'not_connected';
-    const summary = await pullLeased(deps, portal, login, holder, started);
+    const summary = await pullLeased(deps, portal, login, holder, started, stopBy);
     deps.log({ event: 'portal_pull', account_id: login.accountId, portal: portalName, login: loginName, ...summary });
     return summary;
   } finally {
@@ -118,7 +122,7 @@ export const pullPortalNow = async (deps: PullDependencies, accountId: string, p
   return outcome;
 };
 
-const pullLeased = async (deps: PullDependencies, portal: PulledPortal, login: PortalLogin, holder: string, now: Date): Promise<PullSummary> => {
+const pullLeased = async (deps: PullDependencies, portal: PulledPortal, login: PortalLogin, holder: string, now: Date, stopBy?: Date): Promise<PullSummary> => {
   const counts: Counts = { stored: 0, recorded: 0, already: 0 };
   const window = pullWindow({
     ...(login.pulledThrough !== undefined && { watermark: new Date(login.pulledThrough) }),
@@ -136,6 +140,11 @@ const pullLeased = async (deps: PullDependencies, portal: PulledPortal, login: P
     return { ...counts, pulled_through: pulledThrough };
   }
   for (const slice of window.slices) {
+    if (stopBy && deps.now().getTime() >= stopBy.getTime()) {
+      // Every slice tried so far was good: the pull counts as good, the rest is the next one's.
+      deps.log({ event: 'portal_pull_slice', ...line, ...window_(slice), outcome: 'deferred' });
+      break;
+    }
     const before = { ...counts };
     try {
       const enquiries = await portal.reader.read(

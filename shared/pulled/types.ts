@@ -84,6 +84,8 @@ export interface PulledSourceDescriptor {
   readonly name: string;
   readonly leadSource: string;
   readonly title: string;
+  /** The portal as the README's opening names it among the channels (`enquiries on 99acres`). */
+  readonly brief: string;
   readonly baseUrl: { readonly environment: string; readonly default: string };
   /** What `--login` is, and what the credential read from PORTAL_CREDENTIAL or standard input is. */
   readonly login: string;

@@ -54,5 +54,19 @@ export type FailureReason = (typeof failureReasons)[number];
 export const portalFailingEvent = { source: 'crm.lead-intake', detailType: 'Portal Failing' } as const;
 export const portalRecoveredEvent = { source: 'crm.lead-intake', detailType: 'Portal Recovered' } as const;
 
+/**
+ * How a pulled enquiry's record names it (section 17), as a pushed source's descriptor declares its
+ * platform id: `admin rejections` shows `99acres broker-1 enquiry Q-1001`, the OpenAPI documents both.
+ */
+export const enquiryRecordId = {
+  field: 'portal_enquiry_id',
+  qualifiedBy: ['portal_login'],
+  label: 'enquiry',
+  descriptions: {
+    portal_login: 'A portal enquiry’s record (endpoint `99acres`, `magicbricks` or `housing`): the portal login it was pulled for.',
+    portal_enquiry_id: 'A portal enquiry’s record: the portal’s id of the enquiry (99acres `QueryId`, MagicBricks `id`; Housing.com’s derived `h-…`).',
+  },
+} as const;
+
 /** The idempotency prefix of an enquiry's claim: one per portal (`portal-99acres`), qualified by its login. */
 export const enquiryClaimPrefix = (portal: string): string => `portal-${portal}`;

@@ -12,6 +12,7 @@ import type { DuplicateSetting } from '../../shared/domain/lead.ts';
 import { failFirst, injectFaults, namedError, transactionConflict } from '../support/faults.ts';
 import { uniqueMobile, validBody } from '../support/service.ts';
 import { callId, callTestService, projectNumber, type CallTestService } from '../support/call-service.ts';
+import { untilAnswered } from '../support/sender.ts';
 
 let calls: CallTestService;
 const keys: Partial<Record<DuplicateSetting, string>> = {};
@@ -66,7 +67,7 @@ describe('one call id, one rejection record', () => {
     expect(await recordsWith('ignore', id)).toEqual([expect.objectContaining({ reason: 'call_number_not_connected', provider: 'knowlarity' })]);
 
     const many = callId();
-    const answers = await Promise.all(Array.from({ length: 10 }, () => deliver('ignore', many, 'anonymous')));
+    const answers = await Promise.all(Array.from({ length: 10 }, () => untilAnswered(() => deliver('ignore', many, 'anonymous'))));
     expect(answers.map((answer) => answer.status)).toEqual(Array(10).fill(200));
     expect(await recordsWith('ignore', many)).toEqual([expect.objectContaining({ reason: 'validation' })]);
   });

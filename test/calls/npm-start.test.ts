@@ -1,6 +1,6 @@
 /**
  * Calls through `npm start` as the README's "Calls to your project numbers" sets them up: a child
- * process with its own in-memory DynamoDB Local and the demo seed (a connected number and a calls
+ * process on the run's DynamoDB Local (tables of its own) with the demo seed (a connected number and a calls
  * key), an Exotel Passthru GET with the key in its URL and a Knowlarity POST with the key in its
  * header becoming leads in `admin leads`, a call to a number not connected found in `admin
  * rejections`, and no key or caller number in what the service prints.
@@ -9,17 +9,18 @@ import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { freePort } from '../../scripts/dynamodb-local.ts';
 import { projectRoot } from '../../scripts/local/environment.ts';
-import { bannerOf, killGroup, spawnNpmStart, type StartedService } from '../support/processes.ts';
+import { bannerOf, killGroup, runsDatabase, spawnNpmStart, type StartedService } from '../support/processes.ts';
+
+/** The run's DynamoDB Local, tables of this file's own: npm start and the admin CLI share them. */
+const database = runsDatabase();
 
 let service: StartedService;
 let baseUrl: string;
-let dynamoEndpoint: string;
 let banner: string;
 const KEY = 'demo-calls-key-please-change';
 
 const admin = (...argv: string[]) => {
-  const env: NodeJS.ProcessEnv = { ...process.env, DYNAMODB_ENDPOINT: dynamoEndpoint };
-  for (const name of ['CONFIG_TABLE_NAME', 'LEADS_TABLE_NAME']) delete env[name];
+  const env: NodeJS.ProcessEnv = { ...process.env, ...database };
   return execFileSync('npm', ['run', '--silent', 'admin', '--', ...argv], { cwd: projectRoot, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 };
 
@@ -27,11 +28,10 @@ const answerOf = async (response: Response) => ({ status: response.status, reque
 
 beforeAll(async () => {
   const port = await freePort();
-  const dynamoPort = await freePort();
   baseUrl = `http://127.0.0.1:${port}`;
-  dynamoEndpoint = `http://127.0.0.1:${dynamoPort}`;
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DYNAMODB_PORT: String(dynamoPort), LEAD_INTAKE_DATA_DIR: ':memory:' };
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port) };
   for (const name of ['DYNAMODB_ENDPOINT', 'CONFIG_TABLE_NAME', 'LEADS_TABLE_NAME', 'CONFIG_CACHE_TTL_SECONDS', 'LEAD_INTAKE_SEED']) delete env[name];
+  Object.assign(env, database);
   service = spawnNpmStart(projectRoot, env);
   banner = await bannerOf(service);
 }, 60_000);

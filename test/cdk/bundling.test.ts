@@ -43,8 +43,8 @@ describe('Bundling the functions', () => {
     const functions = Object.values(resources(synthesized.template, 'AWS::Lambda::Function'));
     // Each declared source's function (the four lead endpoints, Google Ads lead forms, the Meta webhook), an
     // asynchronous source's worker (Meta's), the admin function, the Lead Created enrichment function, the replay filter
-    // the quiet-source watch and the retention sweep.
-    const expected = leadSources.length + leadSources.filter((source) => source.worker).length + 5;
+    // the quiet-source watch, the retention sweep, and the portal pulls' schedule and pull.
+    const expected = leadSources.length + leadSources.filter((source) => source.worker).length + 5 + 2;
     expect(functions).toHaveLength(expected);
     const hashes = new Map(functions.map((fn) => [String(fn.Properties!.Code.S3Key).replace(/\.zip$/, ''), String(fn.Properties!.Description)]));
     expect(hashes.size).toBe(expected);
@@ -63,9 +63,13 @@ describe('Bundling the functions', () => {
       // through its API: the portals' readers, the XML parser, KMS and EventBridge clients, CONTRACT.md section 17; 452 KB
       // since accounts carry their retention and access answers each lead's retained_until: section 18). The call
       // webhook carries, besides a lead's path, the per-key bound on its requests (docs/reference.md,
-      // "Calls": one tenant's flood must not spend another's): 272 KB.
+      // "Calls": one tenant's flood must not spend another's): 272 KB. The portal pull consumes a queue (no
+      // caller waits on it) and carries a lead's path, the portals' readers, the XML parser, the KMS and
+      // EventBridge clients: 384 KB.
       const budget = description.includes('Meta leadgen worker')
         ? 340
+        : description.includes('portal pulls, each queued')
+          ? 384
         : description.includes('admin API')
           ? 452
           : description.includes('Calls to project numbers')
@@ -156,6 +160,13 @@ describe(`Each bundle in a Lambda runtime (${runtimeClient().kind}), with the te
       event: { source: 'aws.events', 'detail-type': 'Scheduled Event', detail: {} },
       answer: (payload) => expect(payload).toEqual({ accounts: 0, leads: 0, rejections: 0, complete: true }),
     },
+    // An empty batch: nothing pulled, nothing failed.
+    'portal-pull': { event: { Records: [] }, answer: (payload) => expect(payload).toEqual({ batchItemFailures: [] }) },
+    // The schedule's tick on tables with no portal login: one Query of the logins, nothing queued.
+    'portal-schedule': {
+      event: { source: 'aws.events', 'detail-type': 'Scheduled Event', detail: {} },
+      answer: (payload) => expect(payload).toEqual({ queued: 0, unknownPortal: 0 }),
+    },
     // A replayed Lead Created of a lead the table does not hold: the GetItem reaches DynamoDB, and the event is dropped.
     'lead-replays': {
       event: [{ messageId: 'm-1', body: JSON.stringify({ id: 'e-1', source: 'crm.lead-intake', 'detail-type': 'Lead Created', time: '2026-11-25T10:00:00Z', detail: { account_id: 'acc-none', lead: { id: 'L-none', projectID: 'PRJ-1' } } }) }],
@@ -170,7 +181,7 @@ describe(`Each bundle in a Lambda runtime (${runtimeClient().kind}), with the te
     // The one substitution: the physical table names, and where DynamoDB is.
     if (environment[configTable.envVar]) environment[configTable.envVar] = tables.config;
     if (environment[leadsTable.envVar]) environment[leadsTable.envVar] = tables.leads;
-    if (environment[leadsTable.envVar]) environment[runtimeSettings.dynamodbEndpoint] = process.env.TEST_DYNAMODB_ENDPOINT!;
+    if (environment[leadsTable.envVar] || environment[configTable.envVar]) environment[runtimeSettings.dynamodbEndpoint] = process.env.TEST_DYNAMODB_ENDPOINT!;
     const running = await startFunction({
       taskRoot: assetOf(fn),
       handler: fn.Properties!.Handler,

@@ -41,8 +41,8 @@ describe('The lead functions', () => {
   test('are one per source that makes its lead in the request (the four endpoints, Google Ads lead forms, calls), beside the admin, events enrichment and Meta functions', () => {
     expect(leadFunctionProps(template)).toHaveLength(requestSources.length);
     expect(leadFunctionProps(template).map((fn) => fn.Description)).toEqual(requestSources.map((source) => expect.stringMatching(`POST ${source.route.path}$`)));
-    // Each source's function, an asynchronous source's worker, the admin, the events enrichment, the quiet-source watch and the retention sweep.
-    template.resourceCountIs('AWS::Lambda::Function', leadSources.length + leadSources.filter((source) => source.worker).length + 4);
+    // Each source's function, an asynchronous source's worker, the admin, the events enrichment, the quiet-source watch, the retention sweep, and the portal pulls' two.
+    template.resourceCountIs('AWS::Lambda::Function', leadSources.length + leadSources.filter((source) => source.worker).length + 4 + 2);
   });
 
   test('run Node.js 24 on arm64 with the bundled ESM handler, 512 MB and a 10 s timeout by default', () => {
@@ -197,8 +197,8 @@ describe('The admin function', () => {
       AUDIT_RETENTION_DAYS: '365',
       CONFIG_TABLE_NAME: { Ref: 'ConfigTable' },
       LEADS_TABLE_NAME: { Ref: 'LeadsTable' },
-      // Portal Failing and Portal Recovered of a pull asked for through the admin API (CONTRACT.md section 17).
-      LEAD_EVENTS_BUS_NAME: { Ref: expect.stringMatching(/^EventsBus/) },
+      // A pull asked for through the admin API runs in the pull function, from its fixed address (CONTRACT.md section 17).
+      PORTAL_PULL_FUNCTION_NAME: { Ref: expect.stringMatching(/^PortalPullsFunction/) },
       PERSON_KEY_SECRET_ARN: { Ref: personKeyId },
       META_PAGE_TOKEN_KEY_ID: { 'Fn::GetAtt': [expect.stringMatching(/^MetaLeadAdsPageTokenKey/), 'Arn'] },
       // `GET .../sources` judges each channel with the quiet-source watch's settings (CONTRACT.md section 16).
@@ -246,12 +246,12 @@ describe('The key of the person lookup items', () => {
       .filter((policy) => JSON.stringify(policy.Properties!.PolicyDocument).includes(`"Ref":"${personKeyId}"`))
       .flatMap((policy) => policy.Properties!.Roles.map((role: { Ref: string }) => role.Ref));
     const roleOf = (description: RegExp) => statementsOfFunction(description).fn.Properties!.Role['Fn::GetAtt'][0];
-    // Whatever makes a lead: each request source's function (by its construct path), each worker, and the admin function;
+    // Whatever makes a lead: each request source's function (by its construct path), each worker, the portal pull and the admin function;
     // and the retention sweep, which erases leads as the admin function does.
     const roleAt = (functionPath: readonly string[]) =>
       Object.entries(resources(template, 'AWS::Lambda::Function')).find(([id]) => id.startsWith(functionIdPrefix(functionPath)))![1].Properties!.Role['Fn::GetAtt'][0];
     const leadMakers = leadSources.map((source) => (source.worker ? source.worker.functionPath : source.stack.functionPath));
-    expect(readers.sort()).toEqual([...leadMakers.map(roleAt), roleOf(/admin API/), roleOf(/retention sweep/)].sort());
+    expect(readers.sort()).toEqual([...leadMakers.map(roleAt), roleOf(/portal pulls, each queued/), roleOf(/admin API/), roleOf(/retention sweep/)].sort());
   });
 });
 

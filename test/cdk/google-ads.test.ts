@@ -1,3 +1,4 @@
+import { portals } from '../../shared/portals/registry.ts';
 import { describe, expect, test } from '@jest/globals';
 import { Match } from 'aws-cdk-lib/assertions';
 import { googleAdsSource } from '../../shared/google/source.ts';
@@ -30,9 +31,9 @@ describe('Google Ads lead forms in the stack', () => {
       PERSON_KEY_SECRET_ARN: { Ref: expect.stringMatching(/^TablesPersonKey/) },
       CONFIG_CACHE_TTL_SECONDS: '30',
     });
-    // The stack's event source mappings are Meta's worker's queue and the quiet-source watch's stream: none feeds this function.
+    // The stack's event source mappings are Meta's worker's queue, the quiet-source watch's stream and each portal's pull queue: none feeds this function.
     const mappings = Object.values(resources(template, 'AWS::Lambda::EventSourceMapping'));
-    expect(mappings).toHaveLength(2);
+    expect(mappings).toHaveLength(2 + portals.length);
     expect(mappings.filter((mapping) => JSON.stringify(mapping.Properties!.FunctionName).includes(functionId))).toEqual([]);
   });
 

@@ -5,8 +5,8 @@ import { logicalIdOf, resources, synthesize } from './synth.ts';
 
 const { template } = synthesize();
 const custom = synthesize({ context: { stage: 'prod', alarmEmail: 'ops@example.com' } }).template;
-// The Meta Lead Ads construct's own alarms are test/cdk/meta.test.ts's.
-const alarms = Object.entries(resources(template, 'AWS::CloudWatch::Alarm')).filter(([id]) => !id.startsWith('MetaLeadAds')).map(([, a]) => a.Properties!);
+// The Meta Lead Ads construct's own alarms are test/cdk/meta.test.ts's, the portal pulls' test/cdk/portals.test.ts's.
+const alarms = Object.entries(resources(template, 'AWS::CloudWatch::Alarm')).filter(([id]) => !id.startsWith('MetaLeadAds') && !id.startsWith('PortalPulls')).map(([, a]) => a.Properties!);
 const topicId = logicalIdOf(template, 'AWS::SNS::Topic');
 const metricNames = (alarm: Record<string, any>): string[] =>
   alarm.MetricName ? [alarm.MetricName] : alarm.Metrics.filter((m: any) => m.MetricStat).map((m: any) => m.MetricStat.Metric.MetricName);

@@ -25,14 +25,14 @@ const rows = section
   .filter((line) => line.startsWith('| ') && !line.startsWith('| Where') && !line.startsWith('|---'))
   .map((line) => line.split('|').slice(1, -1).map((cell) => cell.trim()));
 
-const SECONDS = { hours: 3600, days: 86_400 } as const;
-/** The row's "How long": its first `N hours` or `N days`, in seconds. */
+const SECONDS = { hour: 3600, day: 86_400 } as const;
+/** The row's "How long": its first `N hour(s)` or `N day(s)`, in seconds. */
 const durationOf = (text: string) => {
-  const [, amount, unit] = /(\d+) (hours|days)/.exec(text)!;
+  const [, amount, unit] = /(\d+) (hour|day)s?\b/.exec(text)!;
   return Number(amount) * SECONDS[unit as keyof typeof SECONDS];
 };
 /** The stack paths a row names (`Events/DeliveryDeadLetterQueue`), as CDK makes logical ids of them. */
-const pathsOf = (where: string) => [...where.matchAll(/`([A-Z][A-Za-z]*(?:\/[A-Za-z]+)*)`/g)].map(([, named]) => named!);
+const pathsOf = (where: string) => [...where.matchAll(/`([A-Z][A-Za-z]*(?:\/[A-Za-z0-9]+)*)`/g)].map(([, named]) => named!);
 const resourceAt = (stackPath: string) => {
   const ids = Object.keys(all).filter((id) => new RegExp(`^${stackPath.replace(/\//g, '')}([0-9A-F]{8})?$`).test(id));
   expect([stackPath, ids.length]).toEqual([stackPath, 1]);
@@ -43,14 +43,14 @@ const resourceAt = (stackPath: string) => {
 const retentionOf = ({ Type, Properties }: { Type: string; Properties: Record<string, any> }): number => {
   switch (Type) {
     case 'AWS::SQS::Queue':
-      return Properties.MessageRetentionPeriod ?? 4 * SECONDS.days; // SQS's default
+      return Properties.MessageRetentionPeriod ?? 4 * SECONDS.day; // SQS's default
     case 'AWS::Events::Archive':
-      return Properties.RetentionDays * SECONDS.days;
+      return Properties.RetentionDays * SECONDS.day;
     case 'AWS::DynamoDB::Table':
     case 'AWS::DynamoDB::GlobalTable': {
       const pitr = Properties.PointInTimeRecoverySpecification ?? Properties.Replicas?.[0]?.PointInTimeRecoverySpecification;
       expect(pitr.PointInTimeRecoveryEnabled).toBe(true);
-      return (pitr.RecoveryPeriodInDays ?? 35) * SECONDS.days; // DynamoDB's default
+      return (pitr.RecoveryPeriodInDays ?? 35) * SECONDS.day; // DynamoDB's default
     }
     case 'AWS::Events::Rule':
       return Properties.Targets[0].RetryPolicy.MaximumEventAgeInSeconds;

@@ -21,6 +21,7 @@ describe('Operator settings', () => {
       callRequestsPerKeyPerMinute: 300, whatsappConversationDays: 7,
       silenceCheckMinutes: 15, silenceMinLeads: 10, silenceMinMinutes: 360, silenceQuietHours: '22:00-08:00', silenceAlarm: false,
       retentionSweepHourUtc: 21,
+      portalPullMinutes: 5, portalPullOverlapMinutes: 15, portalFailingMinutes: 60, portalPullConcurrency: 4, portalEgress: 'fixed',
     });
     expect(defaultSettings.crmWebhookUrl).toBeUndefined();
     expect(defaultSettings.alarmEmail).toBeUndefined();
@@ -35,6 +36,7 @@ describe('Operator settings', () => {
       crmWebhookRateLimitPerSecond: '5', eventArchiveDays: '7', callRequestsPerKeyPerMinute: '30', whatsappConversationDays: '0.25',
       silenceCheckMinutes: '5', silenceMinLeads: '3', silenceMinMinutes: '60', silenceQuietHours: 'none', silenceAlarm: 'true',
       retentionSweepHourUtc: '3',
+      portalPullMinutes: '2', portalPullOverlapMinutes: '30', portalFailingMinutes: '120', portalPullConcurrency: '8', portalEgress: 'shared', portalUrls: '{"99acres":"https://proxy.example/99"}',
     }))).toEqual({
       ...givenThrottles(Number),
       stage: 'prod', throttlingRateLimit: 12.5, throttlingBurstLimit: 20, websiteThrottlingRateLimit: 5, websiteThrottlingBurstLimit: 10, corsAllowedOrigins: ['https://a.example'],
@@ -43,6 +45,7 @@ describe('Operator settings', () => {
       crmWebhookRateLimitPerSecond: 5, eventArchiveDays: 7, callRequestsPerKeyPerMinute: 30, whatsappConversationDays: 0.25,
       silenceCheckMinutes: 5, silenceMinLeads: 3, silenceMinMinutes: 60, silenceQuietHours: 'none', silenceAlarm: true,
       retentionSweepHourUtc: 3,
+      portalPullMinutes: 2, portalPullOverlapMinutes: 30, portalFailingMinutes: 120, portalPullConcurrency: 8, portalEgress: 'shared', portalUrls: { '99acres': 'https://proxy.example/99' },
     });
   });
 
@@ -56,6 +59,7 @@ describe('Operator settings', () => {
     ['configCacheTtlSeconds', '-1'], ['websiteThrottlingRateLimit', '0'], ['websiteThrottlingBurstLimit', '2.5'],
     ['eventArchiveDays', '0'], ['crmWebhookRateLimitPerSecond', '0'], ['callRequestsPerKeyPerMinute', '0'], ['callRequestsPerKeyPerMinute', '2.5'],
     ['whatsappConversationDays', '0'], ['whatsappConversationDays', '366'],
+    ['portalPullMinutes', '0'], ['portalPullConcurrency', '1'], ['portalEgress', 'nat'], ['portalUrls', '{"commonfloor":"https://x.example"}'], ['portalUrls', '{"99acres":"http://x.example"}'],
     ['crmWebhookAuthorizationHeader', 'Bad Header'], ['crmWebhookUrl', 'ftp://crm.example'],
     ['auditRetentionDays', '364'], ['auditRetentionDays', '3651'], ['allowShortLogRetention', 'yes'],
     ['retentionSweepHourUtc', '24'], ['retentionSweepHourUtc', '2.5'],

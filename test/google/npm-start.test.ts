@@ -1,6 +1,6 @@
 /**
  * Google Ads lead forms through `npm start` as an advertiser's developer tries them (README "Google
- * Ads lead forms"): a child process with its own in-memory DynamoDB Local and the demo seed, a form
+ * Ads lead forms"): a child process on the run's DynamoDB Local (tables of its own) with the demo seed, a form
  * connected with the admin CLI, Google's test data found in `admin rejections`, and a delivery that
  * becomes a lead in `admin leads`, once however often it is delivered.
  */
@@ -8,18 +8,19 @@ import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { freePort } from '../../scripts/dynamodb-local.ts';
 import { projectRoot } from '../../scripts/local/environment.ts';
-import { bannerOf, killGroup, spawnNpmStart, type StartedService } from '../support/processes.ts';
+import { bannerOf, killGroup, runsDatabase, spawnNpmStart, type StartedService } from '../support/processes.ts';
 import { deliveryJson, googleLeadId } from '../support/google-service.ts';
 import { untilAnswered } from '../support/service.ts';
 
+/** The run's DynamoDB Local, tables of this file's own: npm start and the admin CLI share them. */
+const database = runsDatabase();
+
 let service: StartedService;
 let baseUrl: string;
-let dynamoEndpoint: string;
 let banner: string;
 
 const admin = (...argv: string[]) => {
-  const env: NodeJS.ProcessEnv = { ...process.env, DYNAMODB_ENDPOINT: dynamoEndpoint };
-  for (const name of ['CONFIG_TABLE_NAME', 'LEADS_TABLE_NAME']) delete env[name];
+  const env: NodeJS.ProcessEnv = { ...process.env, ...database };
   return execFileSync('npm', ['run', '--silent', 'admin', '--', ...argv], { cwd: projectRoot, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 };
 
@@ -30,11 +31,10 @@ const post = async (body: string) => {
 
 beforeAll(async () => {
   const port = await freePort();
-  const dynamoPort = await freePort();
   baseUrl = `http://127.0.0.1:${port}`;
-  dynamoEndpoint = `http://127.0.0.1:${dynamoPort}`;
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DYNAMODB_PORT: String(dynamoPort), LEAD_INTAKE_DATA_DIR: ':memory:' };
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port) };
   for (const name of ['DYNAMODB_ENDPOINT', 'CONFIG_TABLE_NAME', 'LEADS_TABLE_NAME', 'CONFIG_CACHE_TTL_SECONDS', 'LEAD_INTAKE_SEED']) delete env[name];
+  Object.assign(env, database);
   service = spawnNpmStart(projectRoot, env);
   banner = await bannerOf(service);
 }, 60_000);

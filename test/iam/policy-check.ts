@@ -134,6 +134,8 @@ const functionFinders: Record<FunctionName, (logicalId: string, description: str
   'lead-replays': (_, description) => /replayed lead events to the CRM/.test(description),
   'source-watch': (_, description) => /quiet-source watch/.test(description),
   'retention-sweep': (_, description) => /retention sweep/.test(description),
+  'portal-pull': (_, description) => /portal pulls, each queued/.test(description),
+  'portal-schedule': (_, description) => /portal pull schedule/.test(description),
 };
 export const functionNames = Object.keys(functionFinders) as FunctionName[];
 
@@ -238,9 +240,9 @@ export const lambdaOnlyCalls = (model: StackModel): IamRequest[] => {
   const queuePolicy = model.resourcePolicyOf(queueId);
   const keyPolicy = model.resourcePolicyOf(model.idOf('AWS::KMS::Key', /page access tokens/));
   const role = (fn: FunctionName) => model.functions[fn].role;
-  // Whatever makes a lead reads the person key: each request source's function, each worker, and the admin function;
+  // Whatever makes a lead reads the person key: each request source's function, each worker, the portal pull and the admin function;
   // and the retention sweep, which erases leads as the admin function does (shared/retention.ts).
-  const personKeyReaders: FunctionName[] = [...leadSources.map((source) => functionNamesOf(source).at(-1)!), 'admin', 'retention-sweep'];
+  const personKeyReaders: FunctionName[] = [...leadSources.map((source) => functionNamesOf(source).at(-1)!), 'portal-pull', 'admin', 'retention-sweep'];
   return [
     ...personKeyReaders.map((fn) => ({
       principal: role(fn),
@@ -264,20 +266,20 @@ export const lambdaOnlyCalls = (model: StackModel): IamRequest[] => {
       context: { 'kms:EncryptionContextKeys': ['lead_intake_captcha_account'], 'kms:EncryptionContext/lead_intake_captcha_account': 'acc-1' },
       why: "admin: seals a browser key's challenge secret (shared/captcha/secrets.ts)",
     },
-    // Portal logins through the admin API (CONTRACT.md section 17): a credential sealed on connect, opened for a pull asked for there.
-    ...(['kms:Encrypt', 'kms:Decrypt'] as const).map((action) => ({
+    // Portal logins through the admin API (CONTRACT.md section 17): a credential sealed on connect.
+    {
       principal: role('admin'),
-      action,
+      action: 'kms:Encrypt',
       resource: pageTokenKey,
       resourcePolicy: keyPolicy,
       context: { 'kms:EncryptionContextKeys': ['portal_login'], 'kms:EncryptionContext/portal_login': '99acres#broker-1' },
-      why: `admin: ${action === 'kms:Encrypt' ? 'seals' : 'opens'} a portal login's credential (shared/pulled/logins.ts portalCredentialScope)`,
-    })),
+      why: "admin: seals a portal login's credential (shared/pulled/logins.ts portalCredentialScope)",
+    },
     {
       principal: role('admin'),
-      action: 'events:PutEvents',
-      resource: model.getAtt(model.idOf('AWS::Events::EventBus'), 'Arn'),
-      why: 'admin: Portal Failing and Portal Recovered of a pull asked for through the admin API (shared/pulled/bus.ts)',
+      action: 'lambda:InvokeFunction',
+      resource: model.functions['portal-pull'].arn,
+      why: 'admin: a pull asked for through the admin API, run by the pull function from its fixed address (shared/pulled/remote-pull.ts)',
     },
     // Every function of a source the Meta app signs (Meta's webhook and worker, WhatsApp's webhook).
     ...leadSources
@@ -318,6 +320,36 @@ export const lambdaOnlyCalls = (model: StackModel): IamRequest[] => {
       why: "meta-worker: its back-off, a failed change's visibility (shared/meta/queue.ts)",
     },
     ...replayQueueSends(model),
+    ...portalPullCalls(model),
+  ];
+};
+
+/** The portal pulls in Lambda (lib/constructs/portal-pulls.ts): the schedule queues logins; each pull opens its credential and may tell the bus. */
+const portalPullCalls = (model: StackModel): IamRequest[] => {
+  const queues = Object.entries(model.template.Resources).filter(([id, r]) => r.Type === 'AWS::SQS::Queue' && /^PortalPullsQueue/.test(id));
+  const pageTokenKeyId = model.idOf('AWS::KMS::Key', /page access tokens/);
+  return [
+    ...queues.map(([id]) => ({
+      principal: model.functions['portal-schedule'].role,
+      action: 'sqs:SendMessage',
+      resource: model.getAtt(id, 'Arn'),
+      resourcePolicy: model.resourcePolicyOf(id),
+      why: "portal-schedule: each connected login's pull, onto its portal's queue (shared/pulled/queue.ts)",
+    })),
+    {
+      principal: model.functions['portal-pull'].role,
+      action: 'kms:Decrypt',
+      resource: model.getAtt(pageTokenKeyId, 'Arn'),
+      resourcePolicy: model.resourcePolicyOf(pageTokenKeyId),
+      context: { 'kms:EncryptionContextKeys': ['portal_login'], 'kms:EncryptionContext/portal_login': '99acres#broker-1' },
+      why: "portal-pull: opens a portal login's credential (shared/pulled/logins.ts portalCredentialScope)",
+    },
+    {
+      principal: model.functions['portal-pull'].role,
+      action: 'events:PutEvents',
+      resource: model.getAtt(model.idOf('AWS::Events::EventBus'), 'Arn'),
+      why: 'portal-pull: Portal Failing and Portal Recovered of a scheduled pull (shared/pulled/bus.ts)',
+    },
   ];
 };
 
@@ -413,6 +445,17 @@ export const serviceCalls = (model: StackModel): IamRequest[] => {
       why: "Lambda's SQS poller, with the Meta worker's role: takes leadgen changes off the queue for it",
     })),
     ...sourceWatchServiceCalls(model),
+    ...Object.entries(model.template.Resources)
+      .filter(([id, r]) => r.Type === 'AWS::SQS::Queue' && /^PortalPullsQueue/.test(id))
+      .flatMap(([id]) =>
+        ['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes'].map((action) => ({
+          principal: model.functions['portal-pull'].role,
+          action,
+          resource: model.getAtt(id, 'Arn'),
+          resourcePolicy: model.resourcePolicyOf(id),
+          why: "Lambda's SQS poller, with the pull function's role: takes each queued pull off its portal's queue",
+        })),
+      ),
     ...functionNames.flatMap((fn) =>
       ['logs:CreateLogStream', 'logs:PutLogEvents'].map((action) => ({
         principal: model.functions[fn].role,

@@ -1,6 +1,6 @@
 /**
- * Every route of the registry through `npm start` (a child process with its own in-memory DynamoDB
- * Local and the demo seed), as a new operator meets them: each answer a route's function gives carries
+ * Every route of the registry through `npm start` (a child process on the run's DynamoDB
+ * Local, tables of its own, and the demo seed), as a new operator meets them: each answer a route's function gives carries
  * `x-request-id` (CONTRACT.md section 1), whatever the answer (a refusal, a subscription check, a
  * preflight, a body too large, a lead accepted, every admin route), so a route added to the registry is
  * held to it without a line here; and each route's body bound answers as deployed (section 15's 3 MiB
@@ -17,17 +17,20 @@ import { LOCAL_META_APP_SECRET, LOCAL_META_VERIFY_TOKEN } from '../../shared/met
 import { leadSources } from '../../shared/sources/registry.ts';
 import type { LeadSourceDescriptor } from '../../shared/sources/descriptor.ts';
 import { adminClient } from '../support/admin-client.ts';
-import { bannerOf, killGroup, spawnNpmStart, type StartedService } from '../support/processes.ts';
+import { bannerOf, killGroup, runsDatabase, spawnNpmStart, type StartedService } from '../support/processes.ts';
+
+/** The run's DynamoDB Local, tables of this file's own: npm start and the admin CLI share them. */
+const database = runsDatabase();
 
 let service: StartedService;
 let baseUrl: string;
 
 beforeAll(async () => {
   const port = await freePort();
-  const dynamoPort = await freePort();
   baseUrl = `http://127.0.0.1:${port}`;
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DYNAMODB_PORT: String(dynamoPort), LEAD_INTAKE_DATA_DIR: ':memory:' };
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port) };
   for (const name of ['DYNAMODB_ENDPOINT', 'CONFIG_TABLE_NAME', 'LEADS_TABLE_NAME', 'LEAD_INTAKE_SEED', 'META_APP_SECRET', 'META_VERIFY_TOKEN', 'LEAD_EVENTS_WEBHOOK_URL']) delete env[name];
+  Object.assign(env, database);
   service = spawnNpmStart(projectRoot, env);
   await bannerOf(service);
 }, 90_000);

@@ -29,6 +29,7 @@ import {
   type SubmitSpec,
 } from './actions.ts';
 import { checkInvariants, KEY_ENDPOINTS, KEY_KINDS, type KeyKind, type Model } from './model.ts';
+import { Enquire, Pull, RemovePortalLogin, type PullStarter } from './portals.ts';
 import { Chat, checkWhatsAppNumbers, ConnectWhatsAppNumber, RemoveWhatsAppNumber, type ChatSpec } from './whatsapp.ts';
 import { ACCOUNT, CALL_NUMBERS, describeFaults, FORM_IDS, Interleaving, MOBILES, PROJECTS, SEED_FORM_KEY, SEEDED_CALL_NUMBER, SEEDED_WHATSAPP_NUMBER, SHOP, WHATSAPP_NUMBERS, type StepFaults, type World } from './world.ts';
 
@@ -306,6 +307,9 @@ const action: fc.Arbitrary<Action> = fc.oneof(
       .map(([number, project]) => new ConnectWhatsAppNumber(number, project)),
   },
   { weight: 1, arbitrary: fc.integer({ min: 0, max: WHATSAPP_NUMBERS.length - 1 }).map((number) => new RemoveWhatsAppNumber(number)) },
+  { weight: 3, arbitrary: fc.tuple(fc.integer({ min: 0, max: MOBILES.length - 1 }), rarely(5)).map(([mobile, twice]) => new Enquire(mobile, twice)) },
+  { weight: 3, arbitrary: fc.tuple(fc.constantFrom<PullStarter>('schedule', 'schedule', 'pull-portal'), rarely(5)).map(([starter, fails]) => new Pull(starter, fails)) },
+  { weight: 1, arbitrary: fc.constant(null).map(() => new RemovePortalLogin()) },
 );
 
 /**

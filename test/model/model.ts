@@ -7,6 +7,7 @@
  */
 import type { EndpointName } from '../../shared/routes.ts';
 import type { Answer } from '../support/service.ts';
+import { checkEnquiry, type PortalState } from './portals.ts';
 import { EMAILS, MOBILES, type World } from './world.ts';
 
 export type KeyKind = 'server' | 'scoped' | 'browser' | 'captcha';
@@ -65,7 +66,7 @@ export interface AnswerSeen {
 
 export interface Submission {
   readonly marker: string;
-  readonly via: EndpointName | 'google' | 'call' | 'whatsapp';
+  readonly via: EndpointName | 'google' | 'call' | 'whatsapp' | 'portal';
   /** The exact request, for a retry with the same bytes (lead endpoints) or a redelivery (Google). */
   readonly resend: () => Promise<Answer>;
   readonly idempotencyKey?: string;
@@ -81,7 +82,10 @@ export interface Submission {
   /** A WhatsApp chat (section 15): its first message's id and the business number's id. */
   readonly messageId?: string;
   readonly phoneNumberId?: string;
-  /** A chat to a number not connected: ignored, never stored (nor by a redelivery in its own step). */
+  /** A portal enquiry (section 17): its id, and when the portal received it (a pull through that time got it). */
+  readonly enquiryId?: string;
+  readonly receivedAtMs?: number;
+  /** A chat to a number not connected, or an enquiry of a removed portal login: ignored, never stored (nor by a redelivery in its own step). */
   readonly ignored?: boolean;
   /** A chat sent beside other actions (or a change of its number), or redelivered after nothing was stored while its number went away: only what holds in every order is checked. */
   loose?: boolean;
@@ -125,6 +129,8 @@ export class Model {
   readonly forms: FormState[];
   readonly numbers: CallNumberState[];
   readonly waNumbers: WhatsAppNumberState[];
+  /** The seed's 99acres login (test/model/portals.ts). */
+  readonly portal: PortalState = { connected: true };
   readonly submissions: Submission[] = [];
   /** Originals by `<project>|<mobile>`, from the tables as last checked. */
   originals = new Set<string>();
@@ -175,7 +181,8 @@ export class Model {
 const MARKER = /mdl\d+x/;
 const markerOf = (text: unknown): string | undefined => (typeof text === 'string' ? MARKER.exec(text)?.[0] : undefined);
 /** The submission a lead was made by: its Google lead_id, its call id, or its notes name it. */
-const leadMarker = (lead: Record<string, any>) => markerOf(lead.google_lead_id) ?? markerOf(lead.call_id) ?? markerOf(lead.whatsapp_message_id) ?? markerOf(lead.notes);
+const leadMarker = (lead: Record<string, any>) =>
+  markerOf(lead.google_lead_id) ?? markerOf(lead.call_id) ?? markerOf(lead.whatsapp_message_id) ?? markerOf(lead.portal_enquiry_id) ?? markerOf(lead.notes);
 const QUARANTINE = new Set(['honeypot', 'captcha_failed', 'captcha_unavailable']);
 const ANSWERED_200 = new Set(['honeypot', 'captcha_unavailable']);
 
@@ -287,7 +294,13 @@ export const checkInvariants = async (world: World, model: Model): Promise<void>
   }
   const recordsOf = new Map<string, Record<string, any>[]>();
   for (const record of records) {
-    const marker = requestMarker.get(record.requestId) ?? markerOf(record.google_lead_id) ?? markerOf(record.call_id) ?? markerOf(record.whatsapp_message_id) ?? markerOf(record.submission?.notes);
+    const marker =
+      requestMarker.get(record.requestId) ??
+      markerOf(record.google_lead_id) ??
+      markerOf(record.call_id) ??
+      markerOf(record.whatsapp_message_id) ??
+      markerOf(record.portal_enquiry_id) ??
+      markerOf(record.submission?.notes);
     if (!marker) continue; // a probe of a dead key, refused before any record could name it
     recordsOf.set(marker, [...(recordsOf.get(marker) ?? []), record]);
   }
@@ -331,6 +344,12 @@ export const checkInvariants = async (world: World, model: Model): Promise<void>
       continue;
     }
 
+    // An enquiry is on the portal from the start: any pull may store it (one beside its making may read it
+    // or not); one that a pull got through must be stored by then.
+    if (s.via === 'portal') {
+      checkEnquiry(s, lead, own, ok.length > 0);
+      continue;
+    }
     // No lead without a 200 for it (section 3: a lead not answered 200 is not stored).
     if (lead && ok.length === 0 && !releasedOk) broken(`submission ${s.marker} stored a lead but was never answered 200`, { lead, answers: s.answers, releases: s.releases });
     if (ok.length === 0) continue;
@@ -342,6 +361,7 @@ export const checkInvariants = async (world: World, model: Model): Promise<void>
       checkChat(s, lead, own, decision);
       continue;
     }
+
     if (s.via === 'google') {
       if (!lead && own.length === 0) broken(`Google lead ${s.marker} answered 200 left neither a lead nor a record`, s.answers);
       continue;
@@ -386,6 +406,16 @@ export const checkInvariants = async (world: World, model: Model): Promise<void>
   }
   for (const [message, found] of messages) {
     if (found.length > 1) broken(`WhatsApp message ${message} is stored ${found.length} times`, found.map(({ item_type, id, reason, projectID, is_repeated }) => ({ item_type, id, reason, projectID, is_repeated })));
+  }
+
+  // One enquiry id of one portal login is at most one lead or one record, over every pull (section 17).
+  const enquiries = new Map<string, Record<string, any>[]>();
+  for (const item of [...leads, ...records].filter((item) => item.portal_enquiry_id !== undefined)) {
+    const key = `${item.portal_login} ${item.portal_enquiry_id}`;
+    enquiries.set(key, [...(enquiries.get(key) ?? []), item]);
+  }
+  for (const [enquiry, found] of enquiries) {
+    if (found.length > 1) broken(`portal enquiry ${enquiry} is stored ${found.length} times`, found.map(({ item_type, id, reason, projectID, is_repeated }) => ({ item_type, id, reason, projectID, is_repeated })));
   }
 
   // No repeat without a stored original of its mobile in its project, but the documented orphans.

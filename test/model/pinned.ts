@@ -7,6 +7,7 @@ import * as fc from 'fast-check';
 import type { DuplicateSetting } from '../../shared/domain/lead.ts';
 import { Deliver, Erase, Release, Retry, Submit, Sweep, type Action, type SubmitSpec } from './actions.ts';
 import { Step } from './commands.ts';
+import { Enquire, Pull, RemovePortalLogin } from './portals.ts';
 import type { StepFaults } from './world.ts';
 
 export interface PinnedCase {
@@ -34,7 +35,7 @@ const submit = (spec: Partial<SubmitSpec>) =>
     ...spec,
   });
 
-const alone = (action: Submit | Deliver | Retry | Erase | Sweep, faults: StepFaults = {}) => new Step([action], faults);
+const alone = (action: Submit | Deliver | Retry | Erase | Sweep | Enquire | Pull | RemovePortalLogin, faults: StepFaults = {}) => new Step([action], faults);
 
 /** Actions at once, interleaved at DynamoDB in the order of one fixed draw of fast-check's scheduler. */
 const together = (actions: readonly Action[], order: number, faults: StepFaults = {}) => new Step(actions, faults, fc.sample(fc.scheduler(), { seed: order, numRuns: 1 })[0]!);
@@ -108,6 +109,18 @@ export const PINNED_CASES: readonly PinnedCase[] = [
       // Run in this order: the lead's transaction is write #1, the erasure's marker write #2, its
       // transaction erasing the lead #3, its marker's delete #4, lost on every attempt (the same request).
       new Step([submit({ kind: 'captcha', mobile: 1, alternate: 2 }), new Erase('mobile', 1)], { loseWrite: 4 }),
+    ],
+  },
+  {
+    // The soak's seed 777 (issue 43): a removal whose transaction met a conflict answered 404, the login still connected.
+    name: 'a portal login whose removal conflicts once is removed (204), and its enquiries made after it are never pulled',
+    setting: 'ignore',
+    steps: () => [
+      alone(new Enquire(0, false)),
+      alone(new Pull('schedule', false)),
+      alone(new RemovePortalLogin(), { conflictTransaction: 1, conflictTimes: 1 }),
+      alone(new Enquire(1, false)),
+      alone(new Pull('pull-portal', false)),
     ],
   },
 ];

@@ -23,6 +23,12 @@ import { callWebhookOn, type CallDeliveryParts } from '../support/call-service.t
 import { googleTestService } from '../support/google-service.ts';
 import { whatsappWebhookOn } from '../support/whatsapp-service.ts';
 import { serviceLogs } from './actions.ts';
+import { fakeNinetyNineAcres } from '../support/fake-portals.ts';
+import { portalHttp } from '../../shared/pulled/http.ts';
+import { portalCredentialScope } from '../../shared/pulled/logins.ts';
+import { pullRuntime } from '../../shared/pulled/runtime.ts';
+import { portals } from '../../shared/portals/registry.ts';
+import { localTokenCipher } from '../../shared/sealed-secrets.ts';
 
 export const ACCOUNT = 'acc-model';
 export const SHOP = 'https://shop.example';
@@ -42,6 +48,10 @@ export const SEEDED_CALL_NUMBER = { number: CALL_NUMBERS[0], projectID: 'PRJ-1',
 export const WHATSAPP_NUMBERS = ['106540300000001', '106540300000002'] as const;
 export const SEEDED_WHATSAPP_NUMBER = { phoneNumberId: WHATSAPP_NUMBERS[0], projectID: 'PRJ-1', campaignID: 'CMP-1' } as const;
 
+/** The 99acres login the seed connects (CONTRACT.md section 17), to PRJ-1. */
+export const PORTAL_LOGIN = 'model-broker';
+const PORTAL_PASSWORD = 'model-portal-password';
+
 export const SEED_SERVER_KEY = 'model-seed-server-key';
 export const SEED_BROWSER_KEY = 'model-seed-browser-key';
 export const SEED_FORM_KEY = 'model-seed-google-form-key';
@@ -58,6 +68,7 @@ export const seedFile = (setting: DuplicateSetting) => ({
       googleForms: [{ formId: FORM_IDS[0], key: SEED_FORM_KEY, projectID: 'PRJ-1', campaignID: 'CMP-1' }],
       callNumbers: [SEEDED_CALL_NUMBER],
       whatsappNumbers: [SEEDED_WHATSAPP_NUMBER],
+      portals: [{ portal: '99acres', login: PORTAL_LOGIN, credential: PORTAL_PASSWORD, projectID: 'PRJ-1', campaignID: 'CMP-1' }],
     },
   ],
   apiKeys: [
@@ -167,6 +178,21 @@ export const buildWorld = async ({ relay, provider, setting }: { relay: FaultRel
     return undefined;
   });
 
+  // 99acres, faked on its wire; the pull as the schedule runs it, through the relay like every other write.
+  const portalServer = await fakeNinetyNineAcres();
+  const portalLogin = portalServer.login(PORTAL_LOGIN, PORTAL_PASSWORD);
+  const pulls = pullRuntime({
+    db,
+    tables: service.tables,
+    cipher: localTokenCipher(undefined, portalCredentialScope),
+    events: { publish: async () => undefined },
+    portals,
+    baseUrls: new Map([['99acres', portalServer.url]]),
+    settings: { overlapMinutes: 15, failingMinutes: 60 },
+    http: portalHttp({ timeoutMs: 2_000 }),
+    log: (line) => void service.logs.push({ ...line }),
+  });
+
   const applyTheSeed = async () => applySeed(service.repository, parseSeed(seedFile(setting)));
   await applyTheSeed();
   // The provider's key: limited to calls (the only kind the webhook takes), never rotated by the model.
@@ -204,6 +230,9 @@ export const buildWorld = async ({ relay, provider, setting }: { relay: FaultRel
       await new AccountAdmin(service.repository.accounts).setRetention(ACCOUNT, { leadDays: days, rejectionDays: Math.min(days, 30) });
       return runRetentionSweep({ db, configTable: service.tables.config, leadsTable: service.tables.leads, keyring, now: () => now });
     },
+    /** The model's 99acres login on the fake portal: enquiries made there, and faults of its next answers. */
+    portal: { add: portalLogin.add, failNext: portalServer.failNext, clearFaults: portalServer.clearFaults },
+    pulls,
     /** Runs one step's work under its faults and its interleaving; answers how many faults were injected. */
     step: async <T>(stepFaults: StepFaults, order: Interleaving | undefined, work: () => Promise<T>): Promise<{ result: T; injected: number }> => {
       faults = stepFaults;
@@ -223,6 +252,7 @@ export const buildWorld = async ({ relay, provider, setting }: { relay: FaultRel
     },
     dispose: async () => {
       relay.heal();
+      await portalServer.close();
       for (const table of [service.tables.config, service.tables.leads]) {
         await service.client.send(new DeleteTableCommand({ TableName: table })).catch(() => undefined);
       }

@@ -109,6 +109,18 @@ describe('admin pull-portal and remove-portal', () => {
     expect((await service.leadsOf('acc-cli')).map((lead) => lead.name)).toContain('Pulled');
   });
 
+  it('rejections names a pulled enquiry’s record by its portal, login and enquiry id, as the portal shows it', async () => {
+    const fake = portal.login('cli-records', 'pw');
+    await add('cli-records', 'pw');
+    fake.add({ id: 'Q-ABROAD-1', receivedOn: istText(new Date(Date.now() - 60_000)), name: 'Abroad', phone: '+44-7700900123' });
+    expect((await admin(['pull-portal', '--account', 'acc-cli', '--portal', '99acres', '--login', 'cli-records'])).code).toBe(0);
+
+    const { code, stdout } = await admin(['rejections', '--account', 'acc-cli', '--reason', 'validation']);
+
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/99acres cli-records enquiry Q-ABROAD-1\s+validation/);
+  });
+
   it('remove-portal disconnects the login: pull-portal then fails (exit 1), and the account’s other logins are untouched', async () => {
     await add('cli-gone', 'pw');
     expect((await admin(['remove-portal', '--account', 'acc-other', '--portal', '99acres', '--login', 'cli-gone'])).code).toBe(1);

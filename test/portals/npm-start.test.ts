@@ -8,16 +8,17 @@ import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { freePort } from '../../scripts/dynamodb-local.ts';
 import { projectRoot } from '../../scripts/local/environment.ts';
-import { bannerOf, killGroup, spawnNpmStart, waitFor, type StartedService } from '../support/processes.ts';
+import { bannerOf, killGroup, runsDatabase, spawnNpmStart, waitFor, type StartedService } from '../support/processes.ts';
+
+/** The run's DynamoDB Local, tables of this file's own: npm start and the admin CLI share them. */
+const database = runsDatabase();
 
 let service: StartedService;
-let dynamoEndpoint: string;
 let banner: string;
 const CREDENTIAL = 'stand-in-credential-e2e';
 
 const admin = (argv: string[], extra: NodeJS.ProcessEnv = {}) => {
-  const env: NodeJS.ProcessEnv = { ...process.env, DYNAMODB_ENDPOINT: dynamoEndpoint, ...extra };
-  for (const name of ['CONFIG_TABLE_NAME', 'LEADS_TABLE_NAME']) delete env[name];
+  const env: NodeJS.ProcessEnv = { ...process.env, ...database, ...extra };
   return execFileSync('npm', ['run', '--silent', 'admin', '--', ...argv], { cwd: projectRoot, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 };
 
@@ -25,10 +26,9 @@ const leadsOf = (source: string) => (JSON.parse(admin(['leads', '--account', 'ac
 
 beforeAll(async () => {
   const port = await freePort();
-  const dynamoPort = await freePort();
-  dynamoEndpoint = `http://127.0.0.1:${dynamoPort}`;
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DYNAMODB_PORT: String(dynamoPort), LEAD_INTAKE_DATA_DIR: ':memory:', PORTAL_PULL_SECONDS: '2' };
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), PORTAL_PULL_SECONDS: '2' };
   for (const name of ['DYNAMODB_ENDPOINT', 'CONFIG_TABLE_NAME', 'LEADS_TABLE_NAME', 'CONFIG_CACHE_TTL_SECONDS', 'LEAD_INTAKE_SEED', 'PORTAL_99ACRES_URL', 'PORTAL_MAGICBRICKS_URL', 'PORTAL_HOUSING_URL']) delete env[name];
+  Object.assign(env, database);
   service = spawnNpmStart(projectRoot, env);
   banner = await bannerOf(service);
 }, 60_000);

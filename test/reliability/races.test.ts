@@ -7,6 +7,7 @@ import { type EndpointName } from '../../shared/routes.ts';
 import { leadRoutes } from '../../shared/sources/registry.ts';
 import { createLocalServer } from '../../scripts/local/http-server.ts';
 import { cancelledTransactions, heldTogether, startFaultRelay, type FaultRelay } from '../support/fault-relay.ts';
+import { sendAsSender } from '../support/sender.ts';
 import { endpointNames, testService, uniqueMobile, validBody, type TestService } from '../support/service.ts';
 
 /**
@@ -81,24 +82,19 @@ interface Posted {
   readonly retried: number;
 }
 
-const UNAVAILABLE = 'Service temporarily unavailable, please retry';
-/** A sender's patience: more 503s than this in a row and the test fails on the last one. */
-const MOST_RETRIES = 10;
-
 /** Posts `body` as a sender does: under a key of its own, and a 503 sent again, the same request, after its `Retry-After`. */
 const post = async (name: EndpointName, apiKey: string, body: unknown): Promise<Posted> => {
   const route = leadRoutes.find((r) => r.endpoint === name)!;
   const idempotencyKey = randomUUID();
-  for (let retried = 0; ; retried += 1) {
+  const { answer, retried } = await sendAsSender(async () => {
     const response = await fetch(`${baseUrl}${route.path}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-api-key': apiKey, 'idempotency-key': idempotencyKey },
       body: JSON.stringify(body),
     });
-    const answer = { endpoint: name, status: response.status, body: (await response.json()) as Posted['body'], retried };
-    if (answer.status !== 503 || answer.body.message !== UNAVAILABLE || retried === MOST_RETRIES) return answer;
-    await new Promise((resolve) => setTimeout(resolve, Number(response.headers.get('retry-after')) * 1_000));
-  }
+    return { status: response.status, headers: response.headers, body: (await response.json()) as Posted['body'] };
+  });
+  return { endpoint: name, status: answer.status, body: answer.body, retried };
 };
 
 /** Requests answered 503 at least once before their final answer, each of which may have reached the database. */

@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, it } from '@jest/globals';
 import { callId, callWebhookOn, projectNumber } from '../support/call-service.ts';
 import { googleLeadId, googleTestService, standardColumns, type GoogleTestService } from '../support/google-service.ts';
 import { uniqueMobile } from '../support/service.ts';
+import { untilAnswered, type SentAnswer } from '../support/sender.ts';
 
 const LEAD_RECEIVED = { status: 200, body: { status: true, message: 'Lead received' } };
 const CALL_RECEIVED = { status: 200, body: { status: true, message: 'Call received' } };
@@ -40,9 +41,9 @@ const storedFor = async (attribute: 'google_lead_id' | 'call_id', id: string) =>
 });
 
 /** Two deliveries one after another, then ten at once: twelve deliveries of one id. */
-const twelveDeliveries = async <A>(deliver: () => Promise<A>): Promise<A[]> => {
+const twelveDeliveries = async <A extends SentAnswer>(deliver: () => Promise<A>): Promise<A[]> => {
   const answers = [await deliver(), await deliver()];
-  answers.push(...(await Promise.all(Array.from({ length: 10 }, deliver))));
+  answers.push(...(await Promise.all(Array.from({ length: 10 }, () => untilAnswered(deliver)))));
   return answers;
 };
 
@@ -81,7 +82,7 @@ describe('a Google lead_id', () => {
 
   it('delivered at once as a valid lead and as a refused one: one lead or one record, never both', async () => {
     const leadId = googleLeadId();
-    await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 === 0 ? deliver(leadId) : deliver(leadId, INVALID_PHONE))));
+    await Promise.all(Array.from({ length: 10 }, (_, i) => untilAnswered(() => (i % 2 === 0 ? deliver(leadId) : deliver(leadId, INVALID_PHONE)))));
     const stored = await storedFor('google_lead_id', leadId);
     expect(stored.leads.length + stored.records.length).toBe(1);
   });
@@ -115,7 +116,7 @@ describe('a call id of a provider', () => {
 
   it('delivered at once as a valid call and as a refused one: one lead or one record, never both', async () => {
     const id = callId();
-    await Promise.all(Array.from({ length: 10 }, (_, i) => deliver(id, i % 2 === 0 ? uniqueMobile() : 'anonymous')));
+    await Promise.all(Array.from({ length: 10 }, (_, i) => untilAnswered(() => deliver(id, i % 2 === 0 ? uniqueMobile() : 'anonymous'))));
     const stored = await storedFor('call_id', id);
     expect(stored.leads.length + stored.records.length).toBe(1);
   });

@@ -27,7 +27,7 @@ type FunctionsOf<S> = S extends { readonly worker: object; readonly invokeName: 
     : never;
 
 /** The functions of the service itself, named by no source. */
-export const coreFunctionNames = ['admin', 'lead-events', 'lead-replays', 'source-watch', 'retention-sweep'] as const;
+export const coreFunctionNames = ['admin', 'lead-events', 'lead-replays', 'source-watch', 'retention-sweep', 'portal-pull', 'portal-schedule'] as const;
 
 /** The stack's functions, by the names the IAM check knows them by (test/iam/policy-check.ts): every declared source's, then the core ones. */
 export type FunctionName = FunctionsOf<DeclaredLeadSource> | (typeof coreFunctionNames)[number];
@@ -134,7 +134,9 @@ const record = (fn: FunctionName, operation: string, input: Record<string, any>)
  */
 const keyShape = (key: string): string => {
   const at = key.indexOf('#');
-  return at < 0 ? key.slice(0, 1) : key.slice(0, at + 1);
+  // A fixed partition's name (`PORTALPULLS`, the schedule's list) is its own kind: kept whole.
+  if (at < 0) return /^[A-Z_]+$/.test(key) ? key : key.slice(0, 1);
+  return key.slice(0, at + 1);
 };
 
 /** Records the calls `client` makes inside `asFunction` (the serialised input, after the document client marshalled it). */

@@ -58,6 +58,8 @@ export const fakePortalServer = async (answer: (request: FakeRequest, response: 
     failNext: (...next: PortalFault[]) => void faults.push(...next),
     /** Every request fails so until `always(undefined)`. */
     always: (fault: PortalFault | undefined) => void (always = fault),
+    /** Faults asked for and not yet met are dropped (a pull that never reached the portal left one). */
+    clearFaults: () => void (faults.length = 0),
     close: async () => {
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));

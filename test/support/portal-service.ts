@@ -12,6 +12,7 @@ import { portalHttp, type PortalHttpOptions } from '../../shared/pulled/http.ts'
 import { pullRuntime } from '../../shared/pulled/runtime.ts';
 import { portals } from '../../shared/portals/registry.ts';
 import { localTokenCipher } from '../../shared/sealed-secrets.ts';
+import { asFunction } from './aws-calls.ts';
 import { testService, type ServiceOptions } from './service.ts';
 
 export interface PortalServiceOptions extends ServiceOptions {
@@ -48,8 +49,8 @@ export const portalTestService = async (options: PortalServiceOptions) => {
   const connect = (input: Omit<ConnectPortalInput, 'projectId' | 'campaignId'> & { projectId?: string; campaignId?: string }) =>
     connectPortalLogin(admin, { projectId: 'PRJ-1', campaignId: 'CMP-1', ...input });
 
-  /** One pull of a login now, as the schedule (or `pull-portal`) starts it. */
-  const pull = (portal: string, login: string) => pullLogin(runtime, portal, login);
+  /** One pull of a login now, as the schedule (or `pull-portal`) starts it: its AWS calls are the pull function's. */
+  const pull = (portal: string, login: string) => asFunction('portal-pull', () => pullLogin(runtime, portal, login));
 
   const leadsOf = (accountId: string, projectIds: string[] = ['PRJ-1']) => service.repository.leadArchive.listLeads(accountId, projectIds);
   const rejectionsOf = (accountId: string) => service.repository.rejections.listRejections(accountId);

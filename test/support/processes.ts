@@ -73,3 +73,17 @@ export const errorLines = (service: StartedService): string[] =>
     .errors()
     .split('\n')
     .filter((line) => line.trim() && !/^npm (warn|error|notice)/.test(line));
+
+/**
+ * Where a test's `npm start` keeps its tables when what it tests is a route it serves, not how it
+ * starts DynamoDB Local (test/local/npm-start.test.ts and the README walk start their own): the run's
+ * DynamoDB Local, under table names of its own. A JVM per such file was the largest CPU cost of the
+ * whole run on a busy machine (each start tens of seconds there, beside the other worker's tests).
+ * The admin CLI is pointed at the same tables.
+ */
+export const runsDatabase = (): { DYNAMODB_ENDPOINT: string; CONFIG_TABLE_NAME: string; LEADS_TABLE_NAME: string } => {
+  const endpoint = process.env.TEST_DYNAMODB_ENDPOINT;
+  if (!endpoint) throw new Error('TEST_DYNAMODB_ENDPOINT is not set: run the tests with npm test');
+  const prefix = `s${Math.random().toString(36).slice(2, 10)}_`;
+  return { DYNAMODB_ENDPOINT: endpoint, CONFIG_TABLE_NAME: `${prefix}config`, LEADS_TABLE_NAME: `${prefix}leads` };
+};

@@ -207,20 +207,4 @@ export const validBody = (name: EndpointName, project: { projectID: string; camp
   return { ...common, ...own[name], ...overrides };
 };
 
-/** The 503 a busy machine may rightly answer (CONTRACT section 7, "Deadlines"): a sender sends the same request again. */
-const UNAVAILABLE_MESSAGE = 'Service temporarily unavailable, please retry';
-
-/**
- * Sends a request as a sender does: a 503 `Service temporarily unavailable, please retry` is sent
- * again, the same request, after its `Retry-After`, up to `attempts` times; the final answer is
- * returned. Tests of concurrency use it so that a deadline passed on a loaded machine (the right
- * answer then) does not fail them; what they assert is judged on the final answers.
- */
-export const untilAnswered = async <A extends { status: number; headers?: Record<string, unknown>; body?: any }>(send: () => Promise<A>, attempts = 10): Promise<A> => {
-  for (let attempt = 1; ; attempt += 1) {
-    const answer = await send();
-    if (answer.status !== 503 || answer.body?.message !== UNAVAILABLE_MESSAGE || attempt === attempts) return answer;
-    const retryAfter = Number(answer.headers?.['retry-after'] ?? answer.headers?.['Retry-After'] ?? 1);
-    await new Promise((resolve) => setTimeout(resolve, Math.max(1, retryAfter) * 1_000));
-  }
-};
+export { untilAnswered } from './sender.ts';

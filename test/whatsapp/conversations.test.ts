@@ -11,6 +11,7 @@ import { beforeAll, describe, expect, it } from '@jest/globals';
 import type { DuplicateSetting } from '../../shared/domain/lead.ts';
 import { uniqueMobile } from '../support/service.ts';
 import { change, fromOf, message, messageId, notification, phoneNumberId, whatsappTestService, type MessageParts, type WhatsAppTestService } from '../support/whatsapp-service.ts';
+import { untilAnswered } from '../support/sender.ts';
 
 /** A window of 60 seconds (a fraction of a day, as WHATSAPP_CONVERSATION_DAYS allows), crossed by the messages' own timestamps. */
 const WINDOW_SECONDS = 60;
@@ -165,14 +166,14 @@ describe('one message id, one lead or one record', () => {
   ])('stores a message delivered 10 times at once %s once', async (_case, extra) => {
     const mobile = uniqueMobile();
     const parts = { id: messageId(), from: fromOf(mobile), ...extra };
-    const answers = await Promise.all(Array.from({ length: 10 }, () => send('create', parts)));
+    const answers = await Promise.all(Array.from({ length: 10 }, () => untilAnswered(() => send('create', parts))));
     expect(answers.map((answer) => answer.status)).toEqual(Array(10).fill(200));
     expect(await leadsOf('create', mobile)).toHaveLength(1);
   });
 
   it('records a refused message delivered 10 times at once once', async () => {
     const id = messageId();
-    const answers = await Promise.all(Array.from({ length: 10 }, () => send('ignore', { id, from: `4479${uniqueMobile().slice(2)}` })));
+    const answers = await Promise.all(Array.from({ length: 10 }, () => untilAnswered(() => send('ignore', { id, from: `4479${uniqueMobile().slice(2)}` }))));
     expect(answers.map((answer) => answer.status)).toEqual(Array(10).fill(200));
     expect(await recordsOf('ignore', [id])).toHaveLength(1);
   });
@@ -180,7 +181,7 @@ describe('one message id, one lead or one record', () => {
   it('stores at most one lead for 10 messages of one conversation delivered at once', async () => {
     const mobile = uniqueMobile();
     const t = now();
-    const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => send('merge', { from: fromOf(mobile), timestamp: t + i, text: `message ${i}` })));
+    const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => untilAnswered(() => send('merge', { from: fromOf(mobile), timestamp: t + i, text: `message ${i}` }))));
     expect(answers.map((answer) => answer.status)).toEqual(Array(10).fill(200));
     expect(await leadsOf('merge', mobile)).toHaveLength(1);
   });

@@ -1,6 +1,6 @@
 /**
- * WhatsApp chats through `npm start`, end to end: a child process with its own in-memory DynamoDB
- * Local and the demo seed (a connected WhatsApp number), Meta's subscription check, a signed
+ * WhatsApp chats through `npm start`, end to end: a child process on the run's DynamoDB
+ * Local (tables of its own) and the demo seed (a connected WhatsApp number), Meta's subscription check, a signed
  * click-to-WhatsApp notification becoming a lead in `admin leads`, its redelivery and the chat's next
  * message storing nothing more, a message past the conversation window (WHATSAPP_CONVERSATION_DAYS,
  * small here) starting a new conversation, and no chat text, name or number in what the service prints.
@@ -11,11 +11,13 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { freePort } from '../../scripts/dynamodb-local.ts';
 import { projectRoot } from '../../scripts/local/environment.ts';
 import { LOCAL_META_APP_SECRET, LOCAL_META_VERIFY_TOKEN } from '../../shared/meta-app-local.ts';
-import { bannerOf, killGroup, spawnNpmStart, type StartedService } from '../support/processes.ts';
+import { bannerOf, killGroup, runsDatabase, spawnNpmStart, type StartedService } from '../support/processes.ts';
+
+/** The run's DynamoDB Local, tables of this file's own: npm start and the admin CLI share them. */
+const database = runsDatabase();
 
 let service: StartedService;
 let baseUrl: string;
-let dynamoEndpoint: string;
 let banner: string;
 /** The demo seed's number (seed/demo.json). */
 const NUMBER = '106540352242922';
@@ -25,8 +27,7 @@ const WINDOW_DAYS = '0.0001';
 const FIRST_AT = 1_795_341_600;
 
 const admin = (...argv: string[]) => {
-  const env: NodeJS.ProcessEnv = { ...process.env, DYNAMODB_ENDPOINT: dynamoEndpoint };
-  for (const name of ['CONFIG_TABLE_NAME', 'LEADS_TABLE_NAME']) delete env[name];
+  const env: NodeJS.ProcessEnv = { ...process.env, ...database };
   return execFileSync('npm', ['run', '--silent', 'admin', '--', ...argv], { cwd: projectRoot, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 };
 
@@ -62,11 +63,10 @@ const chatRecords = () => (JSON.parse(admin('rejections', '--account', 'acc-demo
 
 beforeAll(async () => {
   const port = await freePort();
-  const dynamoPort = await freePort();
   baseUrl = `http://127.0.0.1:${port}`;
-  dynamoEndpoint = `http://127.0.0.1:${dynamoPort}`;
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DYNAMODB_PORT: String(dynamoPort), LEAD_INTAKE_DATA_DIR: ':memory:', WHATSAPP_CONVERSATION_DAYS: WINDOW_DAYS };
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), WHATSAPP_CONVERSATION_DAYS: WINDOW_DAYS };
   for (const name of ['DYNAMODB_ENDPOINT', 'CONFIG_TABLE_NAME', 'LEADS_TABLE_NAME', 'CONFIG_CACHE_TTL_SECONDS', 'LEAD_INTAKE_SEED', 'META_APP_SECRET', 'META_VERIFY_TOKEN']) delete env[name];
+  Object.assign(env, database);
   service = spawnNpmStart(projectRoot, env);
   banner = await bannerOf(service);
 }, 60_000);

@@ -8,6 +8,7 @@ export const ninetyNineAcresSource = {
   name: '99acres',
   leadSource: '99acres',
   title: '99acres',
+  brief: 'enquiries on 99acres',
   baseUrl: { environment: 'PORTAL_99ACRES_URL', default: 'https://www.99acres.com/99api/v1/getmy99Response/OeAuXClO43hwseaXEQ/uid/' },
   login: 'the 99acres user name',
   credential: 'the password of that user name',

@@ -8,6 +8,7 @@ export const housingSource = {
   name: 'housing',
   leadSource: 'housing',
   title: 'Housing.com',
+  brief: 'Housing.com',
   baseUrl: { environment: 'PORTAL_HOUSING_URL', default: 'https://pahal.housing.com' },
   login: 'the Housing.com profile id',
   credential: 'the encryption key Housing.com issued',

@@ -8,6 +8,7 @@ export const magicbricksSource = {
   name: 'magicbricks',
   leadSource: 'magicbricks',
   title: 'MagicBricks',
+  brief: 'MagicBricks',
   baseUrl: { environment: 'PORTAL_MAGICBRICKS_URL', default: 'https://api.magicbricks.com/bricks/leadsapi.html' },
   login: 'the MagicBricks login id (`loginid` in its enquiries)',
   credential: 'the key MagicBricks issued',
