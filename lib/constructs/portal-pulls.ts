@@ -118,11 +118,13 @@ export class PortalPulls extends Construct {
     }
 
     // As a lead function makes a lead (no key lookup: a pull names its login), plus the pull's own reads and writes.
-    props.tables.grantLeadIntake(fn, { keyLookups: false, batchWrites: true, rejectionCounter: false });
+    // A pull writes every lead and record under its enquiry's claim and its login's guard, in transactions: no batch writes.
+    props.tables.grantLeadIntake(fn, { keyLookups: false, batchWrites: false, rejectionCounter: false });
     props.tables.grantConnectionGuard(fn, { shape: portalLoginShape });
     iam.Grant.addToPrincipal({
       grantee: fn,
-      actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
+      // The lease, the watermark and the failing state: conditional updates that answer the item (no GetItem).
+      actions: ['dynamodb:UpdateItem'],
       resourceArns: [props.tables.config.tableArn],
       conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': LOGIN_PARTITIONS } },
     });
