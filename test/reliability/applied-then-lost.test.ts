@@ -359,6 +359,8 @@ describe('the admin API, when DynamoDB applied its write and the answer was lost
       duplicateHandling: 'merge',
       subSources: { website: [], social: [] },
       projects: [{ id: 'PRJ-1', name: 'Harbour View', campaigns: [{ id: 'CMP-1', name: 'Launch' }] }],
+      // Section 18's defaults: leads kept until erased, records 30 days.
+      retention: { leadDays: null, rejectionDays: 30 },
     });
   });
 
