@@ -7,6 +7,7 @@ import { AccountNotFoundError, InvalidConfigurationError } from '../../shared/do
 import { LEAD_RETENTION_MAX_DAYS, LEAD_RETENTION_MIN_DAYS, REJECTION_RETENTION_MAX_DAYS, REJECTION_RETENTION_MIN_DAYS, type RetentionChange } from '../../shared/domain/retention.ts';
 import { duplicateSettings, type DuplicateSetting } from '../../shared/domain/lead.ts';
 import { applySeed, readSeedFile } from '../local/seed.ts';
+import { backfillLeadAges } from '../../shared/dynamodb/lead-age-backfill.ts';
 import { CommandError, HELP, optional, printJsonOr, required, UsageError, type CommandModule } from './command.ts';
 
 /** A number of days as typed: whole digits only (the domain checks the range); `none` for leads kept until erased. */
@@ -77,6 +78,18 @@ const configuration: CommandModule = {
       printJsonOr(io, values.json, { account_id: accountId, retention }, () =>
         `Retention of account ${accountId}: leads ${shownDays(retention.leadDays)}, rejection records ${shownDays(retention.rejectionDays)}.\n`,
       );
+    },
+  },  'backfill-lead-ages': {
+    usage: 'backfill-lead-ages [--json]',
+    summary:
+      'Once, after upgrading a stack that already holds leads: give each lead stored before the retention sweep existed its place in the ' +
+      'by_age index, so retention finds it (a Scan of the Leads table; safe to run again and beside traffic).',
+    options: { ...HELP, json: { type: 'boolean' } },
+    positionals: [],
+    run: async ({ values }, repository, io) => {
+      const repo = repository();
+      const done = await backfillLeadAges(repo.db, repo.tables.leads);
+      printJsonOr(io, values.json, done, () => `Indexed ${done.indexed} of ${done.found} lead(s) stored before the by_age index; run it again until it finds none.\n`);
     },
   },
 };

@@ -6,7 +6,8 @@
  * of the person. Time is the sweep's `now`: nothing waits for days to pass.
  */
 import { randomUUID } from 'node:crypto';
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { runAdmin } from '../../scripts/admin.ts';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { startLeadStreamReader, type DeliveredEvent, type LeadStreamReader } from '../../scripts/local/lead-events.ts';
 import { enrichment } from '../../functions/lead-events/handler.ts';
@@ -207,6 +208,33 @@ describe('rejection and quarantine records', () => {
     const found = await new PersonData(service.repository.accounts, service.repository.people).access('acc-rec', { mobile_number: mobile });
     expect(found).toEqual({ leads: [], rejections: [] });
   });
+});
+
+describe('a lead stored before the by_age index existed', () => {
+  it('is not found by the sweep until `admin backfill-lead-ages` indexes it, then is erased; the backfill run again finds none', async () => {
+    const accountKey = await account('acc-r-backfill', { leadDays: 30 });
+    const mobile = uniqueMobile();
+    const before = await lead(accountKey, { name: `Pre Index ${tag}`, mobile_number: mobile });
+    // As a lead stored by the code before the index: no age_pk, no age_at.
+    const db = createDocumentClient({ client: service.client });
+    const { Items = [] } = await db.send(new ScanCommand({ TableName: service.tables.leads, ConsistentRead: true, FilterExpression: 'id = :id AND item_type = :lead', ExpressionAttributeValues: { ':id': before.id, ':lead': 'lead' } }));
+    expect(Items).toHaveLength(1);
+    await db.send(new UpdateCommand({ TableName: service.tables.leads, Key: { pk: Items[0]!.pk, sk: Items[0]!.sk }, UpdateExpression: 'REMOVE age_pk, age_at' }));
+    const aged = after(before.created_at, 31);
+    await sweep(aged);
+    expect((await service.repository.leadArchive.listLeads('acc-r-backfill', ['PRJ-1'])).map((stored) => stored.id)).toEqual([before.id]);
+
+    const env = { DYNAMODB_ENDPOINT: process.env.TEST_DYNAMODB_ENDPOINT, CONFIG_TABLE_NAME: service.tables.config, LEADS_TABLE_NAME: service.tables.leads };
+    let stdout = '';
+    const run = () => runAdmin(['backfill-lead-ages', '--json'], { env, stdout: (text) => void (stdout = text), stderr: () => undefined });
+    expect(await run()).toBe(0);
+    expect(JSON.parse(stdout)).toEqual({ found: expect.any(Number), indexed: expect.any(Number) });
+    expect(JSON.parse(stdout).indexed).toBeGreaterThanOrEqual(1);
+    await sweep(aged);
+    expect(await service.repository.leadArchive.listLeads('acc-r-backfill', ['PRJ-1'])).toEqual([]);
+    expect(await run()).toBe(0);
+    expect(JSON.parse(stdout)).toEqual({ found: 0, indexed: 0 });
+  }, 60_000);
 });
 
 describe('the deployed function', () => {
