@@ -15,7 +15,6 @@ import {
   DeleteCommand,
   GetCommand,
   PutCommand,
-  QueryCommand,
   TransactWriteCommand,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
@@ -29,7 +28,7 @@ import { legacyRejectionsPk, REJECTION_SHARDS, rejectionOfItem, rejectionsPk } f
 import { leadAgeIndex } from './tables.ts';
 import { erasureReasonPut, type ErasureReason } from './erasure-reasons.ts';
 import type { AgedItem, RetentionStore } from '../domain/ports/retention.ts';
-import { orUnavailable, queryAll, TableStore } from './requests.ts';
+import { orUnavailable, queryAll, queryItems, TableStore } from './requests.ts';
 import { contendedWrite } from './contended-write.ts';
 import { claimPartition } from './delivery-claims.ts';
 
@@ -258,26 +257,18 @@ export class DynamoDbPersonData extends TableStore implements PersonDataStore, R
    */
   async *agedLeads(accountId: string, before: string): AsyncIterable<AgedItem> {
     for (let shard = 0; shard < LEAD_AGE_SHARDS; shard++) {
-      let ExclusiveStartKey: Record<string, unknown> | undefined;
-      do {
-        const page = await orUnavailable(() =>
-          this.db.send(
-            new QueryCommand({
-              TableName: this.table,
-              IndexName: leadAgeIndex.name,
-              KeyConditionExpression: '#pk = :pk AND #at < :before',
-              ExpressionAttributeNames: { '#pk': leadAgeIndex.partitionKey, '#at': leadAgeIndex.sortKey },
-              ExpressionAttributeValues: { ':pk': leadAgePk(accountId, shard), ':before': before },
-              Limit: AGED_PAGE,
-              ExclusiveStartKey,
-            }),
-          ),
-        );
-        for (const item of page.Items ?? []) yield { pk: String(item.pk), sk: String(item.sk) };
-        ExclusiveStartKey = page.LastEvaluatedKey;
-      } while (ExclusiveStartKey);
+      const aged = queryItems(this.db, {
+        TableName: this.table,
+        IndexName: leadAgeIndex.name,
+        KeyConditionExpression: '#pk = :pk AND #at < :before',
+        ExpressionAttributeNames: { '#pk': leadAgeIndex.partitionKey, '#at': leadAgeIndex.sortKey },
+        ExpressionAttributeValues: { ':pk': leadAgePk(accountId, shard), ':before': before },
+        Limit: AGED_PAGE,
+      });
+      for await (const item of aged) yield { pk: String(item.pk), sk: String(item.sk) };
     }
   }
+
 
   /**
    * Erases one aged-out lead as a person's erasure erases it (the lead, its lookup items, its claim when
@@ -301,26 +292,18 @@ export class DynamoDbPersonData extends TableStore implements PersonDataStore, R
   async *agedRejections(accountId: string, before: string): AsyncIterable<AgedItem> {
     const partitions = [...Array.from({ length: REJECTION_SHARDS }, (_, shard) => rejectionsPk(accountId, shard)), legacyRejectionsPk(accountId)];
     for (const pk of partitions) {
-      let ExclusiveStartKey: Record<string, unknown> | undefined;
-      do {
-        const page = await orUnavailable(() =>
-          this.db.send(
-            new QueryCommand({
-              TableName: this.table,
-              KeyConditionExpression: 'pk = :pk AND sk < :before',
-              ExpressionAttributeValues: { ':pk': pk, ':before': before },
-              ProjectionExpression: 'pk, sk',
-              Limit: AGED_PAGE,
-              ExclusiveStartKey,
-              ConsistentRead: true,
-            }),
-          ),
-        );
-        for (const item of page.Items ?? []) yield { pk: String(item.pk), sk: String(item.sk) };
-        ExclusiveStartKey = page.LastEvaluatedKey;
-      } while (ExclusiveStartKey);
+      const aged = queryItems(this.db, {
+        TableName: this.table,
+        KeyConditionExpression: 'pk = :pk AND sk < :before',
+        ExpressionAttributeValues: { ':pk': pk, ':before': before },
+        ProjectionExpression: 'pk, sk',
+        Limit: AGED_PAGE,
+        ConsistentRead: true,
+      });
+      for await (const item of aged) yield { pk: String(item.pk), sk: String(item.sk) };
     }
   }
+
 
   /** Erases one aged-out record as a person's erasure does (with its lookup items and its quarantine answer); true when this call erased it. */
   async eraseAgedRejection(_accountId: string, record: AgedItem): Promise<boolean> {

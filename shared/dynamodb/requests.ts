@@ -56,14 +56,19 @@ export const orUnavailable = async <T>(request: () => Promise<T>): Promise<T> =>
 };
 
 /** Every item a query matches (pages only past 1 MB). */
-export const queryAll = async (db: DynamoDBDocumentClient, input: QueryCommandInput): Promise<Record<string, any>[]> => {
-  const items: Record<string, any>[] = [];
+/** A Query's items, a page at a time as the caller takes them: a caller that stops reads no further page. */
+export async function* queryItems(db: DynamoDBDocumentClient, input: QueryCommandInput): AsyncIterable<Record<string, any>> {
   let ExclusiveStartKey: Record<string, unknown> | undefined;
   do {
     const page = await orUnavailable(() => db.send(new QueryCommand({ ...input, ExclusiveStartKey })));
-    items.push(...(page.Items ?? []));
+    yield* page.Items ?? [];
     ExclusiveStartKey = page.LastEvaluatedKey;
   } while (ExclusiveStartKey);
+}
+
+export const queryAll = async (db: DynamoDBDocumentClient, input: QueryCommandInput): Promise<Record<string, any>[]> => {
+  const items: Record<string, any>[] = [];
+  for await (const item of queryItems(db, input)) items.push(item);
   return items;
 };
 
