@@ -5,7 +5,6 @@
  * for anything left of the person.
  */
 import { randomUUID } from 'node:crypto';
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { containerPersonKeyring } from '../../shared/person-keyring.ts';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { startLeadStreamReader, type DeliveredEvent, type LeadStreamReader } from '../../scripts/local/lead-events.ts';
@@ -19,7 +18,7 @@ import { routeKeyOf } from '../../shared/routes.ts';
 import { matchAdminPath } from '../../shared/admin-routes.ts';
 import { dynamoDbError, startFaultRelay, type FaultRelay } from '../support/fault-relay.ts';
 import { waitFor } from '../support/processes.ts';
-import { testService, uniqueMobile, validBody, type Answer, type TestService } from '../support/service.ts';
+import { everyStoredItem, testService, uniqueMobile, validBody, type Answer, type TestService } from '../support/service.ts';
 
 const SHOP = 'https://shop.example';
 const p1 = { projectID: 'PRJ-1', campaignID: 'CMP-1' };
@@ -47,27 +46,13 @@ const adminOf = (service: TestService, logs: Record<string, unknown>[] = []) => 
   };
 };
 
-/** Every item of both tables, as stored. */
-const scanAll = async (service: TestService) => {
-  const db = createDocumentClient({ client: service.client });
-  const items: Record<string, unknown>[] = [];
-  for (const table of [service.tables.config, service.tables.leads]) {
-    let ExclusiveStartKey: Record<string, unknown> | undefined;
-    do {
-      const page = await db.send(new ScanCommand({ TableName: table, ConsistentRead: true, ExclusiveStartKey }));
-      items.push(...(page.Items ?? []));
-      ExclusiveStartKey = page.LastEvaluatedKey;
-    } while (ExclusiveStartKey);
-  }
-  return items;
-};
 
 const ids = (leads: { id: string }[]) => leads.map((lead) => lead.id).sort();
 
 /** The person lookup items of a mobile in an account: their partition is the keyed hash of the mobile. */
 const lookupItemsOf = async (service: TestService, accountId: string, mobile: string) => {
   const digest = await containerPersonKeyring().digest({ kind: 'mobile', value: mobile });
-  return (await scanAll(service)).filter((item) => String(item.pk).startsWith(`PERSON#${accountId}#${digest}#`));
+  return (await everyStoredItem(service)).filter((item) => String(item.pk).startsWith(`PERSON#${accountId}#${digest}#`));
 };
 
 describe("a person's data within an account", () => {
@@ -184,7 +169,7 @@ describe("a person's data within an account", () => {
     });
 
     it('leaves no item in either table holding the person’s mobile, e-mail or name, outside the account that was not asked', async () => {
-      const items = (await scanAll(service)).filter((item) => !JSON.stringify(item).includes('acc-q'));
+      const items = (await everyStoredItem(service)).filter((item) => !JSON.stringify(item).includes('acc-q'));
       expect(items.length).toBeGreaterThan(0);
       for (const item of items) {
         const text = JSON.stringify(item).toLowerCase();
@@ -301,7 +286,7 @@ describe('an erasure interrupted half way', () => {
     expect(again).toMatchObject({ status: 200, body: { leads: 4, rejections: 4, alternate_numbers: 0 } });
     expect((await admin('GET', `/admin/v1/accounts/acc-i/people?mobile_number=${mobile}`)).body).toEqual({ leads: [], rejections: [] });
     expect((await admin('POST', '/admin/v1/accounts/acc-i/erasures', { mobile_number: mobile })).body).toEqual({ leads: 0, rejections: 0, alternate_numbers: 0 });
-    const left = (await scanAll(service)).filter((item) => JSON.stringify(item).includes(mobile));
+    const left = (await everyStoredItem(service)).filter((item) => JSON.stringify(item).includes(mobile));
     expect(left).toEqual([]);
     // The lookup items hold the mobile's keyed hash, never the mobile: a scan for it could not see them.
     expect(await lookupItemsOf(service, 'acc-i', mobile)).toEqual([]);

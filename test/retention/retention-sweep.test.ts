@@ -19,7 +19,7 @@ import { containerPersonKeyring } from '../../shared/person-keyring.ts';
 import { retentionDaySecondsOf, retentionSweepHandler, runRetentionSweep } from '../../shared/retention.ts';
 import { asFunction } from '../support/aws-calls.ts';
 import { waitFor } from '../support/processes.ts';
-import { testService, uniqueMobile, validBody, type TestService } from '../support/service.ts';
+import { everyStoredItem, testService, uniqueMobile, validBody, type TestService } from '../support/service.ts';
 
 /** A retention day of a tenth of a second: an account's 30 days are 3 seconds. */
 const DAY_SECONDS = retentionDaySecondsOf({ RETENTION_DAY_SECONDS: '0.1' });
@@ -56,19 +56,7 @@ const lead = async (accountKey: string, fields: Record<string, unknown>) => {
 const after = (createdAt: string, days: number) => new Date(Date.parse(createdAt) + days * DAY_MS + 1);
 
 /** Every item of both tables, as stored, as text. */
-const everyItem = async () => {
-  const db = createDocumentClient({ client: service.client });
-  const items: Record<string, unknown>[] = [];
-  for (const table of [service.tables.config, service.tables.leads]) {
-    let ExclusiveStartKey: Record<string, unknown> | undefined;
-    do {
-      const page = await db.send(new ScanCommand({ TableName: table, ConsistentRead: true, ExclusiveStartKey }));
-      items.push(...(page.Items ?? []));
-      ExclusiveStartKey = page.LastEvaluatedKey;
-    } while (ExclusiveStartKey);
-  }
-  return items.map((item) => JSON.stringify(item));
-};
+const everyItem = async () => (await everyStoredItem(service)).map((item) => JSON.stringify(item));
 
 const erasedEventsOf = (leadId: string) => events.filter((event) => event['detail-type'] === 'Lead Erased' && (event.detail as { lead_id?: string }).lead_id === leadId);
 

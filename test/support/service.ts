@@ -9,6 +9,7 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { hashApiKey } from '../../shared/domain/account-directory.ts';
 import { createKey, type CreateKeyInput, type KeyAdminDependencies } from '../../shared/domain/api-keys.ts';
 import type { DuplicateSetting } from '../../shared/domain/lead.ts';
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { createDocumentClient, createDynamoDbClient } from '../../shared/dynamodb/client.ts';
 import { createTables } from '../../shared/dynamodb/create-tables.ts';
 import { DynamoDbRepository, type TransactionRetryPolicy } from '../../shared/dynamodb/repository.ts';
@@ -208,3 +209,18 @@ export const validBody = (name: EndpointName, project: { projectID: string; camp
 };
 
 export { untilAnswered } from './sender.ts';
+
+/** Every item of a test service's two tables, as stored (consistent scans, page by page): what a test searches for a person's traces. */
+export const everyStoredItem = async (service: Pick<TestService, 'client' | 'tables'>): Promise<Record<string, unknown>[]> => {
+  const db = createDocumentClient({ client: service.client });
+  const items: Record<string, unknown>[] = [];
+  for (const table of [service.tables.config, service.tables.leads]) {
+    let ExclusiveStartKey: Record<string, unknown> | undefined;
+    do {
+      const page = await db.send(new ScanCommand({ TableName: table, ConsistentRead: true, ExclusiveStartKey }));
+      items.push(...(page.Items ?? []));
+      ExclusiveStartKey = page.LastEvaluatedKey;
+    } while (ExclusiveStartKey);
+  }
+  return items;
+};
